@@ -1,0 +1,44 @@
+#pragma once
+// Registry entries: how games and players are described, validated and constructed.
+// The lists themselves live in games/registry.cpp and players/registry.cpp.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/metrics.h"
+#include "core/params.h"
+#include "core/player.h"
+
+namespace ddalab {
+
+struct GameInfo {
+  std::string id;
+  std::string description;
+  std::vector<ParamSpec> params;
+  // Builds a game from parameters already validated against `params` (all keys present).
+  std::function<std::shared_ptr<const Game>(const Json& params)> make;
+};
+
+enum class PlayerKind { Regular, Environment };
+
+// Everything a player needs at construction; one player object plays one game.
+struct PlayerSetup {
+  const Game& game;
+  int level = 100;            // 1..100, regular players only
+  Json params;                // validated against PlayerInfo::params
+  Coefficients coefficients;  // the experiment's fun-score weights
+};
+
+struct PlayerInfo {
+  std::string id;
+  PlayerKind kind;
+  std::string description;
+  std::vector<ParamSpec> params;
+  // Why this player cannot take part in `game`; empty when it can.
+  std::function<std::string(const Game& game)> incompatibility;
+  std::function<std::unique_ptr<Player>(const PlayerSetup&)> makeRegular;
+  std::function<std::unique_ptr<EnvironmentPlayer>(const PlayerSetup&)> makeEnvironment;
+};
+
+}  // namespace ddalab

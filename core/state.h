@@ -1,0 +1,86 @@
+#pragma once
+// The game state interface every game implements (extensive form with explicit
+// environment nodes for chance and for hidden information no player knows yet).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/rng.h"
+
+namespace ddalab {
+
+using Action = int32_t;
+
+// Actor ids besides the regular players 0..n-1.
+inline constexpr int kEnvironment = -1;
+inline constexpr int kTerminal = -2;
+inline constexpr int kMaxPlayers = 4;
+
+// One possible revelation at an environment node with its natural probability.
+struct Outcome {
+  Action action;
+  double probability;
+};
+
+class State {
+ public:
+  virtual ~State() = default;
+
+  // A deep copy that evolves independently of this state.
+  virtual std::unique_ptr<State> clone() const = 0;
+  // Number of regular players taking part (0..n-1).
+  virtual int numPlayers() const = 0;
+  // The regular player on turn, kEnvironment at an environment node, kTerminal at the end.
+  virtual int actor() const = 0;
+  // Legal actions of the regular actor in a fixed order; cleared when no player decides.
+  virtual void legalActions(std::vector<Action>& out) const = 0;
+  // Environment outcomes with natural probabilities (positive, summing to 1); cleared otherwise.
+  virtual void outcomes(std::vector<Outcome>& out) const = 0;
+  // Applies a legal action of the current actor (player action or environment outcome).
+  virtual void apply(Action action) = 0;
+  // Winner index once terminal; -1 for a draw or while the game runs.
+  virtual int winner() const = 0;
+  // True when the game ended by its round guard instead of its rules.
+  virtual bool capped() const = 0;
+  // The game's gain of player p (higher is better); drives status and the metrics.
+  virtual double gain(int p) const = 0;
+  // What AIs rank states with for player p; defaults to the gain.
+  virtual double value(int p) const { return gain(p); }
+  // Rounds completed so far; grows by exactly one when a round ends.
+  virtual int roundsCompleted() const = 0;
+  // Believability of the environment's choices so far (lower = more believable).
+  virtual double believability() const = 0;
+  // True when `action` of the current actor leaves the board as it is (a pass).
+  virtual bool isPass(Action action) const = 0;
+  // Human-readable form of `action` of the current actor.
+  virtual std::string actionToString(Action action) const = 0;
+  // Human-readable form of the whole state.
+  virtual std::string toString() const = 0;
+  // A state consistent with everything `player` has seen, hidden parts re-sampled from rng;
+  // perfect-information games return a plain copy.
+  virtual std::unique_ptr<State> determinize(int player, Rng& rng) const {
+    (void)player;
+    (void)rng;
+    return clone();
+  }
+
+  bool isTerminal() const { return actor() == kTerminal; }
+  bool isEnvironmentNode() const { return actor() == kEnvironment; }
+};
+
+// An immutable, validated game configuration that deals new games.
+class Game {
+ public:
+  virtual ~Game() = default;
+  // Number of regular players of every game this configuration deals.
+  virtual int numPlayers() const = 0;
+  // A fresh game whose set-up (deal, maze layout, ...) comes from `setupSeed`.
+  virtual std::unique_ptr<State> newGame(uint64_t setupSeed) const = 0;
+  // Typical size of a meaningful status difference (DDA thresholds default to it).
+  virtual double statusScale() const = 0;
+  // Whether some information is hidden from some player (IS players apply).
+  virtual bool hasHiddenInformation() const { return false; }
+};
+
+}  // namespace ddalab

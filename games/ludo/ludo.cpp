@@ -1,0 +1,229 @@
+#include "games/ludo/ludo.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/believability.h"
+
+namespace ddalab::ludo {
+
+namespace {
+
+constexpr int kHouseUnits = 268;  // 40/3.5 + 4/3 turns, in units of 1/21
+
+}  // namespace
+
+LudoState::LudoState(const LudoConfig& config) : config_(config) {
+  for (int seat = 0; seat < kSeats; ++seat)
+    for (int i = 0; i < kPieces; ++i)
+      pieces_[seat][i] = static_cast<int8_t>(config_.startOnBoard ? i : kInHouse);
+  rebuildBoard();
+}
+
+void LudoState::setPieces(int seat, std::array<int, kPieces> squares) {
+  for (int i = 0; i < kPieces; ++i) pieces_[seat][i] = static_cast<int8_t>(squares[i]);
+  rebuildBoard();
+}
+
+void LudoState::rebuildBoard() {
+  board_.fill(-1);
+  for (int p = 0; p < numPlayers(); ++p) {
+    const int seat = seatOf(p);
+    for (int r : pieces_[seat])
+      if (r >= 0 && r < kRing) board_[absoluteSquare(seat, r)] = static_cast<int8_t>(seat);
+  }
+}
+
+int LudoState::actor() const {
+  if (over_) return kTerminal;
+  return roll_ == 0 ? kEnvironment : player_;
+}
+
+bool LudoState::hasPieceOnRing(int seat) const {
+  return std::any_of(pieces_[seat].begin(), pieces_[seat].end(),
+                     [](int r) { return r >= 0 && r < kRing; });
+}
+
+bool LudoState::canMove(int seat, int from, int roll) const {
+  if (from == kInHouse && roll != 6) return false;
+  const int to = targetOf(from, roll);
+  if (to > kLastSquare) return false;
+  if (to >= kRing)  // home squares are private: only own pieces can block them
+    return std::none_of(pieces_[seat].begin(), pieces_[seat].end(),
+                        [to](int r) { return r == to; });
+  const int square = absoluteSquare(seat, to);
+  const int occupant = board_[square];
+  if (occupant == seat) return false;
+  return occupant < 0 || !config_.isSafe(square);
+}
+
+void LudoState::legalActions(std::vector<Action>& out) const {
+  out.clear();
+  if (actor() < 0) return;
+  const int seat = seatOf(player_);
+  std::array<int, kPieces> squares;
+  std::copy(pieces_[seat].begin(), pieces_[seat].end(), squares.begin());
+  std::sort(squares.begin(), squares.end());
+  bool houseChecked = false;
+  for (int r : squares) {
+    if (r == kInHouse) {
+      if (!houseChecked && canMove(seat, kInHouse, roll_)) out.push_back(kEnter);
+      houseChecked = true;
+    } else if (canMove(seat, r, roll_)) {
+      out.push_back(r);
+    }
+  }
+  if (out.empty()) out.push_back(kPass);
+}
+
+void LudoState::outcomes(std::vector<Outcome>& out) const {
+  out.clear();
+  if (actor() != kEnvironment) return;
+  for (int face = 1; face <= 6; ++face) out.push_back({face, 1.0 / 6.0});
+}
+
+void LudoState::recordRoll(int face) {
+  ++faces_[player_][face - 1];
+  runLength_[player_] = (lastFace_[player_] == face) ? runLength_[player_] + 1 : 1;
+  lastFace_[player_] = face;
+  if (runLength_[player_] >= 3) ++streakExcess_[player_];
+}
+
+void LudoState::apply(Action action) {
+  if (actor() == kEnvironment) {
+    recordRoll(action);
+    ++tries_;
+    roll_ = action;
+    // With no piece on the ring the player may roll up to three times until a 6.
+    if (action != 6 && tries_ < 3 && !hasPieceOnRing(seatOf(player_))) roll_ = 0;
+    return;
+  }
+  const int seat = seatOf(player_);
+  if (action != kPass) {
+    const int from = action == kEnter ? kInHouse : action;
+    movePiece(seat, from, targetOf(from, roll_));
+    if (std::all_of(pieces_[seat].begin(), pieces_[seat].end(), [](int r) { return r >= kRing; })) {
+      winner_ = player_;
+      over_ = true;
+    }
+  }
+  finishTurn();
+}
+
+void LudoState::movePiece(int seat, int from, int to) {
+  auto& mine = pieces_[seat];
+  auto it = std::find(mine.begin(), mine.end(), static_cast<int8_t>(from));
+  if (from >= 0 && from < kRing) board_[absoluteSquare(seat, from)] = -1;
+  *it = static_cast<int8_t>(to);
+  if (to >= kRing) return;
+  const int square = absoluteSquare(seat, to);
+  if (const int victim = board_[square]; victim >= 0) {  // capture: back to its house
+    for (auto& r : pieces_[victim])
+      if (r >= 0 && r < kRing && absoluteSquare(victim, r) == square) r = kInHouse;
+  }
+  board_[square] = static_cast<int8_t>(seat);
+}
+
+void LudoState::finishTurn() {
+  ++rounds_;
+  roll_ = 0;
+  tries_ = 0;
+  player_ = (player_ + 1) % numPlayers();
+  if (!over_ && rounds_ >= config_.maxRounds) {
+    capped_ = true;
+    over_ = true;
+  }
+}
+
+bool LudoState::isThreatened(int seat, int relative) const {
+  const int square = absoluteSquare(seat, relative);
+  if (config_.isSafe(square)) return false;
+  for (int d = 1; d <= 6; ++d) {
+    const int occupant = board_[(square - d + kRing) % kRing];
+    if (occupant >= 0 && occupant != seat) return true;
+  }
+  return false;
+}
+
+int LudoState::turnsNeededUnits(int seat) const {
+  int units = 0;
+  for (int r : pieces_[seat]) {
+    if (r == kInHouse) {
+      units += kHouseUnits;
+    } else if (r < kRing) {
+      const int toGo = kRing - r;
+      units += 6 * toGo + (toGo <= 6 ? 84 : 0) + (isThreatened(seat, r) ? r : 0);
+    }
+  }
+  return units;
+}
+
+double LudoState::believability() const {
+  double total = 0;
+  for (int p = 0; p < numPlayers(); ++p)
+    total += belPC(faces_[p], config_.believabilityThreshold) +
+             config_.streakPenalty * streakExcess_[p];
+  return total;
+}
+
+std::string LudoState::actionToString(Action action) const {
+  if (actor() == kEnvironment) return "roll " + std::to_string(action);
+  if (action == kPass) return "pass";
+  if (action == kEnter) return "enter";
+  const int to = action + roll_;
+  return "move " + std::to_string(action) + "->" +
+         (to >= kRing ? "home" + std::to_string(to - kRing + 1) : std::to_string(to));
+}
+
+std::string LudoState::toString() const {
+  std::ostringstream out;
+  out << "round " << rounds_ << ", player " << player_ << " on turn";
+  if (roll_) out << " with roll " << roll_;
+  out << "\n";
+  for (int p = 0; p < numPlayers(); ++p) {
+    out << "player " << p << " (seat " << seatOf(p) << "):";
+    for (int r : pieces_[seatOf(p)])
+      out << ' ' << (r == kInHouse ? std::string("house") : std::to_string(r));
+    out << "  gain " << gain(p) << "\n";
+  }
+  out << "ring:";
+  for (int sq = 0; sq < kRing; ++sq)
+    out << (board_[sq] < 0 ? (config_.isSafe(sq) ? '*' : '.') : static_cast<char>('0' + board_[sq]));
+  if (over_) out << "\n" << (capped_ ? "capped (draw)" : "winner: player " + std::to_string(winner_));
+  return out.str();
+}
+
+std::unique_ptr<State> LudoGame::newGame(uint64_t) const {
+  return std::make_unique<LudoState>(config_);  // Ludo's set-up is fixed: no random deal
+}
+
+GameInfo gameInfo() {
+  GameInfo info;
+  info.id = "ludo";
+  info.description = "Ludo with safe squares, 2 or 4 players, the environment rolls the die";
+  info.params = {
+      {"players", ParamType::Int, 4, 2, 4, "number of players (2 uses seats 0 and 2)", {2, 4}},
+      {"safe_squares", ParamType::IntList, Json::array({0, 5, 10, 15, 20, 25, 30, 35}), 0, 39,
+       "ring squares where no piece can be captured (start squares are 0, 10, 20, 30)"},
+      {"start_on_board", ParamType::Bool, true, 0, 0,
+       "pieces start on relative squares 0..3 (false: all in the house)"},
+      {"max_rounds", ParamType::Int, 2000, 1, 1e6, "rounds after which the game is a draw"},
+      {"believability_threshold", ParamType::Double, 1.0, 0, 1e6,
+       "T of belPC over each player's die faces"},
+      {"streak_penalty", ParamType::Double, 5.0, 0, 1e6,
+       "believability added per roll beyond the 2nd in a run of equal faces"},
+  };
+  info.make = [](const Json& p) -> std::shared_ptr<const Game> {
+    LudoConfig config;
+    config.players = p.at("players").get<int>();
+    for (int square : p.at("safe_squares")) config.safeSquares |= uint64_t{1} << square;
+    config.startOnBoard = p.at("start_on_board").get<bool>();
+    config.maxRounds = p.at("max_rounds").get<int>();
+    config.believabilityThreshold = p.at("believability_threshold").get<double>();
+    config.streakPenalty = p.at("streak_penalty").get<double>();
+    return std::make_shared<LudoGame>(config);
+  };
+  return info;
+}
+
+}  // namespace ddalab::ludo

@@ -1,0 +1,106 @@
+#pragma once
+// Ludo ("Člověče, nezlob se") with safe squares, 2 or 4 players (spec games/ludo.md).
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "core/params.h"
+#include "core/registry.h"
+#include "core/state.h"
+
+namespace ddalab::ludo {
+
+inline constexpr int kRing = 40;        // shared squares
+inline constexpr int kLastSquare = 43;  // relative squares 40..43 are the private home
+inline constexpr int kPieces = 4;
+inline constexpr int kSeats = 4;
+inline constexpr int kInHouse = -1;     // a piece's relative square while off the board
+
+// Action ids of a regular decision: 0..43 = the relative square of the piece that moves.
+inline constexpr Action kEnter = 44;  // move a piece from the house onto the start square
+inline constexpr Action kPass = 45;   // no piece can move
+// Environment outcomes are the die faces 1..6.
+
+struct LudoConfig {
+  int players = 4;  // 2 (seats 0 and 2) or 4
+  uint64_t safeSquares = 0;  // bit per absolute ring square
+  bool startOnBoard = true;
+  int maxRounds = 2000;
+  double believabilityThreshold = 1.0;
+  double streakPenalty = 5.0;
+
+  bool isSafe(int square) const { return (safeSquares >> square) & 1u; }
+};
+
+class LudoState final : public State {
+ public:
+  explicit LudoState(const LudoConfig& config);
+
+  std::unique_ptr<State> clone() const override { return std::make_unique<LudoState>(*this); }
+  int numPlayers() const override { return config_.players; }
+  int actor() const override;
+  void legalActions(std::vector<Action>& out) const override;
+  void outcomes(std::vector<Outcome>& out) const override;
+  void apply(Action action) override;
+  int winner() const override { return winner_; }
+  bool capped() const override { return capped_; }
+  double gain(int p) const override { return -turnsNeededUnits(seatOf(p)) / 21.0; }
+  int roundsCompleted() const override { return rounds_; }
+  double believability() const override;
+  bool isPass(Action action) const override { return action == kPass; }
+  std::string actionToString(Action action) const override;
+  std::string toString() const override;
+
+  // Turns the seat still needs, in exact units of 1/21 turn (games/ludo.md heuristic).
+  int turnsNeededUnits(int seat) const;
+  // Relative square of a piece (kInHouse when off the board).
+  int piece(int seat, int index) const { return pieces_[seat][index]; }
+  // Places the pieces of a seat (tests and constructed positions); squares relative.
+  void setPieces(int seat, std::array<int, kPieces> squares);
+  int seatOf(int player) const { return config_.players == 2 ? 2 * player : player; }
+  int currentRoll() const { return roll_; }
+  // The die faces rolled so far by player p, counted per face 1..6.
+  const std::array<int, 6>& faceCounts(int p) const { return faces_[p]; }
+
+ private:
+  int absoluteSquare(int seat, int relative) const { return (10 * seat + relative) % kRing; }
+  bool hasPieceOnRing(int seat) const;
+  bool canMove(int seat, int from, int roll) const;
+  int targetOf(int from, int roll) const { return from == kInHouse ? 0 : from + roll; }
+  bool isThreatened(int seat, int relative) const;
+  void movePiece(int seat, int from, int to);
+  void rebuildBoard();
+  void finishTurn();
+  void recordRoll(int face);
+
+  LudoConfig config_;  // a copy: states never depend on the Game's lifetime
+  std::array<std::array<int8_t, kPieces>, kSeats> pieces_{};
+  std::array<int8_t, kRing> board_{};  // seat occupying each absolute square, -1 empty
+  int player_ = 0;     // regular player on turn
+  int roll_ = 0;       // 0 = the die has not been rolled yet this try
+  int tries_ = 0;      // rolls made this round
+  int rounds_ = 0;
+  int winner_ = -1;
+  bool capped_ = false;
+  bool over_ = false;
+  std::array<std::array<int, 6>, kSeats> faces_{};  // per player
+  std::array<int, kSeats> lastFace_{};
+  std::array<int, kSeats> runLength_{};
+  std::array<int, kSeats> streakExcess_{};  // sum over runs of (length - 2) for length >= 3
+};
+
+class LudoGame final : public Game {
+ public:
+  explicit LudoGame(const LudoConfig& config) : config_(config) {}
+  int numPlayers() const override { return config_.players; }
+  std::unique_ptr<State> newGame(uint64_t setupSeed) const override;
+  double statusScale() const override { return 3.0; }
+
+ private:
+  LudoConfig config_;
+};
+
+// Registry entry: id "ludo", its parameter schema and factory.
+GameInfo gameInfo();
+
+}  // namespace ddalab::ludo
