@@ -1,5 +1,6 @@
 #include "core/match.h"
 
+#include <bit>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,14 +10,6 @@
 namespace ddalab {
 
 namespace {
-
-using Gains = std::array<double, kMaxPlayers>;
-
-Gains gainsOf(const State& state) {
-  Gains g{};
-  for (int p = 0; p < state.numPlayers(); ++p) g[p] = state.gain(p);
-  return g;
-}
 
 // Builds the JSON trace of one game round by round (only when a trace is requested).
 class TraceBuilder {
@@ -70,6 +63,39 @@ Json resultJson(const GameRecord& record) {
 
 }  // namespace
 
+uint64_t fingerprint(const GameRecord& r, uint64_t h) {
+  auto mix = [&h](uint64_t x) {
+    for (int byte = 0; byte < 8; ++byte, x >>= 8) h = (h ^ (x & 0xff)) * 0x100000001b3ull;
+  };
+  auto mixDouble = [&mix](double d) { mix(std::bit_cast<uint64_t>(d)); };
+  mix(r.iteration);
+  mix(r.seed);
+  mix(static_cast<uint64_t>(r.numPlayers));
+  mix(static_cast<uint64_t>(r.winner));
+  mix(r.capped);
+  for (double m : r.metrics) mixDouble(m);
+  for (int p = 0; p < r.numPlayers; ++p) {
+    mixDouble(r.scores[p]);
+    mix(static_cast<uint64_t>(r.counters[p].moves));
+    mix(static_cast<uint64_t>(r.counters[p].turns));
+    mix(static_cast<uint64_t>(r.counters[p].leadRounds));
+  }
+  return h;
+}
+
+bool applyTracked(State& state, MetricsTracker& tracker, Action action, int legalCount) {
+  const int actor = state.actor();
+  if (actor == kEnvironment)
+    tracker.onEnvironmentEvent();
+  else
+    tracker.onDecision(actor, legalCount, state.isPass(action));
+  state.apply(action);
+  if (state.roundsCompleted() == tracker.rounds()) return false;
+  const Gains gains = gainsOf(state);
+  tracker.endRound(std::span(gains.data(), static_cast<size_t>(state.numPlayers())));
+  return true;
+}
+
 GameRecord playGame(const Game& game, std::span<Player* const> players,
                     EnvironmentPlayer& environment, uint64_t seed, Json* trace) {
   auto state = game.newGame(streamSeed(seed, Stream::Setup));
@@ -79,8 +105,8 @@ GameRecord playGame(const Game& game, std::span<Player* const> players,
   std::array<Rng, kMaxPlayers> playerRngs;
   for (int p = 0; p < n; ++p) playerRngs[p].reseed(streamSeed(seed, Stream::FirstPlayer, p));
 
-  Gains gains = gainsOf(*state);
-  MetricsTracker tracker(std::span(gains.data(), n));
+  const Gains initialGains = gainsOf(*state);
+  MetricsTracker tracker(std::span(initialGains.data(), n));
   std::optional<TraceBuilder> tracer;
   if (trace) tracer.emplace(*trace, *state);
   std::vector<Action> legal;
@@ -90,20 +116,16 @@ GameRecord playGame(const Game& game, std::span<Player* const> players,
     Action action;
     if (actor == kEnvironment) {
       action = environment.chooseOutcome(*state, tracker, environmentRng, nature);
-      tracker.onEnvironmentEvent();
       roundHadEnvironment = true;
+      legal.clear();
     } else {
       state->legalActions(legal);
       action = players[actor]->chooseAction(*state, legal, playerRngs[actor]);
-      tracker.onDecision(actor, static_cast<int>(legal.size()), state->isPass(action));
       if (tracer) tracer->decision(actor, legal.size());
     }
     if (tracer) tracer->action(actor != kEnvironment, action, state->actionToString(action));
-    state->apply(action);
-    if (state->roundsCompleted() != tracker.rounds()) {
-      gains = gainsOf(*state);
-      tracker.endRound(std::span(gains.data(), n));
-      if (tracer) tracer->endRound(roundHadEnvironment, gains);
+    if (applyTracked(*state, tracker, action, static_cast<int>(legal.size()))) {
+      if (tracer) tracer->endRound(roundHadEnvironment, gainsOf(*state));
       roundHadEnvironment = false;
     }
   }

@@ -22,6 +22,15 @@ struct GameRecord {
   std::array<PlayerCounters, kMaxPlayers> counters{};
 };
 
+// Folds every field of `record` into the hash `h` (FNV-1a over the bits): equal hashes of
+// whole batches mean, for practical purposes, identical behaviour.
+uint64_t fingerprint(const GameRecord& record, uint64_t h = 0xcbf29ce484222325ull);
+
+// Applies `action` of the current actor to `state` and keeps `tracker` in step with it
+// (decision or environment event, round end). `legalCount` is the number of legal actions at a
+// regular decision (unused at environment nodes). Returns true when the action ended a round.
+bool applyTracked(State& state, MetricsTracker& tracker, Action action, int legalCount);
+
 // Plays the game dealt from `seed` to its end; `players[p]` decides for regular player p.
 // With `trace` non-null, fills it with the per-round trace of docs/trace-format.md.
 GameRecord playGame(const Game& game, std::span<Player* const> players,

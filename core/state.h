@@ -1,6 +1,7 @@
 #pragma once
 // The game state interface every game implements (extensive form with explicit
 // environment nodes for chance and for hidden information no player knows yet).
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -68,6 +69,15 @@ class State {
   bool isTerminal() const { return actor() == kTerminal; }
   bool isEnvironmentNode() const { return actor() == kEnvironment; }
 };
+
+using Gains = std::array<double, kMaxPlayers>;
+
+// The gains of all players of `state` (entries past numPlayers() are 0).
+inline Gains gainsOf(const State& state) {
+  Gains g{};
+  for (int p = 0; p < state.numPlayers(); ++p) g[p] = state.gain(p);
+  return g;
+}
 
 // An immutable, validated game configuration that deals new games.
 class Game {

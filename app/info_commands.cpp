@@ -1,0 +1,114 @@
+// `ddalab list`, `ddalab validate` and `ddalab score`: commands that read and describe.
+#include <iostream>
+
+#include "app/options.h"
+#include "experiments/batch.h"
+#include "games/registry.h"
+#include "players/registry.h"
+#include "results/csv.h"
+#include "results/report.h"
+
+namespace ddalab::cli {
+
+namespace {
+
+void printParams(const std::vector<ParamSpec>& params) {
+  if (params.empty()) std::cout << "    (no parameters)\n";
+  for (const auto& p : params) std::cout << "    " << describe(p) << "\n";
+}
+
+void listGames() {
+  std::cout << "games:\n";
+  for (const auto& g : gameRegistry()) {
+    std::cout << "  " << g.id << " - " << g.description << "\n";
+    printParams(g.params);
+  }
+}
+
+void listPlayers() {
+  for (const auto kind : {PlayerKind::Regular, PlayerKind::Environment}) {
+    std::cout << (kind == PlayerKind::Regular ? "regular players (\"players\", with \"level\" 1-100):\n"
+                                              : "environment players (\"environment\"):\n");
+    for (const auto& p : playerRegistry()) {
+      if (p.kind != kind) continue;
+      std::cout << "  " << p.id << " - " << p.description << "\n";
+      printParams(p.params);
+    }
+  }
+}
+
+void listMetrics() {
+  std::cout << "per-game metrics (coefficient keys):\n";
+  for (const auto& m : allMetrics()) {
+    const char* better = m.better == Better::Higher  ? "higher is better"
+                         : m.better == Better::Lower ? "lower is better"
+                                                     : "sign set by its coefficient";
+    std::cout << "  " << m.key << " (" << m.thesisName << ") - " << m.description << "; "
+              << better << "\n";
+  }
+  std::cout << "experiment-level metric:\n  win_ratio (Poměr vítězství) - std over players of "
+               "their win rates; lower is better\n";
+}
+
+}  // namespace
+
+int listCommand(const Args& args) {
+  po::options_description options("options");
+  options.add_options()("what", po::value<std::string>()->default_value("all"),
+                        "games, players, metrics or all");
+  po::positional_options_description positional;
+  positional.add("what", 1);
+  po::variables_map vm;
+  if (auto code = parseArgs(args, "ddalab list [games|players|metrics]", options, positional, vm))
+    return *code;
+  const std::string what = vm["what"].as<std::string>();
+  if (what != "all" && what != "games" && what != "players" && what != "metrics") {
+    std::cerr << "error: unknown list '" << what << "'; valid: games, players, metrics\n";
+    return kBadInput;
+  }
+  if (what == "all" || what == "games") listGames();
+  if (what == "all" || what == "players") listPlayers();
+  if (what == "all" || what == "metrics") listMetrics();
+  return kOk;
+}
+
+int validateCommand(const Args& args) {
+  po::options_description options("options");
+  options.add_options()("files", po::value<std::vector<std::string>>()->required(),
+                        "experiment or batch files");
+  po::positional_options_description positional;
+  positional.add("files", -1);
+  po::variables_map vm;
+  if (auto code = parseArgs(args, "ddalab validate FILE...", options, positional, vm)) return *code;
+  int status = kOk;
+  for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
+    try {
+      const Batch batch = loadBatch(file);
+      size_t games = 0;
+      for (const auto& e : batch.experiments) games += static_cast<size_t>(e.iterations);
+      std::cout << file << ": ok (" << batch.experiments.size() << " experiments, " << games
+                << " games)\n";
+    } catch (const InputError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      status = kBadInput;
+    }
+  }
+  return status;
+}
+
+int scoreCommand(const Args& args) {
+  po::options_description options("options");
+  options.add_options()("dir", po::value<std::string>()->required(), "results folder of a run");
+  po::positional_options_description positional;
+  positional.add("dir", 1);
+  po::variables_map vm;
+  if (auto code = parseArgs(args, "ddalab score DIR", options, positional, vm)) return *code;
+  const auto results = readResultsDir(vm["dir"].as<std::string>());
+  std::vector<ExperimentSummary> summaries;
+  for (const auto& r : results) summaries.push_back(summarize(r));
+  printSummaryTables(std::cout, results, summaries);
+  printComparisonScores(std::cout, scoreAll(results, summaries));
+  return kOk;
+}
+
+}  // namespace ddalab::cli

@@ -1,0 +1,34 @@
+#pragma once
+// Boost.Program_options glue shared by the subcommands.
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <optional>
+
+#include "app/commands.h"
+
+namespace ddalab::cli {
+
+namespace po = boost::program_options;
+
+// Parses `args` against `options` (+ positional names); prints help and returns the exit code
+// when the command should stop here (--help: 0, bad usage: 2).
+inline std::optional<int> parseArgs(const Args& args, const std::string& usage,
+                                    po::options_description& options,
+                                    const po::positional_options_description& positional,
+                                    po::variables_map& vm) {
+  options.add_options()("help,h", "show this help");
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "error: " << e.what() << "\n\nusage: " << usage << "\n" << options;
+    return kBadInput;
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: " << usage << "\n" << options;
+    return kOk;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ddalab::cli

@@ -1,0 +1,44 @@
+// `e-hillclimber`: the outcome whose settled continuation has the best fun score F.
+#include "core/registry.h"
+#include "players/fun_seeking.h"
+#include "players/simulation.h"
+
+namespace ddalab {
+
+namespace {
+
+class EHillClimber final : public FunSeekingEnvironment {
+ public:
+  using FunSeekingEnvironment::FunSeekingEnvironment;
+
+ protected:
+  Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
+                Rng& own) override {
+    funs_.resize(outcomes.size());
+    for (size_t i = 0; i < outcomes.size(); ++i)
+      funs_[i] = settledFun(state, trace, outcomes[i].action, coefficients());
+    const auto best = bestIndices(funs_);
+    return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
+  }
+
+ private:
+  std::vector<double> funs_;
+};
+
+}  // namespace
+
+PlayerInfo eHillClimberInfo() {
+  PlayerInfo info;
+  info.id = "e-hillclimber";
+  info.kind = PlayerKind::Environment;
+  info.description = "picks the outcome with the best fun score after settling the round";
+  info.params = funSeekingParams();
+  info.incompatibility = [](const Game&) { return std::string(); };
+  info.makeEnvironment = [](const PlayerSetup& setup) {
+    return std::make_unique<EHillClimber>(setup.coefficients,
+                                          setup.params.at("random_prob").get<double>());
+  };
+  return info;
+}
+
+}  // namespace ddalab

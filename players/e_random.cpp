@@ -1,0 +1,31 @@
+// `e-random`: the environment draws by natural probabilities (the game without DDA).
+#include "core/registry.h"
+
+namespace ddalab {
+
+namespace {
+
+class NaturalEnvironment final : public EnvironmentPlayer {
+ public:
+  Action chooseOutcome(const State& state, const MetricsTracker&, Rng&, Rng& nature) override {
+    state.outcomes(outcomes_);
+    return sampleOutcome(outcomes_, nature);
+  }
+
+ private:
+  std::vector<Outcome> outcomes_;
+};
+
+}  // namespace
+
+PlayerInfo eRandomInfo() {
+  PlayerInfo info;
+  info.id = "e-random";
+  info.kind = PlayerKind::Environment;
+  info.description = "no DDA: every outcome by its natural probability";
+  info.incompatibility = [](const Game&) { return std::string(); };
+  info.makeEnvironment = [](const PlayerSetup&) { return std::make_unique<NaturalEnvironment>(); };
+  return info;
+}
+
+}  // namespace ddalab

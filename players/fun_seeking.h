@@ -1,0 +1,42 @@
+#pragma once
+// Base of the environment players that steer outcomes towards fun (players.md, thesis 4.2).
+#include <vector>
+
+#include "core/params.h"
+#include "core/player.h"
+
+namespace ddalab {
+
+class FunSeekingEnvironment : public EnvironmentPlayer {
+ public:
+  FunSeekingEnvironment(const Coefficients& coefficients, double randomProb)
+      : coefficients_(coefficients), randomProb_(randomProb) {}
+
+  // With probability random_prob the natural draw (from the nature stream, so random_prob = 1
+  // is e-random bit for bit), otherwise the outcome the search finds most fun.
+  Action chooseOutcome(const State& state, const MetricsTracker& trace, Rng& own,
+                       Rng& nature) final {
+    state.outcomes(outcomes_);
+    if (own.uniform() < randomProb_) return sampleOutcome(outcomes_, nature);
+    return search(state, trace, outcomes_, own);
+  }
+
+ protected:
+  // The most fun of `outcomes` at `state` given the trace so far.
+  virtual Action search(const State& state, const MetricsTracker& trace,
+                        std::span<const Outcome> outcomes, Rng& own) = 0;
+  const Coefficients& coefficients() const { return coefficients_; }
+
+ private:
+  Coefficients coefficients_;
+  double randomProb_;
+  std::vector<Outcome> outcomes_;
+};
+
+// The parameters every fun-seeking environment player has (random_prob).
+inline std::vector<ParamSpec> funSeekingParams() {
+  return {{"random_prob", ParamType::Double, 0.2, 0, 1,
+           "probability of drawing the outcome naturally instead of steering it"}};
+}
+
+}  // namespace ddalab

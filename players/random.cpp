@@ -1,0 +1,27 @@
+// `random`: uniform over the legal actions.
+#include "core/registry.h"
+
+namespace ddalab {
+
+namespace {
+
+class RandomPlayer final : public Player {
+ public:
+  Action chooseAction(const State&, std::span<const Action> legal, Rng& rng) override {
+    return legal[rng.below(static_cast<uint32_t>(legal.size()))];
+  }
+};
+
+}  // namespace
+
+PlayerInfo randomPlayerInfo() {
+  PlayerInfo info;
+  info.id = "random";
+  info.kind = PlayerKind::Regular;
+  info.description = "uniformly random legal actions (level is ignored)";
+  info.incompatibility = [](const Game&) { return std::string(); };
+  info.makeRegular = [](const PlayerSetup&) { return std::make_unique<RandomPlayer>(); };
+  return info;
+}
+
+}  // namespace ddalab

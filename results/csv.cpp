@@ -1,0 +1,442 @@
+#include "results/csv.h"
+
+#include <charconv>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "core/params.h"
+#include "results/report.h"
+
+namespace ddalab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Fields = std::vector<std::string>;
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+// Shortest text that reads back to the same bits; std::to_chars ignores the locale.
+template <typename Number>
+std::string formatNumber(Number value) {
+  char buffer[64];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  (void)error;  // 64 characters fit every double and 64-bit integer
+  return std::string(buffer, end);
+}
+
+// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
+std::string quoteField(const std::string& field) {
+  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+  std::string quoted = "\"";
+  for (char c : field) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+// One CSV file being written row by row (a games file can hold a million rows).
+class CsvWriter {
+ public:
+  explicit CsvWriter(const fs::path& file) : file_(file), out_(file, std::ios::binary) {
+    if (!out_) throw std::runtime_error("cannot write " + file.string());
+  }
+  void row(const Fields& fields) {
+    for (size_t i = 0; i < fields.size(); ++i) out_ << (i ? "," : "") << quoteField(fields[i]);
+    out_ << '\n';
+  }
+  // Flushes and reports a failed write (e.g. a full disk) instead of losing results silently.
+  void close() {
+    out_.close();
+    if (!out_) throw std::runtime_error("error writing " + file_.string());
+  }
+
+ private:
+  fs::path file_;
+  std::ofstream out_;
+};
+
+std::string metricKey(Metric metric) { return std::string(metricInfo(metric).key); }
+
+std::string seatColumn(size_t seat, const char* suffix) {
+  // Appended piece by piece: "p" + std::string trips a false -Wrestrict in g++ 12.
+  std::string name = "p";
+  name += std::to_string(seat);
+  name += '_';
+  name += suffix;
+  return name;
+}
+
+Fields gamesHeader(size_t seats) {
+  Fields header = {"iteration", "seed", metricKey(Metric::Rounds), "winner", "capped"};
+  for (const auto& info : allMetrics())
+    if (info.metric != Metric::Rounds) header.emplace_back(info.key);
+  for (size_t seat = 0; seat < seats; ++seat)
+    for (const char* suffix : {"score", "moves", "turns", "lead_rounds"})
+      header.push_back(seatColumn(seat, suffix));
+  return header;
+}
+
+Fields gamesRow(const GameRecord& record, size_t seats) {
+  Fields row = {formatNumber(record.iteration), formatNumber(record.seed),
+                formatNumber(record.metrics[static_cast<size_t>(Metric::Rounds)]),
+                record.winner < 0 ? "" : formatNumber(record.winner), record.capped ? "1" : "0"};
+  for (const auto& info : allMetrics())
+    if (info.metric != Metric::Rounds)
+      row.push_back(formatNumber(record.metrics[static_cast<size_t>(info.metric)]));
+  for (size_t seat = 0; seat < seats; ++seat) {
+    const PlayerCounters& c = record.counters[seat];
+    row.push_back(formatNumber(record.scores[seat]));
+    for (int count : {c.moves, c.turns, c.leadRounds}) row.push_back(formatNumber(count));
+  }
+  return row;
+}
+
+const Fields kSummaryHeader = {"metric", "mean", "std", "min", "max", "ci95_low", "ci95_high", "n"};
+
+Fields statsRow(const std::string& name, const Stats& s) {
+  return {name,
+          formatNumber(s.mean),
+          formatNumber(s.std),
+          formatNumber(s.min),
+          formatNumber(s.max),
+          formatNumber(s.ci95Low),
+          formatNumber(s.ci95High),
+          formatNumber(s.n)};
+}
+
+// An experiment-level value has no distribution: only the value and the number of games.
+Fields valueRow(const std::string& name, double value, size_t games) {
+  return {name, formatNumber(value), "", "", "", "", "", formatNumber(games)};
+}
+
+std::string playersText(const std::vector<SeatLabel>& players) {
+  std::string text;
+  for (const auto& p : players)
+    text += (text.empty() ? "" : ";") + p.id + ":" + formatNumber(p.level);
+  return text;
+}
+
+Fields batchHeader() {
+  Fields header = {"experiment", "comparison", "game", "environment", "players", "games",
+                   "planned"};
+  for (const auto& info : allMetrics()) header.emplace_back(info.key);
+  header.insert(header.end(), {"win_ratio", "draw_rate"});
+  return header;
+}
+
+Fields batchRow(const ExperimentResult& result, const ExperimentSummary& summary) {
+  Fields row = {result.name,
+                result.comparison,
+                result.game,
+                result.environment,
+                playersText(result.players),
+                formatNumber(summary.games),
+                formatNumber(result.plannedIterations)};
+  for (const Stats& stats : summary.metrics) row.push_back(formatNumber(stats.mean));
+  row.push_back(formatNumber(summary.winRatio));
+  row.push_back(formatNumber(summary.drawRate));
+  return row;
+}
+
+void writeScoresCsv(const fs::path& dir, const ComparisonScores& scores) {
+  Fields header = {"experiment"};
+  for (const char* suffix : {"", "_ratio"})
+    for (size_t k = 0; k < kNumScoredMetrics; ++k)
+      header.push_back(std::string(scoredMetricKey(static_cast<ScoredMetric>(k))) + suffix);
+  header.insert(header.end(), {"score9", "score4"});
+  CsvWriter csv(dir / (fileStem(scores.comparison) + ".scores.csv"));
+  csv.row(header);
+  for (const ScoreRow& r : scores.rows) {
+    Fields row = {r.experiment};
+    for (double mean : r.means) row.push_back(formatNumber(mean));
+    for (double ratio : r.ratios) row.push_back(formatNumber(ratio));
+    row.push_back(formatNumber(r.score9));
+    row.push_back(formatNumber(r.score4));
+    csv.row(row);
+  }
+  csv.close();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+// Reads an RFC 4180 file record by record; errors name the file, the line and the column.
+class CsvReader {
+ public:
+  explicit CsvReader(const fs::path& file) : file_(file), in_(file, std::ios::binary) {
+    if (!in_) throw InputError(file.string(), "cannot open the file");
+  }
+
+  // The next record into `fields`; false at the end of the file.
+  bool next(Fields& fields) {
+    fields.assign(1, std::string());
+    recordLine_ = line_;
+    if (peek() == EOF) return false;
+    while (true) {
+      const int c = in_.rdbuf()->sbumpc();
+      if (c == EOF || c == '\n') {
+        line_ += (c == '\n');
+        return true;
+      }
+      if (c == ',')
+        fields.emplace_back();
+      else if (c == '"')
+        readQuoted(fields);
+      else if (c != '\r' || peek() != '\n')  // a CR before LF is part of the line end
+        fields.back() += static_cast<char>(c);
+    }
+  }
+
+  const fs::path& file() const { return file_; }
+  size_t line() const { return recordLine_; }
+
+  // Throws InputError for column `column` (1-based) of the last record.
+  [[noreturn]] void fail(size_t column, const std::string& message) const {
+    throw InputError(file_.string() + ":" + std::to_string(recordLine_),
+                     "column " + std::to_string(column) + ": " + message);
+  }
+
+ private:
+  int peek() { return in_.rdbuf()->sgetc(); }
+
+  // The rest of a field that starts with a quote; "" inside stands for one quote.
+  void readQuoted(Fields& fields) {
+    const size_t column = fields.size();
+    if (!fields.back().empty()) fail(column, "quote inside an unquoted field");
+    while (true) {
+      const int c = in_.rdbuf()->sbumpc();
+      if (c == EOF) fail(column, "quoted field not closed before the end of the file");
+      if (c == '"' && peek() != '"') break;
+      if (c == '"') in_.rdbuf()->sbumpc();  // the second quote of a doubled pair
+      line_ += (c == '\n');
+      fields.back() += static_cast<char>(c);
+    }
+    const int after = peek();
+    if (after != ',' && after != '\n' && after != '\r' && after != EOF)
+      fail(column, "text after the closing quote");
+  }
+
+  fs::path file_;
+  std::ifstream in_;
+  size_t line_ = 1;
+  size_t recordLine_ = 1;
+};
+
+// Reads the header record and checks it is exactly `expected`.
+void expectHeader(CsvReader& reader, const Fields& expected) {
+  Fields header;
+  if (!reader.next(header)) reader.fail(1, "the file is empty; expected a header row");
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const std::string found = i < header.size() ? header[i] : "(nothing)";
+    if (found != expected[i])
+      reader.fail(i + 1, "expected header '" + expected[i] + "', found '" + found + "'");
+  }
+  if (header.size() > expected.size())
+    reader.fail(expected.size() + 1, "unexpected header '" + header[expected.size()] + "'");
+}
+
+// The number spelled by all of `text`, if it is one (std::from_chars ignores the locale).
+template <typename Number>
+std::optional<Number> parseWhole(std::string_view text) {
+  Number value{};
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end) return std::nullopt;
+  return value;
+}
+
+// Walks the fields of one record left to right, parsing each against its header name.
+class RowCursor {
+ public:
+  RowCursor(const CsvReader& reader, const Fields& fields, const Fields& header)
+      : reader_(reader), fields_(fields), header_(header) {
+    if (fields.size() != header.size())
+      reader.fail(std::min(fields.size(), header.size()) + 1,
+                  "expected " + std::to_string(header.size()) + " fields, found " +
+                      std::to_string(fields.size()));
+  }
+
+  bool done() const { return column_ == fields_.size(); }
+  const std::string& text() { return fields_[column_++]; }
+
+  template <typename Number>
+  Number number() {
+    const auto value = parseWhole<Number>(text());
+    if (!value) failLast("expected a number");
+    return *value;
+  }
+
+  // Throws for the field read last, naming its column and quoting its text.
+  [[noreturn]] void failLast(const std::string& expectation) const {
+    const size_t index = column_ - 1;
+    reader_.fail(column_,
+                 "(" + header_[index] + ") " + expectation + ", found '" + fields_[index] + "'");
+  }
+
+ private:
+  const CsvReader& reader_;
+  const Fields& fields_;
+  const Fields& header_;
+  size_t column_ = 0;
+};
+
+// An experiment as listed in summary.csv, before its games are read.
+struct ListedExperiment {
+  ExperimentResult result;
+  size_t games = 0;
+  size_t line = 0;
+};
+
+// "id:level;id:level" (ids may contain ':', the level follows the last one).
+std::vector<SeatLabel> parsePlayers(RowCursor& row) {
+  const std::string& text = row.text();
+  std::vector<SeatLabel> players;
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = std::min(text.find(';', start), text.size());
+    const std::string_view entry = std::string_view(text).substr(start, end - start);
+    const size_t colon = entry.rfind(':');
+    const auto level = colon == std::string_view::npos || colon == 0
+                           ? std::nullopt
+                           : parseWhole<int>(entry.substr(colon + 1));
+    if (!level) row.failLast("expected id:level entries separated by ';'");
+    players.push_back({std::string(entry.substr(0, colon)), *level});
+    start = end + 1;
+  }
+  if (players.size() > static_cast<size_t>(kMaxPlayers))
+    row.failLast("expected at most " + std::to_string(kMaxPlayers) + " players");
+  return players;
+}
+
+ListedExperiment parseListedExperiment(const CsvReader& reader, const Fields& fields,
+                                       const Fields& header) {
+  RowCursor row(reader, fields, header);
+  ListedExperiment listed;
+  ExperimentResult& r = listed.result;
+  r.name = row.text();
+  r.comparison = row.text();
+  r.game = row.text();
+  r.environment = row.text();
+  r.players = parsePlayers(row);
+  listed.games = row.number<size_t>();
+  r.plannedIterations = row.number<int>();
+  while (!row.done()) row.number<double>();  // the means: only checked, they are recomputed
+  listed.line = reader.line();
+  return listed;
+}
+
+std::vector<ListedExperiment> readBatchSummary(const fs::path& file) {
+  CsvReader reader(file);
+  const Fields header = batchHeader();
+  expectHeader(reader, header);
+  std::vector<ListedExperiment> listed;
+  Fields fields;
+  while (reader.next(fields)) listed.push_back(parseListedExperiment(reader, fields, header));
+  return listed;
+}
+
+int parseWinner(RowCursor& row, size_t seats) {
+  const std::string& text = row.text();
+  if (text.empty()) return -1;  // a draw
+  const auto seat = parseWhole<int>(text);
+  if (!seat || *seat < 0 || static_cast<size_t>(*seat) >= seats)
+    row.failLast("expected a seat 0.." + std::to_string(seats - 1) + " or nothing for a draw");
+  return *seat;
+}
+
+bool parseFlag(RowCursor& row) {
+  const std::string& text = row.text();
+  if (text != "0" && text != "1") row.failLast("expected 0 or 1");
+  return text == "1";
+}
+
+// One row of a games file, in the column order of gamesHeader().
+GameRecord parseGame(RowCursor& row, size_t seats) {
+  GameRecord g;
+  g.numPlayers = static_cast<int>(seats);
+  g.iteration = row.number<uint64_t>();
+  g.seed = row.number<uint64_t>();
+  g.metrics[static_cast<size_t>(Metric::Rounds)] = row.number<double>();
+  g.winner = parseWinner(row, seats);
+  g.capped = parseFlag(row);
+  for (const auto& info : allMetrics())
+    if (info.metric != Metric::Rounds)
+      g.metrics[static_cast<size_t>(info.metric)] = row.number<double>();
+  for (size_t seat = 0; seat < seats; ++seat) {
+    g.scores[seat] = row.number<double>();
+    g.counters[seat] = {row.number<int>(), row.number<int>(), row.number<int>()};
+  }
+  return g;
+}
+
+std::vector<GameRecord> readGames(const fs::path& file, size_t seats) {
+  CsvReader reader(file);
+  const Fields header = gamesHeader(seats);
+  expectHeader(reader, header);
+  std::vector<GameRecord> records;
+  Fields fields;
+  while (reader.next(fields)) {
+    RowCursor row(reader, fields, header);
+    records.push_back(parseGame(row, seats));
+  }
+  return records;
+}
+
+}  // namespace
+
+void writeExperimentCsvs(const fs::path& dir, const ExperimentResult& result,
+                         const ExperimentSummary& summary) {
+  fs::create_directories(dir);
+  const std::string stem = fileStem(result.name);
+  const size_t seats = result.players.size();
+  if (seats > static_cast<size_t>(kMaxPlayers))
+    throw std::invalid_argument("writeExperimentCsvs: more players than kMaxPlayers");
+  CsvWriter games(dir / (stem + ".games.csv"));
+  games.row(gamesHeader(seats));
+  for (const GameRecord& record : result.records) games.row(gamesRow(record, seats));
+  games.close();
+
+  CsvWriter csv(dir / (stem + ".summary.csv"));
+  csv.row(kSummaryHeader);
+  for (const auto& info : allMetrics())
+    csv.row(statsRow(std::string(info.key), summary.metrics[static_cast<size_t>(info.metric)]));
+  csv.row(valueRow("win_ratio", summary.winRatio, summary.games));
+  for (size_t seat = 0; seat < summary.players.size(); ++seat)
+    csv.row(valueRow(seatColumn(seat, "win_rate"), summary.players[seat].winRate, summary.games));
+  csv.row(valueRow("draw_rate", summary.drawRate, summary.games));
+  csv.row(valueRow("capped_rate", summary.cappedRate, summary.games));
+  csv.close();
+}
+
+void writeBatchCsvs(const fs::path& dir, const std::vector<ExperimentResult>& results,
+                    const std::vector<ExperimentSummary>& summaries) {
+  if (results.size() != summaries.size())
+    throw std::invalid_argument("writeBatchCsvs: one summary per experiment expected");
+  fs::create_directories(dir);
+  CsvWriter csv(dir / "summary.csv");
+  csv.row(batchHeader());
+  for (size_t i = 0; i < results.size(); ++i) csv.row(batchRow(results[i], summaries[i]));
+  csv.close();
+  for (const ComparisonScores& scores : scoreAll(results, summaries)) writeScoresCsv(dir, scores);
+}
+
+std::vector<ExperimentResult> readResultsDir(const fs::path& dir) {
+  const fs::path summaryFile = dir / "summary.csv";
+  std::vector<ExperimentResult> results;
+  for (ListedExperiment& listed : readBatchSummary(summaryFile)) {
+    ExperimentResult& r = listed.result;
+    const fs::path gamesFile = dir / (fileStem(r.name) + ".games.csv");
+    r.records = readGames(gamesFile, r.players.size());
+    if (r.records.size() != listed.games)
+      throw InputError(summaryFile.string() + ":" + std::to_string(listed.line),
+                       "column 6 (games): " + std::to_string(listed.games) + " games, but " +
+                           gamesFile.string() + " has " + std::to_string(r.records.size()));
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+}  // namespace ddalab

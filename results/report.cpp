@@ -1,0 +1,200 @@
+#include "results/report.h"
+
+#include <algorithm>
+#include <charconv>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+namespace ddalab {
+
+namespace {
+
+using Cells = std::vector<std::string>;
+
+// Fixed-point text independent of the terminal's locale (tables are compared across machines).
+std::string fixed(double value, int decimals = 3) {
+  char buffer[400];  // fixed notation of the largest double needs 309 digits
+  const auto [end, error] =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
+  return error == std::errc() ? std::string(buffer, end) : "?";
+}
+
+// A table with left-aligned text columns first, then right-aligned numbers; widths fit the content.
+class TextTable {
+ public:
+  explicit TextTable(Cells header, size_t textColumns = 1)
+      : textColumns_(textColumns), rows_{std::move(header)} {}
+  void addRow(Cells cells) { rows_.push_back(std::move(cells)); }
+
+  void print(std::ostream& out) const {
+    const std::vector<size_t> widths = columnWidths();
+    for (size_t r = 0; r < rows_.size(); ++r) {
+      printRow(out, rows_[r], widths);
+      if (r == 0) printRule(out, widths);
+    }
+  }
+
+ private:
+  std::vector<size_t> columnWidths() const {
+    std::vector<size_t> widths(rows_.front().size(), 0);
+    for (const Cells& row : rows_)
+      for (size_t c = 0; c < row.size() && c < widths.size(); ++c)
+        widths[c] = std::max(widths[c], row[c].size());
+    return widths;
+  }
+
+  void printRow(std::ostream& out, const Cells& row, const std::vector<size_t>& widths) const {
+    std::string line = "  ";
+    for (size_t c = 0; c < widths.size(); ++c) {
+      const std::string cell = c < row.size() ? row[c] : "";
+      const std::string padding(widths[c] - cell.size(), ' ');
+      line += (c == 0 ? "" : "  ") + (c < textColumns_ ? cell + padding : padding + cell);
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    out << line << '\n';
+  }
+
+  static void printRule(std::ostream& out, const std::vector<size_t>& widths) {
+    size_t total = 0;
+    for (size_t w : widths) total += w + 2;
+    out << "  " << std::string(total - 2, '-') << '\n';
+  }
+
+  size_t textColumns_;
+  std::vector<Cells> rows_;
+};
+
+// Experiments sharing a non-empty comparison, in batch order; an experiment without a
+// comparison forms a group of its own with an empty name.
+struct Group {
+  std::string comparison;
+  std::vector<size_t> members;  // indices into the batch
+};
+
+std::vector<Group> groupByComparison(const std::vector<ExperimentResult>& results) {
+  std::vector<Group> groups;
+  for (size_t i = 0; i < results.size(); ++i) {
+    const std::string& comparison = results[i].comparison;
+    const auto same = [&](const Group& g) {
+      return !comparison.empty() && g.comparison == comparison;
+    };
+    const auto found = std::find_if(groups.begin(), groups.end(), same);
+    if (found != groups.end())
+      found->members.push_back(i);
+    else
+      groups.push_back({comparison, {i}});
+  }
+  return groups;
+}
+
+void checkSameSize(const std::vector<ExperimentResult>& results,
+                   const std::vector<ExperimentSummary>& summaries) {
+  if (results.size() != summaries.size())
+    throw std::invalid_argument("one summary per experiment expected");
+}
+
+// Column order of thesis tables 5-7.
+constexpr std::array<Metric, kNumMetrics> kTableMetrics = {
+    Metric::Rounds,     Metric::LeadChanges, Metric::Tension,     Metric::Lead,
+    Metric::Believability, Metric::Freedom,  Metric::Randomness,  Metric::LeadingTime,
+    Metric::Fairness};
+
+void printMetricTable(std::ostream& out, const std::vector<ExperimentResult>& results,
+                      const std::vector<ExperimentSummary>& summaries, const Group& group) {
+  Cells header = {"experiment", "games"};
+  for (Metric m : kTableMetrics) header.emplace_back(metricInfo(m).key);
+  header.emplace_back("win_ratio");
+  TextTable table(header);
+  for (size_t i : group.members) {
+    const ExperimentSummary& s = summaries[i];
+    Cells means = {results[i].name,
+                   std::to_string(s.games) + "/" + std::to_string(results[i].plannedIterations)};
+    Cells halfWidths = {"  +- 95 % CI", ""};
+    for (Metric m : kTableMetrics) {
+      const Stats& stats = s.metrics[static_cast<size_t>(m)];
+      means.push_back(fixed(stats.mean));
+      halfWidths.push_back(fixed((stats.ci95High - stats.ci95Low) / 2));
+    }
+    means.push_back(fixed(s.winRatio));
+    table.addRow(means);
+    table.addRow(halfWidths);
+  }
+  table.print(out);
+}
+
+void printPlayerTable(std::ostream& out, const ExperimentResult& result,
+                      const ExperimentSummary& summary) {
+  out << "\nPlayers of " << result.name << " (environment " << result.environment << "; draws "
+      << fixed(100 * summary.drawRate, 1) << " %, capped " << fixed(100 * summary.cappedRate, 1)
+      << " %)\n";
+  TextTable table(
+      {"seat", "player", "win rate", "moves mean", "min", "max", "turns", "lead rounds"}, 2);
+  for (size_t seat = 0; seat < summary.players.size(); ++seat) {
+    const PlayerSummary& p = summary.players[seat];
+    table.addRow({std::to_string(seat), p.label.id + ":" + std::to_string(p.label.level),
+                  fixed(p.winRate), fixed(p.movesMean, 1), std::to_string(p.movesMin),
+                  std::to_string(p.movesMax), fixed(p.turnsMean, 1), fixed(p.leadRoundsMean, 1)});
+  }
+  table.print(out);
+}
+
+void printScoreTable(std::ostream& out, const ComparisonScores& scores) {
+  Cells header = {"experiment"};
+  for (size_t k = 0; k < kNumScoredMetrics; ++k)
+    header.emplace_back(scoredMetricKey(static_cast<ScoredMetric>(k)));
+  header.insert(header.end(), {"score9", "score4"});
+  TextTable table(header);
+  for (const ScoreRow& row : scores.rows) {
+    Cells cells = {row.experiment};
+    for (double ratio : row.ratios) cells.push_back(fixed(ratio));
+    cells.push_back(fixed(row.score9));
+    cells.push_back(fixed(row.score4));
+    table.addRow(cells);
+  }
+  table.print(out);
+}
+
+}  // namespace
+
+void printSummaryTables(std::ostream& out, const std::vector<ExperimentResult>& results,
+                        const std::vector<ExperimentSummary>& summaries) {
+  checkSameSize(results, summaries);
+  for (const Group& group : groupByComparison(results)) {
+    if (group.comparison.empty())
+      out << "\nExperiment " << results[group.members.front()].name << ": metric means\n";
+    else
+      out << "\nComparison " << group.comparison << ": metric means\n";
+    printMetricTable(out, results, summaries, group);
+    for (size_t i : group.members) printPlayerTable(out, results[i], summaries[i]);
+  }
+}
+
+void printComparisonScores(std::ostream& out, const std::vector<ComparisonScores>& comparisons) {
+  for (const ComparisonScores& scores : comparisons) {
+    if (scores.rows.size() < 2) continue;  // a ratio to the best of one row says nothing
+    out << "\nComparison " << scores.comparison
+        << ": ratio to the best (1 = best; score9 = thesis table 8, score4 = table 9)\n";
+    printScoreTable(out, scores);
+    for (const std::string& note : scores.notes) out << "  note: " << note << '\n';
+  }
+}
+
+std::vector<ComparisonScores> scoreAll(const std::vector<ExperimentResult>& results,
+                                       const std::vector<ExperimentSummary>& summaries) {
+  checkSameSize(results, summaries);
+  std::vector<ComparisonScores> all;
+  for (const Group& group : groupByComparison(results)) {
+    if (group.comparison.empty()) continue;
+    std::vector<std::string> names;
+    std::vector<ExperimentSummary> members;
+    for (size_t i : group.members) {
+      names.push_back(results[i].name);
+      members.push_back(summaries[i]);
+    }
+    all.push_back(scoreComparison(group.comparison, names, members));
+  }
+  return all;
+}
+
+}  // namespace ddalab

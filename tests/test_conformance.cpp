@@ -1,0 +1,326 @@
+// One randomized conformance test for every registered game (like OpenSpiel's RandomSimTest),
+// and the determinism of the match loop. Works for every entry of gameRegistry() unchanged.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/match.h"
+#include "core/params.h"
+#include "core/player.h"
+#include "core/rng.h"
+#include "core/status.h"
+#include "games/registry.h"
+
+using namespace ddalab;
+
+namespace {
+
+constexpr int kMaxActions = 10000;  // a playout must end within this many actions
+constexpr int kSeedsPerConfig = 24;
+constexpr int kCloneCheckEvery = 5;  // clone independence / determinize on every 5th node
+
+struct Config {
+  std::string label;
+  Json params;  // validated, complete
+};
+
+// Default parameters, plus every other allowed player count when the game has a "players"
+// parameter (Ludo: 4 by default, and 2).
+std::vector<Config> configsOf(const GameInfo& info) {
+  std::vector<Config> configs;
+  const Json defaults = validateParams(info.params, Json(), "params");
+  configs.push_back({info.id + " (defaults)", defaults});
+  for (const auto& spec : info.params) {
+    if (spec.name != "players" || spec.type != ParamType::Int) continue;
+    std::vector<long long> counts;
+    if (!spec.choices.empty()) {
+      for (const auto& c : spec.choices) counts.push_back(c.get<long long>());
+    } else {
+      for (long long k = static_cast<long long>(std::max(1.0, spec.min));
+           k <= static_cast<long long>(std::min<double>(spec.max, kMaxPlayers)); ++k)
+        counts.push_back(k);
+    }
+    for (long long k : counts) {
+      if (Json(k) == defaults.at("players")) continue;
+      Json given = {{"players", k}};
+      configs.push_back({info.id + " (players " + std::to_string(k) + ")",
+                         validateParams(info.params, given, "params")});
+    }
+  }
+  return configs;
+}
+
+struct Snapshot {
+  std::string text;
+  int actor;
+  int rounds;
+  std::vector<double> gains;
+  bool operator==(const Snapshot&) const = default;
+};
+
+Snapshot snapshot(const State& s) {
+  Snapshot snap{s.toString(), s.actor(), s.roundsCompleted(), {}};
+  for (int p = 0; p < s.numPlayers(); ++p) snap.gains.push_back(s.gain(p));
+  return snap;
+}
+
+// Picks the next action like a random playout: uniform among legal actions for players, by
+// natural probability (core sampleOutcome) at environment nodes.
+Action randomAction(const State& s, Rng& rng, std::vector<Action>& legal,
+                    std::vector<Outcome>& outcomes) {
+  if (s.actor() == kEnvironment) {
+    s.outcomes(outcomes);
+    return sampleOutcome(outcomes, rng);
+  }
+  s.legalActions(legal);
+  return legal[rng.below(static_cast<uint32_t>(legal.size()))];
+}
+
+// Checks every invariant at the current node of `s`.
+void checkNode(const State& s, int n, std::vector<Action>& legal, std::vector<Outcome>& outcomes) {
+  const int actor = s.actor();
+  REQUIRE((actor == kEnvironment || actor == kTerminal || (actor >= 0 && actor < n)));
+  CHECK(s.isTerminal() == (actor == kTerminal));
+  CHECK(s.isEnvironmentNode() == (actor == kEnvironment));
+  s.legalActions(legal);
+  s.outcomes(outcomes);
+  for (int p = 0; p < n; ++p) REQUIRE(std::isfinite(s.gain(p)));
+  if (actor == kTerminal) {
+    REQUIRE(legal.empty());
+    REQUIRE(outcomes.empty());
+    return;
+  }
+  if (actor == kEnvironment) {
+    REQUIRE(legal.empty());
+    REQUIRE_FALSE(outcomes.empty());
+    double sum = 0;
+    std::set<Action> distinct;
+    for (const auto& o : outcomes) {
+      REQUIRE(o.probability > 0.0);
+      sum += o.probability;
+      distinct.insert(o.action);
+    }
+    REQUIRE(sum == Approx(1.0).margin(1e-9));
+    REQUIRE(distinct.size() == outcomes.size());
+    return;
+  }
+  REQUIRE_FALSE(legal.empty());
+  REQUIRE(outcomes.empty());
+  REQUIRE(std::set<Action>(legal.begin(), legal.end()).size() == legal.size());
+}
+
+// Applying actions to a clone never changes the original; a clone starts equal to it.
+// For the actor of a decision, a determinization keeps what it can see: actor, rounds and its
+// legal actions.
+void checkCloneIndependence(const State& s, Rng& rng) {
+  const Snapshot before = snapshot(s);
+  auto copy = s.clone();
+  REQUIRE(snapshot(*copy) == before);
+  std::vector<Action> legal, legal2;
+  std::vector<Outcome> outcomes;
+  for (int i = 0; i < 3 && !copy->isTerminal(); ++i) copy->apply(randomAction(*copy, rng, legal, outcomes));
+  REQUIRE(snapshot(s) == before);
+  copy.reset();  // destroying the clone leaves the original intact too
+  REQUIRE(snapshot(s) == before);
+
+  if (s.actor() >= 0) {
+    Rng detRng(rng.next());
+    auto det = s.determinize(s.actor(), detRng);
+    REQUIRE(snapshot(s) == before);
+    CHECK(det->actor() == s.actor());
+    CHECK(det->numPlayers() == s.numPlayers());
+    CHECK(det->roundsCompleted() == s.roundsCompleted());
+    s.legalActions(legal);
+    det->legalActions(legal2);
+    CHECK(legal2 == legal);
+  }
+}
+
+struct Playout {
+  std::vector<Action> actions;
+  std::string finalText;
+};
+
+// One random playout from `seed` with every invariant checked along the way.
+Playout randomPlayout(const Game& game, uint64_t seed) {
+  auto s = game.newGame(seed);
+  const int n = s->numPlayers();
+  REQUIRE(n == game.numPlayers());
+  REQUIRE(n >= 1);
+  REQUIRE(n <= kMaxPlayers);
+  REQUIRE(s->roundsCompleted() == 0);
+  Rng rng(seed * 7919 + 1);
+  Rng cloneRng(seed + 17);
+  std::vector<Action> legal;
+  std::vector<Outcome> outcomes;
+  Playout result;
+  while (!s->isTerminal()) {
+    REQUIRE(result.actions.size() < static_cast<size_t>(kMaxActions));
+    checkNode(*s, n, legal, outcomes);
+    if (result.actions.size() % kCloneCheckEvery == 0) checkCloneIndependence(*s, cloneRng);
+    const Action a = randomAction(*s, rng, legal, outcomes);
+    REQUIRE_FALSE(s->actionToString(a).empty());
+    const int roundsBefore = s->roundsCompleted();
+    s->apply(a);
+    result.actions.push_back(a);
+    const int roundsAfter = s->roundsCompleted();
+    REQUIRE(roundsAfter >= roundsBefore);
+    REQUIRE(roundsAfter <= roundsBefore + 1);
+  }
+  checkNode(*s, n, legal, outcomes);
+  REQUIRE(s->roundsCompleted() <= kMaxActions);
+  REQUIRE(s->winner() >= -1);
+  REQUIRE(s->winner() < n);
+  if (s->capped()) REQUIRE(s->winner() == -1);
+  REQUIRE(std::isfinite(s->believability()));
+  REQUIRE(s->believability() >= 0.0);
+  result.finalText = s->toString();
+  return result;
+}
+
+// Uniformly random regular player (from its own stream).
+class UniformPlayer final : public Player {
+ public:
+  Action chooseAction(const State&, std::span<const Action> legal, Rng& rng) override {
+    return legal[rng.below(static_cast<uint32_t>(legal.size()))];
+  }
+};
+
+// The environment without DDA: natural chance from the game's nature stream.
+class NaturalEnvironment final : public EnvironmentPlayer {
+ public:
+  Action chooseOutcome(const State& state, const MetricsTracker&, Rng&, Rng& nature) override {
+    state.outcomes(outcomes_);
+    return sampleOutcome(outcomes_, nature);
+  }
+
+ private:
+  std::vector<Outcome> outcomes_;
+};
+
+GameRecord play(const Game& game, uint64_t seed, Json* trace = nullptr) {
+  std::vector<UniformPlayer> players(static_cast<size_t>(game.numPlayers()));
+  std::vector<Player*> pointers;
+  for (auto& p : players) pointers.push_back(&p);
+  NaturalEnvironment environment;
+  return playGame(game, pointers, environment, seed, trace);
+}
+
+void requireSameRecord(const GameRecord& a, const GameRecord& b) {
+  CHECK(a.iteration == b.iteration);
+  CHECK(a.seed == b.seed);
+  CHECK(a.numPlayers == b.numPlayers);
+  CHECK(a.winner == b.winner);
+  CHECK(a.capped == b.capped);
+  for (size_t k = 0; k < kNumMetrics; ++k) CHECK(a.metrics[k] == b.metrics[k]);
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    CHECK(a.scores[p] == b.scores[p]);
+    CHECK(a.counters[p].moves == b.counters[p].moves);
+    CHECK(a.counters[p].turns == b.counters[p].turns);
+    CHECK(a.counters[p].leadRounds == b.counters[p].leadRounds);
+  }
+}
+
+double metricOf(const GameRecord& r, Metric m) { return r.metrics[static_cast<size_t>(m)]; }
+
+}  // namespace
+
+TEST_CASE("conformance: random playouts of every registered game", "[conformance]") {
+  REQUIRE_FALSE(gameRegistry().empty());
+  for (const GameInfo& info : gameRegistry()) {
+    for (const Config& config : configsOf(info)) {
+      INFO(config.label << " params " << config.params.dump());
+      const auto game = info.make(config.params);
+      REQUIRE(game != nullptr);
+      REQUIRE(game->statusScale() > 0.0);
+      for (uint64_t seed = 1; seed <= kSeedsPerConfig; ++seed) {
+        INFO("seed " << seed);
+        const Playout first = randomPlayout(*game, seed);
+        // Same seed, same game: replaying gives the same actions and the same end.
+        const Playout again = randomPlayout(*game, seed);
+        REQUIRE(again.actions == first.actions);
+        REQUIRE(again.finalText == first.finalText);
+        REQUIRE(game->newGame(seed)->toString() == game->newGame(seed)->toString());
+      }
+    }
+  }
+}
+
+TEST_CASE("playGame is deterministic and writes a complete trace", "[conformance][match]") {
+  for (const GameInfo& info : gameRegistry()) {
+    for (const Config& config : configsOf(info)) {
+      INFO(config.label);
+      const auto game = info.make(config.params);
+      const int n = game->numPlayers();
+      for (uint64_t seed : {3ull, 0x9E3779B97F4A7C15ull}) {
+        INFO("seed " << seed);
+        Json trace;
+        const GameRecord a = play(*game, seed, &trace);
+        const GameRecord b = play(*game, seed);
+        requireSameRecord(a, b);
+        Json trace2;
+        play(*game, seed, &trace2);
+        CHECK(trace2 == trace);
+
+        CHECK(a.seed == seed);
+        CHECK(a.numPlayers == n);
+        CHECK(a.winner >= -1);
+        CHECK(a.winner < n);
+        const int rounds = static_cast<int>(metricOf(a, Metric::Rounds));
+        CHECK(rounds > 0);
+
+        // One entry per round, with gains and statuses of every player.
+        REQUIRE(trace.contains("rounds"));
+        REQUIRE(trace["rounds"].is_array());
+        CHECK(static_cast<int>(trace["rounds"].size()) == rounds);
+        long long legalSum = 0, decisions = 0, turns = 0;
+        for (const Json& round : trace["rounds"]) {
+          REQUIRE(round.at("gains").size() == static_cast<size_t>(n));
+          REQUIRE(round.at("statuses").size() == static_cast<size_t>(n));
+          // Statuses are those of the gains.
+          std::vector<double> gains = round.at("gains").get<std::vector<double>>();
+          std::vector<double> statuses(gains.size());
+          computeStatuses(gains, statuses);
+          CHECK(round.at("statuses").get<std::vector<double>>() == statuses);
+          if (round.contains("legal"))
+            for (const Json& count : round["legal"]) {
+              legalSum += count.get<long long>();
+              ++decisions;
+            }
+          if (round.contains("actor") && !round["actor"].is_null()) ++turns;
+        }
+        // The final round's gains are the record's scores.
+        const auto lastGains = trace["rounds"].back().at("gains").get<std::vector<double>>();
+        for (int p = 0; p < n; ++p) CHECK(lastGains[p] == a.scores[p]);
+        // Freedom is the mean of the legal counts the trace lists.
+        if (decisions > 0)
+          CHECK(metricOf(a, Metric::Freedom) ==
+                Approx(static_cast<double>(legalSum) / static_cast<double>(decisions)));
+        long long counterTurns = 0;
+        for (int p = 0; p < n; ++p) counterTurns += a.counters[p].turns;
+        CHECK(counterTurns == turns);
+
+        REQUIRE(trace.contains("result"));
+        const Json& result = trace["result"];
+        CHECK(result.at("capped") == a.capped);
+        if (a.winner >= 0)
+          CHECK(result.at("winner") == a.winner);
+        else
+          CHECK(result.at("winner").is_null());
+        CHECK(result.at("scores").size() == static_cast<size_t>(n));
+        CHECK(result.at("metrics").at("rounds") == rounds);
+      }
+      // A different seed plays a different game.
+      const GameRecord c = play(*game, 3);
+      const GameRecord d = play(*game, 4);
+      const bool differs = metricOf(c, Metric::Rounds) != metricOf(d, Metric::Rounds) ||
+                           c.scores != d.scores || c.winner != d.winner ||
+                           metricOf(c, Metric::Believability) != metricOf(d, Metric::Believability);
+      CHECK(differs);
+    }
+  }
+}

@@ -1,0 +1,560 @@
+// Tests of the results layer: statistics, summaries, comparison scoring, CSV files and reports.
+#include <bit>
+#include <catch2/catch.hpp>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <locale>
+#include <random>
+#include <sstream>
+
+#include "core/params.h"
+#include "results/aggregate.h"
+#include "results/csv.h"
+#include "results/experiment_result.h"
+#include "results/report.h"
+#include "results/scoring.h"
+
+namespace ddalab {
+namespace {
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+
+constexpr size_t at(Metric m) { return static_cast<size_t>(m); }
+constexpr size_t at(ScoredMetric m) { return static_cast<size_t>(m); }
+
+GameRecord gameWonBy(int winner, int numPlayers) {
+  GameRecord g;
+  g.numPlayers = numPlayers;
+  g.winner = winner;
+  return g;
+}
+
+ExperimentResult experimentWithWinners(const std::vector<int>& winners, int numPlayers) {
+  ExperimentResult r;
+  r.name = "test";
+  r.players.assign(numPlayers, SeatLabel{"random", 100});
+  for (size_t i = 0; i < winners.size(); ++i) {
+    r.records.push_back(gameWonBy(winners[i], numPlayers));
+    r.records.back().iteration = i;
+  }
+  return r;
+}
+
+// The t critical value a Stats was built with, recovered from its interval.
+double impliedT(const Stats& s) {
+  return (s.ci95High - s.mean) / (s.std / std::sqrt(static_cast<double>(s.n)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stats
+
+TEST_CASE("describeSample: mean, sample std and Student-t interval of a small sample") {
+  const Stats s = describeSample({1, 2, 3, 4, 5});
+  CHECK(s.n == 5);
+  CHECK(s.mean == Approx(3));
+  CHECK(s.std == Approx(std::sqrt(2.5)));  // sum of squares 10 over n - 1 = 4
+  CHECK(s.min == 1);
+  CHECK(s.max == 5);
+  const double halfWidth = 2.776445 * std::sqrt(2.5) / std::sqrt(5.0);  // t(df = 4)
+  CHECK(s.ci95Low == Approx(3 - halfWidth).epsilon(1e-7));
+  CHECK(s.ci95High == Approx(3 + halfWidth).epsilon(1e-7));
+}
+
+TEST_CASE("describeSample: t critical values from the table and beyond it") {
+  auto sampleOfSize = [](size_t n) {
+    std::vector<double> values;
+    for (size_t i = 0; i < n; ++i) values.push_back(static_cast<double>(i % 7));
+    return describeSample(values);
+  };
+  CHECK(impliedT(sampleOfSize(2)) == Approx(12.706205).epsilon(1e-7));
+  CHECK(impliedT(sampleOfSize(31)) == Approx(2.042272).epsilon(1e-7));  // last table entry
+  // Beyond the table: t(31) = 2.0395134464 (numerical integration), the approximation must
+  // be far closer than the 1.7e-6 its last Cornish-Fisher term contributes.
+  CHECK(impliedT(sampleOfSize(32)) == Approx(2.0395134464).epsilon(1e-7));
+  CHECK(impliedT(sampleOfSize(101)) == Approx(1.983972).epsilon(1e-6));
+  CHECK(impliedT(sampleOfSize(1001)) == Approx(1.962339).epsilon(1e-6));
+}
+
+TEST_CASE("describeSample: one value and no values") {
+  const Stats one = describeSample({4.5});
+  CHECK(one.n == 1);
+  CHECK(one.mean == 4.5);
+  CHECK(one.std == 0);
+  CHECK(one.min == 4.5);
+  CHECK(one.max == 4.5);
+  CHECK(one.ci95Low == 4.5);
+  CHECK(one.ci95High == 4.5);
+
+  const Stats none = describeSample({});
+  CHECK(none.n == 0);
+  CHECK(none.mean == 0);
+  CHECK(none.std == 0);
+  CHECK(none.min == 0);
+  CHECK(none.max == 0);
+  CHECK(none.ci95Low == 0);
+  CHECK(none.ci95High == 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// summarize
+
+TEST_CASE("summarize: two players, win rates, win_ratio and per-player counters") {
+  ExperimentResult r = experimentWithWinners({0, 0, 1}, 2);
+  const int moves[3] = {3, 5, 4};
+  for (size_t g = 0; g < 3; ++g) {
+    r.records[g].metrics[at(Metric::Tension)] = static_cast<double>(g + 1);
+    r.records[g].counters[0] = {moves[g], 10, static_cast<int>(g)};
+    r.records[g].counters[1] = {7, 9, 0};
+  }
+  r.records[2].capped = true;
+  const ExperimentSummary s = summarize(r);
+
+  CHECK(s.games == 3);
+  REQUIRE(s.players.size() == 2);
+  CHECK(s.players[0].winRate == Approx(2.0 / 3));
+  CHECK(s.players[1].winRate == Approx(1.0 / 3));
+  CHECK(s.winRatio == Approx(1.0 / 6));  // population std of {2/3, 1/3}
+  CHECK(s.drawRate == 0);
+  CHECK(s.cappedRate == Approx(1.0 / 3));
+  CHECK(s.players[0].movesMean == Approx(4));
+  CHECK(s.players[0].movesMin == 3);
+  CHECK(s.players[0].movesMax == 5);
+  CHECK(s.players[0].turnsMean == Approx(10));
+  CHECK(s.players[0].leadRoundsMean == Approx(1));
+  CHECK(s.players[1].movesMean == Approx(7));
+  CHECK(s.players[0].label.id == "random");
+  CHECK(s.metrics[at(Metric::Tension)].mean == Approx(2));
+  CHECK(s.metrics[at(Metric::Tension)].std == Approx(1));
+  CHECK(s.metrics[at(Metric::Tension)].n == 3);
+}
+
+TEST_CASE("summarize: a draw is nobody's win") {
+  const ExperimentSummary s = summarize(experimentWithWinners({0, -1}, 2));
+  CHECK(s.players[0].winRate == Approx(0.5));
+  CHECK(s.players[1].winRate == 0);
+  CHECK(s.drawRate == Approx(0.5));
+  CHECK(s.winRatio == Approx(0.25));
+}
+
+TEST_CASE("summarize: one player's win_ratio is |w - 1/2|") {
+  CHECK(summarize(experimentWithWinners({0, -1, -1, -1}, 1)).winRatio == Approx(0.25));
+  CHECK(summarize(experimentWithWinners({0, 0}, 1)).winRatio == Approx(0.5));
+  CHECK(summarize(experimentWithWinners({0, -1}, 1)).winRatio == Approx(0).margin(1e-12));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring
+
+// A summary with these means, given in ScoredMetric order.
+ExperimentSummary summaryWithMeans(const std::array<double, kNumScoredMetrics>& means) {
+  static constexpr std::array<Metric, kNumScoredMetrics - 1> kPerGame = {
+      Metric::LeadChanges,   Metric::Tension, Metric::Lead,       Metric::Fairness,
+      Metric::Believability, Metric::Freedom, Metric::Randomness, Metric::LeadingTime};
+  ExperimentSummary s;
+  for (size_t k = 0; k < kPerGame.size(); ++k) s.metrics[at(kPerGame[k])].mean = means[k];
+  s.winRatio = means[at(ScoredMetric::WinRatio)];
+  return s;
+}
+
+TEST_CASE("scoreComparison: ratios to the best, score9 and score4") {
+  // Columns: lead_changes, tension, lead, fairness, believability, freedom, randomness,
+  // leading_time, win_ratio. Maximized: lead_changes and freedom; the rest minimized.
+  const std::vector<ExperimentSummary> summaries = {
+      summaryWithMeans({2, 1, 2, 1, 10, 3, 0.5, 4, 0.1}),
+      summaryWithMeans({4, 2, 2, 1, 5, 6, 0.25, 2, 0.2}),
+      summaryWithMeans({1, 4, 1, 1, 20, 6, 1, 8, 0.4}),
+  };
+  const ComparisonScores scores = scoreComparison("cmp", {"a", "b", "c"}, summaries);
+  REQUIRE(scores.rows.size() == 3);
+  CHECK(scores.comparison == "cmp");
+  CHECK(scores.notes.empty());
+  const std::array<std::array<double, kNumScoredMetrics>, 3> expected = {{
+      {0.5, 1, 0.5, 1, 0.5, 0.5, 0.5, 0.5, 1},
+      {1, 0.5, 0.5, 1, 1, 1, 1, 1, 0.5},
+      {0.25, 0.25, 1, 1, 0.25, 1, 0.25, 0.25, 0.25},
+  }};
+  for (size_t row = 0; row < 3; ++row) {
+    CAPTURE(row);
+    for (size_t k = 0; k < kNumScoredMetrics; ++k) {
+      CAPTURE(scoredMetricKey(static_cast<ScoredMetric>(k)));
+      CHECK(scores.rows[row].ratios[k] == Approx(expected[row][k]));
+    }
+  }
+  CHECK(scores.rows[1].experiment == "b");
+  CHECK(scores.rows[2].means[at(ScoredMetric::Believability)] == 20);
+  CHECK(scores.rows[0].means[at(ScoredMetric::WinRatio)] == 0.1);
+  CHECK(scores.rows[0].score9 == Approx(6.0));
+  CHECK(scores.rows[1].score9 == Approx(7.5));
+  CHECK(scores.rows[2].score9 == Approx(4.5));
+  CHECK(scores.rows[0].score4 == Approx(3.0));
+  CHECK(scores.rows[1].score4 == Approx(2.5));
+  CHECK(scores.rows[2].score4 == Approx(1.75));
+}
+
+TEST_CASE("scoreComparison: zero means are guarded and noted") {
+  // tension 0 / 0.5 / 2; fairness and lead_changes all 0; every other mean 1.
+  const std::vector<ExperimentSummary> summaries = {
+      summaryWithMeans({0, 0, 1, 0, 1, 1, 1, 1, 1}),
+      summaryWithMeans({0, 0.5, 1, 0, 1, 1, 1, 1, 1}),
+      summaryWithMeans({0, 2, 1, 0, 1, 1, 1, 1, 1}),
+  };
+  const ComparisonScores scores = scoreComparison("cmp", {"zero", "half", "two"}, summaries);
+  const size_t tension = at(ScoredMetric::Tension);
+  CHECK(scores.rows[0].ratios[tension] == 1);
+  CHECK(scores.rows[1].ratios[tension] == 1);
+  CHECK(scores.rows[2].ratios[tension] == Approx(0.25));
+  for (const ScoreRow& row : scores.rows) {
+    CHECK(row.ratios[at(ScoredMetric::Fairness)] == 1);
+    CHECK(row.ratios[at(ScoredMetric::LeadChanges)] == 1);
+    CHECK(std::isfinite(row.score9));
+  }
+  REQUIRE(scores.notes.size() == 3);
+  std::string notes;
+  for (const auto& note : scores.notes) notes += note + "\n";
+  CHECK_THAT(notes, Contains("tension") && Contains("'zero'"));
+  CHECK_THAT(notes, Contains("fairness: every mean is 0"));
+  CHECK_THAT(notes, Contains("lead_changes"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+// A fresh directory under the system temp dir, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device random;
+    path_ = fs::temp_directory_path() /
+            ("ddalab-test-results-" + std::to_string(random()) + std::to_string(random()));
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string readText(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void writeText(const fs::path& file, const std::string& text) {
+  std::ofstream(file, std::ios::binary) << text;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> result;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) result.push_back(line);
+  return result;
+}
+
+GameRecord detailedGame(uint64_t iteration, int numPlayers, double salt) {
+  GameRecord g;
+  g.iteration = iteration;
+  g.seed = UINT64_MAX - iteration;
+  g.numPlayers = numPlayers;
+  g.winner = static_cast<int>(iteration % (numPlayers + 1)) - 1;  // includes draws
+  g.capped = iteration % 2 == 1;
+  const double tricky[] = {0.1 + 0.2, 1e-300, -0.0, 1.0 / 3, 5e-324, DBL_MAX, -2.5e17, 42};
+  for (size_t k = 0; k < kNumMetrics; ++k) g.metrics[k] = tricky[(k + iteration) % 8] * salt;
+  g.metrics[at(Metric::Rounds)] = 17 + static_cast<double>(iteration);
+  for (int p = 0; p < numPlayers; ++p) {
+    g.scores[p] = (p + 1) * 0.1 * salt;
+    g.counters[p] = {p + 3, p + 11, p};
+  }
+  return g;
+}
+
+ExperimentResult experiment(const std::string& name, const std::string& comparison,
+                            int numPlayers, int games, double salt) {
+  ExperimentResult r;
+  r.name = name;
+  r.comparison = comparison;
+  r.game = "ludo";
+  r.environment = "e-hillclimber";
+  for (int p = 0; p < numPlayers; ++p) r.players.push_back({"hillclimber", 50 * (p + 1)});
+  r.plannedIterations = games + 1;
+  for (int i = 0; i < games; ++i) r.records.push_back(detailedGame(i, numPlayers, salt));
+  return r;
+}
+
+void writeAll(const fs::path& dir, const std::vector<ExperimentResult>& results) {
+  std::vector<ExperimentSummary> summaries;
+  for (const auto& r : results) {
+    summaries.push_back(summarize(r));
+    writeExperimentCsvs(dir, r, summaries.back());
+  }
+  writeBatchCsvs(dir, results, summaries);
+}
+
+bool sameBits(double a, double b) {
+  return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+}
+
+void requireSameRecord(const GameRecord& a, const GameRecord& b) {
+  CAPTURE(a.iteration);
+  CHECK(a.iteration == b.iteration);
+  CHECK(a.seed == b.seed);
+  CHECK(a.numPlayers == b.numPlayers);
+  CHECK(a.winner == b.winner);
+  CHECK(a.capped == b.capped);
+  for (size_t k = 0; k < kNumMetrics; ++k) {
+    CAPTURE(k, a.metrics[k], b.metrics[k]);
+    CHECK(sameBits(a.metrics[k], b.metrics[k]));
+  }
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    CAPTURE(p);
+    CHECK(sameBits(a.scores[p], b.scores[p]));
+    CHECK(a.counters[p].moves == b.counters[p].moves);
+    CHECK(a.counters[p].turns == b.counters[p].turns);
+    CHECK(a.counters[p].leadRounds == b.counters[p].leadRounds);
+  }
+}
+
+void requireSameExperiments(const std::vector<ExperimentResult>& written,
+                            const std::vector<ExperimentResult>& read) {
+  REQUIRE(read.size() == written.size());
+  for (size_t e = 0; e < written.size(); ++e) {
+    const ExperimentResult &w = written[e], &r = read[e];
+    CHECK(r.name == w.name);
+    CHECK(r.comparison == w.comparison);
+    CHECK(r.game == w.game);
+    CHECK(r.environment == w.environment);
+    CHECK(r.plannedIterations == w.plannedIterations);
+    REQUIRE(r.players.size() == w.players.size());
+    for (size_t p = 0; p < w.players.size(); ++p) {
+      CHECK(r.players[p].id == w.players[p].id);
+      CHECK(r.players[p].level == w.players[p].level);
+    }
+    REQUIRE(r.records.size() == w.records.size());
+    for (size_t g = 0; g < w.records.size(); ++g) requireSameRecord(w.records[g], r.records[g]);
+  }
+}
+
+TEST_CASE("fileStem replaces '/' by '__'") {
+  CHECK(fileStem("ludo-4hc/e-hillclimber") == "ludo-4hc__e-hillclimber");
+  CHECK(fileStem("a/b/c") == "a__b__c");
+  CHECK(fileStem("plain") == "plain");
+}
+
+TEST_CASE("CSV round trip rebuilds every record bit for bit") {
+  TempDir dir;
+  const std::vector<ExperimentResult> written = {
+      experiment("ludo-4hc/e-hillclimber", "thesis/ludo", 4, 6, 1.0),
+      experiment("ludo-4hc/e-random", "thesis/ludo", 4, 5, -3.0),
+      experiment("maze/solo", "", 1, 3, 0.7),
+      experiment("empty", "", 2, 0, 1.0),
+  };
+  writeAll(dir.path(), written);
+
+  CHECK(fs::exists(dir.path() / "ludo-4hc__e-hillclimber.games.csv"));
+  CHECK(fs::exists(dir.path() / "ludo-4hc__e-hillclimber.summary.csv"));
+  CHECK(fs::exists(dir.path() / "thesis__ludo.scores.csv"));
+  requireSameExperiments(written, readResultsDir(dir.path()));
+}
+
+TEST_CASE("CSV columns follow app.md") {
+  TempDir dir;
+  writeAll(dir.path(), {experiment("x", "cmp", 2, 3, 1.0), experiment("y", "cmp", 2, 1, 1.0)});
+
+  const auto games = lines(readText(dir.path() / "x.games.csv"));
+  REQUIRE(games.size() == 4);
+  CHECK(games[0] ==
+        "iteration,seed,rounds,winner,capped,lead_changes,lead,tension,leading_time,freedom,"
+        "fairness,believability,randomness,p0_score,p0_moves,p0_turns,p0_lead_rounds,p1_score,"
+        "p1_moves,p1_turns,p1_lead_rounds");
+  // Game 0 is a draw (empty winner), not capped; 0.1 + 0.2 keeps all its digits.
+  CHECK_THAT(games[1], Contains("0,18446744073709551615,17,,0,"));
+  CHECK_THAT(games[1], Contains("0.30000000000000004"));
+
+  const auto summary = lines(readText(dir.path() / "x.summary.csv"));
+  CHECK(summary[0] == "metric,mean,std,min,max,ci95_low,ci95_high,n");
+  CHECK_THAT(summary[1], Contains("rounds,18,1,17,19,"));
+  CHECK(summary[kNumMetrics + 1].rfind("win_ratio,", 0) == 0);
+  CHECK(summary[kNumMetrics + 2].rfind("p0_win_rate,", 0) == 0);
+  CHECK(summary[kNumMetrics + 3].rfind("p1_win_rate,", 0) == 0);
+  CHECK(summary[kNumMetrics + 4] == "draw_rate,0.3333333333333333,,,,,,3");
+
+  const auto batch = lines(readText(dir.path() / "summary.csv"));
+  REQUIRE(batch.size() == 3);
+  CHECK(batch[0] ==
+        "experiment,comparison,game,environment,players,games,planned,rounds,lead_changes,lead,"
+        "tension,leading_time,freedom,fairness,believability,randomness,win_ratio,draw_rate");
+  CHECK(batch[1].rfind("x,cmp,ludo,e-hillclimber,hillclimber:50;hillclimber:100,3,4,18,", 0) ==
+        0);
+
+  const auto scores = lines(readText(dir.path() / "cmp.scores.csv"));
+  REQUIRE(scores.size() == 3);
+  CHECK(scores[0] ==
+        "experiment,lead_changes,tension,lead,fairness,believability,freedom,randomness,"
+        "leading_time,win_ratio,lead_changes_ratio,tension_ratio,lead_ratio,fairness_ratio,"
+        "believability_ratio,freedom_ratio,randomness_ratio,leading_time_ratio,win_ratio_ratio,"
+        "score9,score4");
+}
+
+TEST_CASE("CSV quotes fields with commas, quotes and line breaks (RFC 4180)") {
+  TempDir dir;
+  const std::string name = "a, \"b\"\nc";
+  const std::vector<ExperimentResult> written = {experiment(name, "c,d", 2, 2, 1.0),
+                                                 experiment("say \"hi\"", "c,d", 2, 2, 2.0)};
+  writeAll(dir.path(), written);
+  const std::string batch = readText(dir.path() / "summary.csv");
+  CHECK_THAT(batch, Contains("\n\"a, \"\"b\"\"\nc\",\"c,d\",ludo,"));
+  CHECK_THAT(batch, Contains("\n\"say \"\"hi\"\"\",\"c,d\",ludo,"));
+  CHECK_THAT(readText(dir.path() / "c,d.scores.csv"), Contains("\n\"a, \"\"b\"\"\nc\","));
+  requireSameExperiments(written, readResultsDir(dir.path()));
+}
+
+// A locale whose decimal point is ',' (de_DE or similar), if the system has one.
+std::optional<std::locale> commaDecimalLocale() {
+  for (const char* name : {"de_DE.UTF-8", "de_DE.utf8", "de_DE", "fr_FR.UTF-8", "fr_FR.utf8"}) {
+    try {
+      std::locale locale(name);
+      if (std::use_facet<std::numpunct<char>>(locale).decimal_point() == ',') return locale;
+    } catch (const std::runtime_error&) {
+    }
+  }
+  return std::nullopt;
+}
+
+// Makes `locale` the global one (C and C++) for the lifetime of the guard.
+class GlobalLocaleGuard {
+ public:
+  explicit GlobalLocaleGuard(const std::locale& locale) : previous_(std::locale::global(locale)) {}
+  ~GlobalLocaleGuard() { std::locale::global(previous_); }
+
+ private:
+  std::locale previous_;
+};
+
+TEST_CASE("CSV numbers use '.' under a comma-decimal global locale") {
+  const auto locale = commaDecimalLocale();
+  if (!locale) {
+    WARN("no de_DE or fr_FR locale installed; locale independence not checked");
+    return;
+  }
+  TempDir dir;
+  ExperimentResult r = experiment("loc", "", 2, 2, 1.0);
+  r.records[0].metrics[at(Metric::Tension)] = 1234.5;
+  r.records[0].seed = 1234567;
+  std::vector<ExperimentResult> read;
+  {
+    GlobalLocaleGuard guard(*locale);
+    writeAll(dir.path(), {r});
+    read = readResultsDir(dir.path());
+  }
+  const auto games = lines(readText(dir.path() / "loc.games.csv"));
+  CHECK_THAT(games[1], Contains(",1234.5,"));
+  CHECK_THAT(games[1], Contains(",1234567,"));
+  requireSameExperiments({r}, read);
+}
+
+TEST_CASE("readResultsDir errors name the file, the line and the column") {
+  TempDir dir;
+  writeAll(dir.path(), {experiment("exp/one", "", 2, 3, 1.0)});
+  const fs::path games = dir.path() / "exp__one.games.csv";
+  const fs::path summary = dir.path() / "summary.csv";
+
+  SECTION("a bad number") {
+    auto rows = lines(readText(games));
+    rows[2].replace(rows[2].find(",18,"), 4, ",1.5x,");  // line 3, column 3 (rounds)
+    std::string text;
+    for (const auto& row : rows) text += row + "\n";
+    writeText(games, text);
+    REQUIRE_THROWS_AS(readResultsDir(dir.path()), InputError);
+    REQUIRE_THROWS_WITH(readResultsDir(dir.path()),
+                        Contains("exp__one.games.csv:3") && Contains("column 3") &&
+                            Contains("rounds") && Contains("1.5x"));
+  }
+  SECTION("a wrong header") {
+    const std::string text = readText(summary);
+    writeText(summary, "experiment,comparisn" + text.substr(text.find(",game,")));
+    REQUIRE_THROWS_WITH(readResultsDir(dir.path()),
+                        Contains("summary.csv:1") && Contains("column 2") &&
+                            Contains("comparisn"));
+  }
+  SECTION("a seat out of range") {
+    auto rows = lines(readText(games));
+    rows[1].replace(rows[1].find(",17,,"), 5, ",17,2,");
+    std::string text;
+    for (const auto& row : rows) text += row + "\n";
+    writeText(games, text);
+    REQUIRE_THROWS_WITH(readResultsDir(dir.path()),
+                        Contains("exp__one.games.csv:2") && Contains("winner"));
+  }
+  SECTION("an unclosed quote") {
+    writeText(summary, readText(summary) + "\"broken,x\n");
+    REQUIRE_THROWS_WITH(readResultsDir(dir.path()),
+                        Contains("summary.csv:3") && Contains("not closed"));
+  }
+  SECTION("line numbers count the line breaks inside quoted fields") {
+    writeAll(dir.path(), {experiment("two\nlines", "", 1, 1, 1.0)});  // lines 2-3
+    writeText(summary, readText(summary) + "\"broken,x\n");            // line 4
+    REQUIRE_THROWS_WITH(readResultsDir(dir.path()), Contains("summary.csv:4"));
+  }
+  SECTION("a missing games file") {
+    fs::remove(games);
+    REQUIRE_THROWS_AS(readResultsDir(dir.path()), InputError);
+    REQUIRE_THROWS_WITH(readResultsDir(dir.path()), Contains("exp__one.games.csv"));
+  }
+  SECTION("a missing summary") {
+    fs::remove(summary);
+    REQUIRE_THROWS_WITH(readResultsDir(dir.path()), Contains("summary.csv"));
+  }
+  SECTION("fewer games than summary.csv lists") {
+    auto rows = lines(readText(games));
+    rows.pop_back();
+    std::string text;
+    for (const auto& row : rows) text += row + "\n";
+    writeText(games, text);
+    REQUIRE_THROWS_WITH(readResultsDir(dir.path()),
+                        Contains("summary.csv:2") && Contains("games"));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+TEST_CASE("printSummaryTables and printComparisonScores show every experiment") {
+  const std::vector<ExperimentResult> results = {experiment("cmp/a", "cmp", 2, 4, 1.0),
+                                                 experiment("cmp/b", "cmp", 2, 4, 2.0),
+                                                 experiment("alone", "", 1, 2, 1.0)};
+  std::vector<ExperimentSummary> summaries;
+  for (const auto& r : results) summaries.push_back(summarize(r));
+
+  std::ostringstream tables;
+  printSummaryTables(tables, results, summaries);
+  CHECK_THAT(tables.str(), Contains("Comparison cmp") && Contains("Experiment alone") &&
+                               Contains("cmp/a") && Contains("cmp/b") &&
+                               Contains("believability") && Contains("hillclimber:100") &&
+                               Contains("win_ratio"));
+
+  const std::vector<ComparisonScores> scores = scoreAll(results, summaries);
+  REQUIRE(scores.size() == 1);  // "alone" has no comparison
+  CHECK(scores[0].comparison == "cmp");
+  REQUIRE(scores[0].rows.size() == 2);
+  CHECK(scores[0].rows[1].experiment == "cmp/b");
+
+  std::ostringstream scoreText;
+  printComparisonScores(scoreText, scores);
+  CHECK_THAT(scoreText.str(), Contains("score9") && Contains("score4") && Contains("cmp/b"));
+
+  std::ostringstream single;
+  printComparisonScores(single, {scoreComparison("one", {"x"}, {summaries[0]})});
+  CHECK(single.str().empty());
+}
+
+}  // namespace
+}  // namespace ddalab
