@@ -12,23 +12,22 @@ namespace ddalab::cli {
 
 namespace {
 
-const Json kThesisLudoCoefficients = {{"believability", 1000}, {"fairness", 10},
-                                      {"leading_time", 10},    {"tension", 10},
-                                      {"lead", 3},             {"freedom", 1}};
+const Json kThesisLudoCoefficients = {
+    {"believability", 1000}, {"fairness", 10}, {"leading_time", 10},
+    {"tension", 10},         {"lead", 3},      {"freedom", 1}};
 
 Batch ludoBatch(const std::string& player, const std::string& environment, int games) {
   Json players = Json::array();
   for (int level : {50, 100, 100, 100}) players.push_back({{"id", player}, {"level", level}});
-  const Json document = {
-      {"format", kBatchFormat},
-      {"seed", 20261122},
-      {"experiments",
-       {{{"name", "bench"},
-         {"game", {{"id", "ludo"}, {"params", {{"players", 4}}}}},
-         {"players", players},
-         {"environment", {{"id", environment}}},
-         {"coefficients", kThesisLudoCoefficients},
-         {"iterations", games}}}}};
+  const Json document = {{"format", kBatchFormat},
+                         {"seed", 20261122},
+                         {"experiments",
+                          {{{"name", "bench"},
+                            {"game", {{"id", "ludo"}, {"params", {{"players", 4}}}}},
+                            {"players", players},
+                            {"environment", {{"id", environment}}},
+                            {"coefficients", kThesisLudoCoefficients},
+                            {"iterations", games}}}}};
   return parseBatch(document, "bench");
 }
 
@@ -77,7 +76,8 @@ int benchCommand(const Args& args) {
     std::cerr << "error: 1 and 2 threads gave different results\n";
     return kRuntimeError;
   }
-  std::printf("signature: %016llx\n", static_cast<unsigned long long>(one.signature ^ dda.signature));
+  std::printf("signature: %016llx\n",
+              static_cast<unsigned long long>(one.signature ^ dda.signature));
   return kOk;
 }
 

@@ -27,8 +27,9 @@ void listGames() {
 
 void listPlayers() {
   for (const auto kind : {PlayerKind::Regular, PlayerKind::Environment}) {
-    std::cout << (kind == PlayerKind::Regular ? "regular players (\"players\", with \"level\" 1-100):\n"
-                                              : "environment players (\"environment\"):\n");
+    std::cout << (kind == PlayerKind::Regular
+                      ? "regular players (\"players\", with \"level\" 1-100):\n"
+                      : "environment players (\"environment\"):\n");
     for (const auto& p : playerRegistry()) {
       if (p.kind != kind) continue;
       std::cout << "  " << p.id << " - " << p.description << "\n";
@@ -43,8 +44,8 @@ void listMetrics() {
     const char* better = m.better == Better::Higher  ? "higher is better"
                          : m.better == Better::Lower ? "lower is better"
                                                      : "sign set by its coefficient";
-    std::cout << "  " << m.key << " (" << m.thesisName << ") - " << m.description << "; "
-              << better << "\n";
+    std::cout << "  " << m.key << " (" << m.thesisName << ") - " << m.description << "; " << better
+              << "\n";
   }
   std::cout << "experiment-level metric:\n  win_ratio (Poměr vítězství) - std over players of "
                "their win rates; lower is better\n";

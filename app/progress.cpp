@@ -12,7 +12,8 @@ std::string formatDuration(double seconds) {
   const long total = std::lround(std::max(0.0, seconds));
   char buffer[32];
   if (total >= 3600)
-    std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", total / 3600, total / 60 % 60, total % 60);
+    std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", total / 3600, total / 60 % 60,
+                  total % 60);
   else
     std::snprintf(buffer, sizeof buffer, "%ld:%02ld", total / 60, total % 60);
   return buffer;
@@ -27,8 +28,9 @@ void ProgressPrinter::operator()(const Progress& p) {
     const int filled = static_cast<int>(fraction * kWidth);
     std::fprintf(stderr, "\r[%s%s] %zu/%zu %3.0f%%  elapsed %s  left %s  %s\033[K",
                  std::string(filled, '#').c_str(), std::string(kWidth - filled, '.').c_str(),
-                 p.gamesDone, p.gamesTotal, 100 * fraction, formatDuration(p.elapsedSeconds).c_str(),
-                 formatDuration(p.etaSeconds).c_str(), p.experimentName.c_str());
+                 p.gamesDone, p.gamesTotal, 100 * fraction,
+                 formatDuration(p.elapsedSeconds).c_str(), formatDuration(p.etaSeconds).c_str(),
+                 p.experimentName.c_str());
     drawn_ = true;
     return;
   }

@@ -20,7 +20,8 @@ class TraceBuilder {
     startRound();
   }
   void action(bool byPlayer, Action a, const std::string& text) {
-    round_["actions"].push_back({{"by", byPlayer ? "player" : "environment"}, {"id", a}, {"text", text}});
+    round_["actions"].push_back(
+        {{"by", byPlayer ? "player" : "environment"}, {"id", a}, {"text", text}});
   }
   void decision(int actor, size_t legalCount) {
     round_["actor"] = actor;
@@ -56,8 +57,8 @@ Json resultJson(const GameRecord& record) {
     metrics[std::string(info.key)] = record.metrics[static_cast<size_t>(info.metric)];
   return {{"winner", record.winner >= 0 ? Json(record.winner) : Json(nullptr)},
           {"capped", record.capped},
-          {"scores", std::vector<double>(record.scores.begin(),
-                                         record.scores.begin() + record.numPlayers)},
+          {"scores",
+           std::vector<double>(record.scores.begin(), record.scores.begin() + record.numPlayers)},
           {"metrics", metrics}};
 }
 

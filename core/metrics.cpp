@@ -39,9 +39,13 @@ double populationStd(std::span<const double> xs) {
 
 }  // namespace
 
-std::span<const MetricInfo> allMetrics() { return kMetrics; }
+std::span<const MetricInfo> allMetrics() {
+  return kMetrics;
+}
 
-const MetricInfo& metricInfo(Metric m) { return kMetrics[static_cast<size_t>(m)]; }
+const MetricInfo& metricInfo(Metric m) {
+  return kMetrics[static_cast<size_t>(m)];
+}
 
 std::optional<Metric> metricByKey(std::string_view key) {
   for (const auto& info : kMetrics)
@@ -96,8 +100,10 @@ void MetricsTracker::endRound(std::span<const double> gains) {
 void MetricsTracker::updateLeadChanges(int leader, double leaderStatus) {
   if (n_ == 1) {
     // The "leader" of a single player is the sign of its status; zero keeps the last sign.
-    if (leaderStatus > 0) ++counters_[0].leadRounds;
-    else ++nonPositiveRounds_;
+    if (leaderStatus > 0)
+      ++counters_[0].leadRounds;
+    else
+      ++nonPositiveRounds_;
     const int sign = leaderStatus > 0 ? 1 : (leaderStatus < 0 ? 0 : -1);
     if (sign < 0) return;
     if (lastLeader_ >= 0 && sign != lastLeader_) ++leadChanges_;

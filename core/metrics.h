@@ -49,9 +49,9 @@ double funScore(const MetricValues& values, const Coefficients& coefficients);
 
 // Per-player counters of one game (thesis appendix A.1).
 struct PlayerCounters {
-  int moves = 0;        // decisions that changed the board (passes excluded)
-  int turns = 0;        // rounds in which the player was on turn
-  int leadRounds = 0;   // rounds the player ended as the unique leader (n = 1: status > 0)
+  int moves = 0;       // decisions that changed the board (passes excluded)
+  int turns = 0;       // rounds in which the player was on turn
+  int leadRounds = 0;  // rounds the player ended as the unique leader (n = 1: status > 0)
 };
 
 // Follows one game round by round and yields every per-game metric at any point.

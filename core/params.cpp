@@ -74,18 +74,23 @@ Json checkValue(const ParamSpec& spec, const Json& v, const std::string& where) 
 
 std::string typeName(ParamType type) {
   switch (type) {
-    case ParamType::Int: return "integer";
-    case ParamType::Double: return "number";
-    case ParamType::Bool: return "boolean";
-    case ParamType::String: return "string";
-    case ParamType::IntList: return "list of integers";
+    case ParamType::Int:
+      return "integer";
+    case ParamType::Double:
+      return "number";
+    case ParamType::Bool:
+      return "boolean";
+    case ParamType::String:
+      return "string";
+    case ParamType::IntList:
+      return "list of integers";
   }
   return "?";
 }
 
 std::string describe(const ParamSpec& spec) {
-  std::string line = spec.name + " (" + typeName(spec.type) + ", default " +
-                     spec.defaultValue.dump();
+  std::string line =
+      spec.name + " (" + typeName(spec.type) + ", default " + spec.defaultValue.dump();
   if (const auto range = rangeText(spec); !range.empty()) line += ", range " + range;
   if (!spec.choices.empty()) {
     line += ", one of";
@@ -108,8 +113,8 @@ Json validateParams(std::span<const ParamSpec> schema, const Json& given, const 
     if (!spec) {
       std::string valid;
       for (const auto& s : schema) valid += (valid.empty() ? "" : ", ") + s.name;
-      throw InputError(where, "unknown parameter '" + key + "'; valid: " +
-                                  (valid.empty() ? "(none)" : valid));
+      throw InputError(
+          where, "unknown parameter '" + key + "'; valid: " + (valid.empty() ? "(none)" : valid));
     }
     result[key] = checkValue(*spec, v, where);
   }

@@ -14,7 +14,8 @@ using Json = nlohmann::json;
 class InputError : public std::runtime_error {
  public:
   InputError(std::string path, const std::string& message)
-      : std::runtime_error(path.empty() ? message : path + ": " + message), path_(std::move(path)) {}
+      : std::runtime_error(path.empty() ? message : path + ": " + message),
+        path_(std::move(path)) {}
   const std::string& path() const { return path_; }
 
  private:

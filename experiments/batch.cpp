@@ -73,8 +73,9 @@ class Fields {
 PlayerEntry parsePlayer(const Json& node, const std::string& path, PlayerKind kind,
                         const Game& game) {
   const bool regular = kind == PlayerKind::Regular;
-  Fields fields(node, path, regular ? std::initializer_list<const char*>{"id", "level", "params"}
-                                    : std::initializer_list<const char*>{"id", "params"});
+  Fields fields(node, path,
+                regular ? std::initializer_list<const char*>{"id", "level", "params"}
+                        : std::initializer_list<const char*>{"id", "params"});
   const std::string id = fields.string("id");
   std::vector<PlayerInfo> sameKind;
   for (const auto& info : playerRegistry())
@@ -87,8 +88,8 @@ PlayerEntry parsePlayer(const Json& node, const std::string& path, PlayerKind ki
   if (const std::string why = entry.info->incompatibility(game); !why.empty())
     throw InputError(fields.at("id"), "'" + id + "' cannot play this game: " + why);
   if (regular) entry.level = static_cast<int>(fields.integer("level", 1, 100, 100));
-  entry.params = validateParams(entry.info->params, fields.find("params") ? *fields.find("params")
-                                                                          : Json(nullptr),
+  entry.params = validateParams(entry.info->params,
+                                fields.find("params") ? *fields.find("params") : Json(nullptr),
                                 fields.at("params"));
   return entry;
 }
@@ -100,11 +101,12 @@ Coefficients parseCoefficients(const Json& node, const std::string& path) {
     const auto metric = metricByKey(key);
     if (!metric) {
       std::string valid;
-      for (const auto& info : allMetrics()) valid += (valid.empty() ? "" : ", ") + std::string(info.key);
-      const std::string hint = key == "win_ratio"
-                                   ? "win_ratio needs many games and cannot weight F; "
-                                   : "";
-      throw InputError(path + "." + key, "unknown metric '" + key + "'; " + hint + "valid: " + valid);
+      for (const auto& info : allMetrics())
+        valid += (valid.empty() ? "" : ", ") + std::string(info.key);
+      const std::string hint =
+          key == "win_ratio" ? "win_ratio needs many games and cannot weight F; " : "";
+      throw InputError(path + "." + key,
+                       "unknown metric '" + key + "'; " + hint + "valid: " + valid);
     }
     if (!value.is_number())
       throw InputError(path + "." + key, "expected a number, got " + value.dump());
@@ -131,17 +133,18 @@ Experiment parseExperiment(const Fields& fields, const std::string& path) {
   const Json& players = fields.get("players");
   const int n = e.game->numPlayers();
   if (!players.is_array() || static_cast<int>(players.size()) != n)
-    throw InputError(fields.at("players"), "expected an array of " + std::to_string(n) +
-                                               " players (one per seat of this game set-up), got " +
-                                               (players.is_array() ? std::to_string(players.size()) +
-                                                                         " entries"
-                                                                   : players.dump()));
+    throw InputError(
+        fields.at("players"),
+        "expected an array of " + std::to_string(n) +
+            " players (one per seat of this game set-up), got " +
+            (players.is_array() ? std::to_string(players.size()) + " entries" : players.dump()));
   for (int i = 0; i < n; ++i)
-    e.players.push_back(parsePlayer(players[i], fields.at("players") + "[" + std::to_string(i) + "]",
+    e.players.push_back(parsePlayer(players[i],
+                                    fields.at("players") + "[" + std::to_string(i) + "]",
                                     PlayerKind::Regular, *e.game));
-  e.environment = parsePlayer(fields.has("environment") ? fields.get("environment")
-                                                        : Json{{"id", "e-random"}},
-                              fields.at("environment"), PlayerKind::Environment, *e.game);
+  e.environment =
+      parsePlayer(fields.has("environment") ? fields.get("environment") : Json{{"id", "e-random"}},
+                  fields.at("environment"), PlayerKind::Environment, *e.game);
   if (fields.has("coefficients"))
     e.coefficients = parseCoefficients(fields.get("coefficients"), fields.at("coefficients"));
   e.iterations = static_cast<int>(fields.integer("iterations", 1, 100'000'000));
@@ -180,8 +183,8 @@ Batch parseDocument(const Json& document) {
     Fields entry(list[i], path, {DDALAB_EXPERIMENT_KEYS});
     batch.experiments.push_back(parseExperiment(entry, path));
     if (!names.insert(batch.experiments.back().name).second)
-      throw InputError(path + ".name", "duplicate experiment name '" +
-                                           batch.experiments.back().name + "'");
+      throw InputError(path + ".name",
+                       "duplicate experiment name '" + batch.experiments.back().name + "'");
   }
   return batch;
 }

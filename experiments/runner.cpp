@@ -48,7 +48,10 @@ class OrderedTraceWriter {
 Json traceHeader(const Experiment& e, uint64_t iteration, uint64_t seed) {
   Json players = Json::array();
   for (const auto& p : e.players) players.push_back({{"id", p.info->id}, {"level", p.level}});
-  return {{"experiment", e.name}, {"iteration", iteration}, {"seed", seed}, {"players", players},
+  return {{"experiment", e.name},
+          {"iteration", iteration},
+          {"seed", seed},
+          {"players", players},
           {"environment", e.environment.info->id}};
 }
 
@@ -101,8 +104,7 @@ std::vector<ExperimentResult> runBatch(const Batch& batch, const RunOptions& opt
     std::vector<char> finished(n, 0);
     std::atomic<size_t> next{0}, done{0};
     std::optional<OrderedTraceWriter> traces;
-    if (options.traceDir)
-      traces.emplace(*options.traceDir / (fileStem(e.name) + ".trace.jsonl"));
+    if (options.traceDir) traces.emplace(*options.traceDir / (fileStem(e.name) + ".trace.jsonl"));
     std::exception_ptr failure;
     std::atomic<bool> failed{false};
     std::mutex failureMutex;
@@ -132,7 +134,8 @@ std::vector<ExperimentResult> runBatch(const Batch& batch, const RunOptions& opt
       wake.notify_all();
     };
     std::vector<std::jthread> workers;
-    for (int t = 0; t < std::min<int>(threads, static_cast<int>(n)); ++t) workers.emplace_back(work);
+    for (int t = 0; t < std::min<int>(threads, static_cast<int>(n)); ++t)
+      workers.emplace_back(work);
 
     auto report = [&] {
       if (!options.onProgress) return;

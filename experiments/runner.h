@@ -22,7 +22,7 @@ struct Progress {
 };
 
 struct RunOptions {
-  int threads = 0;  // 0 = every core
+  int threads = 0;                                // 0 = every core
   std::optional<std::filesystem::path> traceDir;  // write <experiment>.trace.jsonl there
   // Called from the calling thread about every `progressInterval` seconds and once at the end.
   std::function<void(const Progress&)> onProgress;

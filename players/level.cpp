@@ -11,7 +11,8 @@ size_t pickByLevel(std::span<const double> scores, int level, double sigma, Rng&
   if (m <= 1) return 0;
   std::vector<size_t> order(m);
   std::iota(order.begin(), order.end(), size_t{0});
-  for (size_t i = m - 1; i > 0; --i) std::swap(order[i], order[rng.below(static_cast<uint32_t>(i + 1))]);
+  for (size_t i = m - 1; i > 0; --i)
+    std::swap(order[i], order[rng.below(static_cast<uint32_t>(i + 1))]);
   std::stable_sort(order.begin(), order.end(),
                    [&scores](size_t a, size_t b) { return scores[a] < scores[b]; });
   const double target = level / 100.0;

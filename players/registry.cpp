@@ -2,7 +2,6 @@
 
 #include <vector>
 
-
 namespace ddalab {
 
 // Each player's file defines its entry.

@@ -59,7 +59,9 @@ class CsvWriter {
   std::ofstream out_;
 };
 
-std::string metricKey(Metric metric) { return std::string(metricInfo(metric).key); }
+std::string metricKey(Metric metric) {
+  return std::string(metricInfo(metric).key);
+}
 
 std::string seatColumn(size_t seat, const char* suffix) {
   // Appended piece by piece: "p" + std::string trips a false -Wrestrict in g++ 12.
@@ -121,8 +123,8 @@ std::string playersText(const std::vector<SeatLabel>& players) {
 }
 
 Fields batchHeader() {
-  Fields header = {"experiment", "comparison", "game", "environment", "players", "games",
-                   "planned"};
+  Fields header = {"experiment", "comparison", "game",   "environment",
+                   "players",    "games",      "planned"};
   for (const auto& info : allMetrics()) header.emplace_back(info.key);
   header.insert(header.end(), {"win_ratio", "draw_rate"});
   return header;
@@ -191,7 +193,6 @@ class CsvReader {
     }
   }
 
-  const fs::path& file() const { return file_; }
   size_t line() const { return recordLine_; }
 
   // Throws InputError for column `column` (1-based) of the last record.
@@ -343,7 +344,7 @@ int parseWinner(RowCursor& row, size_t seats) {
   if (text.empty()) return -1;  // a draw
   const auto seat = parseWhole<int>(text);
   if (!seat || *seat < 0 || static_cast<size_t>(*seat) >= seats)
-    row.failLast("expected a seat 0.." + std::to_string(seats - 1) + " or nothing for a draw");
+    row.failLast("expected a seat below " + std::to_string(seats) + " or nothing for a draw");
   return *seat;
 }
 

@@ -96,9 +96,9 @@ void checkSameSize(const std::vector<ExperimentResult>& results,
 
 // Column order of thesis tables 5-7.
 constexpr std::array<Metric, kNumMetrics> kTableMetrics = {
-    Metric::Rounds,     Metric::LeadChanges, Metric::Tension,     Metric::Lead,
-    Metric::Believability, Metric::Freedom,  Metric::Randomness,  Metric::LeadingTime,
-    Metric::Fairness};
+    Metric::Rounds,     Metric::LeadChanges,   Metric::Tension,
+    Metric::Lead,       Metric::Believability, Metric::Freedom,
+    Metric::Randomness, Metric::LeadingTime,   Metric::Fairness};
 
 void printMetricTable(std::ostream& out, const std::vector<ExperimentResult>& results,
                       const std::vector<ExperimentSummary>& summaries, const Group& group) {

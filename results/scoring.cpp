@@ -11,9 +11,8 @@ namespace {
 // The per-game metric behind a scored metric; none for win_ratio (an experiment-level value).
 std::optional<Metric> perGameMetric(ScoredMetric scored) {
   static constexpr std::array<Metric, kNumScoredMetrics - 1> kPerGame = {
-      Metric::LeadChanges, Metric::Tension,    Metric::Lead,
-      Metric::Fairness,    Metric::Believability, Metric::Freedom,
-      Metric::Randomness,  Metric::LeadingTime};
+      Metric::LeadChanges,   Metric::Tension, Metric::Lead,       Metric::Fairness,
+      Metric::Believability, Metric::Freedom, Metric::Randomness, Metric::LeadingTime};
   const auto index = static_cast<size_t>(scored);
   if (index < kPerGame.size()) return kPerGame[index];
   return std::nullopt;

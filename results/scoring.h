@@ -11,7 +11,15 @@ namespace ddalab {
 
 // The metrics a score can use: the nine per-game ones of table 8 in the thesis order.
 enum class ScoredMetric {
-  LeadChanges, Tension, Lead, Fairness, Believability, Freedom, Randomness, LeadingTime, WinRatio
+  LeadChanges,
+  Tension,
+  Lead,
+  Fairness,
+  Believability,
+  Freedom,
+  Randomness,
+  LeadingTime,
+  WinRatio
 };
 inline constexpr size_t kNumScoredMetrics = 9;
 
@@ -22,7 +30,7 @@ struct ScoreRow {
   std::string experiment;
   std::array<double, kNumScoredMetrics> means{};   // raw means (win_ratio: the experiment value)
   std::array<double, kNumScoredMetrics> ratios{};  // 1 = best of the comparison
-  double score9 = 0;  // all nine metrics (table 8)
+  double score9 = 0;                               // all nine metrics (table 8)
   double score4 = 0;  // lead_changes, tension, lead, win_ratio (table 9)
 };
 

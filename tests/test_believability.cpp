@@ -9,7 +9,9 @@ using namespace ddalab;
 
 namespace {
 
-double bel(std::vector<int> counts, double threshold) { return belPC(counts, threshold); }
+double bel(std::vector<int> counts, double threshold) {
+  return belPC(counts, threshold);
+}
 
 }  // namespace
 

@@ -122,7 +122,8 @@ void checkCloneIndependence(const State& s, Rng& rng) {
   REQUIRE(snapshot(*copy) == before);
   std::vector<Action> legal, legal2;
   std::vector<Outcome> outcomes;
-  for (int i = 0; i < 3 && !copy->isTerminal(); ++i) copy->apply(randomAction(*copy, rng, legal, outcomes));
+  for (int i = 0; i < 3 && !copy->isTerminal(); ++i)
+    copy->apply(randomAction(*copy, rng, legal, outcomes));
   REQUIRE(snapshot(s) == before);
   copy.reset();  // destroying the clone leaves the original intact too
   REQUIRE(snapshot(s) == before);
@@ -225,7 +226,9 @@ void requireSameRecord(const GameRecord& a, const GameRecord& b) {
   }
 }
 
-double metricOf(const GameRecord& r, Metric m) { return r.metrics[static_cast<size_t>(m)]; }
+double metricOf(const GameRecord& r, Metric m) {
+  return r.metrics[static_cast<size_t>(m)];
+}
 
 }  // namespace
 

@@ -82,7 +82,9 @@ TEST_CASE("bad batch files give errors naming the file, the JSON path and the ex
              Contains("$.experiments[0].players[0].level") && Contains("[1, 100]"));
   CHECK_THAT(withChange([](Json& e) { e["players"][0]["level"] = "high"; }),
              Contains("players[0].level") && Contains("expected an integer"));
-  CHECK_THAT(withChange([](Json& e) { e["players"].push_back({{"id", "random"}}); }),
+  CHECK_THAT(withChange([](Json& e) {
+               e["players"].push_back({{"id", "random"}});
+             }),
              Contains("$.experiments[0].players") && Contains("expected an array of 2 players"));
   CHECK_THAT(withChange([](Json& e) { e["game"]["params"]["players"] = 3; }),
              Contains("$.experiments[0].game.params.players") && Contains("valid: 2, 4"));
@@ -92,7 +94,9 @@ TEST_CASE("bad batch files give errors naming the file, the JSON path and the ex
                e["environment"] = {{"id", "e-hillclimber"}, {"params", {{"random_prob", 1.5}}}};
              }),
              Contains("environment.params.random_prob") && Contains("out of range"));
-  CHECK_THAT(withChange([](Json& e) { e["environment"]["params"] = {{"random_prob", 0.5}}; }),
+  CHECK_THAT(withChange([](Json& e) {
+               e["environment"]["params"] = {{"random_prob", 0.5}};
+             }),
              Contains("unknown parameter 'random_prob'; valid: (none)"));
   CHECK_THAT(withChange([](Json& e) { e["coefficients"]["fun"] = 1; }),
              Contains("$.experiments[0].coefficients.fun") && Contains("tension"));
@@ -105,8 +109,8 @@ TEST_CASE("bad batch files give errors naming the file, the JSON path and the ex
 
   CHECK_THAT(errorOf({{"seed", 1}, {"experiments", Json::array()}}),
              Contains("$.format") && Contains("ddalab-batch/1"));
-  CHECK_THAT(errorOf(batchDocument({ludoExperiment("a", "e-random", 5),
-                                    ludoExperiment("a", "e-random", 5)})),
+  CHECK_THAT(errorOf(batchDocument(
+                 {ludoExperiment("a", "e-random", 5), ludoExperiment("a", "e-random", 5)})),
              Contains("$.experiments[1].name") && Contains("duplicate"));
   CHECK(errorOf(batchDocument({ludoExperiment("a", "e-random", 5)})).empty());
 }
@@ -118,8 +122,8 @@ TEST_CASE("files that are not JSON name the file and the place") {
     loadBatch(file);
     FAIL("no error");
   } catch (const InputError& e) {
-    CHECK_THAT(e.what(), Catch::Matchers::Contains(file.string()) &&
-                             Catch::Matchers::Contains("line 3"));
+    CHECK_THAT(e.what(),
+               Catch::Matchers::Contains(file.string()) && Catch::Matchers::Contains("line 3"));
   }
   CHECK_THROWS_WITH(loadBatch("/nonexistent/x.json"), Catch::Matchers::Contains("cannot open"));
   std::filesystem::remove(file);
@@ -183,15 +187,16 @@ TEST_CASE("stop keeps every finished game, unchanged, and starts no new experime
   const auto& records = results[0].records;
   CHECK(records.size() >= 5);
   CHECK(records.size() < 400);
-  for (size_t i = 1; i < records.size(); ++i) CHECK(records[i - 1].iteration < records[i].iteration);
+  for (size_t i = 1; i < records.size(); ++i)
+    CHECK(records[i - 1].iteration < records[i].iteration);
   for (const auto& r : records)
     CHECK(fingerprint(r) == fingerprint(playIteration(batch, batch.experiments[0], r.iteration)));
 }
 
 TEST_CASE("progress reports count games and estimate the time left") {
-  const Batch batch = parseBatch(batchDocument({ludoExperiment("a", "e-random", 30),
-                                                ludoExperiment("b", "e-random", 20)}),
-                                 "f");
+  const Batch batch = parseBatch(
+      batchDocument({ludoExperiment("a", "e-random", 30), ludoExperiment("b", "e-random", 20)}),
+      "f");
   std::vector<Progress> seen;
   RunOptions options;
   options.threads = 2;

@@ -37,7 +37,9 @@ std::unique_ptr<LudoState> newLudo(const Json& given = Json()) {
   return asLudo(makeLudo(given)->newGame(7));
 }
 
-std::unique_ptr<LudoState> cloneOf(const LudoState& s) { return asLudo(s.clone()); }
+std::unique_ptr<LudoState> cloneOf(const LudoState& s) {
+  return asLudo(s.clone());
+}
 
 // Every piece of every seat in the house.
 void clearBoard(LudoState& s) {

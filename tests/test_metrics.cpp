@@ -12,7 +12,9 @@ using namespace ddalab;
 
 namespace {
 
-double metric(const MetricValues& v, Metric m) { return v[static_cast<size_t>(m)]; }
+double metric(const MetricValues& v, Metric m) {
+  return v[static_cast<size_t>(m)];
+}
 
 // Statuses and leader of `gains` as computeStatuses reports them.
 struct StatusResult {
@@ -27,11 +29,14 @@ StatusResult statusesOf(std::vector<double> gains) {
 }
 
 // Ends the current round of `t` with `gains`.
-void endRound(MetricsTracker& t, std::vector<double> gains) { t.endRound(gains); }
+void endRound(MetricsTracker& t, std::vector<double> gains) {
+  t.endRound(gains);
+}
 
 }  // namespace
 
-TEST_CASE("computeStatuses: n = 1, status equals the gain and there is no leader", "[metrics][status]") {
+TEST_CASE("computeStatuses: n = 1, status equals the gain and there is no leader",
+          "[metrics][status]") {
   auto r = statusesOf({-2.5});
   CHECK(r.statuses[0] == -2.5);
   CHECK(r.leader == -1);

@@ -73,8 +73,10 @@ Batch environmentBatch(const std::string& environment, Json params, int iteratio
       {"experiments",
        {{{"name", "e"},
          {"game", {{"id", "ludo"}}},
-         {"players", Json::array({{{"id", "hillclimber"}, {"level", 50}}, {{"id", "hillclimber"}},
-                                  {{"id", "random"}}, {{"id", "hillclimber"}, {"level", 80}}})},
+         {"players", Json::array({{{"id", "hillclimber"}, {"level", 50}},
+                                  {{"id", "hillclimber"}},
+                                  {{"id", "random"}},
+                                  {{"id", "hillclimber"}, {"level", 80}}})},
          {"environment", {{"id", environment}, {"params", params}}},
          {"coefficients", {{"believability", 1000}, {"tension", 10}, {"lead", 3}}},
          {"iterations", iterations}}}}};

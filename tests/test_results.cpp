@@ -23,8 +23,12 @@ namespace {
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
 
-constexpr size_t at(Metric m) { return static_cast<size_t>(m); }
-constexpr size_t at(ScoredMetric m) { return static_cast<size_t>(m); }
+constexpr size_t at(Metric m) {
+  return static_cast<size_t>(m);
+}
+constexpr size_t at(ScoredMetric m) {
+  return static_cast<size_t>(m);
+}
 
 GameRecord gameWonBy(int winner, int numPlayers) {
   GameRecord g;
@@ -277,8 +281,8 @@ GameRecord detailedGame(uint64_t iteration, int numPlayers, double salt) {
   return g;
 }
 
-ExperimentResult experiment(const std::string& name, const std::string& comparison,
-                            int numPlayers, int games, double salt) {
+ExperimentResult experiment(const std::string& name, const std::string& comparison, int numPlayers,
+                            int games, double salt) {
   ExperimentResult r;
   r.name = name;
   r.comparison = comparison;
@@ -392,8 +396,7 @@ TEST_CASE("CSV columns follow app.md") {
   CHECK(batch[0] ==
         "experiment,comparison,game,environment,players,games,planned,rounds,lead_changes,lead,"
         "tension,leading_time,freedom,fairness,believability,randomness,win_ratio,draw_rate");
-  CHECK(batch[1].rfind("x,cmp,ludo,e-hillclimber,hillclimber:50;hillclimber:100,3,4,18,", 0) ==
-        0);
+  CHECK(batch[1].rfind("x,cmp,ludo,e-hillclimber,hillclimber:50;hillclimber:100,3,4,18,", 0) == 0);
 
   const auto scores = lines(readText(dir.path() / "cmp.scores.csv"));
   REQUIRE(scores.size() == 3);
@@ -474,16 +477,15 @@ TEST_CASE("readResultsDir errors name the file, the line and the column") {
     for (const auto& row : rows) text += row + "\n";
     writeText(games, text);
     REQUIRE_THROWS_AS(readResultsDir(dir.path()), InputError);
-    REQUIRE_THROWS_WITH(readResultsDir(dir.path()),
-                        Contains("exp__one.games.csv:3") && Contains("column 3") &&
-                            Contains("rounds") && Contains("1.5x"));
+    REQUIRE_THROWS_WITH(readResultsDir(dir.path()), Contains("exp__one.games.csv:3") &&
+                                                        Contains("column 3") &&
+                                                        Contains("rounds") && Contains("1.5x"));
   }
   SECTION("a wrong header") {
     const std::string text = readText(summary);
     writeText(summary, "experiment,comparisn" + text.substr(text.find(",game,")));
     REQUIRE_THROWS_WITH(readResultsDir(dir.path()),
-                        Contains("summary.csv:1") && Contains("column 2") &&
-                            Contains("comparisn"));
+                        Contains("summary.csv:1") && Contains("column 2") && Contains("comparisn"));
   }
   SECTION("a seat out of range") {
     auto rows = lines(readText(games));
@@ -501,7 +503,7 @@ TEST_CASE("readResultsDir errors name the file, the line and the column") {
   }
   SECTION("line numbers count the line breaks inside quoted fields") {
     writeAll(dir.path(), {experiment("two\nlines", "", 1, 1, 1.0)});  // lines 2-3
-    writeText(summary, readText(summary) + "\"broken,x\n");            // line 4
+    writeText(summary, readText(summary) + "\"broken,x\n");           // line 4
     REQUIRE_THROWS_WITH(readResultsDir(dir.path()), Contains("summary.csv:4"));
   }
   SECTION("a missing games file") {
@@ -519,8 +521,7 @@ TEST_CASE("readResultsDir errors name the file, the line and the column") {
     std::string text;
     for (const auto& row : rows) text += row + "\n";
     writeText(games, text);
-    REQUIRE_THROWS_WITH(readResultsDir(dir.path()),
-                        Contains("summary.csv:2") && Contains("games"));
+    REQUIRE_THROWS_WITH(readResultsDir(dir.path()), Contains("summary.csv:2") && Contains("games"));
   }
 }
 

@@ -11,6 +11,14 @@ namespace {
 
 constexpr int kHouseUnits = 268;  // 40/3.5 + 4/3 turns, in units of 1/21
 
+// Per absolute square q, the bits of the six ring squares behind it (q-6 .. q-1).
+constexpr std::array<uint64_t, kRing> kBehindMasks = [] {
+  std::array<uint64_t, kRing> masks{};
+  for (int q = 0; q < kRing; ++q)
+    for (int d = 1; d <= 6; ++d) masks[q] |= uint64_t{1} << ((q - d + kRing) % kRing);
+  return masks;
+}();
+
 }  // namespace
 
 LudoState::LudoState(const LudoConfig& config) : config_(config) {
@@ -27,10 +35,14 @@ void LudoState::setPieces(int seat, std::array<int, kPieces> squares) {
 
 void LudoState::rebuildBoard() {
   board_.fill(-1);
+  ringMask_.fill(0);
   for (int p = 0; p < numPlayers(); ++p) {
     const int seat = seatOf(p);
-    for (int r : pieces_[seat])
-      if (r >= 0 && r < kRing) board_[absoluteSquare(seat, r)] = static_cast<int8_t>(seat);
+    for (int r : pieces_[seat]) {
+      if (r < 0 || r >= kRing) continue;
+      board_[absoluteSquare(seat, r)] = static_cast<int8_t>(seat);
+      ringMask_[seat] |= uint64_t{1} << absoluteSquare(seat, r);
+    }
   }
 }
 
@@ -63,7 +75,9 @@ void LudoState::legalActions(std::vector<Action>& out) const {
   const int seat = seatOf(player_);
   std::array<int, kPieces> squares;
   std::copy(pieces_[seat].begin(), pieces_[seat].end(), squares.begin());
-  std::sort(squares.begin(), squares.end());
+  for (int i = 1; i < kPieces; ++i)  // insertion sort: four values, the order fixes action order
+    for (int j = i; j > 0 && squares[j - 1] > squares[j]; --j)
+      std::swap(squares[j - 1], squares[j]);
   bool houseChecked = false;
   for (int r : squares) {
     if (r == kInHouse) {
@@ -77,9 +91,10 @@ void LudoState::legalActions(std::vector<Action>& out) const {
 }
 
 void LudoState::outcomes(std::vector<Outcome>& out) const {
+  static constexpr std::array<Outcome, 6> kDie = {
+      {{1, 1.0 / 6}, {2, 1.0 / 6}, {3, 1.0 / 6}, {4, 1.0 / 6}, {5, 1.0 / 6}, {6, 1.0 / 6}}};
   out.clear();
-  if (actor() != kEnvironment) return;
-  for (int face = 1; face <= 6; ++face) out.push_back({face, 1.0 / 6.0});
+  if (actor() == kEnvironment) out.assign(kDie.begin(), kDie.end());
 }
 
 void LudoState::recordRoll(int face) {
@@ -114,14 +129,18 @@ void LudoState::movePiece(int seat, int from, int to) {
   auto& mine = pieces_[seat];
   auto it = std::find(mine.begin(), mine.end(), static_cast<int8_t>(from));
   if (from >= 0 && from < kRing) board_[absoluteSquare(seat, from)] = -1;
+  if (from >= 0 && from < kRing) ringMask_[seat] &= ~(uint64_t{1} << absoluteSquare(seat, from));
   *it = static_cast<int8_t>(to);
   if (to >= kRing) return;
   const int square = absoluteSquare(seat, to);
+  const uint64_t bit = uint64_t{1} << square;
   if (const int victim = board_[square]; victim >= 0) {  // capture: back to its house
     for (auto& r : pieces_[victim])
       if (r >= 0 && r < kRing && absoluteSquare(victim, r) == square) r = kInHouse;
+    ringMask_[victim] &= ~bit;
   }
   board_[square] = static_cast<int8_t>(seat);
+  ringMask_[seat] |= bit;
 }
 
 void LudoState::finishTurn() {
@@ -135,24 +154,25 @@ void LudoState::finishTurn() {
   }
 }
 
-bool LudoState::isThreatened(int seat, int relative) const {
-  const int square = absoluteSquare(seat, relative);
-  if (config_.isSafe(square)) return false;
-  for (int d = 1; d <= 6; ++d) {
-    const int occupant = board_[(square - d + kRing) % kRing];
-    if (occupant >= 0 && occupant != seat) return true;
-  }
-  return false;
+uint64_t LudoState::opponentsOf(int seat) const {
+  uint64_t opponents = 0;
+  for (int other = 0; other < kSeats; ++other)
+    if (other != seat) opponents |= ringMask_[other];
+  return opponents;
 }
 
 int LudoState::turnsNeededUnits(int seat) const {
+  const uint64_t opponents = opponentsOf(seat);
   int units = 0;
   for (int r : pieces_[seat]) {
     if (r == kInHouse) {
       units += kHouseUnits;
     } else if (r < kRing) {
       const int toGo = kRing - r;
-      units += 6 * toGo + (toGo <= 6 ? 84 : 0) + (isThreatened(seat, r) ? r : 0);
+      const int square = absoluteSquare(seat, r);
+      // Expected loss of the progress made when an opponent stands 1-6 squares behind.
+      const bool threatened = !config_.isSafe(square) && (opponents & kBehindMasks[square]);
+      units += 6 * toGo + (toGo <= 6 ? 84 : 0) + (threatened ? r : 0);
     }
   }
   return units;
@@ -161,8 +181,8 @@ int LudoState::turnsNeededUnits(int seat) const {
 double LudoState::believability() const {
   double total = 0;
   for (int p = 0; p < numPlayers(); ++p)
-    total += belPC(faces_[p], config_.believabilityThreshold) +
-             config_.streakPenalty * streakExcess_[p];
+    total +=
+        belPC(faces_[p], config_.believabilityThreshold) + config_.streakPenalty * streakExcess_[p];
   return total;
 }
 
@@ -188,8 +208,10 @@ std::string LudoState::toString() const {
   }
   out << "ring:";
   for (int sq = 0; sq < kRing; ++sq)
-    out << (board_[sq] < 0 ? (config_.isSafe(sq) ? '*' : '.') : static_cast<char>('0' + board_[sq]));
-  if (over_) out << "\n" << (capped_ ? "capped (draw)" : "winner: player " + std::to_string(winner_));
+    out << (board_[sq] < 0 ? (config_.isSafe(sq) ? '*' : '.')
+                           : static_cast<char>('0' + board_[sq]));
+  if (over_)
+    out << "\n" << (capped_ ? "capped (draw)" : "winner: player " + std::to_string(winner_));
   return out.str();
 }
 

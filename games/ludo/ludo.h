@@ -14,7 +14,7 @@ inline constexpr int kRing = 40;        // shared squares
 inline constexpr int kLastSquare = 43;  // relative squares 40..43 are the private home
 inline constexpr int kPieces = 4;
 inline constexpr int kSeats = 4;
-inline constexpr int kInHouse = -1;     // a piece's relative square while off the board
+inline constexpr int kInHouse = -1;  // a piece's relative square while off the board
 
 // Action ids of a regular decision: 0..43 = the relative square of the piece that moves.
 inline constexpr Action kEnter = 44;  // move a piece from the house onto the start square
@@ -22,7 +22,7 @@ inline constexpr Action kPass = 45;   // no piece can move
 // Environment outcomes are the die faces 1..6.
 
 struct LudoConfig {
-  int players = 4;  // 2 (seats 0 and 2) or 4
+  int players = 4;           // 2 (seats 0 and 2) or 4
   uint64_t safeSquares = 0;  // bit per absolute ring square
   bool startOnBoard = true;
   int maxRounds = 2000;
@@ -67,7 +67,7 @@ class LudoState final : public State {
   bool hasPieceOnRing(int seat) const;
   bool canMove(int seat, int from, int roll) const;
   int targetOf(int from, int roll) const { return from == kInHouse ? 0 : from + roll; }
-  bool isThreatened(int seat, int relative) const;
+  uint64_t opponentsOf(int seat) const;  // ring squares held by other seats
   void movePiece(int seat, int from, int to);
   void rebuildBoard();
   void finishTurn();
@@ -75,10 +75,11 @@ class LudoState final : public State {
 
   LudoConfig config_;  // a copy: states never depend on the Game's lifetime
   std::array<std::array<int8_t, kPieces>, kSeats> pieces_{};
-  std::array<int8_t, kRing> board_{};  // seat occupying each absolute square, -1 empty
-  int player_ = 0;     // regular player on turn
-  int roll_ = 0;       // 0 = the die has not been rolled yet this try
-  int tries_ = 0;      // rolls made this round
+  std::array<int8_t, kRing> board_{};        // seat occupying each absolute square, -1 empty
+  std::array<uint64_t, kSeats> ringMask_{};  // per seat, a bit per absolute square it occupies
+  int player_ = 0;                           // regular player on turn
+  int roll_ = 0;                             // 0 = the die has not been rolled yet this try
+  int tries_ = 0;                            // rolls made this round
   int rounds_ = 0;
   int winner_ = -1;
   bool capped_ = false;

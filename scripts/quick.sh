@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Fresh Debian 12 machine -> the main job: installs, builds ddalab and runs the quick Ludo DDA
+# comparison (no DDA vs E-HillClimber); tables on stdout, CSVs in ddalab-out/quick.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=OFF > /dev/null
+cmake --build build -j2 --target ddalab
+./build/app/ddalab run experiments/quick.json --out ddalab-out/quick "$@"
