@@ -35,10 +35,15 @@ struct PlayerInfo {
   PlayerKind kind;
   std::string description;
   std::vector<ParamSpec> params;
+  // Why this player cannot take part in `game`; empty when it can (unset: plays every game).
+  std::function<std::string(const Game& game)> incompatibility = {};
+  std::function<std::unique_ptr<Player>(const PlayerSetup&)> makeRegular = {};
+  std::function<std::unique_ptr<EnvironmentPlayer>(const PlayerSetup&)> makeEnvironment = {};
+
   // Why this player cannot take part in `game`; empty when it can.
-  std::function<std::string(const Game& game)> incompatibility;
-  std::function<std::unique_ptr<Player>(const PlayerSetup&)> makeRegular;
-  std::function<std::unique_ptr<EnvironmentPlayer>(const PlayerSetup&)> makeEnvironment;
+  std::string whyNot(const Game& game) const {
+    return incompatibility ? incompatibility(game) : std::string();
+  }
 };
 
 }  // namespace ddalab

@@ -28,17 +28,14 @@ class EHillClimber final : public FunSeekingEnvironment {
 }  // namespace
 
 PlayerInfo eHillClimberInfo() {
-  PlayerInfo info;
-  info.id = "e-hillclimber";
-  info.kind = PlayerKind::Environment;
-  info.description = "picks the outcome with the best fun score after settling the round";
-  info.params = funSeekingParams();
-  info.incompatibility = [](const Game&) { return std::string(); };
-  info.makeEnvironment = [](const PlayerSetup& setup) {
-    return std::make_unique<EHillClimber>(setup.coefficients,
-                                          setup.params.at("random_prob").get<double>());
-  };
-  return info;
+  return {.id = "e-hillclimber",
+          .kind = PlayerKind::Environment,
+          .description = "picks the outcome with the best fun score after settling the round",
+          .params = funSeekingParams(),
+          .makeEnvironment = [](const PlayerSetup& setup) {
+            return std::make_unique<EHillClimber>(setup.coefficients,
+                                                  setup.params.at("random_prob").get<double>());
+          }};
 }
 
 }  // namespace ddalab

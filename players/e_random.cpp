@@ -19,13 +19,12 @@ class NaturalEnvironment final : public EnvironmentPlayer {
 }  // namespace
 
 PlayerInfo eRandomInfo() {
-  PlayerInfo info;
-  info.id = "e-random";
-  info.kind = PlayerKind::Environment;
-  info.description = "no DDA: every outcome by its natural probability";
-  info.incompatibility = [](const Game&) { return std::string(); };
-  info.makeEnvironment = [](const PlayerSetup&) { return std::make_unique<NaturalEnvironment>(); };
-  return info;
+  return {
+      .id = "e-random",
+      .kind = PlayerKind::Environment,
+      .description = "no DDA: every outcome by its natural probability",
+      .params = {},
+      .makeEnvironment = [](const PlayerSetup&) { return std::make_unique<NaturalEnvironment>(); }};
 }
 
 }  // namespace ddalab

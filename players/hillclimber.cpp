@@ -19,20 +19,21 @@ class HillClimber final : public RankingPlayer {
 }  // namespace
 
 PlayerInfo hillClimberInfo() {
-  PlayerInfo info;
-  info.id = "hillclimber";
-  info.kind = PlayerKind::Regular;
-  info.description = "one-ply search on the game's value, level-scaled";
-  info.params = levelParams();
-  info.incompatibility = [](const Game& game) {
-    return game.hasHiddenInformation()
-               ? std::string("hillclimber would see hidden information; use hillclimber-is")
-               : std::string();
-  };
-  info.makeRegular = [](const PlayerSetup& setup) {
-    return std::make_unique<HillClimber>(setup.level, setup.params.at("sigma").get<double>());
-  };
-  return info;
+  return {.id = "hillclimber",
+          .kind = PlayerKind::Regular,
+          .description = "one-ply search on the game's value, level-scaled",
+          .params = levelParams(),
+          .incompatibility =
+              [](const Game& game) {
+                return game.hasHiddenInformation()
+                           ? std::string("it would see hidden information; use hillclimber-is")
+                           : std::string();
+              },
+          .makeRegular =
+              [](const PlayerSetup& setup) {
+                return std::make_unique<HillClimber>(setup.level,
+                                                     setup.params.at("sigma").get<double>());
+              }};
 }
 
 }  // namespace ddalab

@@ -15,13 +15,11 @@ class RandomPlayer final : public Player {
 }  // namespace
 
 PlayerInfo randomPlayerInfo() {
-  PlayerInfo info;
-  info.id = "random";
-  info.kind = PlayerKind::Regular;
-  info.description = "uniformly random legal actions (level is ignored)";
-  info.incompatibility = [](const Game&) { return std::string(); };
-  info.makeRegular = [](const PlayerSetup&) { return std::make_unique<RandomPlayer>(); };
-  return info;
+  return {.id = "random",
+          .kind = PlayerKind::Regular,
+          .description = "uniformly random legal actions (level is ignored)",
+          .params = {},
+          .makeRegular = [](const PlayerSetup&) { return std::make_unique<RandomPlayer>(); }};
 }
 
 }  // namespace ddalab

@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/match.h"
@@ -14,6 +15,7 @@
 #include "core/rng.h"
 #include "core/status.h"
 #include "games/registry.h"
+#include "players/registry.h"
 
 using namespace ddalab;
 
@@ -183,32 +185,26 @@ Playout randomPlayout(const Game& game, uint64_t seed) {
   return result;
 }
 
-// Uniformly random regular player (from its own stream).
-class UniformPlayer final : public Player {
- public:
-  Action chooseAction(const State&, std::span<const Action> legal, Rng& rng) override {
-    return legal[rng.below(static_cast<uint32_t>(legal.size()))];
-  }
-};
-
-// The environment without DDA: natural chance from the game's nature stream.
-class NaturalEnvironment final : public EnvironmentPlayer {
- public:
-  Action chooseOutcome(const State& state, const MetricsTracker&, Rng&, Rng& nature) override {
-    state.outcomes(outcomes_);
-    return sampleOutcome(outcomes_, nature);
-  }
-
- private:
-  std::vector<Outcome> outcomes_;
-};
+// A registered player built with its default parameters.
+template <typename Made>
+Made makeDefault(const std::string& id, const Game& game) {
+  const auto& info = findById<PlayerInfo>(playerRegistry(), id, "player", "");
+  const PlayerSetup setup{game, 100, validateParams(info.params, nullptr, id), {}};
+  if constexpr (std::is_same_v<Made, std::unique_ptr<Player>>)
+    return info.makeRegular(setup);
+  else
+    return info.makeEnvironment(setup);
+}
 
 GameRecord play(const Game& game, uint64_t seed, Json* trace = nullptr) {
-  std::vector<UniformPlayer> players(static_cast<size_t>(game.numPlayers()));
+  std::vector<std::unique_ptr<Player>> players;
   std::vector<Player*> pointers;
-  for (auto& p : players) pointers.push_back(&p);
-  NaturalEnvironment environment;
-  return playGame(game, pointers, environment, seed, trace);
+  for (int p = 0; p < game.numPlayers(); ++p) {
+    players.push_back(makeDefault<std::unique_ptr<Player>>("random", game));
+    pointers.push_back(players.back().get());
+  }
+  auto environment = makeDefault<std::unique_ptr<EnvironmentPlayer>>("e-random", game);
+  return playGame(game, pointers, *environment, seed, trace);
 }
 
 void requireSameRecord(const GameRecord& a, const GameRecord& b) {
