@@ -19,14 +19,14 @@ inline std::optional<int> parseArgs(const Args& args, const std::string& usage,
   options.add_options()("help,h", "show this help");
   try {
     po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    if (vm.count("help")) {  // before notify: --help needs no required argument
+      std::cout << "usage: " << usage << "\n" << options;
+      return kOk;
+    }
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "error: " << e.what() << "\n\nusage: " << usage << "\n" << options;
     return kBadInput;
-  }
-  if (vm.count("help")) {
-    std::cout << "usage: " << usage << "\n" << options;
-    return kOk;
   }
   return std::nullopt;
 }

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# End-to-end checks of the ddalab CLI: exit codes, messages and the files a run writes.
+# Usage: cli_test.sh DDALAB_BINARY SOURCE_DIR
+set -uo pipefail
+ddalab=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect CODE PATTERN COMMAND...: exit code CODE and PATTERN somewhere in stdout+stderr.
+expect() {
+  local code=$1 pattern=$2
+  shift 2
+  local output
+  output=$("$@" 2>&1)
+  local got=$?
+  [ "$got" -eq "$code" ] || fail "$* exited $got, expected $code: $output"
+  grep -q -- "$pattern" <<<"$output" || fail "$* printed no '$pattern': $output"
+}
+
+# Every shipped experiment file is valid.
+for f in "$src"/experiments/*.json "$src"/experiments/thesis/*.json; do
+  expect 0 ": ok" "$ddalab" validate "$f"
+done
+
+# Bad usage and bad input give exit code 2 and say what and where.
+expect 2 "unknown command" "$ddalab" frobnicate
+expect 2 "usage" "$ddalab"
+expect 2 "cannot open" "$ddalab" run "$work/missing.json"
+printf '{"format": "ddalab-batch/1", "seed": 1, "experiments": [{"name": "x", "game": {"id": "lud"}, "players": [], "iterations": 1}]}' >"$work/bad.json"
+expect 2 "bad.json: \$.experiments\[0\].game.id: unknown game 'lud'; valid: ludo" "$ddalab" run "$work/bad.json"
+expect 2 "unrecognised option\|unrecognized option" "$ddalab" run "$src/experiments/quick.json" --thredas 2
+expect 2 "unknown list" "$ddalab" list colours
+expect 0 "e-hillclimber" "$ddalab" list players
+expect 0 "--threads" "$ddalab" run --help
+expect 0 "--dda-games" "$ddalab" bench --help
+
+# A run writes the CSVs and the trace; score recomputes the same tables from them.
+expect 0 "ratio to the best" "$ddalab" run "$src/experiments/quick.json" -n 6 -t 2 --seed 9 \
+  --out "$work/out" --trace "$work/trace" --quiet
+for f in batch.json summary.csv ludo-4hc.scores.csv ludo-4hc__e-random.games.csv \
+  ludo-4hc__e-hillclimber.summary.csv; do
+  [ -s "$work/out/$f" ] || fail "run wrote no $f"
+done
+[ "$(wc -l <"$work/out/ludo-4hc__e-random.games.csv")" -eq 7 ] || fail "games.csv is not header + 6 rows"
+[ "$(wc -l <"$work/trace/ludo-4hc__e-hillclimber.trace.jsonl")" -eq 6 ] || fail "trace is not 6 lines"
+"$ddalab" run "$work/out/batch.json" --out "$work/again" --quiet >"$work/again.txt" 2>&1 ||
+  fail "batch.json of a run does not run again"
+cmp -s "$work/out/ludo-4hc__e-random.games.csv" "$work/again/ludo-4hc__e-random.games.csv" ||
+  fail "re-running batch.json gave different games"
+"$ddalab" score "$work/out" >"$work/score.txt" 2>&1 || fail "score failed: $(cat "$work/score.txt")"
+grep -q "score9" "$work/score.txt" || fail "score printed no scores"
+expect 2 "summary.csv" "$ddalab" score "$work/nothing-here"
+
+echo "$((failures == 0 ? 1 : 0)) passed, $failures failed"
+[ "$failures" -eq 0 ]
