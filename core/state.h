@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,11 +59,14 @@ class State {
   virtual std::string actionToString(Action action) const = 0;
   // Human-readable form of the whole state.
   virtual std::string toString() const = 0;
-  // A state consistent with everything `player` has seen, hidden parts re-sampled from rng;
-  // perfect-information games return a plain copy.
-  virtual std::unique_ptr<State> determinize(int player, Rng& rng) const {
+  // A state consistent with everything `player` has seen, hidden parts re-sampled from rng.
+  // `kindWeights` (empty = uniform) weights the game's hidden item kinds for inference
+  // (the game documents its kind ids). Perfect-information games return a plain copy.
+  virtual std::unique_ptr<State> determinize(int player, Rng& rng,
+                                             std::span<const double> kindWeights) const {
     (void)player;
     (void)rng;
+    (void)kindWeights;
     return clone();
   }
 

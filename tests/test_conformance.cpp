@@ -132,7 +132,7 @@ void checkCloneIndependence(const State& s, Rng& rng) {
 
   if (s.actor() >= 0) {
     Rng detRng(rng.next());
-    auto det = s.determinize(s.actor(), detRng);
+    auto det = s.determinize(s.actor(), detRng, {});
     REQUIRE(snapshot(s) == before);
     CHECK(det->actor() == s.actor());
     CHECK(det->numPlayers() == s.numPlayers());
