@@ -47,6 +47,9 @@ Json checkType(const ParamSpec& spec, const Json& v, const std::string& where) {
       return v;
     case ParamType::IntList: {
       if (!v.is_array()) throw InputError(where, expected + ", got " + v.dump());
+      if (spec.listLength && v.size() != spec.listLength)
+        throw InputError(
+            where, "expected " + std::to_string(spec.listLength) + " integers, got " + v.dump());
       for (size_t i = 0; i < v.size(); ++i) {
         const std::string at = where + "[" + std::to_string(i) + "]";
         if (!v[i].is_number() || !isInteger(v[i]))

@@ -32,6 +32,7 @@ struct ParamSpec {
   double max = 1e300;
   std::string description;
   std::vector<Json> choices = {};  // allowed values; empty = any in range
+  size_t listLength = 0;           // IntList: required number of elements; 0 = any
 };
 
 // "int", "number", ... as shown to users.

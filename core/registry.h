@@ -35,14 +35,16 @@ struct PlayerInfo {
   PlayerKind kind;
   std::string description;
   std::vector<ParamSpec> params;
-  // Why this player cannot take part in `game`; empty when it can (unset: plays every game).
-  std::function<std::string(const Game& game)> incompatibility = {};
+  // Why this player, with these validated parameters, cannot take part in `game`; empty when
+  // it can (unset: plays every game).
+  std::function<std::string(const Game& game, const Json& params)> incompatibility = {};
   std::function<std::unique_ptr<Player>(const PlayerSetup&)> makeRegular = {};
   std::function<std::unique_ptr<EnvironmentPlayer>(const PlayerSetup&)> makeEnvironment = {};
 
-  // Why this player cannot take part in `game`; empty when it can.
-  std::string whyNot(const Game& game) const {
-    return incompatibility ? incompatibility(game) : std::string();
+  // Why this player, with these validated parameters, cannot take part in `game`; empty when
+  // it can.
+  std::string whyNot(const Game& game, const Json& params) const {
+    return incompatibility ? incompatibility(game, params) : std::string();
   }
 };
 

@@ -85,12 +85,12 @@ PlayerEntry parsePlayer(const Json& node, const std::string& path, PlayerKind ki
   PlayerEntry entry;
   for (const auto& info : playerRegistry())
     if (info.id == found.id) entry.info = &info;
-  if (const std::string why = entry.info->whyNot(game); !why.empty())
-    throw InputError(fields.at("id"), "'" + id + "' cannot play this game: " + why);
   if (regular) entry.level = static_cast<int>(fields.integer("level", 1, 100, 100));
   entry.params = validateParams(entry.info->params,
                                 fields.find("params") ? *fields.find("params") : Json(nullptr),
                                 fields.at("params"));
+  if (const std::string why = entry.info->whyNot(game, entry.params); !why.empty())
+    throw InputError(fields.at("id"), "'" + id + "' cannot play this game: " + why);
   return entry;
 }
 

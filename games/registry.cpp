@@ -2,7 +2,9 @@
 
 #include <vector>
 
+#include "games/lost-cities/lost_cities.h"
 #include "games/ludo/ludo.h"
+#include "games/maze/maze.h"
 
 namespace ddalab {
 
@@ -10,6 +12,8 @@ std::span<const GameInfo> gameRegistry() {
   // A new game: one folder in games/ and one line here.
   static const std::vector<GameInfo> games = {
       ludo::gameInfo(),
+      maze::gameInfo(),
+      lostcities::gameInfo(),
   };
   return games;
 }

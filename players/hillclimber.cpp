@@ -22,11 +22,16 @@ PlayerInfo hillClimberInfo() {
   return {.id = "hillclimber",
           .kind = PlayerKind::Regular,
           .description = "one-ply search on the game's value, level-scaled",
-          .params = levelParams(),
+          .params = withLevelParams({{"sees_hidden", ParamType::Bool, false, 0, 0,
+                                      "allow hidden-information games: a cheating benchmark that "
+                                      "values states with the opponent's hand and the deck"}}),
           .incompatibility =
-              [](const Game& game) {
-                return game.hasHiddenInformation()
-                           ? std::string("it would see hidden information; use hillclimber-is")
+              [](const Game& game, const Json& params) {
+                return game.hasHiddenInformation() && !params.at("sees_hidden").get<bool>()
+                           ? std::string(
+                                 "it would see hidden information; use hillclimber-is, "
+                                 "or set params.sees_hidden = true for a cheating "
+                                 "benchmark")
                            : std::string();
               },
           .makeRegular =

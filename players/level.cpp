@@ -29,4 +29,9 @@ std::vector<ParamSpec> levelParams() {
            "std of the normal draw around level/100 that picks the rank (0 = exact rank)"}};
 }
 
+std::vector<ParamSpec> withLevelParams(std::vector<ParamSpec> own) {
+  for (auto& spec : levelParams()) own.push_back(std::move(spec));
+  return own;
+}
+
 }  // namespace ddalab

@@ -15,5 +15,7 @@ size_t pickByLevel(std::span<const double> scores, int level, double sigma, Rng&
 
 // The parameters every level-scaled player has (sigma).
 std::vector<ParamSpec> levelParams();
+// `own` followed by the level parameters.
+std::vector<ParamSpec> withLevelParams(std::vector<ParamSpec> own);
 
 }  // namespace ddalab

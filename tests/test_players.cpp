@@ -53,8 +53,8 @@ TEST_CASE("every registered player has a unique id and constructs on every game"
     CHECK(static_cast<bool>(regular ? bool(info.makeRegular) : bool(info.makeEnvironment)));
     for (const auto& gameInfo : gameRegistry()) {
       const auto game = gameInfo.make(validateParams(gameInfo.params, nullptr, "g"));
-      if (!info.whyNot(*game).empty()) continue;
       const PlayerSetup setup{*game, 100, validateParams(info.params, nullptr, "p"), {}};
+      if (!info.whyNot(*game, setup.params).empty()) continue;
       if (regular)
         CHECK(info.makeRegular(setup) != nullptr);
       else

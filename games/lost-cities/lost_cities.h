@@ -1,0 +1,222 @@
+#pragma once
+// Lost Cities (Reiner Knizia), two players (spec games/lost-cities.md).
+//
+// Card kinds (also the `kindWeights` index of determinize and of inferenceWeights):
+//   kind = colour * 10 + rank; colours 0..4 = Y(ellow), B(lue), W(hite), G(reen), R(ed);
+//   rank 0 = wager (3 interchangeable cards per colour), rank 1..9 = the number card of value
+//   rank + 1 (2..10). 50 kinds, 60 cards. Written "B7", "G10", "Yw" (a yellow wager).
+// Regular actions (one per turn = one round):
+//   id = kind * 12 + mode * 6 + source; mode 0 = play onto the own expedition, 1 = discard onto
+//   the colour's pile; source 0 = the deck, 1..5 = the discard pile of colour source - 1.
+// Environment outcomes (the card a deck draw gives): the card kind 0..49.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/params.h"
+#include "core/registry.h"
+#include "core/state.h"
+
+namespace ddalab::lostcities {
+
+inline constexpr int kColours = 5;
+inline constexpr int kRanks = 10;  // per colour: the wager rank 0 and the number ranks 1..9
+inline constexpr int kKinds = kColours * kRanks;
+inline constexpr int kWagersPerColour = 3;
+inline constexpr int kCards = kColours * (kWagersPerColour + kRanks - 1);  // 60
+inline constexpr int kWagerRank = 0;
+inline constexpr int kSources = 1 + kColours;  // the deck and one pile per colour
+inline constexpr int kDeckSource = 0;
+inline constexpr int kActionIds = kKinds * 2 * kSources;  // ids are 0..599
+
+constexpr int colourOf(int kind) {
+  return kind / kRanks;
+}
+constexpr int rankOf(int kind) {
+  return kind % kRanks;
+}
+constexpr int kindOf(int colour, int rank) {
+  return colour * kRanks + rank;
+}
+// Face value of a card: 2..10 for number cards, 0 for wagers.
+constexpr int valueOf(int kind) {
+  return rankOf(kind) == kWagerRank ? 0 : rankOf(kind) + 1;
+}
+constexpr int pileSource(int colour) {
+  return 1 + colour;
+}
+
+// "B7", "G10", "Yw".
+std::string cardName(int kind);
+// The kind written as cardName writes it; throws std::invalid_argument for anything else.
+int parseCard(std::string_view name);
+
+struct ActionParts {
+  int kind;
+  bool discard;  // false: played onto the own expedition
+  int source;    // kDeckSource or pileSource(colour)
+};
+constexpr Action makeAction(int kind, bool discard, int source) {
+  return kind * 2 * kSources + (discard ? kSources : 0) + source;
+}
+constexpr ActionParts decodeAction(Action action) {
+  return {action / (2 * kSources), (action / kSources) % 2 == 1, action % kSources};
+}
+
+// A multiset of cards: per colour a bit per number rank (bit r = rank r, r = 1..9) and a count
+// of wagers. Hands, expeditions, the lazy deck and the known cards K all use it.
+struct CardSet {
+  std::array<uint16_t, kColours> numbers{};
+  std::array<uint8_t, kColours> wagers{};
+
+  // How many cards of `kind` the set holds.
+  int count(int kind) const;
+  void add(int kind);
+  // Removes one card of `kind`, which must be present.
+  void remove(int kind);
+  int size() const;
+  bool operator==(const CardSet&) const = default;
+};
+
+enum class Heuristic { WagerAware, Thesis };
+
+struct LostCitiesConfig {
+  int handSize = 8;
+  Heuristic heuristic = Heuristic::WagerAware;
+  int maxRounds = 500;
+  bool countDeal = true;  // the initially dealt cards count for believability
+  double categoryThreshold = 1.0;
+  double colourThreshold = 1.0;
+};
+
+// What everybody saw a player do with one colour (the inference of players.md needs it).
+struct ColourHistory {
+  int8_t openingRank = -1;     // rank of the first card played onto the expedition; -1 = unopened
+  uint16_t pileTakes = 0;      // cards of the colour taken from its discard pile
+  uint16_t blindDiscards = 0;  // cards of the colour discarded while the expedition was unopened
+};
+
+// A constructed position for tests and analysis; cards are kinds, piles bottom to top.
+struct Position {
+  std::array<std::vector<int>, 2> hands;
+  std::array<std::vector<int>, 2> expeditions;
+  std::array<std::vector<int>, kColours> piles;
+  int toMove = 0;
+};
+
+class LostCitiesState final : public State {
+ public:
+  // A new game: each player is dealt config.handSize cards at random from `dealSeed`.
+  LostCitiesState(const LostCitiesConfig& config, uint64_t dealSeed);
+
+  std::unique_ptr<State> clone() const override { return std::make_unique<LostCitiesState>(*this); }
+  int numPlayers() const override { return 2; }
+  int actor() const override;
+  void legalActions(std::vector<Action>& out) const override;
+  void outcomes(std::vector<Outcome>& out) const override;
+  void apply(Action action) override;
+  int winner() const override;
+  bool capped() const override { return capped_; }
+  // The heuristic of the spec in exact integer units; 10 x score once the game is over.
+  double gain(int p) const override { return heuristicUnits(p); }
+  int roundsCompleted() const override { return rounds_; }
+  double believability() const override;
+  bool isPass(Action) const override { return false; }  // every turn moves two cards
+  std::string actionToString(Action action) const override;
+  std::string toString() const override;
+  // Keeps `player`'s hand, both expeditions, the piles, deck size, hand sizes and K; the
+  // opponent's hand becomes K plus cards drawn from the unseen ones (uniformly, or one at a time
+  // with probability kindWeights[kind] / sum: 50 weights >= 0, all 0 = uniform); the rest of
+  // the unseen cards, shuffled, is a fixed deck order drawn with no environment event.
+  std::unique_ptr<State> determinize(int player, Rng& rng,
+                                     std::span<const double> kindWeights) const override;
+
+  // Score of player p by the rules (expeditions only, as the table stands).
+  int score(int p) const;
+  // The spec's heuristic `gain` of player p (value = gain), in points x 10.
+  int heuristicUnits(int p) const;
+  const CardSet& hand(int p) const { return hands_[p]; }
+  const CardSet& expeditions(int p) const { return expeditions_[p]; }
+  // K of `player`: the opponent's cards it saw taken from a discard pile and not yet let go.
+  const CardSet& known(int player) const { return takenFromPiles_[1 - player]; }
+  int pileSize(int colour) const { return piles_[colour].size; }
+  // Kind of the card at `index` of the colour's pile (0 = bottom).
+  int pileCard(int colour, int index) const { return kindOf(colour, piles_[colour].ranks[index]); }
+  int deckSize() const { return deckSize_; }
+  // The cards left in the deck (hidden from both players in a real game).
+  const CardSet& deckCards() const { return deck_; }
+  // True in a determinized state: deck draws take the next card without an environment event.
+  bool hasDeckOrder() const { return hasDeckOrder_; }
+  const ColourHistory& history(int p, int colour) const { return history_[p][colour]; }
+  // Cards player p received from the deck per category {wager, 2-4, 5-7, 8-10} / per colour.
+  const std::array<int, 4>& categoryCounts(int p) const { return categoryCounts_[p]; }
+  const std::array<int, kColours>& colourCounts(int p) const { return colourCounts_[p]; }
+
+  // Replaces hands, expeditions and piles; the deck becomes every other card (lazy), K and the
+  // public history are cleared; rounds and believability counts stay. Throws
+  // std::invalid_argument for more cards than exist or a card on another colour's pile.
+  void setPosition(const Position& position);
+
+ private:
+  struct Pile {
+    std::array<uint8_t, kWagersPerColour + kRanks - 1> ranks{};  // bottom to top
+    uint8_t size = 0;
+  };
+
+  void playOrDiscard(int player, int kind, bool discard);
+  void takeFromPile(int player, int colour);
+  void takeFromDeck(int player, int kind);
+  void endTurn();
+  void recordReceipt(int player, int kind);
+  int topRank(int colour) const;
+  CardSet unseenBy(int player) const;
+  std::string describePlayer(int p) const;
+
+  LostCitiesConfig config_;  // a copy: states never depend on the Game's lifetime
+  std::array<CardSet, 2> hands_{};
+  std::array<CardSet, 2> expeditions_{};
+  std::array<CardSet, 2> takenFromPiles_{};  // per holder: the cards in K of its opponent
+  std::array<Pile, kColours> piles_{};
+  CardSet deck_{};
+  std::array<uint8_t, kCards> deckOrder_{};  // determinized only: next card at deckSize_ - 1
+  int deckSize_ = 0;
+  bool hasDeckOrder_ = false;
+  int player_ = 0;
+  bool drawPending_ = false;  // the player drew from the deck; the environment gives the card
+  int rounds_ = 0;
+  bool over_ = false;
+  bool capped_ = false;
+  std::array<std::array<ColourHistory, kColours>, 2> history_{};
+  std::array<std::array<int, 4>, 2> categoryCounts_{};
+  std::array<std::array<int, kColours>, 2> colourCounts_{};
+};
+
+class LostCitiesGame final : public Game {
+ public:
+  explicit LostCitiesGame(const LostCitiesConfig& config) : config_(config) {}
+  int numPlayers() const override { return 2; }
+  std::unique_ptr<State> newGame(uint64_t setupSeed) const override;
+  double statusScale() const override { return 100.0; }
+  bool hasHiddenInformation() const override { return true; }
+  const LostCitiesConfig& config() const { return config_; }
+
+ private:
+  LostCitiesConfig config_;
+};
+
+// Per card kind, the inference weight (players.md, "Inference for minimax-is") that the
+// opponent of `player` holds it, from the opponent's public actions so far: 1 at the start;
+// opening colour c with number v: numbers of c above v x3, below x0.1, wagers of c x0.1;
+// opening with a wager: numbers of c x3; each card of c taken from a pile: colour c x2; each card
+// of c discarded with no expedition of c: colour c x discardFactor (>= 0).
+std::array<double, kKinds> inferenceWeights(const LostCitiesState& state, int player,
+                                            double discardFactor);
+
+// Registry entry: id "lost-cities", its parameter schema and factory.
+GameInfo gameInfo();
+
+}  // namespace ddalab::lostcities

@@ -1,0 +1,112 @@
+// Lost Cities: scoring, the heuristic (gain = value), believability and the inference weights.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/believability.h"
+#include "games/lost-cities/card_bits.h"
+#include "games/lost-cities/lost_cities.h"
+
+namespace ddalab::lostcities {
+
+using bits::expeditionScore;
+using bits::highestRank;
+using bits::kValueSum;
+using bits::ranksAbove;
+
+int LostCitiesState::score(int p) const {
+  const CardSet& table = expeditions_[p];
+  int total = 0;
+  for (int c = 0; c < kColours; ++c) total += expeditionScore(table.numbers[c], table.wagers[c]);
+  return total;
+}
+
+int LostCitiesState::heuristicUnits(int p) const {
+  if (over_) return 10 * score(p);
+  const CardSet& table = expeditions_[p];
+  const CardSet& hand = hands_[p];
+  int started = 0;
+  for (int c = 0; c < kColours; ++c) started += (table.numbers[c] | table.wagers[c]) != 0;
+  // Interpretation: "the valued state has 4 or more started expeditions" counts the valued
+  // player's own expeditions (the opponent's do not change what the deck can still give p).
+  const int deckWeight = started >= 4 ? 2 : 3;
+  int total = 0;
+  for (int c = 0; c < kColours; ++c) {
+    const unsigned numbers = table.numbers[c];
+    const int wagers = table.wagers[c];
+    if (numbers == 0 && wagers == 0) continue;
+    const int highest = highestRank(numbers);
+    const unsigned playable = ranksAbove(highest);
+    int potential = 8 * kValueSum[hand.numbers[c] & playable] +
+                    deckWeight * kValueSum[deck_.numbers[c] & playable];
+    if (const int top = topRank(c); top > highest) potential += 7 * (top + 1);  // wagers: rank 0
+    const int multiplier = config_.heuristic == Heuristic::WagerAware ? 1 + wagers : 1;
+    total += 10 * expeditionScore(numbers, wagers) + multiplier * potential;
+  }
+  return total;
+}
+
+int LostCitiesState::winner() const {
+  if (!over_) return -1;
+  // A capped game is scored as it stands too (spec: "scored as it stands").
+  const int a = score(0), b = score(1);
+  return a > b ? 0 : (b > a ? 1 : -1);
+}
+
+void LostCitiesState::recordReceipt(int player, int kind) {
+  static constexpr std::array<int, kRanks> kCategory = {0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+  ++categoryCounts_[player][kCategory[rankOf(kind)]];
+  ++colourCounts_[player][colourOf(kind)];
+}
+
+double LostCitiesState::believability() const {
+  double total = 0;
+  for (int p = 0; p < 2; ++p)
+    total += belPC(categoryCounts_[p], config_.categoryThreshold) +
+             0.5 * belPC(colourCounts_[p], config_.colourThreshold);
+  return total;
+}
+
+namespace {
+
+// The factor the opening of an expedition applies to the rank `rank` of its colour.
+double openingFactor(int openingRank, int rank) {
+  if (openingRank < 0) return 1.0;
+  if (openingRank == kWagerRank) return rank == kWagerRank ? 1.0 : 3.0;
+  if (rank == kWagerRank) return 0.1;
+  return rank > openingRank ? 3.0 : (rank < openingRank ? 0.1 : 1.0);
+}
+
+}  // namespace
+
+std::array<double, kKinds> inferenceWeights(const LostCitiesState& state, int player,
+                                            double discardFactor) {
+  if (!(discardFactor >= 0.0) || !std::isfinite(discardFactor))
+    throw std::invalid_argument("inferenceWeights: discardFactor must be a finite number >= 0");
+  const int opponent = 1 - player;
+  std::array<double, kKinds> weights{};
+  std::array<double, kKinds> logs{};  // the same in log space, for the overflow guard below
+  double maxLog = -std::numeric_limits<double>::infinity();
+  for (int c = 0; c < kColours; ++c) {
+    const ColourHistory& h = state.history(opponent, c);
+    const double colourWeight =
+        std::pow(2.0, h.pileTakes) * std::pow(discardFactor, h.blindDiscards);
+    double colourLog = h.pileTakes * std::log(2.0);
+    if (h.blindDiscards > 0) colourLog += h.blindDiscards * std::log(discardFactor);
+    for (int rank = 0; rank < kRanks; ++rank) {
+      const int kind = kindOf(c, rank);
+      const double opening = openingFactor(h.openingRank, rank);
+      weights[kind] = colourWeight * opening;
+      logs[kind] = colourLog + std::log(opening);
+      maxLog = std::max(maxLog, logs[kind]);
+    }
+  }
+  // Only relative weights matter to sampling. When the plain products would leave the range of
+  // a double (hundreds of pile takes of one colour), rescale them in log space instead.
+  if (std::isfinite(maxLog) && std::abs(maxLog) > 600.0)
+    for (int kind = 0; kind < kKinds; ++kind) weights[kind] = std::exp(logs[kind] - maxLog);
+  return weights;
+}
+
+}  // namespace ddalab::lostcities

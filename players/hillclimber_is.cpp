@@ -1,0 +1,53 @@
+// `hillclimber-is`: one-ply search summed over determinizations of what the player has seen.
+#include "core/registry.h"
+#include "players/ranking.h"
+#include "players/simulation.h"
+
+namespace ddalab {
+
+namespace {
+
+class HillClimberIS final : public RankingPlayer {
+ public:
+  HillClimberIS(int level, double sigma, int samples)
+      : RankingPlayer(level, sigma), samples_(samples) {}
+
+  void scoreActions(const State& state, std::span<const Action> legal, std::span<double> scores,
+                    Rng& rng) override {
+    std::fill(scores.begin(), scores.end(), 0.0);
+    sampleScores_.resize(legal.size());
+    for (int s = 0; s < samples_; ++s) {
+      const auto world = state.determinize(state.actor(), rng, {});
+      scoreByValue(*world, legal, sampleScores_);
+      for (size_t i = 0; i < legal.size(); ++i) scores[i] += sampleScores_[i];
+    }
+  }
+
+ private:
+  int samples_;
+  std::vector<double> sampleScores_;
+};
+
+}  // namespace
+
+PlayerInfo hillClimberISInfo() {
+  return {.id = "hillclimber-is",
+          .kind = PlayerKind::Regular,
+          .description = "one-ply search on the value summed over determinizations (no cheating)",
+          .params = withLevelParams(
+              {{"samples", ParamType::Int, 30, 1, 100000, "determinizations per decision"}}),
+          .incompatibility =
+              [](const Game& game, const Json&) {
+                return game.hasHiddenInformation()
+                           ? std::string()
+                           : std::string("the game has no hidden information; use hillclimber");
+              },
+          .makeRegular =
+              [](const PlayerSetup& setup) {
+                return std::make_unique<HillClimberIS>(setup.level,
+                                                       setup.params.at("sigma").get<double>(),
+                                                       setup.params.at("samples").get<int>());
+              }};
+}
+
+}  // namespace ddalab

@@ -1,0 +1,242 @@
+// `minimax-is` (thesis 5.2.3, after Vasconcelos): alpha-beta with width pruning on
+// inference-weighted determinizations of Lost Cities; root moves are scored by their votes.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/registry.h"
+#include "games/lost-cities/lost_cities.h"
+#include "players/ranking.h"
+
+namespace ddalab {
+
+namespace {
+
+using lostcities::LostCitiesState;
+
+struct Schedule {
+  int iterations;
+  int depth;  // in turns; 1 = the root decision only
+};
+
+struct MinimaxISConfig {
+  std::array<int, 2> deckThresholds;  // deck >= [0]: stage 0; >= [1]: stage 1; else stage 2
+  std::array<Schedule, 3> stages;
+  int rootWidth;
+  int innerWidth;
+  bool inference;
+  double discardFactor;
+};
+
+class MinimaxIS final : public RankingPlayer {
+ public:
+  MinimaxIS(int level, double sigma, const MinimaxISConfig& config)
+      : RankingPlayer(level, sigma), config_(config) {}
+
+  void scoreActions(const State& state, std::span<const Action> legal, std::span<double> scores,
+                    Rng& rng) override {
+    const auto& real = dynamic_cast<const LostCitiesState&>(state);
+    me_ = state.actor();
+    const Schedule schedule = scheduleFor(real.deckSize());
+    std::vector<int> votes(legal.size(), 0);
+    std::vector<double> statics(legal.size(), 0.0);
+    for (int it = 0; it < schedule.iterations; ++it) {
+      std::array<double, lostcities::kKinds> weights{};
+      if (config_.inference)
+        weights = lostcities::inferenceWeights(real, me_, config_.discardFactor);
+      const auto world = state.determinize(
+          me_, rng,
+          config_.inference ? std::span<const double>(weights) : std::span<const double>());
+      ++votes[bestRootMove(*world, legal, schedule.depth, statics)];
+    }
+    rankByVotesThenStatics(votes, statics, scores);
+  }
+
+ private:
+  Schedule scheduleFor(int deckSize) const {
+    if (deckSize >= config_.deckThresholds[0]) return config_.stages[0];
+    if (deckSize >= config_.deckThresholds[1]) return config_.stages[1];
+    return config_.stages[2];
+  }
+
+  // value(me) - value(opponent): the evaluation of the search, from the root player's side.
+  double evaluate(const State& s) const { return s.value(me_) - s.value(1 - me_); }
+
+  // Index into `legal` of the best root move in `world`; adds each move's static evaluation to
+  // `statics` (the tie-break of the votes).
+  size_t bestRootMove(const State& world, std::span<const Action> legal, int depth,
+                      std::vector<double>& statics) const {
+    std::vector<Child> children = expand(world, legal, /*maximizing=*/true);
+    for (const auto& child : children) statics[child.index] += child.evaluation;
+    keepBest(children, depth > 1 ? config_.rootWidth : 0);
+    double alpha = -INFINITY;
+    size_t best = children.front().index;
+    for (const auto& child : children) {
+      const double v =
+          depth > 1 ? search(*child.state, depth - 1, alpha, INFINITY) : child.evaluation;
+      if (v > alpha) {
+        alpha = v;
+        best = child.index;
+      }
+    }
+    return best;
+  }
+
+  struct Child {
+    std::unique_ptr<State> state;
+    double evaluation;  // from the root player's side
+    double priority;    // from the mover's side: what the mover ranks its moves by
+    size_t index;
+  };
+
+  // Every child of `node` with its evaluation; `maximizing`: the root player moves at `node`.
+  std::vector<Child> expand(const State& node, std::span<const Action> actions,
+                            bool maximizing) const {
+    std::vector<Child> children;
+    children.reserve(actions.size());
+    for (size_t i = 0; i < actions.size(); ++i) {
+      auto child = node.clone();
+      child->apply(actions[i]);
+      const double e = evaluate(*child);
+      children.push_back({std::move(child), e, maximizing ? e : -e, i});
+    }
+    return children;
+  }
+
+  // Keeps the `width` children the mover ranks highest (0 = all), best first.
+  static void keepBest(std::vector<Child>& children, int width) {
+    std::stable_sort(children.begin(), children.end(),
+                     [](const Child& a, const Child& b) { return a.priority > b.priority; });
+    if (width > 0 && children.size() > static_cast<size_t>(width)) children.resize(width);
+  }
+
+  // Alpha-beta value (root player's side) of `node` searched `turns` more turns deep.
+  double search(const State& node, int turns, double alpha, double beta) const {
+    if (node.isTerminal()) return evaluate(node);
+    const bool maximizing = node.actor() == me_;
+    std::vector<Action> legal;
+    node.legalActions(legal);
+    if (turns == 1) return bestLeaf(node, legal, maximizing, alpha, beta);
+    std::vector<Child> children = expand(node, legal, maximizing);
+    keepBest(children, config_.innerWidth);
+    double best = maximizing ? -INFINITY : INFINITY;
+    for (const auto& child : children) {
+      const double v = search(*child.state, turns - 1, alpha, beta);
+      best = maximizing ? std::max(best, v) : std::min(best, v);
+      if (maximizing)
+        alpha = std::max(alpha, v);
+      else
+        beta = std::min(beta, v);
+      if (alpha >= beta) break;
+    }
+    return best;
+  }
+
+  // The last ply is not width-pruned: every move is evaluated, with alpha-beta cut-offs.
+  double bestLeaf(const State& node, std::span<const Action> legal, bool maximizing, double alpha,
+                  double beta) const {
+    double best = maximizing ? -INFINITY : INFINITY;
+    for (Action a : legal) {
+      auto child = node.clone();
+      child->apply(a);
+      const double v = evaluate(*child);
+      best = maximizing ? std::max(best, v) : std::min(best, v);
+      if (maximizing ? best >= beta : best <= alpha) break;
+    }
+    return best;
+  }
+
+  // Scores are ranks: more votes first, then the summed static evaluation; exact ties stay tied
+  // (level scaling orders them randomly).
+  static void rankByVotesThenStatics(const std::vector<int>& votes,
+                                     const std::vector<double>& statics, std::span<double> scores) {
+    std::vector<size_t> order(votes.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    auto key = [&](size_t i) { return std::pair(votes[i], statics[i]); };
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+    double rank = 0;
+    for (size_t k = 0; k < order.size(); ++k) {
+      if (k > 0 && key(order[k]) != key(order[k - 1])) ++rank;
+      scores[order[k]] = rank;
+    }
+  }
+
+  MinimaxISConfig config_;
+  int me_ = 0;
+};
+
+MinimaxISConfig configFrom(const Json& p) {
+  const auto iterations = p.at("iterations").get<std::vector<int>>();
+  const auto depths = p.at("depths").get<std::vector<int>>();
+  const auto thresholds = p.at("deck_thresholds").get<std::vector<int>>();
+  const auto widths = p.at("widths").get<std::vector<int>>();
+  MinimaxISConfig c;
+  c.deckThresholds = {thresholds[0], thresholds[1]};
+  for (size_t i = 0; i < 3; ++i) c.stages[i] = {iterations[i], depths[i]};
+  c.rootWidth = widths[0];
+  c.innerWidth = widths[1];
+  c.inference = p.at("inference").get<bool>();
+  c.discardFactor = p.at("discard_factor").get<double>();
+  return c;
+}
+
+}  // namespace
+
+PlayerInfo minimaxISInfo() {
+  return {.id = "minimax-is",
+          .kind = PlayerKind::Regular,
+          .description =
+              "Lost Cities: alpha-beta with width pruning on inference-weighted "
+              "determinizations, root moves scored by votes",
+          .params = withLevelParams({
+              {"iterations",
+               ParamType::IntList,
+               Json::array({20, 13, 6}),
+               1,
+               10000,
+               "determinizations per decision in the three deck stages (early, middle, late)",
+               {},
+               3},
+              {"depths",
+               ParamType::IntList,
+               Json::array({2, 3, 4}),
+               1,
+               10,
+               "search depth in turns in the three deck stages (1 = the own move only)",
+               {},
+               3},
+              {"deck_thresholds",
+               ParamType::IntList,
+               Json::array({30, 15}),
+               0,
+               60,
+               "deck sizes from which the early and the middle stage apply",
+               {},
+               2},
+              {"widths",
+               ParamType::IntList,
+               Json::array({10, 3}),
+               0,
+               1000,
+               "moves kept at the root and deeper (0 = all); the last ply is never pruned",
+               {},
+               2},
+              {"inference", ParamType::Bool, true, 0, 0,
+               "weight the opponent's hand by what its actions reveal (players.md)"},
+              {"discard_factor", ParamType::Double, 1.0, 0, 100,
+               "inference weight factor of a colour the opponent discards unopened (1 = off)"},
+          }),
+          .incompatibility =
+              [](const Game& game, const Json&) {
+                return dynamic_cast<const lostcities::LostCitiesGame*>(&game)
+                           ? std::string()
+                           : std::string("minimax-is plays Lost Cities only");
+              },
+          .makeRegular =
+              [](const PlayerSetup& setup) {
+                return std::make_unique<MinimaxIS>(
+                    setup.level, setup.params.at("sigma").get<double>(), configFrom(setup.params));
+              }};
+}
+
+}  // namespace ddalab
