@@ -13,13 +13,18 @@ using Json = nlohmann::json;
 // Bad input: says where (file, JSON path) and what was expected.
 class InputError : public std::runtime_error {
  public:
-  InputError(std::string path, const std::string& message)
+  InputError(std::string path, std::string message)
       : std::runtime_error(path.empty() ? message : path + ": " + message),
-        path_(std::move(path)) {}
+        path_(std::move(path)),
+        message_(std::move(message)) {}
+  // Where: a file and/or JSON path ("" when not known).
   const std::string& path() const { return path_; }
+  // What was wrong and what was expected.
+  const std::string& message() const { return message_; }
 
  private:
   std::string path_;
+  std::string message_;
 };
 
 enum class ParamType { Int, Double, Bool, String, IntList };

@@ -16,7 +16,8 @@ struct GameInfo {
   std::string id;
   std::string description;
   std::vector<ParamSpec> params;
-  // Builds a game from parameters already validated against `params` (all keys present).
+  // Builds a game from parameters already validated against `params` (all keys present);
+  // a combination it cannot play throws InputError whose path is the parameter's name.
   std::function<std::shared_ptr<const Game>(const Json& params)> make;
 };
 

@@ -122,7 +122,11 @@ void parseGame(const Json& node, const std::string& path, Experiment& e) {
   e.gameParams = validateParams(e.gameInfo->params,
                                 fields.find("params") ? *fields.find("params") : Json(nullptr),
                                 fields.at("params"));
-  e.game = e.gameInfo->make(e.gameParams);
+  try {
+    e.game = e.gameInfo->make(e.gameParams);
+  } catch (const InputError& error) {  // a combination of parameters the game cannot play
+    throw InputError(fields.at("params") + "." + error.path(), error.message());
+  }
 }
 
 Experiment parseExperiment(const Fields& fields, const std::string& path) {
@@ -201,7 +205,7 @@ Batch parseBatch(const Json& document, const std::string& source) {
   try {
     return parseDocument(document);
   } catch (const InputError& e) {
-    throw InputError(source + ": " + e.path(), std::string(e.what()).substr(e.path().size() + 2));
+    throw InputError(source + ": " + e.path(), e.message());
   }
 }
 

@@ -125,7 +125,9 @@ void printMetricTable(std::ostream& out, const std::vector<ExperimentResult>& re
 
 void printPlayerTable(std::ostream& out, const ExperimentResult& result,
                       const ExperimentSummary& summary) {
-  out << "\nPlayers of " << result.name << " (environment " << result.environment << "; draws "
+  // Without a winner a one-player game is lost, not drawn.
+  const char* noWinner = summary.players.size() == 1 ? "; losses " : "; draws ";
+  out << "\nPlayers of " << result.name << " (environment " << result.environment << noWinner
       << fixed(100 * summary.drawRate, 1) << " %, capped " << fixed(100 * summary.cappedRate, 1)
       << " %)\n";
   TextTable table(

@@ -107,6 +107,12 @@ TEST_CASE("bad batch files give errors naming the file, the JSON path and the ex
   CHECK_THAT(withChange([](Json& e) { e.erase("name"); }),
              Contains("$.experiments[0].name") && Contains("missing"));
 
+  Json maze = {{"name", "m"},
+               {"game", {{"id", "maze"}, {"params", {{"blue_prob", 0.6}, {"red_prob", 0.5}}}}},
+               {"players", {{{"id", "hillclimber"}}}},
+               {"iterations", 1}};
+  CHECK_THAT(errorOf(batchDocument({maze})),
+             Contains("file.json: $.experiments[0].game.params.red_prob"));
   CHECK_THAT(errorOf({{"seed", 1}, {"experiments", Json::array()}}),
              Contains("$.format") && Contains("ddalab-batch/1"));
   CHECK_THAT(errorOf(batchDocument(

@@ -87,7 +87,8 @@ uint64_t signature(const Batch& batch) {
   RunOptions options;
   options.threads = 2;
   uint64_t h = 1;
-  for (const auto& r : runBatch(batch, options).front().records) h = fingerprint(r, h);
+  const auto results = runBatch(batch, options);  // named: front() of a temporary would dangle
+  for (const auto& r : results.front().records) h = fingerprint(r, h);
   return h;
 }
 

@@ -20,7 +20,7 @@ long long markPlaces(int width, int height, int distance) {
 }
 
 void require(bool ok, const std::string& parameter, const std::string& expected) {
-  if (!ok) throw InputError("params." + parameter, expected);
+  if (!ok) throw InputError(parameter, expected);
 }
 
 bool isProbability(double p) {
@@ -108,7 +108,7 @@ GameInfo gameInfo() {
     config.endDoorProb = p.at("end_door_prob").get<double>();
     const double defuseWeight = p.at("defuse_weight").get<double>();
     if (defuseWeight < 0 && defuseWeight != -1.0)
-      throw InputError("params.defuse_weight", "expected -1 (automatic) or a number >= 0");
+      throw InputError("defuse_weight", "expected -1 (automatic) or a number >= 0");
     config.defuseWeight = defuseWeight < 0 ? 10.0 * (config.width + config.height) : defuseWeight;
     config.unknownWeight = p.at("unknown_weight").get<double>();
     config.believabilityThreshold = p.at("believability_threshold").get<double>();
