@@ -12,22 +12,55 @@ namespace ddalab::cli {
 
 namespace {
 
-const Json kThesisLudoCoefficients = {
-    {"believability", 1000}, {"fairness", 10}, {"leading_time", 10},
-    {"tension", 10},         {"lead", 3},      {"freedom", 1}};
+struct Workload {
+  const char* name;
+  Json game;
+  std::vector<Json> players;
+  Json environment;
+  Json coefficients;
+  int games;
+};
 
-Batch ludoBatch(const std::string& player, const std::string& environment, int games) {
-  Json players = Json::array();
-  for (int level : {50, 100, 100, 100}) players.push_back({{"id", player}, {"level", level}});
+Json sameFor(int n, const Json& player) { return Json(std::vector<Json>(n, player)); }
+
+std::vector<Workload> workloads(int scale) {
+  const Json ludoCoefficients = {{"believability", 1000}, {"fairness", 10}, {"leading_time", 10},
+                                 {"tension", 10},         {"lead", 3},      {"freedom", 1}};
+  const Json lcCoefficients = {{"believability", 1000}, {"lead_changes", 100},
+                               {"fairness", 100},       {"leading_time", 100},
+                               {"tension", 100},        {"freedom", 10}};
+  const Json hillclimbers = {{{"id", "hillclimber"}, {"level", 50}},
+                             {{"id", "hillclimber"}},
+                             {{"id", "hillclimber"}},
+                             {{"id", "hillclimber"}}};
+  const Json exact = {{"sigma", 0}};
+  return {
+      {"ludo 4x random", {{"id", "ludo"}}, sameFor(4, {{"id", "random"}}), {{"id", "e-random"}},
+       ludoCoefficients, 10 * scale},
+      {"ludo 4x hillclimber, e-hillclimber", {{"id", "ludo"}}, hillclimbers,
+       {{"id", "e-hillclimber"}}, ludoCoefficients, scale},
+      {"lost-cities 2x random", {{"id", "lost-cities"}}, sameFor(2, {{"id", "random"}}),
+       {{"id", "e-random"}}, lcCoefficients, 10 * scale},
+      {"lost-cities minimax-is vs hillclimber-is", {{"id", "lost-cities"}},
+       {{{"id", "minimax-is"}, {"params", exact}}, {{"id", "hillclimber-is"}, {"params", exact}}},
+       {{"id", "e-random"}}, lcCoefficients, scale / 40},
+      {"maze 41x41 hillclimber (thesis set-up)",
+       {{"id", "maze"}, {"params", {{"max_steps", 777}, {"defuse_weight", 0}}}},
+       {{{"id", "hillclimber"}, {"params", exact}}}, {{"id", "e-random"}},
+       {{"believability", 10}, {"tension", 100}, {"lead", 500}, {"freedom", 100}}, 2 * scale},
+  };
+}
+
+Batch batchOf(const Workload& w) {
   const Json document = {{"format", kBatchFormat},
                          {"seed", 20261122},
                          {"experiments",
-                          {{{"name", "bench"},
-                            {"game", {{"id", "ludo"}, {"params", {{"players", 4}}}}},
-                            {"players", players},
-                            {"environment", {{"id", environment}}},
-                            {"coefficients", kThesisLudoCoefficients},
-                            {"iterations", games}}}}};
+                          {{{"name", w.name},
+                            {"game", w.game},
+                            {"players", w.players},
+                            {"environment", w.environment},
+                            {"coefficients", w.coefficients},
+                            {"iterations", std::max(1, w.games)}}}}};
   return parseBatch(document, "bench");
 }
 
@@ -48,36 +81,35 @@ Timing timeBatch(const Batch& batch, int threads) {
   return {static_cast<double>(results.front().records.size()) / seconds, signature};
 }
 
-void printLine(const char* name, int threads, const Timing& t) {
-  std::printf("%-36s threads %d  %10.0f games/s  signature %016llx\n", name, threads,
-              t.gamesPerSecond, static_cast<unsigned long long>(t.signature));
-}
-
 }  // namespace
 
 int benchCommand(const Args& args) {
   po::options_description options("options");
-  options.add_options()("games,n", po::value<int>()->default_value(20000),
-                        "games of the random-player workload")(
-      "dda-games", po::value<int>()->default_value(2000), "games of the e-hillclimber workload");
+  options.add_options()("scale,n", po::value<int>()->default_value(2000),
+                        "work size: games per workload are multiples of it");
   po::variables_map vm;
   if (auto code = parseArgs(args, "ddalab bench [options]", options, {}, vm)) return *code;
+  const int scale = vm["scale"].as<int>();
+  if (scale < 1) throw InputError("--scale", "expected a positive integer");
 
-  const Batch randomLudo = ludoBatch("random", "e-random", vm["games"].as<int>());
-  const Batch ddaLudo = ludoBatch("hillclimber", "e-hillclimber", vm["dda-games"].as<int>());
-  const Timing one = timeBatch(randomLudo, 1);
-  printLine("ludo 4x random, e-random", 1, one);
-  const Timing two = timeBatch(randomLudo, 2);
-  printLine("ludo 4x random, e-random", 2, two);
-  const Timing dda = timeBatch(ddaLudo, 1);
-  printLine("ludo 4x hillclimber, e-hillclimber", 1, dda);
-  std::printf("two-thread speed-up: %.2fx\n", two.gamesPerSecond / one.gamesPerSecond);
-  if (one.signature != two.signature) {
-    std::cerr << "error: 1 and 2 threads gave different results\n";
-    return kRuntimeError;
+  uint64_t signature = 0;
+  std::printf("%-42s %7s %12s %12s %8s  %s\n", "workload", "games", "1 thread/s", "2 threads/s",
+              "speed-up", "signature");
+  for (const Workload& w : workloads(scale)) {
+    const Batch batch = batchOf(w);
+    const Timing one = timeBatch(batch, 1);
+    const Timing two = timeBatch(batch, 2);
+    if (one.signature != two.signature) {
+      std::cerr << "error: " << w.name << ": 1 and 2 threads gave different results\n";
+      return kRuntimeError;
+    }
+    std::printf("%-42s %7d %12.1f %12.1f %7.2fx  %016llx\n", w.name,
+                batch.experiments.front().iterations, one.gamesPerSecond, two.gamesPerSecond,
+                two.gamesPerSecond / one.gamesPerSecond,
+                static_cast<unsigned long long>(one.signature));
+    signature = signature * 31 + one.signature;
   }
-  std::printf("signature: %016llx\n",
-              static_cast<unsigned long long>(one.signature ^ dda.signature));
+  std::printf("signature: %016llx\n", static_cast<unsigned long long>(signature));
   return kOk;
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fresh Debian 12 machine -> every test: installs, builds (warnings are errors) and runs CTest.
+# Fresh Debian 12 machine -> every test: installs, builds (warnings are errors) and runs CTest,
+# then runs the tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -7,3 +8,10 @@ cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=ON \
   -DCMAKE_CXX_FLAGS="-Werror" > /dev/null
 cmake --build build-test -j2
 ctest --test-dir build-test --output-on-failure -j2
+
+# Memory errors and undefined behaviour (dangling references, overflows) fail the run.
+cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDDALAB_TESTS=ON \
+  -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
+  > /dev/null
+cmake --build build-sanitize -j2
+ctest --test-dir build-sanitize --output-on-failure -j2

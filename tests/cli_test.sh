@@ -35,7 +35,7 @@ expect 2 "unrecognised option\|unrecognized option" "$ddalab" run "$src/experime
 expect 2 "unknown list" "$ddalab" list colours
 expect 0 "e-hillclimber" "$ddalab" list players
 expect 0 "--threads" "$ddalab" run --help
-expect 0 "--dda-games" "$ddalab" bench --help
+expect 0 "--scale" "$ddalab" bench --help
 
 # A run writes the CSVs and the trace; score recomputes the same tables from them.
 expect 0 "ratio to the best" "$ddalab" run "$src/experiments/quick.json" -n 6 -t 2 --seed 9 \
@@ -53,6 +53,9 @@ cmp -s "$work/out/ludo-4hc__e-random.games.csv" "$work/again/ludo-4hc__e-random.
 "$ddalab" score "$work/out" >"$work/score.txt" 2>&1 || fail "score failed: $(cat "$work/score.txt")"
 grep -q "score9" "$work/score.txt" || fail "score printed no scores"
 expect 2 "summary.csv" "$ddalab" score "$work/nothing-here"
+
+# bench runs every workload on 1 and 2 threads with identical results.
+expect 0 "signature: " "$ddalab" bench --scale 40
 
 echo "$((failures == 0 ? 1 : 0)) passed, $failures failed"
 [ "$failures" -eq 0 ]
