@@ -31,7 +31,7 @@ void listPlayers() {
                       ? "regular players (\"players\", with \"level\" 1-100):\n"
                       : "environment players (\"environment\"):\n");
     for (const auto& p : playerRegistry()) {
-      if (p.kind != kind) continue;
+      if (!p.canAct(kind)) continue;
       std::cout << "  " << p.id << " - " << p.description << "\n";
       printParams(p.params);
     }

@@ -31,21 +31,28 @@ struct PlayerSetup {
   Coefficients coefficients;  // the experiment's fun-score weights
 };
 
+// A player acts in the roles it has a factory for: regular players decide for a seat, environment
+// players at environment nodes; some (the DDA players in a one-player game) can do both.
 struct PlayerInfo {
   std::string id;
-  PlayerKind kind;
+  PlayerKind kind;  // its main role, for listing
   std::string description;
   std::vector<ParamSpec> params;
-  // Why this player, with these validated parameters, cannot take part in `game`; empty when
-  // it can (unset: plays every game).
-  std::function<std::string(const Game& game, const Json& params)> incompatibility = {};
+  // Why this player, with these validated parameters, cannot take `role` in `game`; empty when
+  // it can (unset: every game).
+  std::function<std::string(const Game& game, const Json& params, PlayerKind role)>
+      incompatibility = {};
   std::function<std::unique_ptr<Player>(const PlayerSetup&)> makeRegular = {};
   std::function<std::unique_ptr<EnvironmentPlayer>(const PlayerSetup&)> makeEnvironment = {};
 
-  // Why this player, with these validated parameters, cannot take part in `game`; empty when
+  // Whether the player has a factory for `role`.
+  bool canAct(PlayerKind role) const {
+    return role == PlayerKind::Regular ? bool(makeRegular) : bool(makeEnvironment);
+  }
+  // Why this player, with these validated parameters, cannot take `role` in `game`; empty when
   // it can.
-  std::string whyNot(const Game& game, const Json& params) const {
-    return incompatibility ? incompatibility(game, params) : std::string();
+  std::string whyNot(const Game& game, const Json& params, PlayerKind role) const {
+    return incompatibility ? incompatibility(game, params, role) : std::string();
   }
 };
 

@@ -70,26 +70,25 @@ class Fields {
   std::string path_;
 };
 
-PlayerEntry parsePlayer(const Json& node, const std::string& path, PlayerKind kind,
+PlayerEntry parsePlayer(const Json& node, const std::string& path, PlayerKind role,
                         const Game& game) {
-  const bool regular = kind == PlayerKind::Regular;
+  const bool regular = role == PlayerKind::Regular;
   Fields fields(node, path,
                 regular ? std::initializer_list<const char*>{"id", "level", "params"}
                         : std::initializer_list<const char*>{"id", "params"});
   const std::string id = fields.string("id");
-  std::vector<PlayerInfo> sameKind;
+  std::vector<PlayerInfo> candidates;
   for (const auto& info : playerRegistry())
-    if (info.kind == kind) sameKind.push_back(info);
-  const PlayerInfo& found = findById<PlayerInfo>(
-      sameKind, id, regular ? "regular player" : "environment player", fields.at("id"));
+    if (info.canAct(role)) candidates.push_back(info);
+  findById<PlayerInfo>(candidates, id, regular ? "regular player" : "environment player",
+                       fields.at("id"));
   PlayerEntry entry;
-  for (const auto& info : playerRegistry())
-    if (info.id == found.id) entry.info = &info;
+  entry.info = &findById<PlayerInfo>(playerRegistry(), id, "player", fields.at("id"));
   if (regular) entry.level = static_cast<int>(fields.integer("level", 1, 100, 100));
   entry.params = validateParams(entry.info->params,
                                 fields.find("params") ? *fields.find("params") : Json(nullptr),
                                 fields.at("params"));
-  if (const std::string why = entry.info->whyNot(game, entry.params); !why.empty())
+  if (const std::string why = entry.info->whyNot(game, entry.params, role); !why.empty())
     throw InputError(fields.at("id"), "'" + id + "' cannot play this game: " + why);
   return entry;
 }

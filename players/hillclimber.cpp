@@ -26,7 +26,7 @@ PlayerInfo hillClimberInfo() {
                                       "allow hidden-information games: a cheating benchmark that "
                                       "values states with the opponent's hand and the deck"}}),
           .incompatibility =
-              [](const Game& game, const Json& params) {
+              [](const Game& game, const Json& params, PlayerKind) {
                 return game.hasHiddenInformation() && !params.at("sees_hidden").get<bool>()
                            ? std::string(
                                  "it would see hidden information; use hillclimber-is, "

@@ -37,7 +37,7 @@ PlayerInfo hillClimberISInfo() {
           .params = withLevelParams(
               {{"samples", ParamType::Int, 30, 1, 100000, "determinizations per decision"}}),
           .incompatibility =
-              [](const Game& game, const Json&) {
+              [](const Game& game, const Json&, PlayerKind) {
                 return game.hasHiddenInformation()
                            ? std::string()
                            : std::string("the game has no hidden information; use hillclimber");

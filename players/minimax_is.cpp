@@ -227,7 +227,7 @@ PlayerInfo minimaxISInfo() {
                "inference weight factor of a colour the opponent discards unopened (1 = off)"},
           }),
           .incompatibility =
-              [](const Game& game, const Json&) {
+              [](const Game& game, const Json&, PlayerKind) {
                 return dynamic_cast<const lostcities::LostCitiesGame*>(&game)
                            ? std::string()
                            : std::string("minimax-is plays Lost Cities only");

@@ -20,7 +20,7 @@ std::shared_ptr<const Game> makeGame(const std::string& id) {
 std::unique_ptr<Player> makePlayer(const std::string& id, const Game& game, const Json& params) {
   const auto& info = findById<PlayerInfo>(playerRegistry(), id, "player", "");
   const Json validated = validateParams(info.params, params, "params");
-  REQUIRE(info.whyNot(game, validated).empty());
+  REQUIRE(info.whyNot(game, validated, PlayerKind::Regular).empty());
   return info.makeRegular({game, 100, validated, {}});
 }
 

@@ -49,16 +49,17 @@ TEST_CASE("every registered player has a unique id and constructs on every game"
   std::map<std::string, int> ids;
   for (const auto& info : playerRegistry()) {
     ++ids[info.id];
-    const bool regular = info.kind == PlayerKind::Regular;
-    CHECK(static_cast<bool>(regular ? bool(info.makeRegular) : bool(info.makeEnvironment)));
+    CHECK(info.canAct(info.kind));
     for (const auto& gameInfo : gameRegistry()) {
       const auto game = gameInfo.make(validateParams(gameInfo.params, nullptr, "g"));
       const PlayerSetup setup{*game, 100, validateParams(info.params, nullptr, "p"), {}};
-      if (!info.whyNot(*game, setup.params).empty()) continue;
-      if (regular)
-        CHECK(info.makeRegular(setup) != nullptr);
-      else
-        CHECK(info.makeEnvironment(setup) != nullptr);
+      for (const auto role : {PlayerKind::Regular, PlayerKind::Environment}) {
+        if (!info.canAct(role) || !info.whyNot(*game, setup.params, role).empty()) continue;
+        if (role == PlayerKind::Regular)
+          CHECK(info.makeRegular(setup) != nullptr);
+        else
+          CHECK(info.makeEnvironment(setup) != nullptr);
+      }
     }
   }
   for (const auto& [id, count] : ids) CHECK(count == 1);
