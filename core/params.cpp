@@ -58,6 +58,9 @@ Json checkType(const ParamSpec& spec, const Json& v, const std::string& where) {
       }
       return v;
     }
+    case ParamType::Object:  // checked by whoever interprets it (e.g. another schema)
+      if (!v.is_object()) throw InputError(where, expected + ", got " + v.dump());
+      return v;
   }
   return v;
 }
@@ -87,6 +90,8 @@ std::string typeName(ParamType type) {
       return "string";
     case ParamType::IntList:
       return "list of integers";
+    case ParamType::Object:
+      return "object";
   }
   return "?";
 }

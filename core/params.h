@@ -27,7 +27,7 @@ class InputError : public std::runtime_error {
   std::string message_;
 };
 
-enum class ParamType { Int, Double, Bool, String, IntList };
+enum class ParamType { Int, Double, Bool, String, IntList, Object };
 
 struct ParamSpec {
   std::string name;

@@ -69,6 +69,15 @@ class State {
     (void)kindWeights;
     return clone();
   }
+  // At an environment node, scores[i] = how good outcomes[i] is for an opponent of the regular
+  // players who builds the environment (higher = worse for them); the DDA players acting as the
+  // environment rank outcomes by it. Returns false when the game has no such view.
+  virtual bool scoreOutcomesAsOpponent(std::span<const Outcome> outcomes,
+                                       std::span<double> scores) const {
+    (void)outcomes;
+    (void)scores;
+    return false;
+  }
 
   bool isTerminal() const { return actor() == kTerminal; }
   bool isEnvironmentNode() const { return actor() == kEnvironment; }

@@ -9,15 +9,35 @@ PlayerInfo randomPlayerInfo();
 PlayerInfo hillClimberInfo();
 PlayerInfo hillClimberISInfo();
 PlayerInfo minimaxISInfo();
+PlayerInfo maxnInfo();
+PlayerInfo mctsInfo();
+PlayerInfo dynamicLevelInfo();
+PlayerInfo posmInfo();
 PlayerInfo eRandomInfo();
 PlayerInfo eHillClimberInfo();
+PlayerInfo eMaxMaxInfo();
+PlayerInfo eMaxNInfo();
+PlayerInfo eMonteCarloInfo();
 
 std::span<const PlayerInfo> playerRegistry() {
   // A new player: one file in players/ and one line here (plus its declaration above).
+  // clang-format off
   static const std::vector<PlayerInfo> players = {
-      randomPlayerInfo(), hillClimberInfo(), hillClimberISInfo(),
-      minimaxISInfo(),    eRandomInfo(),     eHillClimberInfo(),
+      randomPlayerInfo(),
+      hillClimberInfo(),
+      hillClimberISInfo(),
+      minimaxISInfo(),
+      maxnInfo(),
+      mctsInfo(),
+      dynamicLevelInfo(),
+      posmInfo(),
+      eRandomInfo(),
+      eHillClimberInfo(),
+      eMaxMaxInfo(),
+      eMaxNInfo(),
+      eMonteCarloInfo(),
   };
+  // clang-format on
   return players;
 }
 

@@ -32,20 +32,60 @@ Action greedyAction(const State& state, std::span<const Action> legal) {
 
 double settledFun(const State& state, const MetricsTracker& trace, Action outcome,
                   const Coefficients& coefficients) {
-  auto line = state.clone();
-  MetricsTracker tracker = trace;
-  bool roundEnded = applyTracked(*line, tracker, outcome, 0);
-  if (!roundEnded && line->actor() >= 0) {
-    std::vector<Action> legal;
-    line->legalActions(legal);
-    const Action settle = greedyAction(*line, legal);
-    roundEnded = applyTracked(*line, tracker, settle, static_cast<int>(legal.size()));
+  Line line(state, trace);
+  line.apply(outcome, 0);
+  if (line.roundOpen && line.state->actor() >= 0) line.applyGreedy();
+  return line.fun(coefficients);
+}
+
+void settledFuns(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
+                 const Coefficients& coefficients, std::vector<double>& funs) {
+  funs.resize(outcomes.size());
+  for (size_t i = 0; i < outcomes.size(); ++i)
+    funs[i] = settledFun(state, trace, outcomes[i].action, coefficients);
+}
+
+Action hillclimbOutcome(const State& state, const MetricsTracker& trace,
+                        const Coefficients& coefficients) {
+  std::vector<Outcome> outcomes;
+  state.outcomes(outcomes);
+  std::vector<double> funs;
+  settledFuns(state, trace, outcomes, coefficients, funs);
+  return outcomes[bestIndices(funs).front()].action;
+}
+
+Line& Line::operator=(const Line& other) {
+  if (this != &other) {
+    state = other.state->clone();
+    tracker = other.tracker;
+    roundOpen = other.roundOpen;
   }
-  if (!roundEnded) {
-    const Gains gains = gainsOf(*line);
-    tracker.endRound(std::span(gains.data(), static_cast<size_t>(line->numPlayers())));
+  return *this;
+}
+
+void Line::apply(Action action, int legalCount) {
+  roundOpen = !applyTracked(*state, tracker, action, legalCount);
+}
+
+void Line::applyGreedy() {
+  state->legalActions(legal_);
+  apply(greedyAction(*state, legal_), static_cast<int>(legal_.size()));
+}
+
+double Line::fun(const Coefficients& coefficients) const {
+  if (!roundOpen) return tracker.fun(coefficients, state->believability());
+  MetricsTracker closed = tracker;
+  const Gains gains = gainsOf(*state);
+  closed.endRound(std::span(gains.data(), static_cast<size_t>(state->numPlayers())));
+  return closed.fun(coefficients, state->believability());
+}
+
+bool playGreedyToEnvironment(Line& line, int roundLimit) {
+  while (!line.done(roundLimit)) {
+    if (line.state->isEnvironmentNode()) return true;
+    line.applyGreedy();
   }
-  return tracker.fun(coefficients, line->believability());
+  return false;
 }
 
 std::vector<size_t> bestIndices(std::span<const double> values) {
@@ -54,6 +94,15 @@ std::vector<size_t> bestIndices(std::span<const double> values) {
   for (size_t i = 0; i < values.size(); ++i)
     if (top - values[i] <= 1e-12 * std::max(1.0, std::abs(top))) best.push_back(i);
   return best;
+}
+
+std::vector<size_t> bestFirst(std::span<const double> scores, size_t limit) {
+  std::vector<size_t> order(scores.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+  if (limit > 0 && limit < order.size()) order.resize(limit);
+  return order;
 }
 
 }  // namespace ddalab

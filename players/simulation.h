@@ -1,6 +1,7 @@
 #pragma once
 // Simulation and evaluation shared by the players: scoring actions by the game's value,
 // the value-greedy policy, and the fun score of a hypothetical continuation.
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -21,6 +22,54 @@ Action greedyAction(const State& state, std::span<const Action> legal);
 // still open after that (e.g. another roll of the same turn) is closed with the board unchanged.
 double settledFun(const State& state, const MetricsTracker& trace, Action outcome,
                   const Coefficients& coefficients);
+
+// funs[i] = settledFun of outcomes[i] (the e-hillclimber evaluation of every outcome).
+void settledFuns(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
+                 const Coefficients& coefficients, std::vector<double>& funs);
+
+// The outcome e-hillclimber would pick with ties to the first: deterministic, for simulations.
+Action hillclimbOutcome(const State& state, const MetricsTracker& trace,
+                        const Coefficients& coefficients);
+
+// A hypothetical continuation of the game: a state, the trace kept in step with it, and whether
+// the last action applied left its round open (F closes such a round with the board as it
+// stands).
+struct Line {
+  Line(const State& root, const MetricsTracker& trace) : state(root.clone()), tracker(trace) {}
+  Line(const Line& other)
+      : state(other.state->clone()), tracker(other.tracker), roundOpen(other.roundOpen) {}
+  Line& operator=(const Line& other);
+
+  // Applies an action of the current actor (`legalCount` unused at environment nodes).
+  void apply(Action action, int legalCount);
+  // Applies the regular actor's value-greedy action.
+  void applyGreedy();
+  // True at the end of the game or once round number `roundLimit` (of the whole game) ended.
+  bool done(int roundLimit) const { return state->isTerminal() || tracker.rounds() >= roundLimit; }
+  // F of the extended trace, an open round closed without a further decision.
+  double fun(const Coefficients& coefficients) const;
+
+  std::unique_ptr<State> state;
+  MetricsTracker tracker;
+  bool roundOpen = false;
+
+ private:
+  std::vector<Action> legal_;  // scratch for greedy decisions
+};
+
+// Plays value-greedy regular decisions until an environment node (returns true), the end of the
+// game or the end of round number `roundLimit` (false).
+bool playGreedyToEnvironment(Line& line, int roundLimit);
+
+// Plays to the end of round `roundLimit` (or of the game): regular players value-greedy, the
+// environment by `chooseOutcome(const Line&) -> Action`.
+template <typename OutcomeChooser>
+void playGreedyRounds(Line& line, int roundLimit, OutcomeChooser&& chooseOutcome) {
+  while (playGreedyToEnvironment(line, roundLimit)) line.apply(chooseOutcome(line), 0);
+}
+
+// Indices of the `limit` highest scores, best first, ties in index order (limit 0 = all).
+std::vector<size_t> bestFirst(std::span<const double> scores, size_t limit);
 
 // Indices of the maximal entries (within a relative tolerance of 1e-12).
 std::vector<size_t> bestIndices(std::span<const double> values);

@@ -99,6 +99,8 @@ TEST_CASE("an E-player with random_prob 1 reproduces e-random bit for bit") {
   const uint64_t natural = signature(environmentBatch("e-random", Json::object(), 20));
   CHECK(signature(environmentBatch("e-hillclimber", {{"random_prob", 1.0}}, 20)) == natural);
   CHECK(signature(environmentBatch("e-hillclimber", {{"random_prob", 0.2}}, 20)) != natural);
+  for (const char* id : {"e-maxmax", "e-maxn", "e-montecarlo"})
+    CHECK(signature(environmentBatch(id, {{"random_prob", 1.0}}, 20)) == natural);
 }
 
 TEST_CASE("e-hillclimber picks an outcome with the best settled fun score") {

@@ -477,4 +477,10 @@ void scoreOutcomesForOpponent(const MazeState& state, std::span<const Outcome> o
   }
 }
 
+bool MazeState::scoreOutcomesAsOpponent(std::span<const Outcome> outcomes,
+                                        std::span<double> scores) const {
+  scoreOutcomesForOpponent(*this, outcomes, scores);
+  return true;
+}
+
 }  // namespace ddalab::maze

@@ -158,6 +158,9 @@ class MazeState final : public State {
   bool isPass(Action) const override { return false; }
   std::string actionToString(Action action) const override;
   std::string toString() const override;
+  // scoreOutcomesForOpponent: minus the explorer's best one-move reply after each outcome.
+  bool scoreOutcomesAsOpponent(std::span<const Outcome> outcomes,
+                               std::span<double> scores) const override;
 
   const MazeConfig& config() const { return config_; }
   // Grid size and tile indices: index = y * width + x.

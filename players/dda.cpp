@@ -1,0 +1,179 @@
+#include "players/dda.h"
+
+#include <algorithm>
+#include <array>
+
+#include "core/status.h"
+#include "players/level.h"
+#include "players/ranking.h"
+#include "players/registry.h"
+
+namespace ddalab {
+
+double statusOf(const State& state, int p) {
+  const Gains gains = gainsOf(state);
+  std::array<double, kMaxPlayers> statuses{};
+  const size_t n = static_cast<size_t>(state.numPlayers());
+  computeStatuses(std::span(gains.data(), n), std::span(statuses.data(), n));
+  return statuses[static_cast<size_t>(p)];
+}
+
+namespace {
+
+// The regular role: the base scores the legal actions, the rule's level picks the rank.
+class DdaPlayer final : public Player {
+ public:
+  DdaPlayer(std::unique_ptr<RankingPlayer> base, std::unique_ptr<LevelRule> rule, double sigma)
+      : base_(std::move(base)), rule_(std::move(rule)), sigma_(sigma) {}
+
+  Action chooseAction(const State& state, std::span<const Action> legal, Rng& rng) override {
+    if (legal.size() == 1) return legal[0];
+    const int level = rule_->nextLevel(statusOf(state, state.actor()), rng);
+    scores_.resize(legal.size());
+    base_->scoreActions(state, legal, scores_, rng);
+    return legal[pickByLevel(scores_, level, sigma_, rng)];
+  }
+
+ private:
+  std::unique_ptr<RankingPlayer> base_;
+  std::unique_ptr<LevelRule> rule_;
+  double sigma_;
+  std::vector<double> scores_;
+};
+
+// The environment role of a one-player game: an opponent of the single player whose own status
+// is minus the player's; outcomes are ranked by the game's opponent view.
+class DdaEnvironment final : public EnvironmentPlayer {
+ public:
+  DdaEnvironment(std::unique_ptr<LevelRule> rule, double sigma)
+      : rule_(std::move(rule)), sigma_(sigma) {}
+
+  Action chooseOutcome(const State& state, const MetricsTracker&, Rng& own, Rng&) override {
+    state.outcomes(outcomes_);
+    if (outcomes_.size() == 1) return outcomes_[0].action;
+    const int level = rule_->nextLevel(-statusOf(state, 0), own);
+    scores_.resize(outcomes_.size());
+    state.scoreOutcomesAsOpponent(outcomes_, scores_);  // supported: checked by the registry
+    return outcomes_[pickByLevel(scores_, level, sigma_, own)].action;
+  }
+
+ private:
+  std::unique_ptr<LevelRule> rule_;
+  double sigma_;
+  std::vector<Outcome> outcomes_;
+  std::vector<double> scores_;
+};
+
+// `info` built for `game` with `baseParams` as a ranking player (level 100: only its scores are
+// used); null when it does not rank actions or cannot be built.
+std::unique_ptr<RankingPlayer> buildBase(const PlayerInfo& info, const Game& game,
+                                         const Json& baseParams, const Coefficients& coefficients) {
+  if (!info.canAct(PlayerKind::Regular)) return nullptr;
+  std::unique_ptr<Player> player;
+  try {
+    player = info.makeRegular({game, 100, baseParams, coefficients});
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+  auto* ranking = dynamic_cast<RankingPlayer*>(player.get());
+  if (!ranking) return nullptr;
+  player.release();
+  return std::unique_ptr<RankingPlayer>(ranking);
+}
+
+// Ids of the registered players that can serve as a base: they rank every legal action.
+std::string validBases(const Game& game) {
+  std::string valid;
+  for (const auto& info : playerRegistry())
+    if (buildBase(info, game, validateParams(info.params, nullptr, "params"), {}))
+      valid += (valid.empty() ? "" : ", ") + info.id;
+  return valid;
+}
+
+// The registry entry named by params.base; null when there is none.
+const PlayerInfo* findBase(const Json& params) {
+  const std::string id = params.at("base").get<std::string>();
+  for (const auto& info : playerRegistry())
+    if (info.id == id) return &info;
+  return nullptr;
+}
+
+// Why `params` name no usable base for `game` in the regular role; empty when they do.
+std::string baseIncompatibility(const Game& game, const Json& params) {
+  const std::string id = params.at("base").get<std::string>();
+  const PlayerInfo* info = findBase(params);
+  Json baseParams;
+  try {
+    if (info) baseParams = validateParams(info->params, params.at("base_params"), "base_params");
+  } catch (const InputError& error) {
+    return "base '" + id + "': " + error.what();
+  }
+  if (!info || !buildBase(*info, game, baseParams, {}))
+    return "unknown base '" + id +
+           "' (it must rank every legal action); valid: " + validBases(game);
+  if (const std::string why = info->whyNot(game, baseParams, PlayerKind::Regular); !why.empty())
+    return "base '" + id + "' cannot play this game: " + why;
+  return "";
+}
+
+// Why a DDA player cannot take `role` in `game`; empty when it can.
+std::string ddaIncompatibility(const Game& game, const Json& params, PlayerKind role) {
+  if (role == PlayerKind::Regular)
+    return game.numPlayers() == 1
+               ? "a one-player game has no opponent to adjust to; use it as the environment"
+               : baseIncompatibility(game, params);
+  if (game.numPlayers() != 1)
+    return "as the environment it plays the opponent of a one-player game only";
+  constexpr std::array<Outcome, 0> none{};
+  return game.newGame(0)->scoreOutcomesAsOpponent(none, {})
+             ? ""
+             : "the game cannot rank its environment outcomes from an opponent's side";
+}
+
+// The base named by setup.params; throws InputError when the registry would have refused it.
+std::unique_ptr<RankingPlayer> makeBase(const PlayerSetup& setup) {
+  const std::string why = baseIncompatibility(setup.game, setup.params);
+  if (!why.empty()) throw InputError("params.base", why);
+  const PlayerInfo& info = *findBase(setup.params);
+  return buildBase(info, setup.game,
+                   validateParams(info.params, setup.params.at("base_params"), "base_params"),
+                   setup.coefficients);
+}
+
+// The parameters every DDA player has: the base (and sigma when it is level scaled).
+std::vector<ParamSpec> sharedParams(bool levelScaled) {
+  std::vector<ParamSpec> params = {
+      {"base", ParamType::String, "hillclimber", 0, 0,
+       "id of the player that ranks the actions in the regular role (it must rank every legal "
+       "action, e.g. hillclimber, hillclimber-is, minimax-is)"},
+      {"base_params", ParamType::Object, Json::object(), 0, 0,
+       "parameters of the base (its defaults for the rest)"},
+  };
+  return levelScaled ? withLevelParams(std::move(params)) : params;
+}
+
+}  // namespace
+
+PlayerInfo ddaPlayerInfo(DdaSpec spec) {
+  for (auto& param : sharedParams(spec.levelScaled)) spec.params.push_back(std::move(param));
+  const auto sigmaOf = [levelScaled = spec.levelScaled](const Json& params) {
+    return levelScaled ? params.at("sigma").get<double>() : 0.0;
+  };
+  return {.id = spec.id,
+          .kind = PlayerKind::Regular,
+          .description = spec.description,
+          .params = spec.params,
+          .incompatibility = ddaIncompatibility,
+          .makeRegular =
+              [makeRule = spec.makeRule, sigmaOf](const PlayerSetup& setup) {
+                return std::unique_ptr<Player>(std::make_unique<DdaPlayer>(
+                    makeBase(setup), makeRule(setup), sigmaOf(setup.params)));
+              },
+          .makeEnvironment =
+              [makeRule = spec.makeRule, sigmaOf](const PlayerSetup& setup) {
+                return std::unique_ptr<EnvironmentPlayer>(
+                    std::make_unique<DdaEnvironment>(makeRule(setup), sigmaOf(setup.params)));
+              }};
+}
+
+}  // namespace ddalab

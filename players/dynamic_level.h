@@ -1,0 +1,28 @@
+#pragma once
+// Dynamic Level (Gomez-Hicks & Kauchak; thesis 3.6, algorithm 2).
+#include <algorithm>
+#include <cmath>
+
+#include "players/dda.h"
+
+namespace ddalab {
+
+// Before each own decision: level <- clamp(level - s / alpha, 0, 100) (winning makes it weaker).
+// The level is kept as a real number; the rank uses it rounded to a whole level, the resolution
+// of level scaling (1 % of the ascending order).
+class DynamicLevelRule final : public LevelRule {
+ public:
+  DynamicLevelRule(double initialLevel, double alpha) : level_(initialLevel), alpha_(alpha) {}
+  int nextLevel(double status, Rng&) override {
+    level_ = std::clamp(level_ - status / alpha_, 0.0, 100.0);
+    return static_cast<int>(std::lround(level_));
+  }
+  // The current level, unrounded.
+  double level() const { return level_; }
+
+ private:
+  double level_;
+  double alpha_;
+};
+
+}  // namespace ddalab

@@ -1,0 +1,63 @@
+// `e-maxmax`: the outcome whose continuation of `depth` more rounds, played by value-greedy
+// players and a hill-climbing environment, has the best fun score F.
+#include "core/registry.h"
+#include "players/fun_seeking.h"
+#include "players/simulation.h"
+
+namespace ddalab {
+
+namespace {
+
+class EMaxMax final : public FunSeekingEnvironment {
+ public:
+  EMaxMax(const Coefficients& coefficients, double randomProb, int depth)
+      : FunSeekingEnvironment(coefficients, randomProb), depth_(depth) {}
+
+ protected:
+  Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
+                Rng& own) override {
+    if (outcomes.size() == 1) return outcomes[0].action;
+    funs_.resize(outcomes.size());
+    for (size_t i = 0; i < outcomes.size(); ++i) funs_[i] = simulatedFun(state, trace, outcomes[i]);
+    const auto best = bestIndices(funs_);
+    return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
+  }
+
+ private:
+  // F after `outcome`, the rest of its round and `depth_` further rounds. The simulated
+  // environment breaks ties to the first outcome, so the simulation needs no random numbers.
+  double simulatedFun(const State& state, const MetricsTracker& trace, const Outcome& outcome) {
+    Line line(state, trace);
+    line.apply(outcome.action, 0);
+    const int roundLimit = trace.rounds() + 1 + depth_;
+    playGreedyRounds(line, roundLimit, [this](const Line& at) {
+      return hillclimbOutcome(*at.state, at.tracker, coefficients());
+    });
+    return line.fun(coefficients());
+  }
+
+  int depth_;
+  std::vector<double> funs_;
+};
+
+}  // namespace
+
+PlayerInfo eMaxMaxInfo() {
+  auto params = funSeekingParams();
+  params.push_back({"depth", ParamType::Int, 3, 0, 100,
+                    "rounds simulated after the outcome's own round (greedy players, "
+                    "hill-climbing environment)"});
+  return {.id = "e-maxmax",
+          .kind = PlayerKind::Environment,
+          .description =
+              "picks the outcome with the best fun score after simulating a few rounds "
+              "of greedy players and a hill-climbing environment",
+          .params = std::move(params),
+          .makeEnvironment = [](const PlayerSetup& setup) {
+            return std::make_unique<EMaxMax>(setup.coefficients,
+                                             setup.params.at("random_prob").get<double>(),
+                                             setup.params.at("depth").get<int>());
+          }};
+}
+
+}  // namespace ddalab

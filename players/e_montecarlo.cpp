@@ -1,0 +1,153 @@
+// `e-montecarlo`: UCT over the environment's decisions only; regular players play value-greedy
+// in between, rollouts let nature draw, and a line is rewarded by its fun score F.
+#include <algorithm>
+#include <cmath>
+
+#include "core/registry.h"
+#include "players/fun_seeking.h"
+#include "players/simulation.h"
+
+namespace ddalab {
+
+namespace {
+
+// One environment decision of the tree, children stored contiguously in the flat node vector.
+struct Node {
+  Action outcome = 0;   // the outcome that led here
+  int firstChild = -1;  // -1: not expanded yet (or no environment decision before the horizon)
+  int children = 0;     // one per outcome of the environment decision
+  int visits = 0;
+  double funSum = 0;  // raw F; normalized when compared (min-max is linear, so means commute)
+};
+
+class EMonteCarlo final : public FunSeekingEnvironment {
+ public:
+  EMonteCarlo(const Coefficients& coefficients, double randomProb, int iterations, int horizon,
+              double c)
+      : FunSeekingEnvironment(coefficients, randomProb),
+        iterations_(iterations),
+        horizon_(horizon),
+        c_(c) {}
+
+ protected:
+  Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
+                Rng& own) override {
+    if (outcomes.size() == 1) return outcomes[0].action;
+    nodes_.assign(1, Node{});
+    expand(0, outcomes);
+    minFun_ = INFINITY;
+    maxFun_ = -INFINITY;
+    const int roundLimit = trace.rounds() + horizon_;
+    for (int i = 0; i < iterations_; ++i) iterate(state, trace, roundLimit, own);
+    return nodes_[mostVisitedChild(nodes_[0])].outcome;
+  }
+
+ private:
+  // One descent: select by UCT down the expanded tree, expand the node reached, roll out from it.
+  void iterate(const State& state, const MetricsTracker& trace, int roundLimit, Rng& own) {
+    Line line(state, trace);
+    path_.assign(1, 0);
+    int node = 0;
+    while (nodes_[node].firstChild >= 0) {
+      node = selectChild(nodes_[node]);
+      path_.push_back(node);
+      line.apply(nodes_[node].outcome, 0);
+      if (playGreedyToEnvironment(line, roundLimit) && nodes_[node].firstChild < 0) {
+        line.state->outcomes(outcomes_);
+        expand(node, outcomes_);
+        break;
+      }
+    }
+    playGreedyRounds(line, roundLimit, [&](const Line& at) {
+      at.state->outcomes(outcomes_);
+      return sampleOutcome(outcomes_, own);
+    });
+    backPropagate(line.fun(coefficients()));
+  }
+
+  // Appends one child per outcome of `node`; a node is expanded when first reached.
+  void expand(int node, std::span<const Outcome> outcomes) {
+    nodes_[node].firstChild = static_cast<int>(nodes_.size());
+    nodes_[node].children = static_cast<int>(outcomes.size());
+    for (const Outcome& o : outcomes) nodes_.push_back(Node{.outcome = o.action});
+  }
+
+  // Unvisited children first (in order), then the best UCT score (ties to the first).
+  int selectChild(const Node& parent) const {
+    int best = parent.firstChild;
+    double bestScore = -INFINITY;
+    const double logVisits = std::log(static_cast<double>(std::max(1, parent.visits)));
+    for (int i = parent.firstChild; i < parent.firstChild + parent.children; ++i) {
+      const Node& child = nodes_[i];
+      if (child.visits == 0) return i;
+      const double score =
+          normalized(child.funSum / child.visits) + c_ * std::sqrt(logVisits / child.visits);
+      if (score > bestScore) {
+        bestScore = score;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  // F scaled to [0, 1] by the extremes seen in this search (0.5 while they coincide).
+  double normalized(double fun) const {
+    return maxFun_ > minFun_ ? (fun - minFun_) / (maxFun_ - minFun_) : 0.5;
+  }
+
+  void backPropagate(double fun) {
+    minFun_ = std::min(minFun_, fun);
+    maxFun_ = std::max(maxFun_, fun);
+    for (int node : path_) {
+      ++nodes_[node].visits;
+      nodes_[node].funSum += fun;
+    }
+  }
+
+  // The root's most visited child; ties to the higher mean F, then to the first.
+  int mostVisitedChild(const Node& root) const {
+    int best = root.firstChild;
+    for (int i = root.firstChild + 1; i < root.firstChild + root.children; ++i) {
+      const Node& a = nodes_[i];
+      const Node& b = nodes_[best];
+      if (a.visits > b.visits ||
+          (a.visits == b.visits && a.visits > 0 && a.funSum / a.visits > b.funSum / b.visits))
+        best = i;
+    }
+    return best;
+  }
+
+  int iterations_;
+  int horizon_;
+  double c_;
+  std::vector<Node> nodes_;
+  std::vector<int> path_;
+  std::vector<Outcome> outcomes_;
+  double minFun_ = 0;
+  double maxFun_ = 0;
+};
+
+}  // namespace
+
+PlayerInfo eMonteCarloInfo() {
+  auto params = funSeekingParams();
+  params.push_back({"iterations", ParamType::Int, 200, 1, 10000000, "descents per decision"});
+  params.push_back({"horizon", ParamType::Int, 6, 1, 1000,
+                    "rounds simulated from the decision's round on, then F rewards the line"});
+  params.push_back({"c", ParamType::Double, 0.7, 0, 100,
+                    "UCT exploration constant on F min-max normalized to [0, 1]"});
+  return {.id = "e-montecarlo",
+          .kind = PlayerKind::Environment,
+          .description =
+              "Monte Carlo tree search over the environment's outcomes, rewarded by "
+              "the fun score",
+          .params = std::move(params),
+          .makeEnvironment = [](const PlayerSetup& setup) {
+            const Json& p = setup.params;
+            return std::make_unique<EMonteCarlo>(
+                setup.coefficients, p.at("random_prob").get<double>(),
+                p.at("iterations").get<int>(), p.at("horizon").get<int>(), p.at("c").get<double>());
+          }};
+}
+
+}  // namespace ddalab

@@ -1,0 +1,179 @@
+// `maxn`: Max^n search to a fixed number of regular decisions; environment nodes are
+// probability-weighted means, leaves the vector of every player's value.
+//
+// Depth: `depth` counts regular decisions on a path, the root decision being the first. The
+// search stops at the first node reached after `depth` decisions, whatever its actor, and scores
+// it statically, so depth 1 is exactly the hillclimber. Environment nodes between decisions
+// cost no depth. A node visited after `max_nodes` nodes of the current decision is scored
+// statically too (the guard keeps a decision's cost bounded; the root's children always get a
+// score). Terminal states are scored by the game's value vector like any leaf.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <deque>
+#include <numeric>
+
+#include "core/registry.h"
+#include "players/ranking.h"
+
+namespace ddalab {
+
+namespace {
+
+using Vec = std::array<double, kMaxPlayers>;
+
+struct MaxnConfig {
+  int depth;
+  int width;        // children a regular node below the root expands; 0 = all
+  int chanceWidth;  // outcomes an environment node expands; 0 = all
+  long long maxNodes;
+};
+
+// Reused buffers of one level of the recursion (no allocation once warmed up but the clones).
+struct Level {
+  std::vector<Action> actions;
+  std::vector<Outcome> outcomes;
+  std::vector<std::unique_ptr<State>> children;
+  std::vector<double> priority;  // the mover's static value of each child
+  std::vector<size_t> order;
+};
+
+class Maxn final : public RankingPlayer {
+ public:
+  Maxn(int level, double sigma, const MaxnConfig& config)
+      : RankingPlayer(level, sigma), config_(config) {}
+
+  void scoreActions(const State& state, std::span<const Action> legal, std::span<double> scores,
+                    Rng& rng) override {
+    // A fresh determinization per decision: the search never sees what the actor cannot.
+    const auto world = state.determinize(state.actor(), rng, {});
+    const int mover = state.actor();
+    visited_ = 0;
+    for (size_t i = 0; i < legal.size(); ++i) {
+      auto child = world->clone();
+      child->apply(legal[i]);
+      scores[i] = search(*child, config_.depth - 1, 0)[mover];
+    }
+  }
+
+ private:
+  // The backed-up value vector of `node` with `decisions` regular decisions left to search;
+  // `ply` indexes the scratch buffers.
+  Vec search(const State& node, int decisions, size_t ply) {
+    ++visited_;
+    if (node.isTerminal() || decisions == 0 || visited_ > config_.maxNodes) return valuesOf(node);
+    if (levels_.size() <= ply) levels_.resize(ply + 1);
+    return node.isEnvironmentNode() ? expectation(node, decisions, ply)
+                                    : bestChild(node, decisions, ply);
+  }
+
+  // Probability-weighted mean over the `chance_width` most probable outcomes, re-weighted.
+  Vec expectation(const State& node, int decisions, size_t ply) {
+    Level& lv = levels_[ply];
+    node.outcomes(lv.outcomes);
+    keepMostProbable(lv.outcomes, config_.chanceWidth);
+    double total = 0;
+    for (const auto& o : lv.outcomes) total += o.probability;
+    Vec mean{};
+    for (const Outcome& o : lv.outcomes) {
+      auto child = node.clone();
+      child->apply(o.action);
+      const Vec v = search(*child, decisions, ply + 1);
+      for (int p = 0; p < node.numPlayers(); ++p) mean[p] += o.probability / total * v[p];
+    }
+    return mean;
+  }
+
+  // The child vector best for the mover among its `width` statically best actions; ties go to
+  // the first action in the game's order.
+  Vec bestChild(const State& node, int decisions, size_t ply) {
+    const int mover = node.actor();
+    expandRanked(node, ply);
+    Vec best{};
+    double bestScore = -INFINITY;
+    const Level& lv = levels_[ply];
+    for (const size_t i : lv.order) {
+      const Vec v = search(*lv.children[i], decisions - 1, ply + 1);
+      if (v[mover] > bestScore) {
+        bestScore = v[mover];
+        best = v;
+      }
+    }
+    return best;
+  }
+
+  // Fills the level's children of `node` and `order`: the indices of the children to search, in
+  // the game's order, restricted to the `width` best by the mover's static value.
+  void expandRanked(const State& node, size_t ply) {
+    Level& lv = levels_[ply];
+    node.legalActions(lv.actions);
+    lv.children.resize(lv.actions.size());
+    lv.order.resize(lv.actions.size());
+    std::iota(lv.order.begin(), lv.order.end(), size_t{0});
+    for (size_t i = 0; i < lv.actions.size(); ++i) {
+      lv.children[i] = node.clone();
+      lv.children[i]->apply(lv.actions[i]);
+    }
+    const size_t width = static_cast<size_t>(config_.width);
+    if (width == 0 || lv.actions.size() <= width) return;
+    lv.priority.resize(lv.actions.size());
+    for (size_t i = 0; i < lv.actions.size(); ++i)
+      lv.priority[i] = lv.children[i]->value(node.actor());
+    std::stable_sort(lv.order.begin(), lv.order.end(),
+                     [&lv](size_t a, size_t b) { return lv.priority[a] > lv.priority[b]; });
+    lv.order.resize(width);
+    std::sort(lv.order.begin(), lv.order.end());  // back to the game's order for tie-breaks
+  }
+
+  // Keeps the `width` most probable outcomes (0 = all); equal probabilities keep the game's order.
+  static void keepMostProbable(std::vector<Outcome>& outcomes, int width) {
+    if (width == 0 || outcomes.size() <= static_cast<size_t>(width)) return;
+    std::stable_sort(outcomes.begin(), outcomes.end(), [](const Outcome& a, const Outcome& b) {
+      return a.probability > b.probability;
+    });
+    outcomes.resize(static_cast<size_t>(width));
+  }
+
+  // The static value vector of `state` (entries past numPlayers() are 0).
+  static Vec valuesOf(const State& state) {
+    Vec v{};
+    for (int p = 0; p < state.numPlayers(); ++p) v[p] = state.value(p);
+    return v;
+  }
+
+  MaxnConfig config_;
+  long long visited_ = 0;
+  std::deque<Level> levels_;  // a deque: growing it keeps references to shallower levels
+};
+
+}  // namespace
+
+PlayerInfo maxnInfo() {
+  return {
+      .id = "maxn",
+      .kind = PlayerKind::Regular,
+      .description =
+          "Max^n to a fixed number of regular decisions (depth 1 = the hillclimber); environment "
+          "nodes are expectations, leaves the value vector; hidden information: searches one "
+          "fresh determinization of the acting player per decision; level-scaled",
+      .params = withLevelParams(
+          {{"depth", ParamType::Int, 2, 1, 10,
+            "regular decisions searched, the root decision included (1 = one ply)"},
+           {"width", ParamType::Int, 0, 0, 1000,
+            "below the root a regular node expands only its best actions by the mover's static "
+            "value (0 = all)"},
+           {"chance_width", ParamType::Int, 0, 0, 1000,
+            "an environment node expands only its most probable outcomes, re-weighted to sum "
+            "to 1 (0 = all)"},
+           {"max_nodes", ParamType::Int, 200000, 1, 1e9,
+            "nodes per decision; past it the remaining nodes are scored statically"}}),
+      .makeRegular = [](const PlayerSetup& setup) {
+        const Json& p = setup.params;
+        return std::make_unique<Maxn>(
+            setup.level, p.at("sigma").get<double>(),
+            MaxnConfig{p.at("depth").get<int>(), p.at("width").get<int>(),
+                       p.at("chance_width").get<int>(), p.at("max_nodes").get<long long>()});
+      }};
+}
+
+}  // namespace ddalab
