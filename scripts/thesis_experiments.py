@@ -59,9 +59,14 @@ def maze():
     # one explorer (maze.md), so it is left out; POSM / DL build the maze as the opponent.
     game = {"id": "maze", "params": {"width": 41, "height": 41, "max_steps": 777,
                                      "defuse_weight": 0}}
+    # Every explorer value costs a path search, so the search E-players get budgets that keep the
+    # whole study within 30 minutes on two cores (defaults: depth 3; 200 iterations, horizon 6).
     explorer = [player("hillclimber", 100, {"sigma": 0})]
-    rows = ["e-random", "e-hillclimber", "e-maxmax", "e-montecarlo"] + DDA_PLAYERS
-    return [experiment("maze", row, game, explorer, {"id": row}, MAZE) for row in rows]
+    environments = [{"id": "e-random"}, {"id": "e-hillclimber"},
+                    {"id": "e-maxmax", "params": {"depth": 2}},
+                    {"id": "e-montecarlo", "params": {"iterations": 100, "horizon": 4}}]
+    environments += [{"id": dda} for dda in DDA_PLAYERS]
+    return [experiment("maze", env["id"], game, explorer, env, MAZE) for env in environments]
 
 
 def comparisons():
