@@ -1,5 +1,6 @@
 // Level scaling, the registry's validation, and the environment players' contracts.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <map>
 
 #include "experiments/batch.h"
@@ -144,4 +145,66 @@ TEST_CASE("the value-greedy settle takes the best move, ties to the first") {
   scoreByValue(*state, legal, scores);
   const auto best = bestIndices(scores);
   CHECK(greedyAction(*state, legal) == legal[best.front()]);
+}
+
+namespace {
+
+// Upper 0.1 % point of the chi-square distribution (Wilson-Hilferty approximation).
+double chiSquareCritical(int df) {
+  const double z = 3.090, k = 2.0 / (9.0 * df);
+  return df * std::pow(1 - k + z * std::sqrt(k), 3);
+}
+
+// A state of a game at an environment node, reached by random play from `seed`.
+std::unique_ptr<State> environmentNode(const Game& game, uint64_t seed, int minRounds) {
+  auto state = game.newGame(seed);
+  Rng rng(seed);
+  std::vector<Action> legal;
+  std::vector<Outcome> outcomes;
+  while (state->roundsCompleted() < minRounds || !state->isEnvironmentNode()) {
+    if (state->isEnvironmentNode()) {
+      state->outcomes(outcomes);
+      state->apply(sampleOutcome(outcomes, rng));
+    } else {
+      state->legalActions(legal);
+      state->apply(legal[rng.below(static_cast<uint32_t>(legal.size()))]);
+    }
+  }
+  return state;
+}
+
+}  // namespace
+
+TEST_CASE("E-players with random_prob 1 draw outcomes with their natural probabilities") {
+  // Chi-square goodness of fit at the 0.1 % level on a uniform die (Ludo) and on a Lost Cities
+  // deck draw (probabilities count/remaining: wagers are three times as likely as numbers).
+  for (const std::string gameId : {"ludo", "lost-cities"}) {
+    const auto& gameInfo = findById<GameInfo>(gameRegistry(), gameId, "game", "");
+    const auto game = gameInfo.make(validateParams(gameInfo.params, nullptr, "g"));
+    const auto state = environmentNode(*game, 4, 6);
+    std::vector<Outcome> outcomes;
+    state->outcomes(outcomes);
+    REQUIRE(outcomes.size() > 1);
+    const Gains gains = gainsOf(*state);
+    const MetricsTracker trace(std::span(gains.data(), static_cast<size_t>(game->numPlayers())));
+    for (const auto& info : playerRegistry()) {
+      if (!info.makeEnvironment || info.params.empty() || info.params[0].name != "random_prob")
+        continue;
+      auto environment = info.makeEnvironment(
+          {*game, 100, validateParams(info.params, Json{{"random_prob", 1.0}}, "p"), {}});
+      std::map<Action, int> counts;
+      Rng own(1), nature(2);
+      constexpr int kDraws = 20000;
+      for (int i = 0; i < kDraws; ++i)
+        ++counts[environment->chooseOutcome(*state, trace, own, nature)];
+      double chi2 = 0;
+      for (const auto& o : outcomes) {
+        const double expected = kDraws * o.probability;
+        chi2 += (counts[o.action] - expected) * (counts[o.action] - expected) / expected;
+      }
+      INFO(gameId << " " << info.id << " chi2 " << chi2);
+      CHECK(chi2 < chiSquareCritical(static_cast<int>(outcomes.size()) - 1));
+      CHECK(counts.size() <= outcomes.size());  // nothing outside the outcomes
+    }
+  }
 }
