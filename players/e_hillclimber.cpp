@@ -14,9 +14,7 @@ class EHillClimber final : public FunSeekingEnvironment {
  protected:
   Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
                 Rng& own) override {
-    funs_.resize(outcomes.size());
-    for (size_t i = 0; i < outcomes.size(); ++i)
-      funs_[i] = settledFun(state, trace, outcomes[i].action, coefficients());
+    settledFuns(state, trace, outcomes, coefficients(), funs_);
     const auto best = bestIndices(funs_);
     return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
   }
