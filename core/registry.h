@@ -9,6 +9,7 @@
 #include "core/metrics.h"
 #include "core/params.h"
 #include "core/player.h"
+#include "core/stop.h"
 
 namespace ddalab {
 
@@ -29,6 +30,7 @@ struct PlayerSetup {
   int level = 100;            // 1..100, regular players only
   Json params;                // validated against PlayerInfo::params
   Coefficients coefficients;  // the experiment's fun-score weights
+  StopToken stop = {};        // long decisions poll it and throw GameAbandoned when requested
 };
 
 // A player acts in the roles it has a factory for: regular players decide for a seat, environment
