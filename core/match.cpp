@@ -98,7 +98,7 @@ bool applyTracked(State& state, MetricsTracker& tracker, Action action, int lega
 }
 
 GameRecord playGame(const Game& game, std::span<Player* const> players,
-                    EnvironmentPlayer& environment, uint64_t seed, Json* trace) {
+                    EnvironmentPlayer& environment, uint64_t seed, Json* trace, StopToken stop) {
   auto state = game.newGame(streamSeed(seed, Stream::Setup));
   const int n = state->numPlayers();
   Rng nature(streamSeed(seed, Stream::Nature));
@@ -113,6 +113,7 @@ GameRecord playGame(const Game& game, std::span<Player* const> players,
   std::vector<Action> legal;
   bool roundHadEnvironment = false;
   while (!state->isTerminal()) {
+    stop.check();
     const int actor = state->actor();
     Action action;
     if (actor == kEnvironment) {

@@ -7,6 +7,7 @@
 #include "core/metrics.h"
 #include "core/params.h"
 #include "core/player.h"
+#include "core/stop.h"
 
 namespace ddalab {
 
@@ -32,8 +33,10 @@ uint64_t fingerprint(const GameRecord& record, uint64_t h = 0xcbf29ce484222325ul
 bool applyTracked(State& state, MetricsTracker& tracker, Action action, int legalCount);
 
 // Plays the game dealt from `seed` to its end; `players[p]` decides for regular player p.
-// With `trace` non-null, fills it with the per-round trace of docs/trace-format.md.
+// With `trace` non-null, fills it with the per-round trace of docs/trace-format.md. Throws
+// GameAbandoned when `stop` is requested before the game ends (checked before every action).
 GameRecord playGame(const Game& game, std::span<Player* const> players,
-                    EnvironmentPlayer& environment, uint64_t seed, Json* trace = nullptr);
+                    EnvironmentPlayer& environment, uint64_t seed, Json* trace = nullptr,
+                    StopToken stop = {});
 
 }  // namespace ddalab

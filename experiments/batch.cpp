@@ -1,16 +1,212 @@
 #include "experiments/batch.h"
 
-#include <fstream>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <limits>
-#include <set>
-#include <sstream>
+#include <map>
+#include <optional>
 
 #include "games/registry.h"
 #include "players/registry.h"
+#include "results/experiment_result.h"
 
 namespace ddalab {
 
 namespace {
+
+// ---- Reading a file: bounded, every failure an InputError with the operating system's reason
+
+std::string tooLargeMessage(const std::string& size) {
+  return "the file has " + size + " bytes; expected a batch file of at most " +
+         std::to_string(kMaxBatchFileBytes) + " bytes (16 MiB)";
+}
+
+struct FileCloser {
+  void operator()(std::FILE* file) const { std::fclose(file); }
+};
+
+// The whole file, refused before reading when it is a directory or larger than the limit.
+std::string readBatchFile(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  std::error_code error;
+  const auto status = std::filesystem::status(file, error);
+  if (error) throw InputError(name, "cannot open the file: " + error.message());
+  if (std::filesystem::is_directory(status))
+    throw InputError(name, std::string("cannot read the file: ") + std::strerror(EISDIR) +
+                               "; expected a batch or experiment JSON file");
+  if (std::filesystem::is_regular_file(status)) {
+    const auto size = std::filesystem::file_size(file, error);
+    if (!error && size > kMaxBatchFileBytes)
+      throw InputError(name, tooLargeMessage(std::to_string(size)));
+  }
+  const std::unique_ptr<std::FILE, FileCloser> in(std::fopen(name.c_str(), "rb"));
+  if (!in) throw InputError(name, std::string("cannot open the file: ") + std::strerror(errno));
+  std::string text;
+  char buffer[1 << 16];
+  while (text.size() <= kMaxBatchFileBytes) {  // bounded even when the size was not known
+    const size_t read = std::fread(buffer, 1, sizeof buffer, in.get());
+    if (read < sizeof buffer && std::ferror(in.get())) {
+      const int reason = errno;
+      throw InputError(name, std::string("cannot read the file: ") + std::strerror(reason));
+    }
+    text.append(buffer, read);
+    if (read < sizeof buffer) break;
+  }
+  if (text.size() > kMaxBatchFileBytes)
+    throw InputError(name, tooLargeMessage("more than " + std::to_string(kMaxBatchFileBytes)));
+  return text;
+}
+
+// ---- Parsing text: a SAX handler bounds the nesting, errors name the line and column
+
+// Builds the document like Json::parse, but stops at arrays and objects nested deeper than
+// kMaxJsonDepth and keeps the first error instead of throwing, so the caller can say where it is.
+class BoundedDomBuilder {
+ public:
+  struct Failure {
+    size_t position;  // characters read when it failed
+    std::string lastToken;
+    int id;  // nlohmann's exception id (406: number overflow)
+    std::string what;
+  };
+
+  explicit BoundedDomBuilder(Json& root) : dom_(root, false) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool value) { return dom_.boolean(value); }
+  bool number_integer(Json::number_integer_t value) { return dom_.number_integer(value); }
+  bool number_unsigned(Json::number_unsigned_t value) { return dom_.number_unsigned(value); }
+  bool number_float(Json::number_float_t value, const Json::string_t& text) {
+    return dom_.number_float(value, text);
+  }
+  bool string(Json::string_t& value) { return dom_.string(value); }
+  bool binary(Json::binary_t& value) { return dom_.binary(value); }
+  bool key(Json::string_t& value) { return dom_.key(value); }
+  bool start_object(size_t size) { return enter() && dom_.start_object(size); }
+  bool end_object() { return leave() && dom_.end_object(); }
+  bool start_array(size_t size) { return enter() && dom_.start_array(size); }
+  bool end_array() { return leave() && dom_.end_array(); }
+  bool parse_error(size_t position, const std::string& lastToken,
+                   const nlohmann::detail::exception& error) {
+    failure_ = Failure{position, lastToken, error.id, error.what()};
+    return false;
+  }
+
+  // Whether parsing stopped at the nesting limit.
+  bool tooDeep() const { return tooDeep_; }
+  // The parser's error, if it reported one.
+  const std::optional<Failure>& failure() const { return failure_; }
+
+ private:
+  bool enter() {
+    tooDeep_ = ++depth_ > kMaxJsonDepth;
+    return !tooDeep_;
+  }
+  bool leave() {
+    --depth_;
+    return true;
+  }
+
+  nlohmann::detail::json_sax_dom_parser<Json> dom_;
+  size_t depth_ = 0;
+  bool tooDeep_ = false;
+  std::optional<Failure> failure_;
+};
+
+// Byte offset of the bracket opening nesting level `depth` in `text`, which is valid JSON up to
+// there (the parser got that far); text.size() when there is none.
+size_t offsetOfDepth(std::string_view text, size_t depth) {
+  size_t level = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;  // skips the escaped character
+      if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++level == depth) return i;
+    } else if (c == ']' || c == '}') {
+      --level;
+    }
+  }
+  return text.size();
+}
+
+// An InputError at byte `offset` of `text`: path "source:line:column" (1-based; columns count
+// characters, not bytes), message "<what> at line L, column C: <detail>".
+InputError errorAt(std::string_view text, size_t offset, const std::string& source,
+                   const std::string& what, const std::string& detail) {
+  size_t line = 1, column = 1;
+  const size_t start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // a BOM takes no column
+  for (size_t i = start; i < std::min(offset, text.size()); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {  // not a continuation
+      ++column;
+    }
+  }
+  const std::string lineText = std::to_string(line), columnText = std::to_string(column);
+  return InputError(source + ":" + lineText + ":" + columnText,
+                    what + " at line " + lineText + ", column " + columnText + ": " + detail);
+}
+
+// nlohmann's message without its "[json.exception...]" and position prefixes, the token it
+// quotes cut to an excerpt.
+std::string syntaxReason(const BoundedDomBuilder::Failure& failure) {
+  std::string reason = failure.what;
+  if (const size_t end = reason.find("] "); end != std::string::npos) reason.erase(0, end + 2);
+  if (reason.starts_with("parse error at line"))
+    if (const size_t end = reason.find(": "); end != std::string::npos) reason.erase(0, end + 2);
+  const std::string quoted = "last read: '" + failure.lastToken + "'";
+  if (const size_t at = reason.find(quoted); at != std::string::npos)
+    reason.replace(at, quoted.size(), "last read: '" + textExcerpt(failure.lastToken) + "'");
+  return reason;
+}
+
+// Parses JSON text into a document; every failure is an InputError at the line and column.
+Json parseJsonText(std::string_view text, const std::string& source) {
+  Json document;
+  BoundedDomBuilder builder(document);
+  if (Json::sax_parse(text.data(), text.data() + text.size(), &builder)) return document;
+  if (builder.tooDeep())
+    throw errorAt(text, offsetOfDepth(text, kMaxJsonDepth + 1), source, "nested too deeply",
+                  "arrays and objects nested more than " + std::to_string(kMaxJsonDepth) +
+                      " levels deep; expected at most " + std::to_string(kMaxJsonDepth) +
+                      " levels");
+  if (!builder.failure()) throw InputError(source, "not valid JSON");  // not reached
+  const auto& failure = *builder.failure();
+  if (failure.id == 406)  // the position is just after the number
+    throw errorAt(text, failure.position - std::min(failure.position, failure.lastToken.size()),
+                  source, "number out of range of a double",
+                  textExcerpt(failure.lastToken) + "; expected a magnitude of at most 1.8e308");
+  throw errorAt(text, failure.position == 0 ? 0 : failure.position - 1, source, "not valid JSON",
+                syntaxReason(failure));
+}
+
+// ---- Validating the document
+
+// Whether `v` is an integer (not a float, however integral: 1e30 is out of every range) in
+// [min, max]; compared without conversions that could wrap.
+bool isIntegerIn(const Json& v, long long min, long long max) {
+  if (v.is_number_unsigned()) {
+    const uint64_t n = v.get<uint64_t>();
+    return max >= 0 && n <= static_cast<uint64_t>(max) &&
+           (min <= 0 || n >= static_cast<uint64_t>(min));
+  }
+  return v.is_number_integer() && v.get<long long>() >= min && v.get<long long>() <= max;
+}
+
+// `v` for an error message about an integer; integers beyond 64 bits say so, since JSON text such
+// as 99999999999999999999 is read as the float 1e+20.
+std::string integerGot(const Json& v) {
+  const bool huge = v.is_number_float() && std::fabs(v.get<double>()) >= 9223372036854775808.0;
+  return jsonExcerpt(v) + (huge ? " (beyond the 64-bit integer range)" : "");
+}
 
 // Strict access to the fields of one JSON object: unknown keys are errors, every read names
 // the JSON path and the expected type.
@@ -18,7 +214,8 @@ class Fields {
  public:
   Fields(const Json& object, std::string path, std::initializer_list<const char*> allowed)
       : object_(object), path_(std::move(path)) {
-    if (!object.is_object()) throw InputError(path_, "expected an object, got " + object.dump());
+    if (!object.is_object())
+      throw InputError(path_, "expected an object, got " + jsonExcerpt(object));
     for (const auto& [key, value] : object.items()) {
       bool known = false;
       std::string valid;
@@ -26,7 +223,9 @@ class Fields {
         known = known || key == name;
         valid += (valid.empty() ? "" : ", ") + std::string(name);
       }
-      if (!known) throw InputError(at(key), "unknown key '" + key + "'; valid: " + valid);
+      if (!known)
+        throw InputError(at(textExcerpt(key)),
+                         "unknown key '" + textExcerpt(key) + "'; valid: " + valid);
     }
   }
 
@@ -41,7 +240,7 @@ class Fields {
   std::string string(const char* key) const {
     const Json& v = get(key);
     if (!v.is_string() || v.get<std::string>().empty())
-      throw InputError(at(key), "expected a non-empty string, got " + v.dump());
+      throw InputError(at(key), "expected a non-empty string, got " + jsonExcerpt(v));
     return v.get<std::string>();
   }
   std::string string(const char* key, const std::string& fallback) const {
@@ -49,10 +248,9 @@ class Fields {
   }
   long long integer(const char* key, long long min, long long max) const {
     const Json& v = get(key);
-    if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(max)) ||
-        v.get<long long>() < min || v.get<long long>() > max)
+    if (!isIntegerIn(v, min, max))
       throw InputError(at(key), "expected an integer in [" + std::to_string(min) + ", " +
-                                    std::to_string(max) + "], got " + v.dump());
+                                    std::to_string(max) + "], got " + integerGot(v));
     return v.get<long long>();
   }
   long long integer(const char* key, long long min, long long max, long long fallback) const {
@@ -61,7 +259,9 @@ class Fields {
   uint64_t unsignedInteger(const char* key) const {
     const Json& v = get(key);
     if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<long long>() >= 0))
-      throw InputError(at(key), "expected a non-negative integer, got " + v.dump());
+      throw InputError(at(key), "expected a non-negative integer in [0, " +
+                                    std::to_string(std::numeric_limits<uint64_t>::max()) +
+                                    "], got " + integerGot(v));
     return v.get<uint64_t>();
   }
 
@@ -69,6 +269,10 @@ class Fields {
   const Json& object_;
   std::string path_;
 };
+
+// Longest reason a player gives for refusing a game that an error message shows: room for its
+// list of valid ids, not for input it quotes at length.
+constexpr size_t kMaxReasonBytes = 1000;
 
 PlayerEntry parsePlayer(const Json& node, const std::string& path, PlayerKind role,
                         const Game& game) {
@@ -88,13 +292,16 @@ PlayerEntry parsePlayer(const Json& node, const std::string& path, PlayerKind ro
   entry.params = validateParams(entry.info->params,
                                 fields.find("params") ? *fields.find("params") : Json(nullptr),
                                 fields.at("params"));
+  // The player's reason may quote its parameters verbatim: escaped and bounded here.
   if (const std::string why = entry.info->whyNot(game, entry.params, role); !why.empty())
-    throw InputError(fields.at("id"), "'" + id + "' cannot play this game: " + why);
+    throw InputError(fields.at("id"),
+                     "'" + id + "' cannot play this game: " + textExcerpt(why, kMaxReasonBytes));
   return entry;
 }
 
 Coefficients parseCoefficients(const Json& node, const std::string& path) {
-  if (!node.is_object()) throw InputError(path, "expected an object of metric weights");
+  if (!node.is_object())
+    throw InputError(path, "expected an object of metric weights, got " + jsonExcerpt(node));
   Coefficients c{};
   for (const auto& [key, value] : node.items()) {
     const auto metric = metricByKey(key);
@@ -104,15 +311,85 @@ Coefficients parseCoefficients(const Json& node, const std::string& path) {
         valid += (valid.empty() ? "" : ", ") + std::string(info.key);
       const std::string hint =
           key == "win_ratio" ? "win_ratio needs many games and cannot weight F; " : "";
-      throw InputError(path + "." + key,
-                       "unknown metric '" + key + "'; " + hint + "valid: " + valid);
+      throw InputError(path + "." + textExcerpt(key),
+                       "unknown metric '" + textExcerpt(key) + "'; " + hint + "valid: " + valid);
     }
-    if (!value.is_number())
-      throw InputError(path + "." + key, "expected a number, got " + value.dump());
+    // Finite bounds keep the fun score F finite for every metric value a game produces.
+    if (!value.is_number() || !std::isfinite(value.get<double>()) ||
+        std::fabs(value.get<double>()) > kMaxCoefficient) {
+      const std::string bound = std::to_string(static_cast<long long>(kMaxCoefficient));
+      throw InputError(path + "." + key, "expected a number in [-" + bound + ", " + bound +
+                                             "], got " + jsonExcerpt(value));
+    }
     c[static_cast<size_t>(*metric)] = value.get<double>();
   }
   return c;
 }
+
+// Characters refused in names although Linux allows them: Windows forbids them in file names
+// (and macOS ':'), and results are shared between systems.
+constexpr std::string_view kNonPortableNameCharacters = "\\:*?\"<>|";
+
+// Refuses a name (`what`: "experiment name", "comparison name") that would not make a safe,
+// visible, portable file name of at most kMaxNameStemBytes bytes.
+void checkFileName(const std::string& name, const std::string& path, const std::string& what) {
+  const std::string named = what + " " + jsonExcerpt(name);
+  const std::string expected =
+      "; expected printable characters other than \\ : * ? \" < > |, not starting with '.' "
+      "(names become file names with '/' -> \"__\")";
+  if (const size_t at = findUnprintable(name); at != std::string::npos)
+    throw InputError(path, named + " has a control character or invalid UTF-8 at byte " +
+                               std::to_string(at) + expected);
+  if (const size_t at = name.find_first_of(kNonPortableNameCharacters); at != std::string::npos)
+    throw InputError(path, named + " has '" + name[at] +
+                               "', which cannot appear in file names on every system" + expected);
+  const std::string stem = fileStem(name);
+  if (stem.front() == '.')  // also "." and ".."
+    throw InputError(path, named + " starts with '.' and would make hidden files" + expected);
+  if (stem.size() > kMaxNameStemBytes)
+    throw InputError(path, named + " is " + std::to_string(stem.size()) +
+                               " bytes long as a file name; expected at most " +
+                               std::to_string(kMaxNameStemBytes) + " bytes");
+}
+
+// The file stem of `name` with ASCII letters in lower case: names whose stems differ only in
+// case write the same files on case-insensitive file systems (macOS, Windows). Other letters
+// are compared as they are.
+std::string foldedStem(const std::string& name) {
+  std::string stem = fileStem(name);
+  for (char& c : stem)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return stem;
+}
+
+// The names given so far of one kind and their paths: refuses a name whose files would be
+// those of an earlier, different name (or the same name, unless `sharedNames`).
+class FileNameClaims {
+ public:
+  FileNameClaims(std::string what, bool sharedNames)
+      : what_(std::move(what)), sharedNames_(sharedNames) {}
+
+  // Records `name`, found at `path`; throws InputError when its files are taken.
+  void claim(const std::string& name, const std::string& path) {
+    const auto [earlier, added] = claims_.emplace(foldedStem(name), Claim{name, path});
+    if (added || (sharedNames_ && earlier->second.name == name)) return;
+    if (earlier->second.name == name)
+      throw InputError(path, "duplicate " + what_ + " '" + textExcerpt(name) + "'");
+    throw InputError(path, what_ + " " + jsonExcerpt(name) + " writes the same files as " +
+                               jsonExcerpt(earlier->second.name) + " (" + earlier->second.path +
+                               "): '/' becomes \"__\" in file names and some file systems "
+                               "ignore letter case; expected names whose files differ");
+  }
+
+ private:
+  struct Claim {
+    std::string name;
+    std::string path;
+  };
+  std::string what_;
+  bool sharedNames_;
+  std::map<std::string, Claim> claims_;  // by folded file stem
+};
 
 void parseGame(const Json& node, const std::string& path, Experiment& e) {
   Fields fields(node, path, {"id", "params"});
@@ -131,16 +408,19 @@ void parseGame(const Json& node, const std::string& path, Experiment& e) {
 Experiment parseExperiment(const Fields& fields, const std::string& path) {
   Experiment e;
   e.name = fields.string("name");
+  checkFileName(e.name, fields.at("name"), "experiment name");
   e.comparison = fields.string("comparison", "");
+  if (!e.comparison.empty())
+    checkFileName(e.comparison, fields.at("comparison"), "comparison name");
   parseGame(fields.get("game"), fields.at("game"), e);
   const Json& players = fields.get("players");
   const int n = e.game->numPlayers();
   if (!players.is_array() || static_cast<int>(players.size()) != n)
-    throw InputError(
-        fields.at("players"),
-        "expected an array of " + std::to_string(n) +
-            " players (one per seat of this game set-up), got " +
-            (players.is_array() ? std::to_string(players.size()) + " entries" : players.dump()));
+    throw InputError(fields.at("players"),
+                     "expected an array of " + std::to_string(n) +
+                         " players (one per seat of this game set-up), got " +
+                         (players.is_array() ? std::to_string(players.size()) + " entries"
+                                             : jsonExcerpt(players)));
   for (int i = 0; i < n; ++i)
     e.players.push_back(parsePlayer(players[i],
                                     fields.at("players") + "[" + std::to_string(i) + "]",
@@ -173,21 +453,21 @@ Batch parseDocument(const Json& document) {
     return batch;
   }
   if (*format != kBatchFormat)
-    throw InputError("$.format", "unsupported format " + format->dump() + "; expected \"" +
+    throw InputError("$.format", "unsupported format " + jsonExcerpt(*format) + "; expected \"" +
                                      kBatchFormat + "\" or \"" + kExperimentFormat + "\"");
   Fields fields(document, "$", {"format", "seed", "description", "experiments"});
   batch.seed = fields.unsignedInteger("seed");
   const Json& list = fields.get("experiments");
   if (!list.is_array() || list.empty())
     throw InputError("$.experiments", "expected a non-empty array of experiments");
-  std::set<std::string> names;
+  FileNameClaims names("experiment name", false), comparisons("comparison name", true);
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string path = "$.experiments[" + std::to_string(i) + "]";
     Fields entry(list[i], path, {DDALAB_EXPERIMENT_KEYS});
     batch.experiments.push_back(parseExperiment(entry, path));
-    if (!names.insert(batch.experiments.back().name).second)
-      throw InputError(path + ".name",
-                       "duplicate experiment name '" + batch.experiments.back().name + "'");
+    names.claim(batch.experiments.back().name, path + ".name");
+    if (const std::string& comparison = batch.experiments.back().comparison; !comparison.empty())
+      comparisons.claim(comparison, path + ".comparison");
   }
   return batch;
 }
@@ -202,22 +482,21 @@ Json playerJson(const PlayerEntry& p, bool withLevel) {
 
 Batch parseBatch(const Json& document, const std::string& source) {
   try {
+    checkNestingDepth(document, "$");  // before anything walks it recursively
     return parseDocument(document);
   } catch (const InputError& e) {
     throw InputError(source + ": " + e.path(), e.message());
   }
 }
 
+Batch parseBatchText(std::string_view text, const std::string& source) {
+  if (text.size() > kMaxBatchFileBytes)
+    throw InputError(source, tooLargeMessage(std::to_string(text.size())));
+  return parseBatch(parseJsonText(text, source), source);
+}
+
 Batch loadBatch(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string(), "cannot open the file");
-  Json document;
-  try {
-    document = Json::parse(in);
-  } catch (const Json::parse_error& e) {
-    throw InputError(file.string(), std::string("not valid JSON: ") + e.what());
-  }
-  return parseBatch(document, file.string());
+  return parseBatchText(readBatchFile(file), file.string());
 }
 
 Json toJson(const Batch& batch) {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/registry.h"
@@ -11,6 +12,17 @@ namespace ddalab {
 
 inline constexpr const char* kBatchFormat = "ddalab-batch/1";
 inline constexpr const char* kExperimentFormat = "ddalab-experiment/1";
+
+// Larger batch files are refused before reading: the 41 thesis experiments take 28 KiB.
+inline constexpr size_t kMaxBatchFileBytes = 16 << 20;
+
+// Longest file stem (the name with '/' -> "__") of an experiment or comparison name. The longest
+// file written is "<stem>.summary.csv" or "<stem>.trace.jsonl" (12 bytes more), first under a
+// temporary name of up to 24 bytes more, and file names must fit in 255 bytes: 200 leaves room.
+inline constexpr size_t kMaxNameStemBytes = 200;
+
+// Largest magnitude of a fun-score coefficient (the shipped files use up to 1000); keeps F finite.
+inline constexpr double kMaxCoefficient = 1e6;
 
 // A player slot of an experiment: the registry entry, its level and validated parameters.
 struct PlayerEntry {
@@ -38,10 +50,16 @@ struct Batch {
 };
 
 // Reads and validates a batch or single-experiment file; errors (InputError) start with the
-// file name and give the JSON path and what was expected.
+// file name and give the JSON path or line:column and what was expected. Missing, unreadable or
+// oversized files and directories are InputErrors too (with the operating system's reason).
 Batch loadBatch(const std::filesystem::path& file);
 
-// Validates an already parsed document; `source` prefixes the error messages.
+// Parses and validates the text of a batch or single-experiment file (what loadBatch does after
+// reading); `source` names it in the errors. Throws InputError only, whatever the text.
+Batch parseBatchText(std::string_view text, const std::string& source);
+
+// Validates an already parsed document (possibly built in code: any nesting depth, NaN or
+// infinity is refused, not crashed on); `source` prefixes the error messages.
 Batch parseBatch(const Json& document, const std::string& source);
 
 // The document `batch` would be loaded from (defaults written out), for saving batches.

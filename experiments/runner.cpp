@@ -1,10 +1,9 @@
 #include "experiments/runner.h"
 
-#include <chrono>
+#include <algorithm>
 #include <condition_variable>
-#include <fstream>
-#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace ddalab {
@@ -13,156 +12,269 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool stopRequested(const RunOptions& options) {
-  return options.stop && options.stop->load(std::memory_order_relaxed);
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Writes per-game JSON lines in iteration order, whatever order the games finish in.
-class OrderedTraceWriter {
- public:
-  explicit OrderedTraceWriter(const std::filesystem::path& file) : out_(file) {
-    if (!out_) throw std::runtime_error("cannot write trace file " + file.string());
+std::string traceLine(const Experiment& e, uint64_t iteration, uint64_t seed, const Json& trace) {
+  Json players = Json::array();
+  for (const auto& p : e.players) players.push_back({{"id", p.info->id}, {"level", p.level}});
+  Json line = {{"experiment", e.name},
+               {"iteration", iteration},
+               {"seed", seed},
+               {"players", players},
+               {"environment", e.environment.info->id}};
+  line.update(trace);
+  return line.dump();
+}
+
+// What the workers of one playIterations call share; every field is guarded by `mutex`.
+struct WorkQueue {
+  std::mutex mutex;
+  std::condition_variable workAvailable;  // workers wait for room in the window
+  std::condition_variable gamesReady;     // the calling thread waits for finished games
+  size_t next = 0;                        // the next iteration to claim
+  size_t delivered = 0;                   // iterations before this one were delivered
+  size_t end = 0;                         // one past the last iteration
+  size_t window = 1;
+  bool halt = false;  // claim no more iterations (stop or failure)
+  int running = 0;    // workers still running
+  std::vector<FinishedGame> inbox;
+  std::exception_ptr failure;
+
+  // The next iteration for a worker; none once the work is over.
+  std::optional<size_t> claim() {
+    std::unique_lock lock(mutex);
+    workAvailable.wait(lock, [&] { return halt || next >= end || next < delivered + window; });
+    if (halt || next >= end) return std::nullopt;
+    return next++;
   }
-  void add(size_t iteration, std::string line) {
-    std::lock_guard lock(mutex_);
-    pending_.emplace(iteration, std::move(line));
-    while (!pending_.empty() && pending_.begin()->first == next_) {
-      out_ << pending_.begin()->second << '\n';
-      pending_.erase(pending_.begin());
-      ++next_;
+  void finished(FinishedGame&& game) {
+    {
+      std::lock_guard lock(mutex);
+      inbox.push_back(std::move(game));
     }
+    gamesReady.notify_one();
   }
-  // Writes what is left (games after a gap left by a stop).
-  void flushRest() {
-    for (auto& [iteration, line] : pending_) out_ << line << '\n';
-    pending_.clear();
+  void fail(std::exception_ptr error) {
+    {
+      std::lock_guard lock(mutex);
+      if (!failure) failure = error;
+      halt = true;
+    }
+    workAvailable.notify_all();
+    gamesReady.notify_one();
+  }
+  void workerDone() {
+    {
+      std::lock_guard lock(mutex);
+      --running;
+    }
+    gamesReady.notify_one();
+  }
+  void stopClaiming() {
+    {
+      std::lock_guard lock(mutex);
+      halt = true;
+    }
+    workAvailable.notify_all();
+  }
+};
+
+// Finished games held until every game before them is delivered.
+class ReorderBuffer {
+ public:
+  ReorderBuffer(size_t first, size_t size) : first_(first), slots_(std::max<size_t>(1, size)) {}
+  void put(FinishedGame&& game) {
+    slots_[(game.record.iteration - first_) % slots_.size()] = std::move(game);
+  }
+  // The game of iteration `i` if it is held (removing it).
+  std::optional<FinishedGame> take(size_t i) {
+    auto& slot = slots_[(i - first_) % slots_.size()];
+    if (!slot || slot->record.iteration != i) return std::nullopt;
+    std::optional<FinishedGame> game = std::move(slot);
+    slot.reset();
+    return game;
   }
 
  private:
-  std::ofstream out_;
-  std::mutex mutex_;
-  std::map<size_t, std::string> pending_;
-  size_t next_ = 0;
+  size_t first_;
+  std::vector<std::optional<FinishedGame>> slots_;
 };
 
-Json traceHeader(const Experiment& e, uint64_t iteration, uint64_t seed) {
-  Json players = Json::array();
-  for (const auto& p : e.players) players.push_back({{"id", p.info->id}, {"level", p.level}});
-  return {{"experiment", e.name},
-          {"iteration", iteration},
-          {"seed", seed},
-          {"players", players},
-          {"environment", e.environment.info->id}};
-}
-
-ExperimentResult emptyResult(const Experiment& e) {
-  ExperimentResult r;
-  r.name = e.name;
-  r.comparison = e.comparison;
-  r.game = e.gameInfo->id;
-  for (const auto& p : e.players) r.players.push_back({p.info->id, p.level});
-  r.environment = e.environment.info->id;
-  r.plannedIterations = e.iterations;
-  return r;
+void work(WorkQueue& queue, const Batch& batch, const Experiment& e, bool traces,
+          const RunControl& control) {
+  while (const auto i = queue.claim()) {
+    try {
+      FinishedGame game;
+      Json trace;
+      game.record = playIteration(batch, e, *i, traces ? &trace : nullptr, control.token());
+      if (traces) game.trace = traceLine(e, *i, game.record.seed, trace);
+      queue.finished(std::move(game));
+    } catch (const GameAbandoned&) {
+      // not counted; a resumed run plays it again
+    } catch (...) {
+      queue.fail(std::current_exception());
+      break;
+    }
+  }
+  queue.workerDone();
 }
 
 }  // namespace
+
+ProgressMeter::ProgressMeter(size_t gamesTotal, size_t gamesDone)
+    : start_(Clock::now()), total_(gamesTotal), doneAtStart_(gamesDone) {}
+
+Progress ProgressMeter::at(size_t gamesDone, size_t experiment,
+                           const std::string& experimentName) const {
+  Progress p;
+  p.gamesDone = gamesDone;
+  p.gamesTotal = total_;
+  p.elapsedSeconds = secondsSince(start_);
+  const size_t played = gamesDone > doneAtStart_ ? gamesDone - doneAtStart_ : 0;
+  const size_t left = total_ > gamesDone ? total_ - gamesDone : 0;
+  p.etaSeconds = played ? p.elapsedSeconds / static_cast<double>(played) * left : 0.0;
+  p.experiment = experiment;
+  p.experimentName = experimentName;
+  return p;
+}
+
+int workerThreads(int requested) {
+  if (requested < 0 || requested > 1024)
+    throw InputError("--threads",
+                     "expected 0 (every core) or 1..1024, got " + std::to_string(requested));
+  if (requested > 0) return requested;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
 
 uint64_t gameSeed(const Batch& batch, const Experiment& experiment, uint64_t iteration) {
   return deriveGameSeed(batch.seed, iteration, experiment.salt);
 }
 
-GameRecord playIteration(const Batch& batch, const Experiment& e, uint64_t iteration, Json* trace) {
+GameRecord playIteration(const Batch& batch, const Experiment& e, uint64_t iteration, Json* trace,
+                         StopToken stop) {
   std::vector<std::unique_ptr<Player>> owned;
   std::vector<Player*> players;
   for (const auto& p : e.players) {
-    owned.push_back(p.info->makeRegular({*e.game, p.level, p.params, e.coefficients}));
+    owned.push_back(p.info->makeRegular({*e.game, p.level, p.params, e.coefficients, stop}));
     players.push_back(owned.back().get());
   }
-  auto environment =
-      e.environment.info->makeEnvironment({*e.game, 100, e.environment.params, e.coefficients});
+  auto environment = e.environment.info->makeEnvironment(
+      {*e.game, 100, e.environment.params, e.coefficients, stop});
   const uint64_t seed = gameSeed(batch, e, iteration);
-  GameRecord record = playGame(*e.game, players, *environment, seed, trace);
+  GameRecord record = playGame(*e.game, players, *environment, seed, trace, stop);
   record.iteration = iteration;
   return record;
 }
 
+size_t playIterations(const Batch& batch, const Experiment& e, size_t first,
+                      const PlayOptions& options, RunControl& control,
+                      const std::function<void(FinishedGame&&, bool contiguous)>& deliver,
+                      const std::function<void()>& tick) {
+  const size_t end = static_cast<size_t>(e.iterations);
+  if (first >= end) return 0;
+  WorkQueue queue;
+  queue.next = queue.delivered = first;
+  queue.end = end;
+  queue.window = std::max<size_t>(1, options.window);
+  const int threads =
+      static_cast<int>(std::min<size_t>(workerThreads(options.threads), end - first));
+  queue.running = threads;
+  ReorderBuffer held(first, std::min(queue.window, end - first));
+  std::vector<std::jthread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&] { work(queue, batch, e, options.traces, std::as_const(control)); });
+
+  size_t delivered = first;
+  std::optional<Clock::time_point> stopSeen;
+  auto lastTick = Clock::now();
+  try {
+    for (bool over = false; !over;) {
+      std::vector<FinishedGame> arrived;
+      {
+        std::unique_lock lock(queue.mutex);
+        queue.gamesReady.wait_for(lock, std::chrono::duration<double>(options.tickSeconds),
+                                  [&] { return !queue.inbox.empty() || queue.running == 0; });
+        arrived.swap(queue.inbox);
+        over = queue.running == 0;
+      }
+      for (FinishedGame& game : arrived) held.put(std::move(game));
+      for (auto game = held.take(delivered); game; game = held.take(delivered)) {
+        deliver(std::move(*game), true);
+        ++delivered;
+      }
+      {
+        std::lock_guard lock(queue.mutex);
+        queue.delivered = delivered;
+      }
+      queue.workAvailable.notify_all();
+      if (control.stopping()) {
+        queue.stopClaiming();
+        if (!stopSeen) stopSeen = Clock::now();
+        if (secondsSince(*stopSeen) >= control.graceSeconds) control.abandon.store(true);
+      }
+      if (secondsSince(lastTick) >= options.tickSeconds) {
+        tick();
+        lastTick = Clock::now();
+      }
+    }
+  } catch (...) {
+    control.abandon.store(true);
+    queue.stopClaiming();
+    workers.clear();  // joins
+    throw;
+  }
+  workers.clear();
+  if (queue.failure) std::rethrow_exception(queue.failure);
+  const size_t contiguous = delivered - first;
+  for (size_t i = delivered; i < end; ++i)  // games finished after a gap left by a stop
+    if (auto game = held.take(i)) deliver(std::move(*game), false);
+  tick();
+  return contiguous;
+}
+
+ExperimentLabel labelOf(const Experiment& e) {
+  ExperimentLabel label;
+  label.name = e.name;
+  label.comparison = e.comparison;
+  label.game = e.gameInfo->id;
+  for (const auto& p : e.players) label.players.push_back({p.info->id, p.level});
+  label.environment = e.environment.info->id;
+  label.plannedIterations = e.iterations;
+  return label;
+}
+
 std::vector<ExperimentResult> runBatch(const Batch& batch, const RunOptions& options) {
-  const int threads = options.threads > 0
-                          ? options.threads
-                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  RunControl ownControl;
+  RunControl& control = options.control ? *options.control : ownControl;
   size_t total = 0;
   for (const auto& e : batch.experiments) total += static_cast<size_t>(e.iterations);
-  const auto start = Clock::now();
-  size_t doneBefore = 0;  // games of the experiments already finished
+  const ProgressMeter meter(total, 0);
+  size_t done = 0;
   std::vector<ExperimentResult> results;
-
-  for (size_t index = 0; index < batch.experiments.size() && !stopRequested(options); ++index) {
+  for (size_t index = 0; index < batch.experiments.size() && !control.stopping(); ++index) {
     const Experiment& e = batch.experiments[index];
-    const size_t n = static_cast<size_t>(e.iterations);
-    std::vector<GameRecord> records(n);
-    std::vector<char> finished(n, 0);
-    std::atomic<size_t> next{0}, done{0};
-    std::optional<OrderedTraceWriter> traces;
-    if (options.traceDir) traces.emplace(*options.traceDir / (fileStem(e.name) + ".trace.jsonl"));
-    std::exception_ptr failure;
-    std::atomic<bool> failed{false};
-    std::mutex failureMutex;
-    std::condition_variable wake;
-    std::mutex wakeMutex;
-
-    auto work = [&] {
-      try {
-        for (size_t i; !stopRequested(options) && (i = next.fetch_add(1)) < n;) {
-          Json trace;
-          records[i] = playIteration(batch, e, i, traces ? &trace : nullptr);
-          if (traces) {
-            Json line = traceHeader(e, i, records[i].seed);
-            line.update(trace);
-            traces->add(i, line.dump());
-          }
-          finished[i] = 1;
-          done.fetch_add(1);
-        }
-      } catch (...) {
-        std::lock_guard lock(failureMutex);
-        if (!failure) failure = std::current_exception();
-        failed.store(true);
-        next.store(n);  // no new games after a failure
-      }
-      { std::lock_guard lock(wakeMutex); }  // no lost wake-up between check and wait
-      wake.notify_all();
+    ExperimentResult result;
+    static_cast<ExperimentLabel&>(result) = labelOf(e);
+    auto lastReport = Clock::now();
+    const auto report = [&] {
+      if (options.onProgress) options.onProgress(meter.at(done, index, e.name));
+      lastReport = Clock::now();
     };
-    std::vector<std::jthread> workers;
-    for (int t = 0; t < std::min<int>(threads, static_cast<int>(n)); ++t)
-      workers.emplace_back(work);
-
-    auto report = [&] {
-      if (!options.onProgress) return;
-      Progress p;
-      p.gamesDone = doneBefore + done.load();
-      p.gamesTotal = total;
-      p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-      p.etaSeconds = p.gamesDone ? p.elapsedSeconds / p.gamesDone * (total - p.gamesDone) : 0.0;
-      p.experiment = index;
-      p.experimentName = e.name;
-      options.onProgress(p);
-    };
-    auto over = [&] { return done.load() == n || failed.load() || stopRequested(options); };
-    while (!over()) {
-      std::unique_lock lock(wakeMutex);
-      wake.wait_for(lock, std::chrono::duration<double>(options.progressInterval), over);
-      report();
-    }
-    workers.clear();  // joins: running games finish
-    if (failure) std::rethrow_exception(failure);
+    PlayOptions play;
+    play.threads = options.threads;
+    play.tickSeconds = std::min(0.05, options.progressInterval);
+    playIterations(
+        batch, e, 0, play, control,
+        [&](FinishedGame&& game, bool) {
+          result.records.push_back(game.record);
+          ++done;
+        },
+        [&] {
+          if (secondsSince(lastReport) >= options.progressInterval) report();
+        });
     report();
-    if (traces) traces->flushRest();
-
-    ExperimentResult result = emptyResult(e);
-    for (size_t i = 0; i < n; ++i)
-      if (finished[i]) result.records.push_back(records[i]);
-    doneBefore += result.records.size();
     if (options.onExperimentDone) options.onExperimentDone(result);
     results.push_back(std::move(result));
   }

@@ -1,47 +1,105 @@
 #pragma once
-// The multithreaded batch runner (app.md "Batch runner").
+// The multithreaded batch runner (app.md "Batch runner"): plays the games of an experiment on
+// worker threads and hands them back in iteration order, deterministic for any thread count.
 #include <atomic>
-#include <filesystem>
+#include <chrono>
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/stop.h"
 #include "experiments/batch.h"
 #include "results/experiment_result.h"
 
 namespace ddalab {
 
 struct Progress {
-  size_t gamesDone = 0;   // in the whole batch
+  size_t gamesDone = 0;   // in the whole batch (resumed games included)
   size_t gamesTotal = 0;  // in the whole batch
   double elapsedSeconds = 0;
-  double etaSeconds = 0;  // mean time per game so far x games remaining
+  double etaSeconds = 0;  // mean time per game played so far x games remaining
   size_t experiment = 0;  // index of the running experiment
   std::string experimentName;
 };
 
-struct RunOptions {
-  int threads = 0;                                // 0 = every core
-  std::optional<std::filesystem::path> traceDir;  // write <experiment>.trace.jsonl there
-  // Called from the calling thread about every `progressInterval` seconds and once at the end.
-  std::function<void(const Progress&)> onProgress;
-  double progressInterval = 0.25;
-  // Called as soon as an experiment is finished (or stopped), so results are saved early.
-  std::function<void(const ExperimentResult&)> onExperimentDone;
-  // Set to stop: no new game starts, running games finish, finished ones are kept.
-  const std::atomic<bool>* stop = nullptr;
+// Measures a batch's progress; the time left comes from the games played since it was made.
+class ProgressMeter {
+ public:
+  // A batch of `gamesTotal` games of which `gamesDone` are already done (resumed).
+  ProgressMeter(size_t gamesTotal, size_t gamesDone);
+  // Counts `games` more as done before this session (read back from a checkpoint).
+  void countResumed(size_t games) { doneAtStart_ += games; }
+  // The progress once `gamesDone` games of the batch are done, running `experiment`.
+  Progress at(size_t gamesDone, size_t experiment, const std::string& experimentName) const;
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+  size_t total_, doneAtStart_;
 };
+
+// How a run is asked to stop. Set `stop` for a graceful stop: no new game starts and running
+// games get `graceSeconds` to finish before they are abandoned. Set `abandon` to give up running
+// games at once (their long decisions poll it). Abandoned games are not counted.
+struct RunControl {
+  std::atomic<bool> stop{false};
+  std::atomic<bool> abandon{false};
+  double graceSeconds = 1.0;
+
+  bool stopping() const { return stop.load() || abandon.load(); }
+  // The token the players of a game poll.
+  StopToken token() const { return StopToken(abandon); }
+};
+
+// One finished game of an experiment.
+struct FinishedGame {
+  GameRecord record;
+  std::string trace;  // its trace as one JSON line (docs/trace-format.md); empty without traces
+};
+
+struct PlayOptions {
+  int threads = 0;            // 1..1024; 0 = every core
+  bool traces = false;        // build each game's trace line
+  size_t window = 1 << 14;    // games may finish at most this far ahead of the first open one
+  double tickSeconds = 0.05;  // how often `tick` is called
+};
+
+// Plays iterations [first, experiment.iterations) on worker threads. On the calling thread,
+// `deliver(game, contiguous)` receives every finished game in iteration order — `contiguous` is
+// false for games after a gap that a stop left — and `tick()` is called about every tickSeconds.
+// Returns the number of iterations from `first` on that finished without a gap. An exception of
+// a game (other than GameAbandoned) or of `deliver`/`tick` stops the workers and is rethrown.
+size_t playIterations(const Batch& batch, const Experiment& experiment, size_t first,
+                      const PlayOptions& options, RunControl& control,
+                      const std::function<void(FinishedGame&&, bool contiguous)>& deliver,
+                      const std::function<void()>& tick);
+
+// The worker threads `requested` means (0 = every core); throws InputError outside 0..1024.
+int workerThreads(int requested);
 
 // The seed of game `iteration` of `experiment` (same for every experiment unless salted).
 uint64_t gameSeed(const Batch& batch, const Experiment& experiment, uint64_t iteration);
 
-// The result of one game of an experiment; `trace`, if given, receives its JSON trace.
+// The result of one game of an experiment; `trace`, if given, receives its JSON trace. Throws
+// GameAbandoned when `stop` is requested before the game ends.
 GameRecord playIteration(const Batch& batch, const Experiment& experiment, uint64_t iteration,
-                         Json* trace = nullptr);
+                         Json* trace = nullptr, StopToken stop = {});
+
+// In-memory runs (the benchmark, tests): every game kept in memory.
+struct RunOptions {
+  int threads = 0;  // 0 = every core
+  // Called from the calling thread about every `progressInterval` seconds and once at the end.
+  std::function<void(const Progress&)> onProgress;
+  double progressInterval = 0.25;
+  // Called as soon as an experiment is finished (or stopped).
+  std::function<void(const ExperimentResult&)> onExperimentDone;
+  RunControl* control = nullptr;  // to stop the run; null: runs to the end
+};
 
 // Runs the experiments in order, each spread over the worker threads. Results are identical
 // whatever the thread count; a stopped batch returns every finished game.
 std::vector<ExperimentResult> runBatch(const Batch& batch, const RunOptions& options);
+
+// The label of an experiment in files and tables.
+ExperimentLabel labelOf(const Experiment& experiment);
 
 }  // namespace ddalab

@@ -64,14 +64,13 @@ class DdaEnvironment final : public EnvironmentPlayer {
   std::vector<double> scores_;
 };
 
-// `info` built for `game` with `baseParams` as a ranking player (level 100: only its scores are
-// used); null when it does not rank actions or cannot be built.
-std::unique_ptr<RankingPlayer> buildBase(const PlayerInfo& info, const Game& game,
-                                         const Json& baseParams, const Coefficients& coefficients) {
+// `info` built from `setup` (at level 100: only its scores are used) as a ranking player; null
+// when it does not rank actions or cannot be built.
+std::unique_ptr<RankingPlayer> buildBase(const PlayerInfo& info, const PlayerSetup& setup) {
   if (!info.canAct(PlayerKind::Regular)) return nullptr;
   std::unique_ptr<Player> player;
   try {
-    player = info.makeRegular({game, 100, baseParams, coefficients});
+    player = info.makeRegular(setup);
   } catch (const std::exception&) {
     return nullptr;
   }
@@ -81,11 +80,24 @@ std::unique_ptr<RankingPlayer> buildBase(const PlayerInfo& info, const Game& gam
   return std::unique_ptr<RankingPlayer>(ranking);
 }
 
-// Ids of the registered players that can serve as a base: they rank every legal action.
+std::string ddaIncompatibility(const Game& game, const Json& params, PlayerKind role);
+
+// Whether `info` is a DDA player (made by ddaPlayerInfo). It never ranks actions, so it is no
+// base; telling so without building it keeps checking nested `base_params` linear in the nesting
+// (building it would check its own base, copying the rest of the nesting at every level).
+bool isDdaPlayer(const PlayerInfo& info) {
+  using Check = std::string (*)(const Game&, const Json&, PlayerKind);
+  const Check* check = info.incompatibility.target<Check>();
+  return check && *check == &ddaIncompatibility;
+}
+
+// Ids of the registered players that can serve as a base: they rank every legal action. Builds
+// each candidate once with its defaults, so it is only called for an error message.
 std::string validBases(const Game& game) {
   std::string valid;
   for (const auto& info : playerRegistry())
-    if (buildBase(info, game, validateParams(info.params, nullptr, "params"), {}))
+    if (!isDdaPlayer(info) &&
+        buildBase(info, {game, 100, validateParams(info.params, nullptr, "params"), {}}))
       valid += (valid.empty() ? "" : ", ") + info.id;
   return valid;
 }
@@ -102,13 +114,16 @@ const PlayerInfo* findBase(const Json& params) {
 std::string baseIncompatibility(const Game& game, const Json& params) {
   const std::string id = params.at("base").get<std::string>();
   const PlayerInfo* info = findBase(params);
+  if (info && isDdaPlayer(*info))
+    return "base '" + id +
+           "' is a DDA player, which does not rank actions; valid: " + validBases(game);
   Json baseParams;
   try {
     if (info) baseParams = validateParams(info->params, params.at("base_params"), "base_params");
   } catch (const InputError& error) {
     return "base '" + id + "': " + error.what();
   }
-  if (!info || !buildBase(*info, game, baseParams, {}))
+  if (!info || !buildBase(*info, {game, 100, baseParams, {}}))
     return "unknown base '" + id +
            "' (it must rank every legal action); valid: " + validBases(game);
   if (const std::string why = info->whyNot(game, baseParams, PlayerKind::Regular); !why.empty())
@@ -130,14 +145,16 @@ std::string ddaIncompatibility(const Game& game, const Json& params, PlayerKind 
              : "the game cannot rank its environment outcomes from an opponent's side";
 }
 
-// The base named by setup.params; throws InputError when the registry would have refused it.
+// The base named by setup.params, polling setup.stop in its decisions; throws InputError when
+// the registry would have refused it.
 std::unique_ptr<RankingPlayer> makeBase(const PlayerSetup& setup) {
   const std::string why = baseIncompatibility(setup.game, setup.params);
   if (!why.empty()) throw InputError("params.base", why);
   const PlayerInfo& info = *findBase(setup.params);
-  return buildBase(info, setup.game,
-                   validateParams(info.params, setup.params.at("base_params"), "base_params"),
-                   setup.coefficients);
+  return buildBase(
+      info,
+      {setup.game, 100, validateParams(info.params, setup.params.at("base_params"), "base_params"),
+       setup.coefficients, setup.stop});
 }
 
 // The parameters every DDA player has: the base (and sigma when it is level scaled).

@@ -13,8 +13,10 @@ namespace ddalab {
 class DynamicLevelRule final : public LevelRule {
  public:
   DynamicLevelRule(double initialLevel, double alpha) : level_(initialLevel), alpha_(alpha) {}
+  // A NaN status (no valid game gives one) leaves the level as it is: a NaN level has no rank.
   int nextLevel(double status, Rng&) override {
-    level_ = std::clamp(level_ - status / alpha_, 0.0, 100.0);
+    const double next = level_ - status / alpha_;
+    if (!std::isnan(next)) level_ = std::clamp(next, 0.0, 100.0);
     return static_cast<int>(std::lround(level_));
   }
   // The current level, unrounded.

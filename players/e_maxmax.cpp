@@ -1,5 +1,7 @@
 // `e-maxmax`: the outcome whose continuation of `depth` more rounds, played by value-greedy
-// players and a hill-climbing environment, has the best fun score F.
+// players and a hill-climbing environment, has the best fun score F. The simulation polls the
+// run's stop token at every environment decision, so deep simulations give up within
+// milliseconds when the run stops.
 #include "core/registry.h"
 #include "players/fun_seeking.h"
 #include "players/simulation.h"
@@ -10,8 +12,8 @@ namespace {
 
 class EMaxMax final : public FunSeekingEnvironment {
  public:
-  EMaxMax(const Coefficients& coefficients, double randomProb, int depth)
-      : FunSeekingEnvironment(coefficients, randomProb), depth_(depth) {}
+  EMaxMax(const Coefficients& coefficients, double randomProb, int depth, StopToken stop)
+      : FunSeekingEnvironment(coefficients, randomProb), depth_(depth), stop_(stop) {}
 
  protected:
   Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
@@ -27,16 +29,19 @@ class EMaxMax final : public FunSeekingEnvironment {
   // F after `outcome`, the rest of its round and `depth_` further rounds. The simulated
   // environment breaks ties to the first outcome, so the simulation needs no random numbers.
   double simulatedFun(const State& state, const MetricsTracker& trace, const Outcome& outcome) {
+    stop_.check();
     Line line(state, trace);
     line.apply(outcome.action, 0);
     const int roundLimit = trace.rounds() + 1 + depth_;
     playGreedyRounds(line, roundLimit, [this](const Line& at) {
+      stop_.check();
       return hillclimbOutcome(*at.state, at.tracker, coefficients());
     });
     return line.fun(coefficients());
   }
 
   int depth_;
+  StopToken stop_;
   std::vector<double> funs_;
 };
 
@@ -56,7 +61,7 @@ PlayerInfo eMaxMaxInfo() {
           .makeEnvironment = [](const PlayerSetup& setup) {
             return std::make_unique<EMaxMax>(setup.coefficients,
                                              setup.params.at("random_prob").get<double>(),
-                                             setup.params.at("depth").get<int>());
+                                             setup.params.at("depth").get<int>(), setup.stop);
           }};
 }
 

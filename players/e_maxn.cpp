@@ -1,10 +1,13 @@
 // `e-maxn`: a Max^n tree over regular decisions that carries the players' values and the fun
-// score F; the environment takes the outcome whose subtree promises the highest F.
+// score F; the environment takes the outcome whose subtree promises the highest F. Every node
+// polls the run's stop token, so a large tree gives up within milliseconds when the run stops.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/registry.h"
 #include "players/fun_seeking.h"
+#include "players/score_order.h"
 #include "players/simulation.h"
 
 namespace ddalab {
@@ -26,8 +29,8 @@ struct Evaluation {
 
 class EMaxN final : public FunSeekingEnvironment {
  public:
-  EMaxN(const Coefficients& coefficients, double randomProb, const Limits& limits)
-      : FunSeekingEnvironment(coefficients, randomProb), limits_(limits) {}
+  EMaxN(const Coefficients& coefficients, double randomProb, const Limits& limits, StopToken stop)
+      : FunSeekingEnvironment(coefficients, randomProb), limits_(limits), stop_(stop) {}
 
  protected:
   Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
@@ -48,6 +51,7 @@ class EMaxN final : public FunSeekingEnvironment {
  private:
   // The subtree below `line`, `decisions` regular decisions below the root.
   Evaluation evaluate(Line& line, int decisions) {
+    stop_.check();
     if (line.state->isTerminal() || decisions >= limits_.depth || --nodesLeft_ < 0)
       return leaf(line);
     return line.state->isEnvironmentNode() ? chanceNode(line, decisions)
@@ -62,8 +66,9 @@ class EMaxN final : public FunSeekingEnvironment {
     return e;
   }
 
-  // The actor's best child by its own component (ties to the first), among the `width` actions
-  // of the best static value.
+  // The actor's best child by its own component (ties to the first; a NaN component is never the
+  // best, and if all are NaN the first child is taken), among the `width` actions of the best
+  // static value.
   Evaluation decisionNode(const Line& line, int decisions) {
     const int actor = line.state->actor();
     std::vector<Action> legal;
@@ -72,20 +77,20 @@ class EMaxN final : public FunSeekingEnvironment {
     if (limits_.width > 0 && static_cast<int>(legal.size()) > limits_.width)
       scoreByValue(*line.state, legal, scores);  // otherwise all are expanded, order kept
     Evaluation best;
-    best.values[actor] = -INFINITY;
+    bool first = true;
     for (size_t i : bestFirst(scores, static_cast<size_t>(limits_.width))) {
       Line child = line;
       child.apply(legal[i], static_cast<int>(legal.size()));
       const Evaluation e = evaluate(child, decisions + 1);
-      if (e.values[actor] > best.values[actor]) best = e;
+      if (std::exchange(first, false) || scoreAbove(e.values[actor], best.values[actor])) best = e;
     }
     return best;
   }
 
   // Players expect the probability-weighted mean of their values (re-weighted over the expanded
-  // outcomes); F is the maximum, as the environment chooses. With chance_width set, the
-  // outcomes expanded are those of the best settled F (e-hillclimber's view; ties to the first),
-  // the ones the environment would consider.
+  // outcomes); F is the maximum, as the environment chooses (F is bounded, never NaN: Line::fun).
+  // With chance_width set, the outcomes expanded are those of the best settled F (e-hillclimber's
+  // view; ties to the first), the ones the environment would consider.
   Evaluation chanceNode(const Line& line, int decisions) {
     std::vector<Outcome> outcomes;
     line.state->outcomes(outcomes);
@@ -109,6 +114,7 @@ class EMaxN final : public FunSeekingEnvironment {
   }
 
   Limits limits_;
+  StopToken stop_;
   long nodesLeft_ = 0;
   std::vector<double> funs_;
 };
@@ -138,7 +144,7 @@ PlayerInfo eMaxNInfo() {
             const Limits limits{p.at("depth").get<int>(), p.at("width").get<int>(),
                                 p.at("chance_width").get<int>(), p.at("max_nodes").get<int>()};
             return std::make_unique<EMaxN>(setup.coefficients, p.at("random_prob").get<double>(),
-                                           limits);
+                                           limits, setup.stop);
           }};
 }
 

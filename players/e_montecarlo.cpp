@@ -1,5 +1,9 @@
 // `e-montecarlo`: UCT over the environment's decisions only; regular players play value-greedy
-// in between, rollouts let nature draw, and a line is rewarded by its fun score F.
+// in between, rollouts let nature draw, and a line is rewarded by its fun score F (bounded by
+// Line::fun, so sums over any number of descents stay finite). Every descent and every rollout
+// outcome polls the run's stop token, so 10^7 descents give up within milliseconds when the run
+// stops. The tree stops growing at kMaxTreeNodes (far beyond the default budget): later descents
+// that reach an unexpanded node roll out from it, so the largest budgets cannot exhaust memory.
 #include <algorithm>
 #include <cmath>
 
@@ -10,6 +14,10 @@
 namespace ddalab {
 
 namespace {
+
+// Nodes the tree may hold: 2^24 nodes of 24 bytes, 400 MB (10^7 descents on Lost Cities, with up
+// to 44 outcomes per expansion, would otherwise ask for about 10 GB).
+constexpr size_t kMaxTreeNodes = size_t{1} << 24;
 
 // One environment decision of the tree, children stored contiguously in the flat node vector.
 struct Node {
@@ -23,11 +31,12 @@ struct Node {
 class EMonteCarlo final : public FunSeekingEnvironment {
  public:
   EMonteCarlo(const Coefficients& coefficients, double randomProb, int iterations, int horizon,
-              double c)
+              double c, StopToken stop)
       : FunSeekingEnvironment(coefficients, randomProb),
         iterations_(iterations),
         horizon_(horizon),
-        c_(c) {}
+        c_(c),
+        stop_(stop) {}
 
  protected:
   Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
@@ -38,12 +47,16 @@ class EMonteCarlo final : public FunSeekingEnvironment {
     minFun_ = INFINITY;
     maxFun_ = -INFINITY;
     const int roundLimit = trace.rounds() + horizon_;
-    for (int i = 0; i < iterations_; ++i) iterate(state, trace, roundLimit, own);
+    for (int i = 0; i < iterations_; ++i) {
+      stop_.check();
+      iterate(state, trace, roundLimit, own);
+    }
     return nodes_[mostVisitedChild(nodes_[0])].outcome;
   }
 
  private:
-  // One descent: select by UCT down the expanded tree, expand the node reached, roll out from it.
+  // One descent: select by UCT down the expanded tree, expand the node reached (if the tree has
+  // room for its children), roll out from it.
   void iterate(const State& state, const MetricsTracker& trace, int roundLimit, Rng& own) {
     Line line(state, trace);
     path_.assign(1, 0);
@@ -54,11 +67,12 @@ class EMonteCarlo final : public FunSeekingEnvironment {
       line.apply(nodes_[node].outcome, 0);
       if (playGreedyToEnvironment(line, roundLimit) && nodes_[node].firstChild < 0) {
         line.state->outcomes(outcomes_);
-        expand(node, outcomes_);
+        if (nodes_.size() + outcomes_.size() <= kMaxTreeNodes) expand(node, outcomes_);
         break;
       }
     }
     playGreedyRounds(line, roundLimit, [&](const Line& at) {
+      stop_.check();
       at.state->outcomes(outcomes_);
       return sampleOutcome(outcomes_, own);
     });
@@ -120,6 +134,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   int iterations_;
   int horizon_;
   double c_;
+  StopToken stop_;
   std::vector<Node> nodes_;
   std::vector<int> path_;
   std::vector<Outcome> outcomes_;
@@ -146,7 +161,8 @@ PlayerInfo eMonteCarloInfo() {
             const Json& p = setup.params;
             return std::make_unique<EMonteCarlo>(
                 setup.coefficients, p.at("random_prob").get<double>(),
-                p.at("iterations").get<int>(), p.at("horizon").get<int>(), p.at("c").get<double>());
+                p.at("iterations").get<int>(), p.at("horizon").get<int>(), p.at("c").get<double>(),
+                setup.stop);
           }};
 }
 

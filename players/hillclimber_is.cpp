@@ -1,4 +1,5 @@
 // `hillclimber-is`: one-ply search summed over determinizations of what the player has seen.
+// Every determinization polls the run's stop token (up to 10^5 of them per decision).
 #include "core/registry.h"
 #include "players/ranking.h"
 #include "players/simulation.h"
@@ -9,14 +10,15 @@ namespace {
 
 class HillClimberIS final : public RankingPlayer {
  public:
-  HillClimberIS(int level, double sigma, int samples)
-      : RankingPlayer(level, sigma), samples_(samples) {}
+  HillClimberIS(int level, double sigma, int samples, StopToken stop)
+      : RankingPlayer(level, sigma), samples_(samples), stop_(stop) {}
 
   void scoreActions(const State& state, std::span<const Action> legal, std::span<double> scores,
                     Rng& rng) override {
     std::fill(scores.begin(), scores.end(), 0.0);
     sampleScores_.resize(legal.size());
     for (int s = 0; s < samples_; ++s) {
+      stop_.check();
       const auto world = state.determinize(state.actor(), rng, {});
       scoreByValue(*world, legal, sampleScores_);
       for (size_t i = 0; i < legal.size(); ++i) scores[i] += sampleScores_[i];
@@ -25,6 +27,7 @@ class HillClimberIS final : public RankingPlayer {
 
  private:
   int samples_;
+  StopToken stop_;
   std::vector<double> sampleScores_;
 };
 
@@ -44,9 +47,9 @@ PlayerInfo hillClimberISInfo() {
               },
           .makeRegular =
               [](const PlayerSetup& setup) {
-                return std::make_unique<HillClimberIS>(setup.level,
-                                                       setup.params.at("sigma").get<double>(),
-                                                       setup.params.at("samples").get<int>());
+                return std::make_unique<HillClimberIS>(
+                    setup.level, setup.params.at("sigma").get<double>(),
+                    setup.params.at("samples").get<int>(), setup.stop);
               }};
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "players/score_order.h"
+
 namespace ddalab {
 
 size_t pickByLevel(std::span<const double> scores, int level, double sigma, Rng& rng) {
@@ -14,8 +16,8 @@ size_t pickByLevel(std::span<const double> scores, int level, double sigma, Rng&
   for (size_t i = m - 1; i > 0; --i)
     std::swap(order[i], order[rng.below(static_cast<uint32_t>(i + 1))]);
   std::stable_sort(order.begin(), order.end(),
-                   [&scores](size_t a, size_t b) { return scores[a] < scores[b]; });
-  const double target = level / 100.0;
+                   [&scores](size_t a, size_t b) { return scoreBelow(scores[a], scores[b]); });
+  const double target = std::clamp(level, 0, 100) / 100.0;
   double x = target;
   if (sigma > 0) {
     do x = target + sigma * rng.normal();

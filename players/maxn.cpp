@@ -6,15 +6,18 @@
 // it statically, so depth 1 is exactly the hillclimber. Environment nodes between decisions
 // cost no depth. A node visited after `max_nodes` nodes of the current decision is scored
 // statically too (the guard keeps a decision's cost bounded; the root's children always get a
-// score). Terminal states are scored by the game's value vector like any leaf.
+// score). Terminal states are scored by the game's value vector like any leaf. Every node polls
+// the run's stop token, so a deep search gives up within milliseconds when the run stops.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <deque>
 #include <numeric>
+#include <utility>
 
 #include "core/registry.h"
 #include "players/ranking.h"
+#include "players/score_order.h"
 
 namespace ddalab {
 
@@ -40,8 +43,8 @@ struct Level {
 
 class Maxn final : public RankingPlayer {
  public:
-  Maxn(int level, double sigma, const MaxnConfig& config)
-      : RankingPlayer(level, sigma), config_(config) {}
+  Maxn(int level, double sigma, const MaxnConfig& config, StopToken stop)
+      : RankingPlayer(level, sigma), config_(config), stop_(stop) {}
 
   void scoreActions(const State& state, std::span<const Action> legal, std::span<double> scores,
                     Rng& rng) override {
@@ -60,6 +63,7 @@ class Maxn final : public RankingPlayer {
   // The backed-up value vector of `node` with `decisions` regular decisions left to search;
   // `ply` indexes the scratch buffers.
   Vec search(const State& node, int decisions, size_t ply) {
+    stop_.check();
     ++visited_;
     if (node.isTerminal() || decisions == 0 || visited_ > config_.maxNodes) return valuesOf(node);
     if (levels_.size() <= ply) levels_.resize(ply + 1);
@@ -85,16 +89,18 @@ class Maxn final : public RankingPlayer {
   }
 
   // The child vector best for the mover among its `width` statically best actions; ties go to
-  // the first action in the game's order.
+  // the first action in the game's order, and so does the choice when every value is NaN (a NaN
+  // value is never the best).
   Vec bestChild(const State& node, int decisions, size_t ply) {
     const int mover = node.actor();
     expandRanked(node, ply);
     Vec best{};
     double bestScore = -INFINITY;
+    bool first = true;
     const Level& lv = levels_[ply];
     for (const size_t i : lv.order) {
       const Vec v = search(*lv.children[i], decisions - 1, ply + 1);
-      if (v[mover] > bestScore) {
+      if (std::exchange(first, false) || scoreAbove(v[mover], bestScore)) {
         bestScore = v[mover];
         best = v;
       }
@@ -119,8 +125,9 @@ class Maxn final : public RankingPlayer {
     lv.priority.resize(lv.actions.size());
     for (size_t i = 0; i < lv.actions.size(); ++i)
       lv.priority[i] = lv.children[i]->value(node.actor());
-    std::stable_sort(lv.order.begin(), lv.order.end(),
-                     [&lv](size_t a, size_t b) { return lv.priority[a] > lv.priority[b]; });
+    std::stable_sort(lv.order.begin(), lv.order.end(), [&lv](size_t a, size_t b) {
+      return scoreAbove(lv.priority[a], lv.priority[b]);
+    });
     lv.order.resize(width);
     std::sort(lv.order.begin(), lv.order.end());  // back to the game's order for tie-breaks
   }
@@ -142,6 +149,7 @@ class Maxn final : public RankingPlayer {
   }
 
   MaxnConfig config_;
+  StopToken stop_;
   long long visited_ = 0;
   std::deque<Level> levels_;  // a deque: growing it keeps references to shallower levels
 };
@@ -172,7 +180,8 @@ PlayerInfo maxnInfo() {
         return std::make_unique<Maxn>(
             setup.level, p.at("sigma").get<double>(),
             MaxnConfig{p.at("depth").get<int>(), p.at("width").get<int>(),
-                       p.at("chance_width").get<int>(), p.at("max_nodes").get<long long>()});
+                       p.at("chance_width").get<int>(), p.at("max_nodes").get<long long>()},
+            setup.stop);
       }};
 }
 

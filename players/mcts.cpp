@@ -11,12 +11,16 @@
 // reward_p = 1 / (1 + exp(-status_p / scale)), status from the gains (metrics.md) and scale the
 // game's statusScale(). Root actions are scored by their mean reward for the root mover; an
 // action never tried (fewer iterations than actions) scores -1, below every tried one.
+//
+// A decision polls the run's stop token at every iteration and rollout step, so even 10^7
+// iterations give up within milliseconds when the run stops (GameAbandoned).
 #include <algorithm>
 #include <cmath>
 
 #include "core/registry.h"
 #include "core/status.h"
 #include "players/ranking.h"
+#include "players/score_order.h"
 
 namespace ddalab {
 
@@ -42,13 +46,14 @@ struct Node {
 
 class Mcts final : public RankingPlayer {
  public:
-  Mcts(int level, double sigma, const MctsConfig& config)
-      : RankingPlayer(level, sigma), config_(config) {}
+  Mcts(int level, double sigma, const MctsConfig& config, StopToken stop)
+      : RankingPlayer(level, sigma), config_(config), stop_(stop) {}
 
   void scoreActions(const State& state, std::span<const Action> legal, std::span<double> scores,
                     Rng& rng) override {
     nodes_.assign(1, Node{});
     for (int it = 0; it < config_.iterations; ++it) {
+      stop_.check();
       auto world = state.determinize(state.actor(), rng, {});
       iterate(*world, rng);
     }
@@ -101,7 +106,8 @@ class Mcts final : public RankingPlayer {
     return -1;
   }
 
-  // The legal child of `node` with the best UCT value for `mover`.
+  // The legal child of `node` with the best UCT value for `mover` (every legal action has a
+  // child); a NaN value is never the best, and if all are NaN the first action's child is taken.
   int32_t bestUct(int32_t node, int mover) const {
     const double logN = std::log(std::max(1, nodes_[node].visits));
     int32_t best = -1;
@@ -110,7 +116,7 @@ class Mcts final : public RankingPlayer {
       const int32_t child = findChild(node, a);
       const Node& n = nodes_[child];
       const double v = n.rewardSum[mover] / n.visits + config_.c * std::sqrt(logN / n.visits);
-      if (v > bestValue) {
+      if (best < 0 || scoreAbove(v, bestValue)) {
         bestValue = v;
         best = child;
       }
@@ -146,6 +152,7 @@ class Mcts final : public RankingPlayer {
   Vec rollout(State& world, Rng& rng) {
     const int end = world.roundsCompleted() + config_.horizon;
     while (!world.isTerminal() && world.roundsCompleted() < end) {
+      stop_.check();
       if (world.isEnvironmentNode()) {
         world.outcomes(outcomes_);
         world.apply(sampleOutcome(outcomes_, rng));
@@ -175,6 +182,7 @@ class Mcts final : public RankingPlayer {
   }
 
   MctsConfig config_;
+  StopToken stop_;
   std::vector<Node> nodes_;  // reused across decisions; [0] is the root
   std::vector<int32_t> path_;
   std::vector<Action> actions_;
@@ -202,7 +210,8 @@ PlayerInfo mctsInfo() {
         return std::make_unique<Mcts>(
             setup.level, p.at("sigma").get<double>(),
             MctsConfig{p.at("iterations").get<int>(), p.at("c").get<double>(),
-                       p.at("horizon").get<int>(), setup.game.statusScale()});
+                       p.at("horizon").get<int>(), setup.game.statusScale()},
+            setup.stop);
       }};
 }
 

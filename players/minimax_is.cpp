@@ -1,5 +1,8 @@
 // `minimax-is` (thesis 5.2.3, after Vasconcelos): alpha-beta with width pruning on
 // inference-weighted determinizations of Lost Cities; root moves are scored by their votes.
+// Every determinization and every searched node polls the run's stop token, so the largest
+// schedules give up within milliseconds when the run stops. A NaN evaluation (no valid game gives
+// one) is never a best move: std::max / std::min and `>` pass over it.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -7,6 +10,7 @@
 #include "core/registry.h"
 #include "games/lost-cities/lost_cities.h"
 #include "players/ranking.h"
+#include "players/score_order.h"
 
 namespace ddalab {
 
@@ -30,8 +34,8 @@ struct MinimaxISConfig {
 
 class MinimaxIS final : public RankingPlayer {
  public:
-  MinimaxIS(int level, double sigma, const MinimaxISConfig& config)
-      : RankingPlayer(level, sigma), config_(config) {}
+  MinimaxIS(int level, double sigma, const MinimaxISConfig& config, StopToken stop)
+      : RankingPlayer(level, sigma), config_(config), stop_(stop) {}
 
   void scoreActions(const State& state, std::span<const Action> legal, std::span<double> scores,
                     Rng& rng) override {
@@ -41,6 +45,7 @@ class MinimaxIS final : public RankingPlayer {
     std::vector<int> votes(legal.size(), 0);
     std::vector<double> statics(legal.size(), 0.0);
     for (int it = 0; it < schedule.iterations; ++it) {
+      stop_.check();
       std::array<double, lostcities::kKinds> weights{};
       if (config_.inference)
         weights = lostcities::inferenceWeights(real, me_, config_.discardFactor);
@@ -105,13 +110,15 @@ class MinimaxIS final : public RankingPlayer {
 
   // Keeps the `width` children the mover ranks highest (0 = all), best first.
   static void keepBest(std::vector<Child>& children, int width) {
-    std::stable_sort(children.begin(), children.end(),
-                     [](const Child& a, const Child& b) { return a.priority > b.priority; });
+    std::stable_sort(children.begin(), children.end(), [](const Child& a, const Child& b) {
+      return scoreAbove(a.priority, b.priority);
+    });
     if (width > 0 && children.size() > static_cast<size_t>(width)) children.resize(width);
   }
 
   // Alpha-beta value (root player's side) of `node` searched `turns` more turns deep.
   double search(const State& node, int turns, double alpha, double beta) const {
+    stop_.check();
     if (node.isTerminal()) return evaluate(node);
     const bool maximizing = node.actor() == me_;
     std::vector<Action> legal;
@@ -147,12 +154,14 @@ class MinimaxIS final : public RankingPlayer {
   }
 
   // Scores are ranks: more votes first, then the summed static evaluation; exact ties stay tied
-  // (level scaling orders them randomly).
+  // (level scaling orders them randomly). A NaN sum ranks as -inf, so the sort order is strict.
   static void rankByVotesThenStatics(const std::vector<int>& votes,
                                      const std::vector<double>& statics, std::span<double> scores) {
     std::vector<size_t> order(votes.size());
     std::iota(order.begin(), order.end(), size_t{0});
-    auto key = [&](size_t i) { return std::pair(votes[i], statics[i]); };
+    auto key = [&](size_t i) {
+      return std::pair(votes[i], std::isnan(statics[i]) ? -INFINITY : statics[i]);
+    };
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
     double rank = 0;
     for (size_t k = 0; k < order.size(); ++k) {
@@ -162,6 +171,7 @@ class MinimaxIS final : public RankingPlayer {
   }
 
   MinimaxISConfig config_;
+  StopToken stop_;
   int me_ = 0;
 };
 
@@ -234,8 +244,9 @@ PlayerInfo minimaxISInfo() {
               },
           .makeRegular =
               [](const PlayerSetup& setup) {
-                return std::make_unique<MinimaxIS>(
-                    setup.level, setup.params.at("sigma").get<double>(), configFrom(setup.params));
+                return std::make_unique<MinimaxIS>(setup.level,
+                                                   setup.params.at("sigma").get<double>(),
+                                                   configFrom(setup.params), setup.stop);
               }};
 }
 

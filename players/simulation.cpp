@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "players/score_order.h"
+
 namespace ddalab {
 
 void scoreByValue(const State& state, std::span<const Action> legal, std::span<double> scores) {
@@ -28,6 +30,10 @@ Action greedyAction(const State& state, std::span<const Action> legal) {
     }
   }
   return best;
+}
+
+double boundedFun(double fun) {
+  return std::isnan(fun) ? -kFunBound : std::clamp(fun, -kFunBound, kFunBound);
 }
 
 double settledFun(const State& state, const MetricsTracker& trace, Action outcome,
@@ -73,11 +79,11 @@ void Line::applyGreedy() {
 }
 
 double Line::fun(const Coefficients& coefficients) const {
-  if (!roundOpen) return tracker.fun(coefficients, state->believability());
+  if (!roundOpen) return boundedFun(tracker.fun(coefficients, state->believability()));
   MetricsTracker closed = tracker;
   const Gains gains = gainsOf(*state);
   closed.endRound(std::span(gains.data(), static_cast<size_t>(state->numPlayers())));
-  return closed.fun(coefficients, state->believability());
+  return boundedFun(closed.fun(coefficients, state->believability()));
 }
 
 bool playGreedyToEnvironment(Line& line, int roundLimit) {
@@ -88,11 +94,24 @@ bool playGreedyToEnvironment(Line& line, int roundLimit) {
   return false;
 }
 
+namespace {
+
+// Whether `value` ties with the maximum `top` of bestIndices (NaN only when every value is).
+bool tiesWithTop(double value, double top) {
+  if (std::isnan(top)) return true;
+  if (std::isinf(top)) return value == top;                    // inf - inf would be NaN
+  return top - value <= 1e-12 * std::max(1.0, std::abs(top));  // false for a NaN value
+}
+
+}  // namespace
+
 std::vector<size_t> bestIndices(std::span<const double> values) {
-  const double top = *std::max_element(values.begin(), values.end());
+  double top = NAN;
+  for (double v : values)
+    if (scoreAbove(v, top)) top = v;
   std::vector<size_t> best;
   for (size_t i = 0; i < values.size(); ++i)
-    if (top - values[i] <= 1e-12 * std::max(1.0, std::abs(top))) best.push_back(i);
+    if (tiesWithTop(values[i], top)) best.push_back(i);
   return best;
 }
 
@@ -100,7 +119,7 @@ std::vector<size_t> bestFirst(std::span<const double> scores, size_t limit) {
   std::vector<size_t> order(scores.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+                   [&](size_t a, size_t b) { return scoreAbove(scores[a], scores[b]); });
   if (limit > 0 && limit < order.size()) order.resize(limit);
   return order;
 }

@@ -14,8 +14,17 @@ namespace ddalab {
 // scores[i] = value for the actor of the state reached by legal[i] (one ply).
 void scoreByValue(const State& state, std::span<const Action> legal, std::span<double> scores);
 
-// The legal action with the best one-ply value for the actor; ties go to the first in order.
+// The legal action with the best one-ply value for the actor; ties go to the first in order. A NaN
+// value is never the best; when every value is NaN the first action is taken.
 Action greedyAction(const State& state, std::span<const Action> legal);
+
+// The largest magnitude of a fun score as the players compare and sum it: room for 10^8 of them.
+inline constexpr double kFunBound = 1e300;
+
+// `fun` made safe to compare and sum: a score that overflowed to +-inf saturates at +-kFunBound,
+// NaN (the inf - inf of overflowing terms) counts as the worst score, -kFunBound; every score
+// of valid coefficients (|c| <= 1e6) is far inside the bound and passes unchanged.
+double boundedFun(double fun);
 
 // F of the trace extended by `outcome` and then settled (players.md, e-hillclimber): if the
 // round still needs a decision of the regular actor, it plays its value-greedy action; a round
@@ -46,7 +55,7 @@ struct Line {
   void applyGreedy();
   // True at the end of the game or once round number `roundLimit` (of the whole game) ended.
   bool done(int roundLimit) const { return state->isTerminal() || tracker.rounds() >= roundLimit; }
-  // F of the extended trace, an open round closed without a further decision.
+  // F of the extended trace, an open round closed without a further decision (boundedFun).
   double fun(const Coefficients& coefficients) const;
 
   std::unique_ptr<State> state;
@@ -68,10 +77,13 @@ void playGreedyRounds(Line& line, int roundLimit, OutcomeChooser&& chooseOutcome
   while (playGreedyToEnvironment(line, roundLimit)) line.apply(chooseOutcome(line), 0);
 }
 
-// Indices of the `limit` highest scores, best first, ties in index order (limit 0 = all).
+// Indices of the `limit` highest scores, best first, ties in index order (limit 0 = all); NaN
+// scores come last (score_order.h).
 std::vector<size_t> bestFirst(std::span<const double> scores, size_t limit);
 
-// Indices of the maximal entries (within a relative tolerance of 1e-12).
+// Indices of the maximal entries (within a relative tolerance of 1e-12; an infinite maximum ties
+// only with itself), never empty for non-empty `values`: NaN counts as the worst value, so it is
+// best only when every value is NaN, and then all of them tie.
 std::vector<size_t> bestIndices(std::span<const double> values);
 
 }  // namespace ddalab

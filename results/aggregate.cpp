@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 namespace ddalab {
 
@@ -25,31 +24,14 @@ double studentT95(size_t df) {
          (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * d * d * d * d);
 }
 
-double mean(const std::vector<double>& values) {
-  if (values.empty()) return 0;
-  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-}
-
-double sumOfSquaredDeviations(const std::vector<double>& values, double from) {
-  double sum = 0;
-  for (double v : values) sum += (v - from) * (v - from);
-  return sum;
-}
-
 double populationStd(const std::vector<double>& values) {
   if (values.empty()) return 0;
-  const double variance = sumOfSquaredDeviations(values, mean(values)) / values.size();
-  return std::sqrt(variance);
-}
-
-// Win rate of every seat; a draw (winner -1) is nobody's win.
-std::vector<double> winRates(const std::vector<GameRecord>& records, size_t seats) {
-  std::vector<double> wins(seats, 0.0);
-  for (const auto& r : records)
-    if (r.winner >= 0 && static_cast<size_t>(r.winner) < seats) ++wins[r.winner];
-  if (!records.empty())
-    for (double& w : wins) w /= static_cast<double>(records.size());
-  return wins;
+  double mean = 0;
+  for (double v : values) mean += v;
+  mean /= static_cast<double>(values.size());
+  double sum = 0;
+  for (double v : values) sum += (v - mean) * (v - mean);
+  return std::sqrt(sum / static_cast<double>(values.size()));
 }
 
 // metrics.md: std over players of their win rates; one player: std of (win rate, loss rate).
@@ -58,72 +40,97 @@ double winRatioOf(const std::vector<double>& rates) {
   return populationStd(rates);
 }
 
-PlayerSummary summarizeSeat(const std::vector<GameRecord>& records, size_t seat) {
-  PlayerSummary p;
-  if (records.empty()) return p;
-  p.movesMin = records.front().counters[seat].moves;
-  p.movesMax = p.movesMin;
-  for (const auto& r : records) {
-    const PlayerCounters& c = r.counters[seat];
-    p.movesMean += c.moves;
-    p.movesMin = std::min(p.movesMin, c.moves);
-    p.movesMax = std::max(p.movesMax, c.moves);
-    p.turnsMean += c.turns;
-    p.leadRoundsMean += c.leadRounds;
-  }
-  const double games = static_cast<double>(records.size());
-  p.movesMean /= games;
-  p.turnsMean /= games;
-  p.leadRoundsMean /= games;
-  return p;
-}
-
-double fractionOf(const std::vector<GameRecord>& records, bool (*predicate)(const GameRecord&)) {
-  if (records.empty()) return 0;
-  const auto count = std::count_if(records.begin(), records.end(), predicate);
-  return static_cast<double>(count) / static_cast<double>(records.size());
+double fraction(size_t count, size_t games) {
+  return games ? static_cast<double>(count) / static_cast<double>(games) : 0.0;
 }
 
 }  // namespace
 
-Stats describeSample(const std::vector<double>& values) {
+void SampleMoments::add(double value) {
+  ++n_;
+  sum_ += value;
+  const double delta = value - runningMean_;
+  runningMean_ += delta / static_cast<double>(n_);
+  m2_ += delta * (value - runningMean_);
+  min_ = std::min(min_, value);
+  max_ = std::max(max_, value);
+}
+
+Stats SampleMoments::stats() const {
   Stats s;
-  s.n = values.size();
-  if (values.empty()) return s;
-  s.mean = mean(values);
-  const auto [lowest, highest] = std::minmax_element(values.begin(), values.end());
-  s.min = *lowest;
-  s.max = *highest;
+  s.n = n_;
+  if (n_ == 0) return s;
+  s.mean = sum_ / static_cast<double>(n_);
+  s.min = min_;
+  s.max = max_;
   s.ci95Low = s.ci95High = s.mean;
-  if (s.n < 2) return s;
-  s.std = std::sqrt(sumOfSquaredDeviations(values, s.mean) / static_cast<double>(s.n - 1));
-  const double halfWidth = studentT95(s.n - 1) * s.std / std::sqrt(static_cast<double>(s.n));
+  if (n_ < 2) return s;
+  s.std = std::sqrt(std::max(0.0, m2_) / static_cast<double>(n_ - 1));
+  const double halfWidth = studentT95(n_ - 1) * s.std / std::sqrt(static_cast<double>(n_));
   s.ci95Low = s.mean - halfWidth;
   s.ci95High = s.mean + halfWidth;
   return s;
 }
 
-ExperimentSummary summarize(const ExperimentResult& result) {
-  ExperimentSummary summary;
-  const auto& records = result.records;
-  summary.games = records.size();
-  std::vector<double> values(records.size());
-  for (size_t k = 0; k < kNumMetrics; ++k) {
-    for (size_t g = 0; g < records.size(); ++g) values[g] = records[g].metrics[k];
-    summary.metrics[k] = describeSample(values);
+Stats describeSample(const std::vector<double>& values) {
+  SampleMoments moments;
+  for (double v : values) moments.add(v);
+  return moments.stats();
+}
+
+SummaryBuilder::SummaryBuilder(ExperimentLabel label)
+    : label_(std::move(label)),
+      seats_(std::min(label_.players.size(), static_cast<size_t>(kMaxPlayers))) {}
+
+void SummaryBuilder::add(const GameRecord& record) {
+  for (size_t k = 0; k < kNumMetrics; ++k) metrics_[k].add(record.metrics[k]);
+  for (size_t seat = 0; seat < seats_.size(); ++seat) {
+    SeatTotals& t = seats_[seat];
+    const PlayerCounters& c = record.counters[seat];
+    t.movesMin = games_ == 0 ? c.moves : std::min(t.movesMin, c.moves);
+    t.movesMax = games_ == 0 ? c.moves : std::max(t.movesMax, c.moves);
+    t.moves += c.moves;
+    t.turns += c.turns;
+    t.leadRounds += c.leadRounds;
+    t.wins += record.winner == static_cast<int>(seat);  // a draw (-1) is nobody's win
   }
-  const size_t seats = std::min(result.players.size(), static_cast<size_t>(kMaxPlayers));
-  const std::vector<double> rates = winRates(records, seats);
-  summary.winRatio = records.empty() ? 0 : winRatioOf(rates);
-  for (size_t seat = 0; seat < seats; ++seat) {
-    PlayerSummary p = summarizeSeat(records, seat);
-    p.label = result.players[seat];
-    p.winRate = rates[seat];
+  draws_ += record.winner < 0;
+  capped_ += record.capped;
+  ++games_;
+}
+
+ExperimentSummary SummaryBuilder::summary() const {
+  ExperimentSummary summary;
+  summary.label = label_;
+  summary.games = games_;
+  for (size_t k = 0; k < kNumMetrics; ++k) summary.metrics[k] = metrics_[k].stats();
+  std::vector<double> rates;
+  for (size_t seat = 0; seat < seats_.size(); ++seat) {
+    const SeatTotals& t = seats_[seat];
+    PlayerSummary p;
+    p.label = label_.players[seat];
+    p.winRate = fraction(t.wins, games_);
+    if (games_) {
+      const double games = static_cast<double>(games_);
+      p.movesMean = static_cast<double>(t.moves) / games;
+      p.movesMin = t.movesMin;
+      p.movesMax = t.movesMax;
+      p.turnsMean = static_cast<double>(t.turns) / games;
+      p.leadRoundsMean = static_cast<double>(t.leadRounds) / games;
+    }
+    rates.push_back(p.winRate);
     summary.players.push_back(p);
   }
-  summary.drawRate = fractionOf(records, [](const GameRecord& r) { return r.winner < 0; });
-  summary.cappedRate = fractionOf(records, [](const GameRecord& r) { return r.capped; });
+  summary.winRatio = games_ ? winRatioOf(rates) : 0.0;
+  summary.drawRate = fraction(draws_, games_);
+  summary.cappedRate = fraction(capped_, games_);
   return summary;
+}
+
+ExperimentSummary summarize(const ExperimentResult& result) {
+  SummaryBuilder builder(result);
+  for (const GameRecord& record : result.records) builder.add(record);
+  return builder.summary();
 }
 
 }  // namespace ddalab

@@ -1,6 +1,8 @@
 #pragma once
-// Aggregation of per-game records into experiment statistics (metrics.md, app.md).
+// Aggregation of per-game records into experiment statistics (metrics.md, app.md), in one pass
+// and constant memory whatever the number of games.
 #include <array>
+#include <limits>
 #include <vector>
 
 #include "core/metrics.h"
@@ -13,6 +15,22 @@ struct Stats {
   double mean = 0, std = 0, min = 0, max = 0;  // std: sample standard deviation (n - 1)
   double ci95Low = 0, ci95High = 0;            // Student-t 95 % interval of the mean
   size_t n = 0;
+};
+
+// One metric's values seen one at a time: mean as the plain sum over n (in the order given),
+// variance by Welford's update, so a sample never has to be held in memory.
+class SampleMoments {
+ public:
+  // Adds one value.
+  void add(double value);
+  // The statistics so far (n = 0: all zero; n = 1: std 0, interval = the value).
+  Stats stats() const;
+
+ private:
+  size_t n_ = 0;
+  double sum_ = 0, runningMean_ = 0, m2_ = 0;
+  double min_ = std::numeric_limits<double>::infinity();
+  double max_ = -std::numeric_limits<double>::infinity();
 };
 
 // Summary statistics of a sample (n = 0: all zero; n = 1: std 0, interval = the value).
@@ -28,6 +46,7 @@ struct PlayerSummary {
 };
 
 struct ExperimentSummary {
+  ExperimentLabel label;                     // the experiment summarized
   std::array<Stats, kNumMetrics> metrics{};  // per-game metrics, indexed like MetricValues
   double winRatio = 0;  // population std over players of win rates; n = 1: |w - 1/2|
   double drawRate = 0;
@@ -36,6 +55,30 @@ struct ExperimentSummary {
   size_t games = 0;
 };
 
+// Summarizes an experiment's games as they come (in iteration order, for reproducible bits).
+class SummaryBuilder {
+ public:
+  explicit SummaryBuilder(ExperimentLabel label);
+  // Adds one finished game.
+  void add(const GameRecord& record);
+  // The summary of the games added so far.
+  ExperimentSummary summary() const;
+  size_t games() const { return games_; }
+  const ExperimentLabel& label() const { return label_; }
+
+ private:
+  struct SeatTotals {
+    size_t wins = 0;
+    long long moves = 0, turns = 0, leadRounds = 0;
+    int movesMin = 0, movesMax = 0;
+  };
+  ExperimentLabel label_;
+  size_t games_ = 0, draws_ = 0, capped_ = 0;
+  std::array<SampleMoments, kNumMetrics> metrics_{};
+  std::vector<SeatTotals> seats_;
+};
+
+// The summary of an experiment held in memory.
 ExperimentSummary summarize(const ExperimentResult& result);
 
 }  // namespace ddalab

@@ -1,14 +1,16 @@
 #include "results/csv.h"
 
 #include <charconv>
+#include <cmath>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "core/params.h"
-#include "results/report.h"
+#include "results/file_io.h"
 
 namespace ddalab {
 
@@ -38,25 +40,26 @@ std::string quoteField(const std::string& field) {
   return quoted + "\"";
 }
 
-// One CSV file being written row by row (a games file can hold a million rows).
-class CsvWriter {
+// One record as a line of CSV (RFC 4180).
+std::string csvLine(const Fields& fields) {
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i) line += ',';
+    line += quoteField(fields[i]);
+  }
+  return line += '\n';
+}
+
+// A small CSV file written row by row; it appears under its final name only when complete.
+class CsvFile {
  public:
-  explicit CsvWriter(const fs::path& file) : file_(file), out_(file, std::ios::binary) {
-    if (!out_) throw std::runtime_error("cannot write " + file.string());
-  }
-  void row(const Fields& fields) {
-    for (size_t i = 0; i < fields.size(); ++i) out_ << (i ? "," : "") << quoteField(fields[i]);
-    out_ << '\n';
-  }
-  // Flushes and reports a failed write (e.g. a full disk) instead of losing results silently.
-  void close() {
-    out_.close();
-    if (!out_) throw std::runtime_error("error writing " + file_.string());
-  }
+  explicit CsvFile(const fs::path& file) : out_(file) {}
+  void row(const Fields& fields) { out_.write(csvLine(fields)); }
+  // Syncs the file and gives it its final name; throws WriteError.
+  void commit() { out_.commit(); }
 
  private:
-  fs::path file_;
-  std::ofstream out_;
+  OutputFile out_;
 };
 
 std::string metricKey(Metric metric) {
@@ -130,14 +133,15 @@ Fields batchHeader() {
   return header;
 }
 
-Fields batchRow(const ExperimentResult& result, const ExperimentSummary& summary) {
-  Fields row = {result.name,
-                result.comparison,
-                result.game,
-                result.environment,
-                playersText(result.players),
+Fields batchRow(const ExperimentSummary& summary) {
+  const ExperimentLabel& label = summary.label;
+  Fields row = {label.name,
+                label.comparison,
+                label.game,
+                label.environment,
+                playersText(label.players),
                 formatNumber(summary.games),
-                formatNumber(result.plannedIterations)};
+                formatNumber(label.plannedIterations)};
   for (const Stats& stats : summary.metrics) row.push_back(formatNumber(stats.mean));
   row.push_back(formatNumber(summary.winRatio));
   row.push_back(formatNumber(summary.drawRate));
@@ -150,7 +154,7 @@ void writeScoresCsv(const fs::path& dir, const ComparisonScores& scores) {
     for (size_t k = 0; k < kNumScoredMetrics; ++k)
       header.push_back(std::string(scoredMetricKey(static_cast<ScoredMetric>(k))) + suffix);
   header.insert(header.end(), {"score9", "score4"});
-  CsvWriter csv(dir / (fileStem(scores.comparison) + ".scores.csv"));
+  CsvFile csv(dir / (fileStem(scores.comparison) + ".scores.csv"));
   csv.row(header);
   for (const ScoreRow& r : scores.rows) {
     Fields row = {r.experiment};
@@ -160,7 +164,7 @@ void writeScoresCsv(const fs::path& dir, const ComparisonScores& scores) {
     row.push_back(formatNumber(r.score4));
     csv.row(row);
   }
-  csv.close();
+  csv.commit();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,6 +275,20 @@ class RowCursor {
     return *value;
   }
 
+  // A finite number (files written by ddalab never hold nan or inf).
+  double finite() {
+    const double value = number<double>();
+    if (!std::isfinite(value)) failLast("expected a finite number");
+    return value;
+  }
+
+  // A count: an integer >= 0.
+  int count() {
+    const int value = number<int>();
+    if (value < 0) failLast("expected a count >= 0");
+    return value;
+  }
+
   // Throws for the field read last, naming its column and quoting its text.
   [[noreturn]] void failLast(const std::string& expectation) const {
     const size_t index = column_ - 1;
@@ -287,7 +305,7 @@ class RowCursor {
 
 // An experiment as listed in summary.csv, before its games are read.
 struct ListedExperiment {
-  ExperimentResult result;
+  ExperimentLabel label;
   size_t games = 0;
   size_t line = 0;
 };
@@ -316,15 +334,15 @@ ListedExperiment parseListedExperiment(const CsvReader& reader, const Fields& fi
                                        const Fields& header) {
   RowCursor row(reader, fields, header);
   ListedExperiment listed;
-  ExperimentResult& r = listed.result;
-  r.name = row.text();
-  r.comparison = row.text();
-  r.game = row.text();
-  r.environment = row.text();
-  r.players = parsePlayers(row);
+  ExperimentLabel& label = listed.label;
+  label.name = row.text();
+  label.comparison = row.text();
+  label.game = row.text();
+  label.environment = row.text();
+  label.players = parsePlayers(row);
   listed.games = row.number<size_t>();
-  r.plannedIterations = row.number<int>();
-  while (!row.done()) row.number<double>();  // the means: only checked, they are recomputed
+  label.plannedIterations = row.count();
+  while (!row.done()) row.finite();  // the means: only checked, they are recomputed
   listed.line = reader.line();
   return listed;
 }
@@ -354,53 +372,87 @@ bool parseFlag(RowCursor& row) {
   return text == "1";
 }
 
-// One row of a games file, in the column order of gamesHeader().
-GameRecord parseGame(RowCursor& row, size_t seats) {
+// One row of a games file, in the column order of gamesHeader(); `previous` is the iteration
+// of the row before (none for the first), `planned` the experiment's planned iterations.
+GameRecord parseGame(RowCursor& row, size_t seats, std::optional<uint64_t> previous, int planned) {
   GameRecord g;
   g.numPlayers = static_cast<int>(seats);
   g.iteration = row.number<uint64_t>();
+  if (previous && g.iteration <= *previous)
+    row.failLast("expected iterations in increasing order, each game once (the row before has " +
+                 std::to_string(*previous) + ")");
+  if (g.iteration >= static_cast<uint64_t>(planned))
+    row.failLast("expected an iteration below the " + std::to_string(planned) + " planned");
   g.seed = row.number<uint64_t>();
-  g.metrics[static_cast<size_t>(Metric::Rounds)] = row.number<double>();
+  g.metrics[static_cast<size_t>(Metric::Rounds)] = row.count();
   g.winner = parseWinner(row, seats);
   g.capped = parseFlag(row);
   for (const auto& info : allMetrics())
-    if (info.metric != Metric::Rounds)
-      g.metrics[static_cast<size_t>(info.metric)] = row.number<double>();
+    if (info.metric != Metric::Rounds) g.metrics[static_cast<size_t>(info.metric)] = row.finite();
   for (size_t seat = 0; seat < seats; ++seat) {
-    g.scores[seat] = row.number<double>();
-    g.counters[seat] = {row.number<int>(), row.number<int>(), row.number<int>()};
+    g.scores[seat] = row.finite();
+    g.counters[seat] = {row.count(), row.count(), row.count()};
   }
   return g;
 }
 
-std::vector<GameRecord> readGames(const fs::path& file, size_t seats) {
+// Calls `onGame` for every game of `file` in order; returns how many there were.
+size_t readGames(const fs::path& file, const ExperimentLabel& label,
+                 const std::function<void(const GameRecord&)>& onGame) {
   CsvReader reader(file);
+  const size_t seats = label.players.size();
   const Fields header = gamesHeader(seats);
   expectHeader(reader, header);
-  std::vector<GameRecord> records;
   Fields fields;
+  std::optional<uint64_t> previous;
+  size_t games = 0;
   while (reader.next(fields)) {
     RowCursor row(reader, fields, header);
-    records.push_back(parseGame(row, seats));
+    const GameRecord record = parseGame(row, seats, previous, label.plannedIterations);
+    previous = record.iteration;
+    onGame(record);
+    ++games;
   }
-  return records;
+  return games;
 }
 
 }  // namespace
 
-void writeExperimentCsvs(const fs::path& dir, const ExperimentResult& result,
-                         const ExperimentSummary& summary) {
-  fs::create_directories(dir);
-  const std::string stem = fileStem(result.name);
-  const size_t seats = result.players.size();
-  if (seats > static_cast<size_t>(kMaxPlayers))
-    throw std::invalid_argument("writeExperimentCsvs: more players than kMaxPlayers");
-  CsvWriter games(dir / (stem + ".games.csv"));
-  games.row(gamesHeader(seats));
-  for (const GameRecord& record : result.records) games.row(gamesRow(record, seats));
-  games.close();
+void readResultsDir(const fs::path& dir,
+                    const std::function<void(const ExperimentLabel&)>& onExperiment,
+                    const std::function<void(const GameRecord&)>& onGame) {
+  const fs::path summaryFile = dir / "summary.csv";
+  for (const ListedExperiment& listed : readBatchSummary(summaryFile)) {
+    onExperiment(listed.label);
+    const fs::path gamesFile = dir / (fileStem(listed.label.name) + ".games.csv");
+    const size_t games = readGames(gamesFile, listed.label, onGame);
+    if (games != listed.games)
+      throw InputError(summaryFile.string() + ":" + std::to_string(listed.line),
+                       "column 6 (games): " + std::to_string(listed.games) + " games, but " +
+                           gamesFile.string() + " has " + std::to_string(games));
+  }
+}
 
-  CsvWriter csv(dir / (stem + ".summary.csv"));
+GamesCsvWriter::GamesCsvWriter(const fs::path& dir, const ExperimentLabel& label)
+    : seats_(label.players.size()) {
+  if (seats_ > static_cast<size_t>(kMaxPlayers))
+    throw std::invalid_argument("GamesCsvWriter: more players than kMaxPlayers");
+  file_ = std::make_unique<OutputFile>(dir / (fileStem(label.name) + ".games.csv"));
+  file_->write(csvLine(gamesHeader(seats_)));
+}
+
+GamesCsvWriter::~GamesCsvWriter() = default;
+
+void GamesCsvWriter::add(const GameRecord& record) {
+  file_->write(csvLine(gamesRow(record, seats_)));
+}
+
+void GamesCsvWriter::commit() {
+  file_->commit();
+}
+
+void writeSummaryCsv(const fs::path& dir, const ExperimentSummary& summary) {
+  CsvFile csv(dir / (fileStem(summary.label.name) + ".summary.csv"));
   csv.row(kSummaryHeader);
   for (const auto& info : allMetrics())
     csv.row(statsRow(std::string(info.key), summary.metrics[static_cast<size_t>(info.metric)]));
@@ -409,35 +461,51 @@ void writeExperimentCsvs(const fs::path& dir, const ExperimentResult& result,
     csv.row(valueRow(seatColumn(seat, "win_rate"), summary.players[seat].winRate, summary.games));
   csv.row(valueRow("draw_rate", summary.drawRate, summary.games));
   csv.row(valueRow("capped_rate", summary.cappedRate, summary.games));
-  csv.close();
+  csv.commit();
 }
 
-void writeBatchCsvs(const fs::path& dir, const std::vector<ExperimentResult>& results,
-                    const std::vector<ExperimentSummary>& summaries) {
-  if (results.size() != summaries.size())
-    throw std::invalid_argument("writeBatchCsvs: one summary per experiment expected");
+void writeExperimentCsvs(const fs::path& dir, const ExperimentResult& result,
+                         const ExperimentSummary& summary) {
   fs::create_directories(dir);
-  CsvWriter csv(dir / "summary.csv");
+  GamesCsvWriter games(dir, result);
+  for (const GameRecord& record : result.records) games.add(record);
+  games.commit();
+  writeSummaryCsv(dir, summary);
+}
+
+void writeBatchCsvs(const fs::path& dir, std::span<const ExperimentSummary> summaries) {
+  fs::create_directories(dir);
+  CsvFile csv(dir / "summary.csv");
   csv.row(batchHeader());
-  for (size_t i = 0; i < results.size(); ++i) csv.row(batchRow(results[i], summaries[i]));
-  csv.close();
-  for (const ComparisonScores& scores : scoreAll(results, summaries)) writeScoresCsv(dir, scores);
+  for (const ExperimentSummary& summary : summaries) csv.row(batchRow(summary));
+  csv.commit();
+  for (const ComparisonScores& scores : scoreAll(summaries)) writeScoresCsv(dir, scores);
 }
 
 std::vector<ExperimentResult> readResultsDir(const fs::path& dir) {
-  const fs::path summaryFile = dir / "summary.csv";
   std::vector<ExperimentResult> results;
-  for (ListedExperiment& listed : readBatchSummary(summaryFile)) {
-    ExperimentResult& r = listed.result;
-    const fs::path gamesFile = dir / (fileStem(r.name) + ".games.csv");
-    r.records = readGames(gamesFile, r.players.size());
-    if (r.records.size() != listed.games)
-      throw InputError(summaryFile.string() + ":" + std::to_string(listed.line),
-                       "column 6 (games): " + std::to_string(listed.games) + " games, but " +
-                           gamesFile.string() + " has " + std::to_string(r.records.size()));
-    results.push_back(std::move(r));
-  }
+  readResultsDir(
+      dir,
+      [&](const ExperimentLabel& label) {
+        results.emplace_back();
+        static_cast<ExperimentLabel&>(results.back()) = label;
+      },
+      [&](const GameRecord& record) { results.back().records.push_back(record); });
   return results;
+}
+
+std::vector<ExperimentSummary> summarizeResultsDir(const fs::path& dir) {
+  std::vector<ExperimentSummary> summaries;
+  std::optional<SummaryBuilder> builder;
+  readResultsDir(
+      dir,
+      [&](const ExperimentLabel& label) {
+        if (builder) summaries.push_back(builder->summary());
+        builder.emplace(label);
+      },
+      [&](const GameRecord& record) { builder->add(record); });
+  if (builder) summaries.push_back(builder->summary());
+  return summaries;
 }
 
 }  // namespace ddalab

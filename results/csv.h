@@ -1,26 +1,60 @@
 #pragma once
 // CSV output and input of results (app.md "Results"): RFC 4180, header row, full precision,
-// '.' decimal point whatever the locale.
+// '.' decimal point whatever the locale. Every file is written under a temporary name and
+// renamed when complete (results/file_io.h), so a file under its final name is never cut short.
 #include <filesystem>
+#include <functional>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "results/aggregate.h"
+#include "results/file_io.h"
 #include "results/scoring.h"
 
 namespace ddalab {
 
-// <dir>/<stem>.games.csv (one row per game) and <dir>/<stem>.summary.csv (one row per metric,
-// plus win_ratio and per-seat win rates).
+// <dir>/<stem>.games.csv written one game at a time (constant memory for any number of games).
+class GamesCsvWriter {
+ public:
+  // Starts the file with its header; throws WriteError.
+  GamesCsvWriter(const std::filesystem::path& dir, const ExperimentLabel& label);
+  ~GamesCsvWriter();
+  // Appends one row; throws WriteError.
+  void add(const GameRecord& record);
+  // Completes the file under its final name; throws WriteError.
+  void commit();
+
+ private:
+  size_t seats_;
+  std::unique_ptr<OutputFile> file_;
+};
+
+// <dir>/<stem>.summary.csv: one row per metric, plus win_ratio, per-seat win rates, draw and
+// capped rates.
+void writeSummaryCsv(const std::filesystem::path& dir, const ExperimentSummary& summary);
+
+// <dir>/<stem>.games.csv and <dir>/<stem>.summary.csv of an experiment held in memory.
 void writeExperimentCsvs(const std::filesystem::path& dir, const ExperimentResult& result,
                          const ExperimentSummary& summary);
 
 // <dir>/summary.csv (one row per experiment with its means) and, per comparison,
 // <dir>/<comparison>.scores.csv (tables 8 and 9).
-void writeBatchCsvs(const std::filesystem::path& dir, const std::vector<ExperimentResult>& results,
-                    const std::vector<ExperimentSummary>& summaries);
+void writeBatchCsvs(const std::filesystem::path& dir, std::span<const ExperimentSummary> summaries);
 
-// Reads back what writeExperimentCsvs/writeBatchCsvs wrote (for `ddalab score DIR`); errors
-// name the file, the line and the column.
+// Reads back what the writers above wrote, every game into memory (for the GUI and tests).
+// Errors (InputError) name the file, the line and the column; non-finite numbers, negative
+// counts and games out of order or repeated are errors.
 std::vector<ExperimentResult> readResultsDir(const std::filesystem::path& dir);
+
+// Reads a results folder one game at a time: `onExperiment` for each experiment summary.csv
+// lists, then `onGame` for each of its games, in order (constant memory); errors as above.
+void readResultsDir(const std::filesystem::path& dir,
+                    const std::function<void(const ExperimentLabel&)>& onExperiment,
+                    const std::function<void(const GameRecord&)>& onGame);
+
+// The summaries of a results folder, reading each games file once in constant memory (for
+// `ddalab score`); errors as readResultsDir.
+std::vector<ExperimentSummary> summarizeResultsDir(const std::filesystem::path& dir);
 
 }  // namespace ddalab

@@ -65,51 +65,22 @@ class TextTable {
   std::vector<Cells> rows_;
 };
 
-// Experiments sharing a non-empty comparison, in batch order; an experiment without a
-// comparison forms a group of its own with an empty name.
-struct Group {
-  std::string comparison;
-  std::vector<size_t> members;  // indices into the batch
-};
-
-std::vector<Group> groupByComparison(const std::vector<ExperimentResult>& results) {
-  std::vector<Group> groups;
-  for (size_t i = 0; i < results.size(); ++i) {
-    const std::string& comparison = results[i].comparison;
-    const auto same = [&](const Group& g) {
-      return !comparison.empty() && g.comparison == comparison;
-    };
-    const auto found = std::find_if(groups.begin(), groups.end(), same);
-    if (found != groups.end())
-      found->members.push_back(i);
-    else
-      groups.push_back({comparison, {i}});
-  }
-  return groups;
-}
-
-void checkSameSize(const std::vector<ExperimentResult>& results,
-                   const std::vector<ExperimentSummary>& summaries) {
-  if (results.size() != summaries.size())
-    throw std::invalid_argument("one summary per experiment expected");
-}
-
 // Column order of thesis tables 5-7.
 constexpr std::array<Metric, kNumMetrics> kTableMetrics = {
     Metric::Rounds,     Metric::LeadChanges,   Metric::Tension,
     Metric::Lead,       Metric::Believability, Metric::Freedom,
     Metric::Randomness, Metric::LeadingTime,   Metric::Fairness};
 
-void printMetricTable(std::ostream& out, const std::vector<ExperimentResult>& results,
-                      const std::vector<ExperimentSummary>& summaries, const Group& group) {
+void printMetricTable(std::ostream& out, std::span<const ExperimentSummary> summaries,
+                      const ComparisonGroup& group) {
   Cells header = {"experiment", "games"};
   for (Metric m : kTableMetrics) header.emplace_back(metricInfo(m).key);
   header.emplace_back("win_ratio");
   TextTable table(header);
   for (size_t i : group.members) {
     const ExperimentSummary& s = summaries[i];
-    Cells means = {results[i].name,
-                   std::to_string(s.games) + "/" + std::to_string(results[i].plannedIterations)};
+    Cells means = {s.label.name,
+                   std::to_string(s.games) + "/" + std::to_string(s.label.plannedIterations)};
     Cells halfWidths = {"  +- 95 % CI", ""};
     for (Metric m : kTableMetrics) {
       const Stats& stats = s.metrics[static_cast<size_t>(m)];
@@ -123,13 +94,12 @@ void printMetricTable(std::ostream& out, const std::vector<ExperimentResult>& re
   table.print(out);
 }
 
-void printPlayerTable(std::ostream& out, const ExperimentResult& result,
-                      const ExperimentSummary& summary) {
+void printPlayerTable(std::ostream& out, const ExperimentSummary& summary) {
   // Without a winner a one-player game is lost, not drawn.
   const char* noWinner = summary.players.size() == 1 ? "; losses " : "; draws ";
-  out << "\nPlayers of " << result.name << " (environment " << result.environment << noWinner
-      << fixed(100 * summary.drawRate, 1) << " %, capped " << fixed(100 * summary.cappedRate, 1)
-      << " %)\n";
+  out << "\nPlayers of " << summary.label.name << " (environment " << summary.label.environment
+      << noWinner << fixed(100 * summary.drawRate, 1) << " %, capped "
+      << fixed(100 * summary.cappedRate, 1) << " %)\n";
   TextTable table(
       {"seat", "player", "win rate", "moves mean", "min", "max", "turns", "lead rounds"}, 2);
   for (size_t seat = 0; seat < summary.players.size(); ++seat) {
@@ -159,16 +129,14 @@ void printScoreTable(std::ostream& out, const ComparisonScores& scores) {
 
 }  // namespace
 
-void printSummaryTables(std::ostream& out, const std::vector<ExperimentResult>& results,
-                        const std::vector<ExperimentSummary>& summaries) {
-  checkSameSize(results, summaries);
-  for (const Group& group : groupByComparison(results)) {
+void printSummaryTables(std::ostream& out, std::span<const ExperimentSummary> summaries) {
+  for (const ComparisonGroup& group : groupByComparison(summaries)) {
     if (group.comparison.empty())
-      out << "\nExperiment " << results[group.members.front()].name << ": metric means\n";
+      out << "\nExperiment " << summaries[group.members.front()].label.name << ": metric means\n";
     else
       out << "\nComparison " << group.comparison << ": metric means\n";
-    printMetricTable(out, results, summaries, group);
-    for (size_t i : group.members) printPlayerTable(out, results[i], summaries[i]);
+    printMetricTable(out, summaries, group);
+    for (size_t i : group.members) printPlayerTable(out, summaries[i]);
   }
 }
 
@@ -180,23 +148,6 @@ void printComparisonScores(std::ostream& out, const std::vector<ComparisonScores
     printScoreTable(out, scores);
     for (const std::string& note : scores.notes) out << "  note: " << note << '\n';
   }
-}
-
-std::vector<ComparisonScores> scoreAll(const std::vector<ExperimentResult>& results,
-                                       const std::vector<ExperimentSummary>& summaries) {
-  checkSameSize(results, summaries);
-  std::vector<ComparisonScores> all;
-  for (const Group& group : groupByComparison(results)) {
-    if (group.comparison.empty()) continue;
-    std::vector<std::string> names;
-    std::vector<ExperimentSummary> members;
-    for (size_t i : group.members) {
-      names.push_back(results[i].name);
-      members.push_back(summaries[i]);
-    }
-    all.push_back(scoreComparison(group.comparison, names, members));
-  }
-  return all;
 }
 
 }  // namespace ddalab

@@ -2,6 +2,7 @@
 // Terminal tables after a batch: thesis-style metric tables (tables 5-7), per-player
 // statistics and comparison scores (tables 8 and 9).
 #include <iosfwd>
+#include <span>
 #include <vector>
 
 #include "results/aggregate.h"
@@ -10,14 +11,9 @@
 namespace ddalab {
 
 // Per experiment: every metric's mean (± CI half-width), win_ratio, and the per-player table.
-void printSummaryTables(std::ostream& out, const std::vector<ExperimentResult>& results,
-                        const std::vector<ExperimentSummary>& summaries);
+void printSummaryTables(std::ostream& out, std::span<const ExperimentSummary> summaries);
 
 // Per comparison with two or more rows: the ratio-to-best table and the 9- and 4-metric scores.
 void printComparisonScores(std::ostream& out, const std::vector<ComparisonScores>& comparisons);
-
-// Groups experiments by comparison (in batch order) and scores each group.
-std::vector<ComparisonScores> scoreAll(const std::vector<ExperimentResult>& results,
-                                       const std::vector<ExperimentSummary>& summaries);
 
 }  // namespace ddalab

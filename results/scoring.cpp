@@ -124,4 +124,35 @@ ComparisonScores scoreComparison(const std::string& comparison,
   return scores;
 }
 
+std::vector<ComparisonGroup> groupByComparison(std::span<const ExperimentSummary> summaries) {
+  std::vector<ComparisonGroup> groups;
+  for (size_t i = 0; i < summaries.size(); ++i) {
+    const std::string& comparison = summaries[i].label.comparison;
+    const auto same = [&](const ComparisonGroup& g) {
+      return !comparison.empty() && g.comparison == comparison;
+    };
+    const auto found = std::find_if(groups.begin(), groups.end(), same);
+    if (found != groups.end())
+      found->members.push_back(i);
+    else
+      groups.push_back({comparison, {i}});
+  }
+  return groups;
+}
+
+std::vector<ComparisonScores> scoreAll(std::span<const ExperimentSummary> summaries) {
+  std::vector<ComparisonScores> all;
+  for (const ComparisonGroup& group : groupByComparison(summaries)) {
+    if (group.comparison.empty()) continue;
+    std::vector<std::string> names;
+    std::vector<ExperimentSummary> members;
+    for (size_t i : group.members) {
+      names.push_back(summaries[i].label.name);
+      members.push_back(summaries[i]);
+    }
+    all.push_back(scoreComparison(group.comparison, names, members));
+  }
+  return all;
+}
+
 }  // namespace ddalab

@@ -1,6 +1,7 @@
 #pragma once
 // Comparison scoring of DDA algorithms (metrics.md; thesis tables 8 and 9).
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,5 +45,18 @@ struct ComparisonScores {
 ComparisonScores scoreComparison(const std::string& comparison,
                                  const std::vector<std::string>& names,
                                  const std::vector<ExperimentSummary>& summaries);
+
+// Experiments sharing a non-empty comparison, in batch order; an experiment without a
+// comparison forms a group of its own with an empty name.
+struct ComparisonGroup {
+  std::string comparison;
+  std::vector<size_t> members;  // indices into the batch
+};
+
+// The comparison groups of a batch's experiments, in batch order.
+std::vector<ComparisonGroup> groupByComparison(std::span<const ExperimentSummary> summaries);
+
+// Scores every comparison of a batch (experiments without a comparison are not scored).
+std::vector<ComparisonScores> scoreAll(std::span<const ExperimentSummary> summaries);
 
 }  // namespace ddalab

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# Installs everything ddalab needs to build and test on Debian 12 (idempotent).
-# Usage: scripts/install-deps.sh [--gui]   (--gui adds Qt 6 for ddalab-gui)
+# Installs everything ddalab needs to build and test on Debian 12, the GUI included (idempotent).
 set -euo pipefail
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-packages=(cmake make g++ libboost-program-options-dev nlohmann-json3-dev catch2 locales)
-if [ "${1:-}" = "--gui" ]; then packages+=(qt6-base-dev qt6-charts-dev xvfb); fi
+packages=(
+  cmake make g++ libboost-program-options-dev nlohmann-json3-dev catch2 locales
+  # ddalab-gui: Qt 6 Widgets, Charts, Svg. Debian 12's Qt6Charts CMake package needs the OpenGL
+  # development files, which --no-install-recommends leaves out; fonts for the offscreen platform.
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core
+  # GUI tests in a real X server
+  xvfb xauth
+  # the libFuzzer target (scripts/fuzz.sh)
+  clang libclang-rt-14-dev
+)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -17,5 +24,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # A comma-decimal locale, so the tests can prove the CSV output ignores the locale.
 if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
-  as_root localedef -i de_DE -c -f UTF-8 de_DE.UTF-8 || echo "note: could not create de_DE.UTF-8"
+  as_root localedef -i de_DE -c -f UTF-8 de_DE.UTF-8
 fi

@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=OFF > /dev/null
 cmake --build build -j2 --target ddalab
-./build/app/ddalab run experiments/quick.json --out ddalab-out/quick "$@"
+./build/app/cli/ddalab run experiments/quick.json --out ddalab-out/quick "$@"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fresh Debian 12 machine -> every test: installs, builds (warnings are errors) and runs CTest,
-# then runs the tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# Fresh Debian 12 machine -> every test: installs, builds (warnings are errors) and runs CTest;
+# then runs the tests again under AddressSanitizer and UndefinedBehaviorSanitizer; then fuzzes
+# the batch parser for a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -14,4 +15,7 @@ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDDALAB_TESTS=ON \
   -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
   > /dev/null
 cmake --build build-sanitize -j2
-ctest --test-dir build-sanitize --output-on-failure -j2
+LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp ctest --test-dir build-sanitize --output-on-failure -j2
+
+# The batch parser and validator under libFuzzer (findings fail the run).
+bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"

@@ -2,6 +2,7 @@
 // its level by the status, both wrap a base player in the regular role and build the Maze as its
 // opponent in the environment role.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
 
 #include "core/match.h"
@@ -297,4 +298,30 @@ TEST_CASE("batch files take DDA players with a base and name the valid bases", "
                      {"environment", {{"id", "posm"}, {"params", {{"beta", 0.5}}}}},
                      {"iterations", 1}};
   CHECK(batchError(maze) == "");
+}
+
+TEST_CASE("a DDA player is no base, and deep base_params are checked in linear time", "[dda]") {
+  const auto ludo = makeGame("ludo");
+  CHECK(whyNot("posm", *ludo, {{"base", "dynamic-level"}}, PlayerKind::Regular)
+            .find("base 'dynamic-level' is a DDA player") != std::string::npos);
+  // posm over posm over ... 2,000 levels deep (past the parser's nesting limit, so given to the
+  // check directly): only the outermost base is looked at. Building each level used to copy the
+  // rest of the nesting: seconds and gigabytes.
+  Json deep = Json::object();
+  for (int level = 0; level < 2000; ++level) {
+    Json outer = {{"base", "posm"}};
+    outer["base_params"] = std::move(deep);
+    deep = std::move(outer);
+  }
+  const auto& posm = playerInfo("posm");
+  Json params = validateParams(posm.params, {{"base", "posm"}}, "params");
+  params["base_params"] = std::move(deep);
+  const auto start = std::chrono::steady_clock::now();
+  const std::string why = posm.whyNot(*ludo, params, PlayerKind::Regular);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(why.find("base 'posm' is a DDA player") != std::string::npos);
+  CHECK(why.find("valid: hillclimber, hillclimber-is, minimax-is, maxn, mcts") !=
+        std::string::npos);
+  CHECK(seconds < 1.0);  // about a millisecond
 }

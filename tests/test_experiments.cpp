@@ -6,33 +6,14 @@
 
 #include "experiments/batch.h"
 #include "experiments/runner.h"
+#include "tests/support.h"
 
 using namespace ddalab;
 
 namespace {
 
-Json ludoExperiment(const std::string& name, const std::string& environment, int iterations) {
-  return {{"name", name},
-          {"comparison", "c"},
-          {"game", {{"id", "ludo"}, {"params", {{"players", 2}}}}},
-          {"players", {{{"id", "hillclimber"}, {"level", 50}}, {{"id", "hillclimber"}}}},
-          {"environment", {{"id", environment}}},
-          {"coefficients", {{"believability", 1000}, {"tension", 10}, {"lead", 3}}},
-          {"iterations", iterations}};
-}
-
 Json batchDocument(std::vector<Json> experiments) {
   return {{"format", "ddalab-batch/1"}, {"seed", 7}, {"experiments", experiments}};
-}
-
-// The error message parseBatch gives for `document` ("" when it is valid).
-std::string errorOf(const Json& document) {
-  try {
-    parseBatch(document, "file.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 uint64_t signatureOf(const ExperimentResult& result) {
@@ -166,7 +147,7 @@ TEST_CASE("results do not depend on the thread count") {
   CHECK(signatureOf(a[0]) != signatureOf(a[1]));
 }
 
-TEST_CASE("a salt gives an experiment its own seeds; the master seed changes every game") {
+TEST_CASE("a salt gives an experiment its own seeds, the master seed changes every game") {
   Json salted = ludoExperiment("s", "e-random", 2);
   salted["salt"] = 99;
   Batch batch = parseBatch(batchDocument({ludoExperiment("a", "e-random", 2), salted}), "f");
@@ -180,13 +161,13 @@ TEST_CASE("stop keeps every finished game, unchanged, and starts no new experime
   const Batch batch = parseBatch(batchDocument({ludoExperiment("a", "e-hillclimber", 400),
                                                 ludoExperiment("b", "e-random", 10)}),
                                  "f");
-  std::atomic<bool> stop{false};
+  RunControl control;
   RunOptions options;
   options.threads = 2;
-  options.stop = &stop;
+  options.control = &control;
   options.progressInterval = 0.001;
-  options.onProgress = [&stop](const Progress& p) {
-    if (p.gamesDone >= 5) stop.store(true);
+  options.onProgress = [&control](const Progress& p) {
+    if (p.gamesDone >= 5) control.stop.store(true);
   };
   const auto results = runBatch(batch, options);
   REQUIRE(results.size() == 1);
@@ -216,29 +197,4 @@ TEST_CASE("progress reports count games and estimate the time left") {
   CHECK(seen.back().etaSeconds == 0);
   for (size_t i = 1; i < seen.size(); ++i) CHECK(seen[i - 1].gamesDone <= seen[i].gamesDone);
   CHECK(done == std::vector<std::string>{"a", "b"});
-}
-
-TEST_CASE("traces are written in iteration order with one line per game") {
-  const auto dir = std::filesystem::temp_directory_path() / "ddalab-trace-test";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  const Batch batch = parseBatch(batchDocument({ludoExperiment("x/y", "e-hillclimber", 6)}), "f");
-  RunOptions options;
-  options.threads = 2;
-  options.traceDir = dir;
-  const auto results = runBatch(batch, options);
-  std::ifstream in(dir / "x__y.trace.jsonl");
-  std::string line;
-  size_t count = 0;
-  while (std::getline(in, line)) {
-    const Json game = Json::parse(line);
-    CHECK(game.at("iteration") == count);
-    CHECK(game.at("experiment") == "x/y");
-    CHECK(game.at("seed") == results[0].records[count].seed);
-    CHECK(game.at("rounds").size() == results[0].records[count].metrics[0]);
-    CHECK(game.at("players").size() == 2);
-    ++count;
-  }
-  CHECK(count == 6);
-  std::filesystem::remove_all(dir);
 }

@@ -347,7 +347,7 @@ TEST_CASE("Lost Cities: legal actions", "[lost-cities]") {
   CHECK(five->deckSize() == 49);
 }
 
-TEST_CASE("Lost Cities: one turn is one round; a pile draw needs no environment", "[lost-cities]") {
+TEST_CASE("Lost Cities: one turn is one round, a pile draw needs no environment", "[lost-cities]") {
   Position pos;
   pos.hands[0] = cards("Yw Y3 Y6 B5");
   pos.hands[1] = cards("R2 R3 R4 R5");

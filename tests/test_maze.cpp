@@ -400,7 +400,7 @@ TEST_CASE("Maze: blue and red doors change the steps", "[maze]") {
   CHECK(tight.actor() == kEnvironment);
 }
 
-TEST_CASE("Maze: rounds end with the explorer's action; the corridor opens the next round",
+TEST_CASE("Maze: rounds end with the explorer's action, the corridor opens the next round",
           "[maze]") {
   const MazeState s = construct(kRing, 40);
   // B faces the border: nothing unknown behind it, no environment event.
@@ -512,7 +512,7 @@ TEST_CASE("Maze: corridors never overwrite known tiles, stay inside, one door pe
   CHECK(outcomesChecked > 2000);
 }
 
-TEST_CASE("Maze: a mark walled in or enclosed vanishes; one on a corridor is reachable", "[maze]") {
+TEST_CASE("Maze: a mark walled in or enclosed vanishes, one on a corridor is reachable", "[maze]") {
   const MazeState s = construct(kRing, 40);
   // D's corridor walls its side tiles: the mark at (6,1) was fake.
   const MazeState walled = applied(applied(s, kRingD), 27);

@@ -1,7 +1,6 @@
 // Tests of the results layer: statistics, summaries, comparison scoring, CSV files and reports.
 #include <bit>
 #include <catch2/catch.hpp>
-#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -14,8 +13,10 @@
 #include "results/aggregate.h"
 #include "results/csv.h"
 #include "results/experiment_result.h"
+#include "results/histogram.h"
 #include "results/report.h"
 #include "results/scoring.h"
+#include "tests/support.h"
 
 namespace ddalab {
 namespace {
@@ -227,32 +228,6 @@ TEST_CASE("scoreComparison: zero means are guarded and noted") {
 // ---------------------------------------------------------------------------------------------
 // CSV
 
-// A fresh directory under the system temp dir, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::random_device random;
-    path_ = fs::temp_directory_path() /
-            ("ddalab-test-results-" + std::to_string(random()) + std::to_string(random()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::string readText(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 void writeText(const fs::path& file, const std::string& text) {
   std::ofstream(file, std::ios::binary) << text;
 }
@@ -271,7 +246,7 @@ GameRecord detailedGame(uint64_t iteration, int numPlayers, double salt) {
   g.numPlayers = numPlayers;
   g.winner = static_cast<int>(iteration % (numPlayers + 1)) - 1;  // includes draws
   g.capped = iteration % 2 == 1;
-  const double tricky[] = {0.1 + 0.2, 1e-300, -0.0, 1.0 / 3, 5e-324, DBL_MAX, -2.5e17, 42};
+  const double tricky[] = {0.1 + 0.2, 1e-300, -0.0, 1.0 / 3, 5e-324, 1e150, -2.5e17, 42};
   for (size_t k = 0; k < kNumMetrics; ++k) g.metrics[k] = tricky[(k + iteration) % 8] * salt;
   g.metrics[at(Metric::Rounds)] = 17 + static_cast<double>(iteration);
   for (int p = 0; p < numPlayers; ++p) {
@@ -300,7 +275,7 @@ void writeAll(const fs::path& dir, const std::vector<ExperimentResult>& results)
     summaries.push_back(summarize(r));
     writeExperimentCsvs(dir, r, summaries.back());
   }
-  writeBatchCsvs(dir, results, summaries);
+  writeBatchCsvs(dir, summaries);
 }
 
 bool sameBits(double a, double b) {
@@ -443,11 +418,10 @@ class GlobalLocaleGuard {
 };
 
 TEST_CASE("CSV numbers use '.' under a comma-decimal global locale") {
+  // scripts/install-deps.sh creates de_DE.UTF-8: without it this test would check nothing.
   const auto locale = commaDecimalLocale();
-  if (!locale) {
-    WARN("no de_DE or fr_FR locale installed; locale independence not checked");
-    return;
-  }
+  INFO("no de_DE or fr_FR locale installed (run scripts/install-deps.sh)");
+  REQUIRE(locale);
   TempDir dir;
   ExperimentResult r = experiment("loc", "", 2, 2, 1.0);
   r.records[0].metrics[at(Metric::Tension)] = 1234.5;
@@ -536,13 +510,13 @@ TEST_CASE("printSummaryTables and printComparisonScores show every experiment") 
   for (const auto& r : results) summaries.push_back(summarize(r));
 
   std::ostringstream tables;
-  printSummaryTables(tables, results, summaries);
+  printSummaryTables(tables, summaries);
   CHECK_THAT(tables.str(), Contains("Comparison cmp") && Contains("Experiment alone") &&
                                Contains("cmp/a") && Contains("cmp/b") &&
                                Contains("believability") && Contains("hillclimber:100") &&
                                Contains("win_ratio"));
 
-  const std::vector<ComparisonScores> scores = scoreAll(results, summaries);
+  const std::vector<ComparisonScores> scores = scoreAll(summaries);
   REQUIRE(scores.size() == 1);  // "alone" has no comparison
   CHECK(scores[0].comparison == "cmp");
   REQUIRE(scores[0].rows.size() == 2);
@@ -555,6 +529,30 @@ TEST_CASE("printSummaryTables and printComparisonScores show every experiment") 
   std::ostringstream single;
   printComparisonScores(single, {scoreComparison("one", {"x"}, {summaries[0]})});
   CHECK(single.str().empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Histograms
+
+TEST_CASE("histogram bins count every finite value once, the maximum falls in the last bin") {
+  const std::vector<double> values = {0, 0.5, 1, 2.5, 9.99, 10, NAN, INFINITY};
+  const Histogram h = makeHistogram(values, 4, 0, 10);
+  CHECK(h.counts == std::vector<size_t>{3, 1, 0, 2});  // [0,2.5) [2.5,5) [5,7.5) [7.5,10]
+  CHECK(h.total() == 6);
+  CHECK(h.width() == 2.5);
+  CHECK(h.binLow(1) == 2.5);
+  // Shared bins for an overlay: the range covers both samples.
+  const std::vector<double> other = {-5, 20};
+  const std::vector<std::span<const double>> both = {values, other};
+  const auto [low, high] = commonRange(both);
+  CHECK(low == -5);
+  CHECK(high == 20);
+  CHECK(makeHistogram(other, 7, low, high).total() == 2);
+  // One distinct value still gets a range of its own; none gives [0, 1].
+  const std::vector<double> same = {3, 3};
+  const std::vector<std::span<const double>> single = {same};
+  CHECK(commonRange(single) == std::pair<double, double>{2.5, 3.5});
+  CHECK(commonRange({}) == std::pair<double, double>{0, 1});
 }
 
 }  // namespace

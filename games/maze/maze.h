@@ -261,7 +261,8 @@ class MazeState final : public State {
   bool won_ = false;
 };
 
-// The explorer's best one-move reply at `state`: the highest value(0) over its legal actions;
+// The explorer's best one-move reply at `state`: the highest value(0) over its legal actions
+// (a NaN value is passed over, -inf when all are NaN: the opponent view always ranks);
 // the state's own value(0) when the explorer does not decide (terminal or environment node).
 // The maze-building opponents of POSM / Dynamic Level rank an outcome by minus this value of
 // the state it leads to (the plain explorer value ties for most outcomes).

@@ -4,7 +4,7 @@
 #include <iostream>
 #include <optional>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 
 namespace ddalab::cli {
 

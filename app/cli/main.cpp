@@ -3,7 +3,7 @@
 #include <exception>
 #include <iostream>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "core/params.h"
 
 namespace {

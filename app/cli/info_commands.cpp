@@ -1,7 +1,7 @@
 // `ddalab list`, `ddalab validate` and `ddalab score`: commands that read and describe.
 #include <iostream>
 
-#include "app/options.h"
+#include "app/cli/options.h"
 #include "experiments/batch.h"
 #include "games/registry.h"
 #include "players/registry.h"
@@ -82,6 +82,7 @@ int validateCommand(const Args& args) {
   po::variables_map vm;
   if (auto code = parseArgs(args, "ddalab validate FILE...", options, positional, vm)) return *code;
   int status = kOk;
+  // Every file is checked whatever an earlier one threw: one error line per bad file.
   for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
     try {
       const Batch batch = loadBatch(file);
@@ -89,10 +90,15 @@ int validateCommand(const Args& args) {
       for (const auto& e : batch.experiments) games += static_cast<size_t>(e.iterations);
       std::cout << file << ": ok (" << batch.experiments.size() << " experiments, " << games
                 << " games)\n";
+      continue;
     } catch (const InputError& e) {
       std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
+    } catch (const std::exception& e) {  // a bug, but the file is still not usable
+      std::cerr << "error: " << file << ": cannot check the file: " << e.what() << "\n";
+    } catch (...) {
+      std::cerr << "error: " << file << ": cannot check the file: unknown error\n";
     }
+    status = kBadInput;
   }
   return status;
 }
@@ -104,11 +110,9 @@ int scoreCommand(const Args& args) {
   positional.add("dir", 1);
   po::variables_map vm;
   if (auto code = parseArgs(args, "ddalab score DIR", options, positional, vm)) return *code;
-  const auto results = readResultsDir(vm["dir"].as<std::string>());
-  std::vector<ExperimentSummary> summaries;
-  for (const auto& r : results) summaries.push_back(summarize(r));
-  printSummaryTables(std::cout, results, summaries);
-  printComparisonScores(std::cout, scoreAll(results, summaries));
+  const auto summaries = summarizeResultsDir(vm["dir"].as<std::string>());
+  printSummaryTables(std::cout, summaries);
+  printComparisonScores(std::cout, scoreAll(summaries));
   return kOk;
 }
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "app/options.h"
+#include "app/cli/options.h"
 #include "experiments/batch.h"
 #include "experiments/runner.h"
 
@@ -21,33 +21,51 @@ struct Workload {
   int games;
 };
 
-Json sameFor(int n, const Json& player) { return Json(std::vector<Json>(n, player)); }
+Json sameFor(int n, const Json& player) {
+  return Json(std::vector<Json>(n, player));
+}
 
 std::vector<Workload> workloads(int scale) {
   const Json ludoCoefficients = {{"believability", 1000}, {"fairness", 10}, {"leading_time", 10},
                                  {"tension", 10},         {"lead", 3},      {"freedom", 1}};
-  const Json lcCoefficients = {{"believability", 1000}, {"lead_changes", 100},
-                               {"fairness", 100},       {"leading_time", 100},
-                               {"tension", 100},        {"freedom", 10}};
+  const Json lcCoefficients = {{"believability", 1000}, {"lead_changes", 100}, {"fairness", 100},
+                               {"leading_time", 100},   {"tension", 100},      {"freedom", 10}};
   const Json hillclimbers = {{{"id", "hillclimber"}, {"level", 50}},
                              {{"id", "hillclimber"}},
                              {{"id", "hillclimber"}},
                              {{"id", "hillclimber"}}};
   const Json exact = {{"sigma", 0}};
   return {
-      {"ludo 4x random", {{"id", "ludo"}}, sameFor(4, {{"id", "random"}}), {{"id", "e-random"}},
-       ludoCoefficients, 10 * scale},
-      {"ludo 4x hillclimber, e-hillclimber", {{"id", "ludo"}}, hillclimbers,
-       {{"id", "e-hillclimber"}}, ludoCoefficients, scale},
-      {"lost-cities 2x random", {{"id", "lost-cities"}}, sameFor(2, {{"id", "random"}}),
-       {{"id", "e-random"}}, lcCoefficients, 10 * scale},
-      {"lost-cities minimax-is vs hillclimber-is", {{"id", "lost-cities"}},
+      {"ludo 4x random",
+       {{"id", "ludo"}},
+       sameFor(4, {{"id", "random"}}),
+       {{"id", "e-random"}},
+       ludoCoefficients,
+       10 * scale},
+      {"ludo 4x hillclimber, e-hillclimber",
+       {{"id", "ludo"}},
+       hillclimbers,
+       {{"id", "e-hillclimber"}},
+       ludoCoefficients,
+       scale},
+      {"lost-cities 2x random",
+       {{"id", "lost-cities"}},
+       sameFor(2, {{"id", "random"}}),
+       {{"id", "e-random"}},
+       lcCoefficients,
+       10 * scale},
+      {"lost-cities minimax-is vs hillclimber-is",
+       {{"id", "lost-cities"}},
        {{{"id", "minimax-is"}, {"params", exact}}, {{"id", "hillclimber-is"}, {"params", exact}}},
-       {{"id", "e-random"}}, lcCoefficients, scale / 40},
+       {{"id", "e-random"}},
+       lcCoefficients,
+       scale / 40},
       {"maze 41x41 hillclimber (thesis set-up)",
        {{"id", "maze"}, {"params", {{"max_steps", 777}, {"defuse_weight", 0}}}},
-       {{{"id", "hillclimber"}, {"params", exact}}}, {{"id", "e-random"}},
-       {{"believability", 10}, {"tension", 100}, {"lead", 500}, {"freedom", 100}}, 2 * scale},
+       {{{"id", "hillclimber"}, {"params", exact}}},
+       {{"id", "e-random"}},
+       {{"believability", 10}, {"tension", 100}, {"lead", 500}, {"freedom", 100}},
+       2 * scale},
   };
 }
 

@@ -1,0 +1,163 @@
+// `ddalab run`: a thin front end of the run service (experiments/run_service.h): parses the
+// options, turns signals into a stop, shows progress and prints the tables.
+#include <unistd.h>
+
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include "app/cli/options.h"
+#include "app/cli/progress.h"
+#include "experiments/batch.h"
+#include "experiments/run_service.h"
+#include "results/report.h"
+
+namespace ddalab::cli {
+
+namespace {
+
+constexpr int kMaxIterations = 100'000'000;  // as in experiment files
+
+// The run being executed; signal handlers only touch its lock-free atomics.
+RunControl control;
+std::atomic<int> signalCount{0};
+std::atomic<int> firstSignal{0};
+
+// First signal: graceful stop (running games get a second, finished ones are saved). Second:
+// running games are given up at once, the files are still written. Third: exit immediately
+// (every file under a final name is complete anyway).
+extern "C" void onStopSignal(int signal) {
+  const int count = signalCount.fetch_add(1) + 1;
+  if (count == 1) {
+    firstSignal.store(signal);
+    control.stop.store(true);
+  } else if (count == 2) {
+    control.abandon.store(true);
+  } else {
+    ::_exit(128 + signal);
+  }
+}
+
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+void handleStopSignals(bool install) {
+  struct sigaction action {};
+  action.sa_handler = install ? onStopSignal : SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  for (int signal : kStopSignals) sigaction(signal, &action, nullptr);
+}
+
+// A whole decimal number in [min, max] from option `name`; throws InputError otherwise.
+uint64_t parseCount(const std::string& text, const std::string& name, uint64_t min, uint64_t max) {
+  uint64_t value = 0;
+  bool ok = !text.empty() && text.size() <= 20;
+  for (char c : text) {
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    ok = ok && c >= '0' && c <= '9' && value <= (UINT64_MAX - digit) / 10;
+    if (ok) value = value * 10 + digit;
+  }
+  if (!ok || value < min || value > max)
+    throw InputError(name, "expected a whole number in [" + std::to_string(min) + ", " +
+                               std::to_string(max) + "], got '" + text + "'");
+  return value;
+}
+
+void applyOverrides(Batch& batch, const po::variables_map& vm) {
+  if (vm.count("iterations")) {
+    const auto iterations =
+        parseCount(vm["iterations"].as<std::string>(), "--iterations", 1, kMaxIterations);
+    for (auto& e : batch.experiments) e.iterations = static_cast<int>(iterations);
+  }
+  if (vm.count("seed"))
+    batch.seed = parseCount(vm["seed"].as<std::string>(), "--seed", 0, UINT64_MAX);
+}
+
+FolderMode folderMode(const po::variables_map& vm) {
+  if (vm.count("resume") && vm.count("overwrite"))
+    throw InputError("--resume", "cannot be combined with --overwrite");
+  if (vm.count("resume")) return FolderMode::Resume;
+  return vm.count("overwrite") ? FolderMode::Overwrite : FolderMode::Fresh;
+}
+
+RunRequest makeRequest(const po::variables_map& vm) {
+  RunRequest request;
+  const std::filesystem::path file = vm["batch"].as<std::string>();
+  request.batch = loadBatch(file);
+  applyOverrides(request.batch, vm);
+  request.out = vm.count("out") ? std::filesystem::path(vm["out"].as<std::string>())
+                                : std::filesystem::path("ddalab-out") / file.stem();
+  if (vm.count("trace")) request.traceDir = vm["trace"].as<std::string>();
+  request.threads = vm["threads"].as<int>();
+  request.mode = folderMode(vm);
+  request.inputs = {file};
+  return request;
+}
+
+const char* signalName(int signal) {
+  switch (signal) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+  }
+  return "a signal";
+}
+
+void printOutcome(const RunOutcome& outcome, const RunRequest& request) {
+  printSummaryTables(std::cout, outcome.summaries);
+  printComparisonScores(std::cout, outcome.scores);
+  std::cout << "\nresults: " << request.out.string() << "\n";
+}
+
+}  // namespace
+
+int runCommand(const Args& args) {
+  po::options_description options("options");
+  options.add_options()("batch", po::value<std::string>()->required(), "batch or experiment file")(
+      "threads,t", po::value<int>()->default_value(0), "worker threads 1..1024 (0 = every core)")(
+      "out,o", po::value<std::string>(), "results folder (default ddalab-out/<file stem>)")(
+      "iterations,n", po::value<std::string>(), "games per experiment (overrides the file)")(
+      "seed,s", po::value<std::string>(), "master seed 0..2^64-1 (overrides the file)")(
+      "trace", po::value<std::string>(), "write per-game JSON Lines traces into this folder")(
+      "resume", "continue the interrupted run in --out (same batch)")(
+      "overwrite", "replace the results --out holds")("quiet,q", "no progress output");
+  po::positional_options_description positional;
+  positional.add("batch", 1);
+  po::variables_map vm;
+  if (auto code = parseArgs(args, "ddalab run BATCH.json [options]", options, positional, vm))
+    return *code;
+
+  const RunRequest request = makeRequest(vm);
+  ProgressPrinter printer;
+  RunEvents events;
+  if (!vm.count("quiet")) events.onProgress = [&printer](const Progress& p) { printer(p); };
+  control.stop.store(false);
+  control.abandon.store(false);
+  signalCount.store(0);
+  handleStopSignals(true);
+  RunOutcome outcome;
+  try {
+    outcome = runToFolder(request, events, control);
+  } catch (...) {
+    handleStopSignals(false);
+    printer.finish();
+    throw;
+  }
+  handleStopSignals(false);
+  printer.finish();
+  printOutcome(outcome, request);
+  if (outcome.complete) return kOk;
+  size_t games = 0;
+  for (const auto& s : outcome.summaries) games += s.games;
+  const int signal = firstSignal.load();
+  std::cerr << "stopped by " << signalName(signal) << ": " << games
+            << " finished games kept and saved; continue with: ddalab run "
+            << vm["batch"].as<std::string>() << " --out " << request.out.string()
+            << (request.traceDir ? " --trace " + request.traceDir->string() : "") << " --resume\n";
+  return signal ? 128 + signal : kRuntimeError;
+}
+
+}  // namespace ddalab::cli

@@ -1,0 +1,142 @@
+#include "experiments/journal.h"
+
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace ddalab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kFileHeader = "ddalab-journal/1\n";
+constexpr uint32_t kRecordMagic = 0x4a444444;  // "DDDJ"
+constexpr size_t kRecordHeader = 16;           // magic, payload size, checksum
+constexpr uint32_t kMaxPayload = 1u << 30;     // a trace line of a very long game fits
+
+uint64_t checksum(std::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
+template <typename T>
+void put(std::string& out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  out.append(bytes, sizeof(T));
+}
+
+// Reads the fields of one payload in order; false once it would read past the end.
+class PayloadReader {
+ public:
+  explicit PayloadReader(std::string_view bytes) : bytes_(bytes) {}
+  template <typename T>
+  bool get(T& value) {
+    if (bytes_.size() < sizeof(T)) return false;
+    std::memcpy(&value, bytes_.data(), sizeof(T));
+    bytes_.remove_prefix(sizeof(T));
+    return true;
+  }
+  bool getText(std::string& text, uint32_t size) {
+    if (bytes_.size() < size) return false;
+    text.assign(bytes_.substr(0, size));
+    bytes_.remove_prefix(size);
+    return true;
+  }
+  bool atEnd() const { return bytes_.empty(); }
+
+ private:
+  std::string_view bytes_;
+};
+
+void encode(const GameRecord& r, std::string_view trace, std::string& payload) {
+  payload.clear();
+  put(payload, r.iteration);
+  put(payload, r.seed);
+  put<int32_t>(payload, r.numPlayers);
+  put<int32_t>(payload, r.winner);
+  put<uint8_t>(payload, r.capped);
+  for (double m : r.metrics) put(payload, m);
+  for (int p = 0; p < r.numPlayers; ++p) {
+    put(payload, r.scores[p]);
+    put<int32_t>(payload, r.counters[p].moves);
+    put<int32_t>(payload, r.counters[p].turns);
+    put<int32_t>(payload, r.counters[p].leadRounds);
+  }
+  put(payload, static_cast<uint32_t>(trace.size()));
+  payload.append(trace);
+}
+
+bool decode(std::string_view payload, JournalEntry& entry) {
+  PayloadReader in(payload);
+  GameRecord& r = entry.record;
+  int32_t numPlayers = 0, winner = 0;
+  uint8_t capped = 0;
+  if (!in.get(r.iteration) || !in.get(r.seed) || !in.get(numPlayers) || !in.get(winner) ||
+      !in.get(capped) || numPlayers < 1 || numPlayers > kMaxPlayers)
+    return false;
+  r.numPlayers = numPlayers;
+  r.winner = winner;
+  r.capped = capped != 0;
+  for (double& m : r.metrics)
+    if (!in.get(m)) return false;
+  for (int p = 0; p < numPlayers; ++p) {
+    int32_t moves = 0, turns = 0, leadRounds = 0;
+    if (!in.get(r.scores[p]) || !in.get(moves) || !in.get(turns) || !in.get(leadRounds))
+      return false;
+    r.counters[p] = {moves, turns, leadRounds};
+  }
+  uint32_t traceSize = 0;
+  return in.get(traceSize) && in.getText(entry.trace, traceSize) && in.atEnd();
+}
+
+}  // namespace
+
+JournalScan readJournal(const fs::path& file, const std::function<bool(JournalEntry&&)>& onEntry) {
+  JournalScan scan;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    if (!fs::exists(file)) return scan;
+    throw std::runtime_error("cannot read the checkpoint " + file.string());
+  }
+  std::string header(kFileHeader.size(), '\0');
+  if (!in.read(header.data(), static_cast<std::streamsize>(header.size())) || header != kFileHeader)
+    return scan;  // empty, torn or foreign: start again
+  scan.validBytes = kFileHeader.size();
+  std::string payload;
+  while (true) {
+    char head[kRecordHeader];
+    if (!in.read(head, sizeof head)) break;
+    uint32_t magic = 0, size = 0;
+    uint64_t sum = 0;
+    std::memcpy(&magic, head, 4);
+    std::memcpy(&size, head + 4, 4);
+    std::memcpy(&sum, head + 8, 8);
+    if (magic != kRecordMagic || size > kMaxPayload) break;
+    payload.resize(size);
+    if (!in.read(payload.data(), size) || checksum(payload) != sum) break;
+    JournalEntry entry;
+    if (!decode(payload, entry) || !onEntry(std::move(entry))) break;
+    ++scan.entries;
+    scan.validBytes += kRecordHeader + size;
+  }
+  return scan;
+}
+
+JournalWriter::JournalWriter(const fs::path& file, uintmax_t validBytes) : file_(file, validBytes) {
+  if (validBytes == 0) file_.write(kFileHeader);
+}
+
+void JournalWriter::append(const GameRecord& record, std::string_view trace) {
+  encode(record, trace, scratch_);
+  std::string head;
+  put(head, kRecordMagic);
+  put(head, static_cast<uint32_t>(scratch_.size()));
+  put(head, checksum(scratch_));
+  file_.write(head);
+  file_.write(scratch_);
+}
+
+}  // namespace ddalab

@@ -1,0 +1,284 @@
+#include "experiments/output_folder.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "results/experiment_result.h"
+#include "results/file_io.h"
+
+namespace ddalab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kLockName = ".ddalab.lock";
+constexpr const char* kStateDir = ".ddalab";
+constexpr const char* kStateName = "state.json";
+constexpr const char* kStateFormat = "ddalab-run/1";
+constexpr const char* kBatchName = "batch.json";
+
+// The suffixes of every file a run writes into its folder (besides batch.json and summary.csv).
+constexpr std::array<std::string_view, 4> kResultSuffixes = {".games.csv", ".summary.csv",
+                                                             ".scores.csv", ".trace.jsonl"};
+
+std::string errorText(int error) {
+  return std::strerror(error);
+}
+
+bool endsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+std::string hostName() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "unknown host";
+  return name;
+}
+
+std::string readSmallFile(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The JSON in `file`, if it holds valid JSON.
+std::optional<Json> readJson(const fs::path& file) {
+  std::error_code error;
+  if (!fs::is_regular_file(file, error)) return std::nullopt;
+  try {
+    return Json::parse(readSmallFile(file));
+  } catch (const Json::exception&) {
+    return std::nullopt;
+  }
+}
+
+// The longest name the file system of `dir` allows.
+size_t nameLimit(const fs::path& dir) {
+  const long limit = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  return limit > 0 ? static_cast<size_t>(limit) : 255;
+}
+
+// Throws when `name` + the temporary suffix does not fit the file names of `dir`.
+void checkNameFits(const fs::path& dir, const std::string& name, const std::string& where) {
+  const size_t limit = nameLimit(dir);
+  if (name.size() + kTemporaryNameOverhead > limit)
+    throw InputError(where, "the file name '" + name + "' is too long for " + dir.string() + " (" +
+                                std::to_string(name.size()) + " bytes; at most " +
+                                std::to_string(limit - kTemporaryNameOverhead) +
+                                " fit there); choose a shorter name");
+}
+
+// Creates `dir` if needed and proves a file can be created there (in well under a second).
+void checkWritable(const fs::path& dir, const std::string& option) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) throw InputError(option + " " + dir.string(), "cannot create it: " + error.message());
+  if (!fs::is_directory(dir)) throw InputError(option + " " + dir.string(), "is not a folder");
+  const fs::path probe = dir / ".ddalab-probe";
+  try {
+    OutputFile file(probe);  // removed again when dropped
+  } catch (const WriteError& e) {
+    throw InputError(option + " " + dir.string(),
+                     std::string("cannot write there (") + e.what() + ")");
+  }
+}
+
+// Removes temporary files left behind by a killed process.
+void removeTemporaryFiles(const fs::path& dir) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error))
+    if (isTemporaryFileName(entry.path().filename().string())) fs::remove(entry.path(), error);
+}
+
+bool isResultFile(const fs::path& file) {
+  const std::string name = file.filename().string();
+  if (name == kBatchName || name == "summary.csv") return true;
+  for (std::string_view suffix : kResultSuffixes)
+    if (endsWith(name, suffix)) return true;
+  return false;
+}
+
+bool holdsResults(const fs::path& dir) {
+  std::error_code error;
+  if (fs::exists(dir / kStateDir, error)) return true;
+  for (const auto& entry : fs::directory_iterator(dir, error))
+    if (isResultFile(entry.path())) return true;
+  return false;
+}
+
+// The files of `batch` a run writes into `dir`, with the JSON path of the name behind each.
+std::vector<std::pair<std::string, std::string>> resultFileNames(const Batch& batch) {
+  std::vector<std::pair<std::string, std::string>> names = {{kBatchName, "$"},
+                                                            {"summary.csv", "$"}};
+  for (size_t i = 0; i < batch.experiments.size(); ++i) {
+    const Experiment& e = batch.experiments[i];
+    const std::string at = "$.experiments[" + std::to_string(i) + "]";
+    const std::string stem = fileStem(e.name);
+    for (const char* suffix : {".games.csv", ".summary.csv", ".trace.jsonl", ".journal"})
+      names.push_back({stem + suffix, at + ".name"});
+    if (!e.comparison.empty())
+      names.push_back({fileStem(e.comparison) + ".scores.csv", at + ".comparison"});
+  }
+  return names;
+}
+
+}  // namespace
+
+bool OutputFolder::wouldReplace(const fs::path& input, bool sameBatch,
+                                const std::optional<fs::path>& traceDir) const {
+  std::error_code error;
+  const fs::path folder = fs::absolute(input, error).parent_path();
+  const bool inFolder =
+      fs::equivalent(folder, dir_, error) || (traceDir && fs::equivalent(folder, *traceDir, error));
+  // batch.json of the same batch is left as it is (it already says what runs).
+  return inFolder && isResultFile(input) && !(sameBatch && input.filename() == kBatchName);
+}
+
+OutputFolder::OutputFolder(fs::path dir, const Batch& batch, FolderMode mode, bool traces,
+                           const std::optional<fs::path>& traceDir,
+                           std::span<const fs::path> inputs)
+    : dir_(std::move(dir)), stateDir_(dir_ / kStateDir), traces_(traces) {
+  checkWritable(dir_, "--out");
+  if (traceDir) checkWritable(*traceDir, "--trace");
+  lock();
+  try {
+    for (const auto& [name, where] : resultFileNames(batch)) {
+      checkNameFits(dir_, name, where);
+      if (traceDir) checkNameFits(*traceDir, name, where);
+    }
+    removeTemporaryFiles(dir_);
+    if (traceDir) removeTemporaryFiles(*traceDir);
+    classify(batch, mode, traces, traceDir, inputs);
+  } catch (...) {
+    ::unlink((dir_ / kLockName).c_str());
+    ::close(lockFd_);
+    throw;
+  }
+}
+
+OutputFolder::~OutputFolder() {
+  // Unlinked before it is unlocked: a run waiting on this lock file sees it replaced (see lock()).
+  ::unlink((dir_ / kLockName).c_str());
+  ::close(lockFd_);
+}
+
+void OutputFolder::lock() {
+  const fs::path file = dir_ / kLockName;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+      throw InputError("--out " + dir_.string(),
+                       "cannot create " + file.string() + ": " + errorText(errno));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const std::string holder = readSmallFile(file);
+      ::close(fd);
+      throw InputError("--out " + dir_.string(),
+                       "the folder is in use by another run (" +
+                           (holder.empty() ? std::string("starting") : holder) +
+                           "); wait for it to end or choose another --out");
+    }
+    // The lock counts only if the file is still the one at that path: the previous holder
+    // unlinks it before unlocking.
+    struct stat held {
+    }, named{};
+    if (::fstat(fd, &held) == 0 && ::stat(file.c_str(), &named) == 0 &&
+        held.st_ino == named.st_ino && held.st_dev == named.st_dev) {
+      const std::string owner =
+          "pid " + std::to_string(::getpid()) + " on host " + hostName() + ", since " +
+          std::to_string(static_cast<long long>(std::time(nullptr))) + " (Unix time)";
+      if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, owner.data(), owner.size(), 0) < 0) {
+        const int error = errno;
+        ::close(fd);
+        throw WriteError(file, "write", error);
+      }
+      lockFd_ = fd;
+      return;
+    }
+    ::close(fd);
+  }
+  throw InputError("--out " + dir_.string(), "could not take the folder's lock");
+}
+
+void OutputFolder::classify(const Batch& batch, FolderMode mode, bool traces,
+                            const std::optional<fs::path>& traceDir,
+                            std::span<const fs::path> inputs) {
+  const Json wanted = toJson(batch);
+  const std::optional<Json> held = readJson(dir_ / kBatchName);
+  const std::optional<Json> state = readJson(stateDir_ / kStateName);
+  const bool sameBatch = held && *held == wanted;
+  const bool wasComplete = state && state->value("complete", false);
+  const std::string where = "--out " + dir_.string();
+  for (const fs::path& input : inputs)
+    if (wouldReplace(input, sameBatch, traceDir))
+      throw InputError(input.string(),
+                       "the run would write onto its own input file; choose another --out");
+  if (mode == FolderMode::Resume) {
+    if (!held)
+      throw InputError(where,
+                       "there is no run to resume here (no batch.json); start one without "
+                       "--resume");
+    if (!sameBatch)
+      throw InputError(where,
+                       "the folder holds a run of a different batch; --resume needs the "
+                       "batch it was started with (e.g. ddalab run " +
+                           (dir_ / kBatchName).string() + " --out " + dir_.string() + " --resume)");
+    if (state && !wasComplete && state->value("traces", false) != traces)
+      throw InputError(where, std::string("the run was started ") + (traces ? "without" : "with") +
+                                  " --trace; resume it the same way");
+    resuming_ = true;
+    complete_ = wasComplete;
+    if (!complete_) writeState(false, traces);
+    return;
+  }
+  if (mode == FolderMode::Fresh && holdsResults(dir_) && !(sameBatch && wasComplete)) {
+    if (sameBatch)
+      throw InputError(where,
+                       "the folder holds an unfinished run of this batch; continue it with "
+                       "--resume or start again with --overwrite");
+    throw InputError(where, "the folder holds results of a different batch" +
+                                std::string(held ? " (see its batch.json)" : "") +
+                                "; choose another --out, or replace them with --overwrite");
+  }
+  clearResults();
+  fs::create_directories(stateDir_);
+  if (!sameBatch) writeFileAtomically(dir_ / kBatchName, wanted.dump(2) + "\n");
+  writeState(false, traces);
+}
+
+void OutputFolder::clearResults() {
+  std::error_code error;
+  fs::remove_all(stateDir_, error);
+  for (const auto& entry : fs::directory_iterator(dir_, error))
+    if (isResultFile(entry.path()) && entry.path().filename() != kBatchName)
+      fs::remove(entry.path(), error);
+}
+
+void OutputFolder::writeState(bool complete, bool traces) const {
+  fs::create_directories(stateDir_);
+  const Json state = {{"format", kStateFormat}, {"complete", complete}, {"traces", traces}};
+  writeFileAtomically(stateDir_ / kStateName, state.dump() + "\n");
+}
+
+fs::path OutputFolder::journal(const Experiment& experiment) const {
+  return stateDir_ / (fileStem(experiment.name) + ".journal");
+}
+
+void OutputFolder::markComplete() {
+  writeState(true, traces_);
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(stateDir_, error))
+    if (entry.path().extension() == ".journal") fs::remove(entry.path(), error);
+  complete_ = true;
+}
+
+}  // namespace ddalab

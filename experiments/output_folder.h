@@ -1,0 +1,63 @@
+#pragma once
+// The results folder of a run: locked while the run writes into it, checked before anything is
+// computed (writable, every file name fits, what it already holds), and never writing onto the
+// files the run was started from.
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "experiments/batch.h"
+
+namespace ddalab {
+
+// What to do with a folder that already holds results.
+enum class FolderMode {
+  Fresh,      // refuse a folder holding other results (a finished run of the same batch is redone)
+  Overwrite,  // replace whatever results the folder holds
+  Resume,     // continue the interrupted run of the same batch
+};
+
+class OutputFolder {
+ public:
+  // Prepares `dir` for `batch`: creates it, takes its lock (.ddalab.lock, with pid and host),
+  // checks that files can be created there and in `traceDir` and that every file name fits,
+  // and checks what the folder holds against `mode`. Never writes onto any of `inputs`.
+  // Throws InputError (with what to do instead) when the folder cannot be used.
+  OutputFolder(std::filesystem::path dir, const Batch& batch, FolderMode mode, bool traces,
+               const std::optional<std::filesystem::path>& traceDir,
+               std::span<const std::filesystem::path> inputs);
+  ~OutputFolder();  // releases the lock
+  OutputFolder(const OutputFolder&) = delete;
+  OutputFolder& operator=(const OutputFolder&) = delete;
+
+  const std::filesystem::path& dir() const { return dir_; }
+  // The checkpoint of an experiment (in the hidden .ddalab folder).
+  std::filesystem::path journal(const Experiment& experiment) const;
+  // Whether an interrupted run is being continued (its checkpoints are read).
+  bool resuming() const { return resuming_; }
+  // Whether the folder already holds the complete results of this batch (resume: nothing to do).
+  bool complete() const { return complete_; }
+  // Records that every game of the batch is finished and drops the checkpoints.
+  void markComplete();
+
+ private:
+  void lock();
+  void classify(const Batch& batch, FolderMode mode, bool traces,
+                const std::optional<std::filesystem::path>& traceDir,
+                std::span<const std::filesystem::path> inputs);
+  // Whether the run would write onto or remove `input`.
+  bool wouldReplace(const std::filesystem::path& input, bool sameBatch,
+                    const std::optional<std::filesystem::path>& traceDir) const;
+  void clearResults();
+  void writeState(bool complete, bool traces) const;
+
+  std::filesystem::path dir_;
+  std::filesystem::path stateDir_;
+  int lockFd_ = -1;
+  bool resuming_ = false;
+  bool complete_ = false;
+  bool traces_ = false;
+};
+
+}  // namespace ddalab

@@ -1,0 +1,209 @@
+#include "experiments/run_service.h"
+
+#include <fstream>
+
+#include "experiments/journal.h"
+#include "results/csv.h"
+
+namespace ddalab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+size_t totalGames(const Batch& batch) {
+  size_t total = 0;
+  for (const auto& e : batch.experiments) total += static_cast<size_t>(e.iterations);
+  return total;
+}
+
+// One experiment of a run: its checkpoint, its summary so far and the games held back after a
+// gap a stop left (they are written to the CSVs but not checkpointed: a resumed run replays them).
+class ExperimentRun {
+ public:
+  ExperimentRun(const RunRequest& request, const OutputFolder& folder, const RunEvents& events,
+                size_t index)
+      : request_(request),
+        experiment_(request.batch.experiments[index]),
+        index_(index),
+        journalFile_(folder.journal(experiment_)),
+        events_(events),
+        summary_(labelOf(experiment_)) {}
+
+  // Reads back the checkpoint of an interrupted run; returns how many games it held.
+  size_t resume() {
+    const JournalScan scan = readJournal(journalFile_, [this](JournalEntry&& entry) {
+      if (entry.record.iteration != summary_.games()) return false;  // not the next game
+      add(entry.record);
+      return true;
+    });
+    validBytes_ = scan.validBytes;
+    return scan.entries;
+  }
+
+  // Plays the games not yet finished; returns how many were played.
+  size_t play(RunControl& control, const std::function<void()>& tick) {
+    const size_t first = summary_.games();
+    JournalWriter journal(journalFile_, validBytes_);
+    auto lastSync = Clock::now();
+    PlayOptions options;
+    options.threads = request_.threads;
+    options.traces = request_.traceDir.has_value();
+    size_t played = 0;
+    playIterations(
+        request_.batch, experiment_, first, options, control,
+        [&](FinishedGame&& game, bool contiguous) {
+          add(game.record);
+          ++played;
+          if (contiguous)
+            journal.append(game.record, game.trace);
+          else
+            heldBack_.push_back(std::move(game));
+        },
+        [&] {
+          journal.flush();
+          if (secondsSince(lastSync) >= 1.0) {
+            journal.sync();
+            lastSync = Clock::now();
+          }
+          tick();
+        });
+    journal.sync();
+    return played;
+  }
+
+  // Writes the experiment's CSVs (and trace) from its checkpoint and the games held back.
+  ExperimentSummary write() const {
+    const ExperimentLabel& label = summary_.label();
+    GamesCsvWriter games(request_.out, label);
+    std::optional<OutputFile> trace;
+    if (request_.traceDir)
+      trace.emplace(*request_.traceDir / (fileStem(label.name) + ".trace.jsonl"));
+    const auto writeGame = [&](const GameRecord& record, const std::string& traceLine) {
+      games.add(record);
+      if (trace) trace->write(traceLine + "\n");
+    };
+    readJournal(journalFile_, [&](JournalEntry&& entry) {
+      writeGame(entry.record, entry.trace);
+      return true;
+    });
+    for (const FinishedGame& game : heldBack_) writeGame(game.record, game.trace);
+    games.commit();
+    if (trace) trace->commit();
+    const ExperimentSummary summary = summary_.summary();
+    writeSummaryCsv(request_.out, summary);
+    return summary;
+  }
+
+  size_t games() const { return summary_.games(); }
+  bool finished() const { return summary_.games() == static_cast<size_t>(experiment_.iterations); }
+
+ private:
+  void add(const GameRecord& record) {
+    summary_.add(record);
+    if (events_.onGame) events_.onGame(index_, record);
+  }
+
+  const RunRequest& request_;
+  const Experiment& experiment_;
+  size_t index_;
+  fs::path journalFile_;
+  const RunEvents& events_;
+  SummaryBuilder summary_;
+  uintmax_t validBytes_ = 0;
+  std::vector<FinishedGame> heldBack_;
+};
+
+// The outcome of a folder that already holds the complete results of the batch.
+RunOutcome completeOutcome(const fs::path& dir) {
+  RunOutcome outcome;
+  outcome.summaries = summarizeResultsDir(dir);
+  outcome.scores = scoreAll(outcome.summaries);
+  outcome.complete = true;
+  for (const auto& s : outcome.summaries) outcome.gamesResumed += s.games;
+  return outcome;
+}
+
+// Copies `file` into the folder `to` under the same name (complete or not at all).
+void copyFile(const fs::path& file, const fs::path& to) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string(), "cannot read the file");
+  OutputFile out(to / file.filename());
+  std::string buffer(1 << 16, '\0');
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0)
+    out.write(std::string_view(buffer.data(), static_cast<size_t>(in.gcount())));
+  out.commit();
+}
+
+}  // namespace
+
+void exportResults(const fs::path& from, const fs::path& to, FolderMode mode) {
+  const Batch batch = loadBatch(from / "batch.json");
+  if (fs::exists(to) && fs::equivalent(from, to)) return;  // already there
+  OutputFolder folder(to, batch, mode, false, std::nullopt, {});
+  const std::vector<ExperimentSummary> summaries = summarizeResultsDir(from);  // checks them
+  for (const ExperimentSummary& s : summaries) exportExperiment(from, s.label.name, to);
+  writeBatchCsvs(to, summaries);
+  size_t games = 0, planned = 0;
+  for (const auto& s : summaries) games += s.games;
+  for (const auto& e : batch.experiments) planned += static_cast<size_t>(e.iterations);
+  if (games == planned) folder.markComplete();
+}
+
+void exportExperiment(const fs::path& from, const std::string& name, const fs::path& to) {
+  fs::create_directories(to);
+  for (const char* suffix : {".games.csv", ".summary.csv"})
+    copyFile(from / (fileStem(name) + suffix), to);
+}
+
+RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunControl& control) {
+  workerThreads(request.threads);  // refuses a bad thread count before the folder is touched
+  OutputFolder folder(request.out, request.batch, request.mode, request.traceDir.has_value(),
+                      request.traceDir, request.inputs);
+  if (folder.complete()) return completeOutcome(request.out);
+
+  RunOutcome outcome;
+  ProgressMeter meter(totalGames(request.batch), 0);
+  size_t doneBefore = 0;  // games of the experiments before the running one
+  bool complete = true;
+  for (size_t index = 0; index < request.batch.experiments.size(); ++index) {
+    if (control.stopping()) {
+      complete = false;
+      break;
+    }
+    const std::string& name = request.batch.experiments[index].name;
+    ExperimentRun run(request, folder, events, index);
+    if (folder.resuming()) {
+      const size_t resumed = run.resume();
+      outcome.gamesResumed += resumed;
+      meter.countResumed(resumed);
+    }
+    auto lastReport = Clock::now();
+    const auto report = [&] {
+      if (events.onProgress) events.onProgress(meter.at(doneBefore + run.games(), index, name));
+      lastReport = Clock::now();
+    };
+    outcome.gamesPlayed += run.play(control, [&] {
+      if (secondsSince(lastReport) >= events.progressInterval) report();
+    });
+    report();
+    complete = complete && run.finished();
+    outcome.summaries.push_back(run.write());
+    writeBatchCsvs(request.out, outcome.summaries);
+    doneBefore += run.games();
+    if (events.onExperimentDone) events.onExperimentDone(index, outcome.summaries.back());
+    if (!run.finished()) break;
+  }
+  outcome.complete = complete && outcome.summaries.size() == request.batch.experiments.size();
+  if (outcome.complete) folder.markComplete();
+  outcome.scores = scoreAll(outcome.summaries);
+  return outcome;
+}
+
+}  // namespace ddalab

@@ -1,0 +1,136 @@
+#include "results/file_io.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace ddalab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kTemporaryMarker = ".ddalab-tmp-";
+constexpr size_t kBufferSize = 1 << 16;
+
+// Writes all of `bytes` to `fd`, retrying short writes and interrupted calls.
+void writeAll(int fd, std::string_view bytes, const fs::path& file) {
+  while (!bytes.empty()) {
+    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) throw WriteError(file, "write", written < 0 ? errno : EIO);
+    bytes.remove_prefix(static_cast<size_t>(written));
+  }
+}
+
+int openOrThrow(const fs::path& file, int flags, const fs::path& named) {
+  const int fd = ::open(file.c_str(), flags | O_CLOEXEC, 0644);
+  if (fd < 0) throw WriteError(named, "create", errno);
+  return fd;
+}
+
+void syncOrThrow(int fd, const fs::path& file) {
+  if (::fsync(fd) != 0 && errno != EINVAL) throw WriteError(file, "sync", errno);
+}
+
+}  // namespace
+
+WriteError::WriteError(const fs::path& file, const std::string& action, int error)
+    : std::runtime_error("cannot " + action + " " + file.string() + ": " + std::strerror(error)) {}
+
+OutputFile::OutputFile(fs::path file) : file_(std::move(file)) {
+  std::string name = ".";  // built piece by piece: "." + std::string trips g++ 12's -Wrestrict
+  name += file_.filename().string();
+  name += kTemporaryMarker;
+  name += std::to_string(::getpid());
+  temporary_ = file_.parent_path() / name;
+  fd_ = openOrThrow(temporary_, O_WRONLY | O_CREAT | O_TRUNC, file_);
+  buffer_.reserve(kBufferSize);
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  ::unlink(temporary_.c_str());
+}
+
+void OutputFile::write(std::string_view text) {
+  buffer_ += text;
+  if (buffer_.size() >= kBufferSize) flush();
+}
+
+void OutputFile::flush() {
+  writeAll(fd_, buffer_, file_);
+  buffer_.clear();
+}
+
+void OutputFile::commit() {
+  flush();
+  syncOrThrow(fd_, file_);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    const int error = errno;
+    ::unlink(temporary_.c_str());
+    throw WriteError(file_, "write", error);
+  }
+  if (::rename(temporary_.c_str(), file_.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary_.c_str());
+    throw WriteError(file_, "rename a temporary file to", error);
+  }
+  syncFolder(file_.parent_path());
+}
+
+void writeFileAtomically(const fs::path& file, std::string_view content) {
+  OutputFile out(file);
+  out.write(content);
+  out.commit();
+}
+
+bool isTemporaryFileName(std::string_view name) {
+  const size_t marker = name.rfind(kTemporaryMarker);
+  if (name.empty() || name.front() != '.' || marker == std::string_view::npos) return false;
+  const std::string_view pid = name.substr(marker + kTemporaryMarker.size());
+  return !pid.empty() && pid.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+AppendFile::AppendFile(fs::path file, uintmax_t keepBytes) : file_(std::move(file)) {
+  fd_ = openOrThrow(file_, O_WRONLY | O_CREAT, file_);
+  if (::ftruncate(fd_, static_cast<off_t>(keepBytes)) != 0 || ::lseek(fd_, 0, SEEK_END) < 0) {
+    const int error = errno;
+    ::close(fd_);
+    throw WriteError(file_, "prepare", error);
+  }
+  buffer_.reserve(kBufferSize);
+}
+
+AppendFile::~AppendFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void AppendFile::write(std::string_view bytes) {
+  buffer_ += bytes;
+  if (buffer_.size() >= kBufferSize) flush();
+}
+
+void AppendFile::flush() {
+  writeAll(fd_, buffer_, file_);
+  buffer_.clear();
+}
+
+void AppendFile::sync() {
+  flush();
+  if (::fdatasync(fd_) != 0 && errno != EINVAL) throw WriteError(file_, "sync", errno);
+}
+
+void syncFolder(const fs::path& folder) {
+  const int fd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;  // best effort: the files themselves are synced
+  ::fsync(fd);
+  ::close(fd);
+}
+
+}  // namespace ddalab

@@ -1,0 +1,79 @@
+#pragma once
+// How results reach the disk: every file is complete under its final name or absent, and every
+// write is checked (a full disk or an I/O error is reported with the file and the OS's reason).
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace ddalab {
+
+// A write to the disk failed; the message names the file and the operating system's reason.
+class WriteError : public std::runtime_error {
+ public:
+  WriteError(const std::filesystem::path& file, const std::string& action, int error);
+};
+
+// A file written under a temporary name in its own folder and renamed to its final name by
+// commit() once complete and synced, so no file under a final name is ever truncated. Dropped
+// without commit(), it removes its temporary file and leaves any old file of that name as it was.
+class OutputFile {
+ public:
+  // Creates the temporary file next to `file`; throws WriteError.
+  explicit OutputFile(std::filesystem::path file);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  // Appends `text` (buffered); throws WriteError.
+  void write(std::string_view text);
+  // Writes what is buffered, syncs it and renames the file to its final name; throws WriteError.
+  void commit();
+  const std::filesystem::path& path() const { return file_; }
+
+ private:
+  void flush();
+
+  std::filesystem::path file_;
+  std::filesystem::path temporary_;
+  int fd_ = -1;
+  std::string buffer_;
+};
+
+// Writes `content` to `file` through an OutputFile (complete or not at all).
+void writeFileAtomically(const std::filesystem::path& file, std::string_view content);
+
+// Whether `name` is the temporary name of an OutputFile (left behind by a killed process).
+bool isTemporaryFileName(std::string_view name);
+
+// Bytes a temporary name adds to the final file name (for checking file-name lengths).
+inline constexpr size_t kTemporaryNameOverhead = 24;
+
+// A file that only grows: buffered appends, flush() hands them to the operating system and
+// sync() makes them durable (a power cut keeps what was synced). Used for checkpoints.
+class AppendFile {
+ public:
+  // Opens `file` for appending, first cutting it to `keepBytes` (drops a torn tail); creates it
+  // when missing. Throws WriteError.
+  AppendFile(std::filesystem::path file, uintmax_t keepBytes);
+  ~AppendFile();
+  AppendFile(const AppendFile&) = delete;
+  AppendFile& operator=(const AppendFile&) = delete;
+
+  // Appends `bytes` to the buffer (written by flush, or when the buffer is large).
+  void write(std::string_view bytes);
+  // Writes the buffer to the file; throws WriteError.
+  void flush();
+  // flush(), then waits until the data is on the disk; throws WriteError.
+  void sync();
+
+ private:
+  std::filesystem::path file_;
+  int fd_ = -1;
+  std::string buffer_;
+};
+
+// Syncs the folder itself, so that renames and new files in it survive a power cut.
+void syncFolder(const std::filesystem::path& folder);
+
+}  // namespace ddalab

@@ -1,0 +1,396 @@
+// The run service and how results reach the disk: complete files only, checkpoints, resume
+// byte-identical to an uninterrupted run, folder locks and refusals, streaming summaries.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "experiments/journal.h"
+#include "experiments/run_service.h"
+#include "results/csv.h"
+#include "results/file_io.h"
+#include "tests/support.h"
+
+using namespace ddalab;
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+
+namespace {
+
+Batch twoExperiments(int iterations, uint64_t seed = 7) {
+  const Json document = {{"format", "ddalab-batch/1"},
+                         {"seed", seed},
+                         {"experiments",
+                          {ludoExperiment("x/e-hc", "e-hillclimber", iterations),
+                           ludoExperiment("x/e-random", "e-random", iterations)}}};
+  return parseBatch(document, "test");
+}
+
+RunRequest requestFor(const Batch& batch, const fs::path& out, int threads = 2) {
+  RunRequest request;
+  request.batch = batch;
+  request.out = out;
+  request.threads = threads;
+  return request;
+}
+
+RunOutcome run(const RunRequest& request, const RunEvents& events = {}) {
+  RunControl control;
+  return runToFolder(request, events, control);
+}
+
+// Every visible file of a results folder with its bytes.
+std::map<std::string, std::string> folderFiles(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.is_regular_file() && entry.path().filename().string()[0] != '.')
+      files[entry.path().filename().string()] = readText(entry.path());
+  return files;
+}
+
+void requireSameFolders(const fs::path& a, const fs::path& b) {
+  const auto filesA = folderFiles(a), filesB = folderFiles(b);
+  REQUIRE(filesA.size() == filesB.size());
+  for (const auto& [name, bytes] : filesA) {
+    CAPTURE(name);
+    REQUIRE(filesB.count(name));
+    CHECK(bytes == filesB.at(name));
+  }
+}
+
+// Runs `request`, stopping it (control.stop, or control.abandon when `abandon`) once
+// `stopAfter` games were added; returns the outcome.
+RunOutcome runAndStop(const RunRequest& request, size_t stopAfter, bool abandon) {
+  RunControl control;
+  size_t games = 0;
+  RunEvents events;
+  events.onGame = [&](size_t, const GameRecord&) {
+    if (++games == stopAfter) (abandon ? control.abandon : control.stop).store(true);
+  };
+  return runToFolder(request, events, control);
+}
+
+}  // namespace
+
+TEST_CASE("OutputFile: a file appears under its final name only when committed", "[files]") {
+  TempDir dir;
+  const fs::path file = dir.path() / "data.csv";
+  writeFileAtomically(file, "old\n");
+  {
+    OutputFile out(file);
+    out.write("new, half written");
+    CHECK(readText(file) == "old\n");  // the old file is untouched while the new one is written
+  }                                    // dropped without commit
+  CHECK(readText(file) == "old\n");
+  CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 1);
+  OutputFile out(file);
+  out.write(std::string(200'000, 'x'));  // more than the buffer
+  out.commit();
+  CHECK(readText(file) == std::string(200'000, 'x'));
+  CHECK(isTemporaryFileName(".data.csv.ddalab-tmp-1234"));
+  CHECK_FALSE(isTemporaryFileName("data.csv"));
+  CHECK_FALSE(isTemporaryFileName(".data.csv.ddalab-tmp-"));
+}
+
+TEST_CASE("OutputFile: a file that cannot be created names the file and the reason", "[files]") {
+  TempDir dir;
+  writeFileAtomically(dir.path() / "plain", "x");
+  REQUIRE_THROWS_AS(OutputFile(dir.path() / "plain" / "inside.csv"), WriteError);
+  REQUIRE_THROWS_WITH(OutputFile(dir.path() / "plain" / "inside.csv"),
+                      Contains("inside.csv") && Contains("Not a directory"));
+}
+
+TEST_CASE("journal: records and traces round-trip, a torn tail is dropped", "[files]") {
+  TempDir dir;
+  const fs::path file = dir.path() / "x.journal";
+  std::vector<GameRecord> records(5);
+  for (size_t i = 0; i < records.size(); ++i) {
+    records[i].iteration = i;
+    records[i].seed = 1000 + i;
+    records[i].numPlayers = 2;
+    records[i].winner = static_cast<int>(i % 3) - 1;
+    records[i].capped = i == 2;
+    records[i].metrics[3] = 0.1 * static_cast<double>(i);
+    records[i].scores[1] = -1.5;
+    records[i].counters[0] = {static_cast<int>(i), 7, 3};
+  }
+  {
+    JournalWriter journal(file, 0);
+    for (const auto& r : records) journal.append(r, "{\"i\":" + std::to_string(r.iteration) + "}");
+    journal.sync();
+  }
+  std::vector<JournalEntry> read;
+  auto collect = [&](JournalEntry&& e) {
+    read.push_back(std::move(e));
+    return true;
+  };
+  const JournalScan full = readJournal(file, collect);
+  REQUIRE(full.entries == 5);
+  CHECK(full.validBytes == fs::file_size(file));
+  for (size_t i = 0; i < 5; ++i) {
+    CHECK(fingerprint(read[i].record) == fingerprint(records[i]));
+    CHECK(read[i].trace == "{\"i\":" + std::to_string(i) + "}");
+  }
+
+  // A kill in the middle of a write: the last record is cut short.
+  fs::resize_file(file, full.validBytes - 3);
+  read.clear();
+  const JournalScan torn = readJournal(file, collect);
+  CHECK(torn.entries == 4);
+  // Appending continues after the valid prefix.
+  {
+    JournalWriter journal(file, torn.validBytes);
+    journal.append(records[4], "again");
+    journal.sync();
+  }
+  read.clear();
+  CHECK(readJournal(file, collect).entries == 5);
+  CHECK(read.back().trace == "again");
+  // A flipped byte inside a record ends the valid prefix there.
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(torn.validBytes) - 10);
+    f.put('\x7f');
+  }
+  read.clear();
+  CHECK(readJournal(file, collect).entries == 3);
+  CHECK(readJournal(dir.path() / "missing.journal", collect).entries == 0);
+}
+
+TEST_CASE("playIterations delivers every game in order with a tiny window", "[runner]") {
+  const Batch batch = twoExperiments(40);
+  for (int threads : {1, 2}) {
+    PlayOptions options;
+    options.threads = threads;
+    options.window = 3;
+    RunControl control;
+    std::vector<uint64_t> iterations;
+    const size_t contiguous = playIterations(
+        batch, batch.experiments[0], 5, options, control,
+        [&](FinishedGame&& game, bool inOrder) {
+          CHECK(inOrder);
+          iterations.push_back(game.record.iteration);
+        },
+        [] {});
+    CHECK(contiguous == 35);
+    REQUIRE(iterations.size() == 35);
+    for (size_t i = 0; i < iterations.size(); ++i) CHECK(iterations[i] == i + 5);
+  }
+}
+
+TEST_CASE("runToFolder writes the same files as the in-memory runner", "[service]") {
+  TempDir dir;
+  const Batch batch = twoExperiments(12);
+  const RunOutcome outcome = run(requestFor(batch, dir.path() / "service"));
+  CHECK(outcome.complete);
+  CHECK(outcome.gamesPlayed == 24);
+  REQUIRE(outcome.summaries.size() == 2);
+  REQUIRE(outcome.scores.size() == 1);
+
+  RunOptions options;
+  const auto results = runBatch(batch, options);
+  std::vector<ExperimentSummary> summaries;
+  for (const auto& r : results) {
+    summaries.push_back(summarize(r));
+    writeExperimentCsvs(dir.path() / "memory", r, summaries.back());
+  }
+  writeBatchCsvs(dir.path() / "memory", summaries);
+  writeFileAtomically(dir.path() / "memory" / "batch.json", toJson(batch).dump(2) + "\n");
+  requireSameFolders(dir.path() / "service", dir.path() / "memory");
+  // The checkpoints are dropped once the batch is complete.
+  for (const auto& entry : fs::directory_iterator(dir.path() / "service" / ".ddalab"))
+    CHECK(entry.path().extension() != ".journal");
+}
+
+TEST_CASE("a stopped run resumes to files byte-identical to an uninterrupted run", "[service]") {
+  TempDir dir;
+  const Batch batch = twoExperiments(30);
+  run(requestFor(batch, dir.path() / "whole", 1));
+  for (int threads : {1, 2}) {
+    for (size_t stopAfter : {1, 17, 30, 45}) {
+      for (bool abandon : {false, true}) {
+        CAPTURE(threads, stopAfter, abandon);
+        const fs::path out = dir.path() / ("stopped-" + std::to_string(threads) + "-" +
+                                           std::to_string(stopAfter) + (abandon ? "a" : "s"));
+        const RunOutcome stopped = runAndStop(requestFor(batch, out, threads), stopAfter, abandon);
+        // (A late stop may find every game finished already: then the run is complete.)
+        CHECK((!stopped.complete || stopAfter > 30));
+        // What a stopped run leaves is a complete results folder that `score` reads.
+        const auto read = summarizeResultsDir(out);
+        REQUIRE(read.size() == stopped.summaries.size());
+        RunRequest again = requestFor(batch, out, 3 - threads);
+        again.mode = FolderMode::Resume;
+        const RunOutcome resumed = run(again);
+        CHECK(resumed.complete);
+        CHECK(resumed.gamesResumed >= stopAfter);
+        CHECK(resumed.gamesResumed + resumed.gamesPlayed == 60);
+        requireSameFolders(out, dir.path() / "whole");
+      }
+    }
+  }
+}
+
+TEST_CASE("resuming a complete folder computes nothing", "[service]") {
+  TempDir dir;
+  const Batch batch = twoExperiments(5);
+  run(requestFor(batch, dir.path()));
+  RunRequest again = requestFor(batch, dir.path());
+  again.mode = FolderMode::Resume;
+  const RunOutcome outcome = run(again);
+  CHECK(outcome.complete);
+  CHECK(outcome.gamesPlayed == 0);
+  CHECK(outcome.gamesResumed == 10);
+  CHECK(outcome.summaries.size() == 2);
+}
+
+TEST_CASE("summary.csv is up to date after every experiment", "[service]") {
+  TempDir dir;
+  RunEvents events;
+  std::vector<size_t> rows;
+  events.onExperimentDone = [&](size_t, const ExperimentSummary&) {
+    rows.push_back(summarizeResultsDir(dir.path()).size());
+  };
+  run(requestFor(twoExperiments(4), dir.path()), events);
+  CHECK(rows == std::vector<size_t>{1, 2});
+}
+
+TEST_CASE("traces are written in iteration order with one line per game", "[service]") {
+  TempDir dir;
+  RunRequest request = requestFor(twoExperiments(6), dir.path() / "out");
+  request.traceDir = dir.path() / "trace";
+  std::vector<GameRecord> games;
+  RunEvents events;
+  events.onGame = [&](size_t experiment, const GameRecord& r) {
+    if (experiment == 0) games.push_back(r);
+  };
+  run(request, events);
+  std::ifstream in(dir.path() / "trace" / "x__e-hc.trace.jsonl");
+  std::string line;
+  size_t count = 0;
+  while (std::getline(in, line)) {
+    const Json game = Json::parse(line);
+    CHECK(game.at("iteration") == count);
+    CHECK(game.at("experiment") == "x/e-hc");
+    CHECK(game.at("seed") == games[count].seed);
+    CHECK(game.at("rounds").size() == games[count].metrics[0]);
+    CHECK(game.at("players").size() == 2);
+    ++count;
+  }
+  CHECK(count == 6);
+}
+
+TEST_CASE("a resumed run with traces writes the same traces", "[service]") {
+  TempDir dir;
+  const Batch batch = twoExperiments(20);
+  RunRequest whole = requestFor(batch, dir.path() / "whole");
+  whole.traceDir = dir.path() / "whole-trace";
+  run(whole);
+  RunRequest stopped = requestFor(batch, dir.path() / "stopped");
+  stopped.traceDir = dir.path() / "stopped-trace";
+  runAndStop(stopped, 7, false);
+  stopped.mode = FolderMode::Resume;
+  run(stopped);
+  requireSameFolders(dir.path() / "stopped-trace", dir.path() / "whole-trace");
+  // Resuming without the traces the run was started with is refused.
+  RunRequest other = requestFor(batch, dir.path() / "other");
+  other.traceDir = dir.path() / "other-trace";
+  runAndStop(other, 3, false);
+  other.mode = FolderMode::Resume;
+  other.traceDir.reset();
+  REQUIRE_THROWS_WITH(run(other), Contains("--trace"));
+}
+
+TEST_CASE("a folder in use by another run is refused", "[service]") {
+  TempDir dir;
+  const Batch batch = twoExperiments(3);
+  OutputFolder held(dir.path(), batch, FolderMode::Fresh, false, std::nullopt, {});
+  REQUIRE_THROWS_AS(run(requestFor(batch, dir.path())), InputError);
+  REQUIRE_THROWS_WITH(run(requestFor(batch, dir.path())),
+                      Contains("in use by another run") && Contains("pid"));
+}
+
+TEST_CASE("a folder with other results is refused unless overwritten or resumed", "[service]") {
+  TempDir dir;
+  run(requestFor(twoExperiments(3, 1), dir.path()));
+  const Batch other = twoExperiments(3, 2);
+  REQUIRE_THROWS_WITH(run(requestFor(other, dir.path())),
+                      Contains("different batch") && Contains("--overwrite"));
+  RunRequest resume = requestFor(other, dir.path());
+  resume.mode = FolderMode::Resume;
+  REQUIRE_THROWS_WITH(run(resume), Contains("different batch"));
+  RunRequest overwrite = requestFor(other, dir.path());
+  overwrite.mode = FolderMode::Overwrite;
+  CHECK(run(overwrite).complete);
+  CHECK(Json::parse(readText(dir.path() / "batch.json")) == toJson(other));
+  // The same batch, finished, may simply be run again.
+  CHECK(run(requestFor(other, dir.path())).complete);
+  // An unfinished run of the same batch must be resumed or overwritten.
+  runAndStop(requestFor(twoExperiments(30), dir.path() / "half"), 5, false);
+  REQUIRE_THROWS_WITH(run(requestFor(twoExperiments(30), dir.path() / "half")),
+                      Contains("unfinished") && Contains("--resume"));
+}
+
+TEST_CASE("a run never writes onto its input file", "[service]") {
+  TempDir dir;
+  const Batch batch = twoExperiments(3);
+  run(requestFor(batch, dir.path()));
+  const std::string input = readText(dir.path() / "batch.json");
+  RunRequest changed = requestFor(twoExperiments(2), dir.path());
+  changed.inputs = {dir.path() / "batch.json"};
+  for (FolderMode mode : {FolderMode::Fresh, FolderMode::Overwrite}) {
+    changed.mode = mode;
+    REQUIRE_THROWS_WITH(run(changed), Contains("batch.json"));
+  }
+  CHECK(readText(dir.path() / "batch.json") == input);
+  // The same batch from the folder's own batch.json runs (and resumes) without touching it.
+  RunRequest same = requestFor(batch, dir.path());
+  same.inputs = {dir.path() / "batch.json"};
+  CHECK(run(same).complete);
+  CHECK(readText(dir.path() / "batch.json") == input);
+}
+
+TEST_CASE("an unusable output folder is refused before anything is computed", "[service]") {
+  TempDir dir;
+  writeFileAtomically(dir.path() / "file", "x");
+  size_t games = 0;
+  RunEvents events;
+  events.onGame = [&](size_t, const GameRecord&) { ++games; };
+  REQUIRE_THROWS_AS(run(requestFor(twoExperiments(3), dir.path() / "file" / "out"), events),
+                    InputError);
+  REQUIRE_THROWS_WITH(run(requestFor(twoExperiments(3), dir.path() / "file" / "out")),
+                      Contains("--out") && Contains("file/out"));
+  RunRequest badTrace = requestFor(twoExperiments(3), dir.path() / "out");
+  badTrace.traceDir = dir.path() / "file" / "trace";
+  REQUIRE_THROWS_WITH(run(badTrace), Contains("--trace"));
+  RunRequest badThreads = requestFor(twoExperiments(3), dir.path() / "out2");
+  badThreads.threads = 100000;
+  REQUIRE_THROWS_WITH(run(badThreads), Contains("--threads") && Contains("1024"));
+  CHECK(games == 0);
+  CHECK_FALSE(fs::exists(dir.path() / "out2"));
+}
+
+TEST_CASE("temporary files a killed run left behind are cleaned up", "[service]") {
+  TempDir dir;
+  writeFileAtomically(dir.path() / ".summary.csv.ddalab-tmp-99999", "half");
+  run(requestFor(twoExperiments(2), dir.path()));
+  CHECK_FALSE(fs::exists(dir.path() / ".summary.csv.ddalab-tmp-99999"));
+}
+
+TEST_CASE("streamed summaries equal in-memory ones, and score reads a folder in one pass",
+          "[service]") {
+  TempDir dir;
+  const Batch batch = twoExperiments(9);
+  const RunOutcome outcome = run(requestFor(batch, dir.path()));
+  const auto read = readResultsDir(dir.path());
+  const auto streamed = summarizeResultsDir(dir.path());
+  REQUIRE(read.size() == 2);
+  for (size_t e = 0; e < 2; ++e) {
+    const ExperimentSummary inMemory = summarize(read[e]);
+    for (size_t k = 0; k < kNumMetrics; ++k) {
+      CHECK(inMemory.metrics[k].mean == outcome.summaries[e].metrics[k].mean);
+      CHECK(inMemory.metrics[k].std == outcome.summaries[e].metrics[k].std);
+      CHECK(streamed[e].metrics[k].ci95High == outcome.summaries[e].metrics[k].ci95High);
+    }
+    CHECK(streamed[e].winRatio == outcome.summaries[e].winRatio);
+  }
+}
