@@ -175,25 +175,34 @@ class CsvReader {
  public:
   explicit CsvReader(const fs::path& file) : file_(file), in_(file, std::ios::binary) {
     if (!in_) throw InputError(file.string(), "cannot open the file");
+    buffer_.resize(1 << 20);
   }
 
-  // The next record into `fields`; false at the end of the file.
+  // The next record into `fields` (their strings are reused: no allocation per row once warm);
+  // false at the end of the file.
   bool next(Fields& fields) {
-    fields.assign(1, std::string());
+    count_ = 0;
     recordLine_ = line_;
     if (peek() == EOF) return false;
+    std::string* field = &startField(fields);
     while (true) {
-      const int c = in_.rdbuf()->sbumpc();
+      // Copy a run of ordinary characters at once (the common case: numbers).
+      size_t run = position_;
+      while (run < end_ && !isSpecial(buffer_[run])) ++run;
+      field->append(buffer_.data() + position_, run - position_);
+      position_ = run;
+      const int c = get();
       if (c == EOF || c == '\n') {
         line_ += (c == '\n');
+        fields.resize(count_);
         return true;
       }
       if (c == ',')
-        fields.emplace_back();
+        field = &startField(fields);
       else if (c == '"')
-        readQuoted(fields);
+        readQuoted(*field);
       else if (c != '\r' || peek() != '\n')  // a CR before LF is part of the line end
-        fields.back() += static_cast<char>(c);
+        *field += static_cast<char>(c);
     }
   }
 
@@ -206,19 +215,36 @@ class CsvReader {
   }
 
  private:
-  int peek() { return in_.rdbuf()->sgetc(); }
+  static bool isSpecial(char c) { return c == ',' || c == '"' || c == '\n' || c == '\r'; }
+
+  std::string& startField(Fields& fields) {
+    if (count_ == fields.size()) fields.emplace_back();
+    fields[count_].clear();
+    return fields[count_++];
+  }
+
+  // Refills the buffer when it is used up; false at the end of the file.
+  bool fill() {
+    if (position_ < end_) return true;
+    in_.read(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    position_ = 0;
+    end_ = static_cast<size_t>(in_.gcount());
+    return end_ > 0;
+  }
+  int get() { return fill() ? static_cast<unsigned char>(buffer_[position_++]) : EOF; }
+  int peek() { return fill() ? static_cast<unsigned char>(buffer_[position_]) : EOF; }
 
   // The rest of a field that starts with a quote; "" inside stands for one quote.
-  void readQuoted(Fields& fields) {
-    const size_t column = fields.size();
-    if (!fields.back().empty()) fail(column, "quote inside an unquoted field");
+  void readQuoted(std::string& field) {
+    const size_t column = count_;
+    if (!field.empty()) fail(column, "quote inside an unquoted field");
     while (true) {
-      const int c = in_.rdbuf()->sbumpc();
+      const int c = get();
       if (c == EOF) fail(column, "quoted field not closed before the end of the file");
       if (c == '"' && peek() != '"') break;
-      if (c == '"') in_.rdbuf()->sbumpc();  // the second quote of a doubled pair
+      if (c == '"') get();  // the second quote of a doubled pair
       line_ += (c == '\n');
-      fields.back() += static_cast<char>(c);
+      field += static_cast<char>(c);
     }
     const int after = peek();
     if (after != ',' && after != '\n' && after != '\r' && after != EOF)
@@ -227,6 +253,9 @@ class CsvReader {
 
   fs::path file_;
   std::ifstream in_;
+  std::string buffer_;
+  size_t position_ = 0, end_ = 0;
+  size_t count_ = 0;  // fields of the record being read
   size_t line_ = 1;
   size_t recordLine_ = 1;
 };

@@ -1,0 +1,76 @@
+#pragma once
+// The settings of one experiment (thesis appendix A.2: players on the left, environment player
+// and coefficients on the right), generated from the registries' parameter schemas. It edits the
+// experiment as a batch file holds it, and accepts only what file validation accepts, with the
+// same messages.
+#include <QDialog>
+#include <memory>
+#include <vector>
+
+#include "core/registry.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QVBoxLayout;
+
+namespace ddalab::gui {
+
+class ParamForm;
+
+// A player slot: the player, its level (regular seats) and its parameters.
+class PlayerEditor : public QWidget {
+  Q_OBJECT
+ public:
+  PlayerEditor(PlayerKind role, const QString& title, QWidget* parent = nullptr);
+  // Offers the players that can take this role in `game`, keeping `keep` offered too.
+  void offer(const Game& game, const std::string& keep);
+  // Shows `player` ({"id", "level", "params"} as in a batch file).
+  void setPlayer(const Json& player);
+  // The player as a batch file holds it (parameters only where they differ from the defaults).
+  Json player() const;
+  QComboBox* idBox() const { return id_; }
+
+ private:
+  void showSchema();
+
+  PlayerKind role_;
+  QComboBox* id_;
+  QSpinBox* level_ = nullptr;
+  ParamForm* params_;
+};
+
+class ExperimentDialog : public QDialog {
+  Q_OBJECT
+ public:
+  explicit ExperimentDialog(QWidget* parent = nullptr);
+
+  // Shows `experiment` (an entry of a batch file's "experiments").
+  void setExperiment(const Json& experiment);
+  // The experiment as entered, in batch-file form (it may be invalid).
+  Json experiment() const;
+  // The validation message for what is entered; empty when it is valid.
+  QString problem() const;
+
+  void accept() override;  // refuses (showing the message) while the entry is invalid
+
+ private:
+  void gameChanged();
+  void rebuildSeats(const Json& players);
+  std::shared_ptr<const Game> currentGame() const;
+
+  QLineEdit* name_;
+  QLineEdit* comparison_;
+  QSpinBox* iterations_;
+  QLineEdit* salt_;
+  QComboBox* game_;
+  ParamForm* gameParams_;
+  QVBoxLayout* seatsLayout_;
+  std::vector<PlayerEditor*> seats_;
+  PlayerEditor* environment_;
+  std::vector<std::pair<std::string, QLineEdit*>> coefficients_;
+  QLabel* error_;
+};
+
+}  // namespace ddalab::gui

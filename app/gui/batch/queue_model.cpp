@@ -1,0 +1,241 @@
+#include "app/gui/batch/queue_model.h"
+
+#include <QColor>
+#include <QFont>
+
+#include "experiments/runner.h"
+
+namespace ddalab::gui {
+
+namespace {
+
+constexpr const char* kHeaders[] = {"Experiment",   "Game",      "Environment",   "Games",
+                                    "Rounds",       "Win ratio", "Lead changes",  "Tension",
+                                    "Lead",         "Fairness",  "Believability", "Randomness",
+                                    "Leading time", "Freedom"};
+
+QString number(double value) {
+  return QString::number(value, 'f', std::abs(value) >= 1000 ? 1 : 3);
+}
+
+QString statText(const Stats& s, Statistic statistic) {
+  switch (statistic) {
+    case Statistic::Mean:
+      return number(s.mean);
+    case Statistic::Std:
+      return number(s.std);
+    case Statistic::Min:
+      return number(s.min);
+    case Statistic::Max:
+      return number(s.max);
+    case Statistic::CI:
+      return number(s.mean) + " ± " + number((s.ci95High - s.ci95Low) / 2);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::optional<Metric> columnMetric(int column) {
+  switch (column) {
+    case QueueModel::Rounds:
+      return Metric::Rounds;
+    case QueueModel::LeadChanges:
+      return Metric::LeadChanges;
+    case QueueModel::Tension:
+      return Metric::Tension;
+    case QueueModel::Lead:
+      return Metric::Lead;
+    case QueueModel::Fairness:
+      return Metric::Fairness;
+    case QueueModel::Believability:
+      return Metric::Believability;
+    case QueueModel::Randomness:
+      return Metric::Randomness;
+    case QueueModel::LeadingTime:
+      return Metric::LeadingTime;
+    case QueueModel::Freedom:
+      return Metric::Freedom;
+  }
+  return std::nullopt;
+}
+
+QueueModel::QueueModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+int QueueModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(entries_.size());
+}
+
+int QueueModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant QueueModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+  if (role == Qt::DisplayRole) return QString(kHeaders[section]);
+  if (role == Qt::ToolTipRole) {
+    if (const auto metric = columnMetric(section))
+      return QString::fromStdString(std::string(metricInfo(*metric).description));
+    if (section == WinRatio) return "std over players of their win rates (lower: more balanced)";
+    if (section == Iterations) return "games finished / planned";
+  }
+  return {};
+}
+
+QVariant QueueModel::cell(const QueueEntry& entry, int column) const {
+  switch (column) {
+    case Name:
+      return QString::fromStdString(entry.label.name);
+    case Game:
+      return QString::fromStdString(entry.label.game);
+    case Environment:
+      return QString::fromStdString(entry.label.environment);
+    case Iterations:
+      return QString("%1 / %2").arg(entry.games()).arg(entry.label.plannedIterations);
+  }
+  if (!entry.results || entry.games() == 0) return QString("–");
+  const ExperimentSummary s = entry.results->summary();
+  if (column == WinRatio) return number(s.winRatio);
+  return statText(s.metrics[static_cast<size_t>(*columnMetric(column))], statistic_);
+}
+
+QVariant QueueModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const QueueEntry& entry = entries_[static_cast<size_t>(index.row())];
+  if (role == Qt::DisplayRole) return cell(entry, index.column());
+  if (role == Qt::TextAlignmentRole)
+    return index.column() >= Iterations ? int(Qt::AlignRight | Qt::AlignVCenter)
+                                        : int(Qt::AlignLeft | Qt::AlignVCenter);
+  if (role == Qt::ToolTipRole && index.column() == Name)
+    return QString::fromStdString(entry.experiment.dump(2));
+  return {};
+}
+
+void QueueModel::setStatistic(Statistic statistic) {
+  statistic_ = statistic;
+  if (!entries_.empty()) emit dataChanged(index(0, Rounds), index(rowCount() - 1, ColumnCount - 1));
+}
+
+QueueEntry QueueModel::makeEntry(const Json& experiment) {
+  const Json document = {{"format", kBatchFormat}, {"seed", 0}, {"experiments", {experiment}}};
+  const Batch batch = parseBatch(document, "experiment");
+  QueueEntry entry;
+  entry.experiment = toJson(batch).at("experiments").at(0);
+  entry.label = labelOf(batch.experiments.front());
+  return entry;
+}
+
+void QueueModel::checkNameFree(const std::string& name, int except) const {
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (static_cast<int>(i) != except && entries_[i].label.name == name)
+      throw InputError("$.name", "the queue already has an experiment named '" + name +
+                                     "'; names must be unique (they name the result files)");
+}
+
+void QueueModel::append(const Json& experiment) {
+  QueueEntry entry = makeEntry(experiment);
+  checkNameFree(entry.label.name, -1);
+  beginInsertRows({}, rowCount(), rowCount());
+  entries_.push_back(std::move(entry));
+  endInsertRows();
+}
+
+void QueueModel::replace(int row, const Json& experiment) {
+  QueueEntry entry = makeEntry(experiment);
+  checkNameFree(entry.label.name, row);
+  entries_.at(static_cast<size_t>(row)) = std::move(entry);
+  emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void QueueModel::remove(int row) {
+  beginRemoveRows({}, row, row);
+  entries_.erase(entries_.begin() + row);
+  endRemoveRows();
+}
+
+void QueueModel::duplicate(int row) {
+  Json copy = entry(row).experiment;
+  copy["name"] = freeName(copy.at("name").get<std::string>() + " copy");
+  QueueEntry entry = makeEntry(copy);
+  beginInsertRows({}, row + 1, row + 1);
+  entries_.insert(entries_.begin() + row + 1, std::move(entry));
+  endInsertRows();
+}
+
+void QueueModel::clear() {
+  beginResetModel();
+  entries_.clear();
+  endResetModel();
+}
+
+std::string QueueModel::freeName(const std::string& base) const {
+  const auto taken = [&](const std::string& name) {
+    for (const auto& e : entries_)
+      if (e.label.name == name) return true;
+    return false;
+  };
+  std::string name = base;
+  for (int k = 2; taken(name); ++k) name = base + " " + std::to_string(k);
+  return name;
+}
+
+Json QueueModel::document(uint64_t seed) const {
+  Json experiments = Json::array();
+  for (const auto& e : entries_) experiments.push_back(e.experiment);
+  return {{"format", kBatchFormat}, {"seed", seed}, {"experiments", experiments}};
+}
+
+Batch QueueModel::batch(uint64_t seed) const {
+  return parseBatch(document(seed), "queue");
+}
+
+void QueueModel::load(const Batch& batch) {
+  beginResetModel();
+  entries_.clear();
+  const Json experiments = toJson(batch).at("experiments");
+  for (size_t i = 0; i < batch.experiments.size(); ++i) {
+    QueueEntry entry;
+    entry.experiment = experiments[i];
+    entry.label = labelOf(batch.experiments[i]);
+    entries_.push_back(std::move(entry));
+  }
+  endResetModel();
+}
+
+void QueueModel::clearResults() {
+  for (auto& e : entries_) {
+    e.results.reset();
+    for (auto& v : e.values) v.clear();
+  }
+  if (!entries_.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+void QueueModel::addGames(int row, std::span<const GameRecord> games) {
+  QueueEntry& entry = entries_.at(static_cast<size_t>(row));
+  if (!entry.results) {
+    entry.results.emplace(entry.label);
+    // One allocation per metric for the planned games (up to 10^7 of them, 720 MB).
+    const size_t planned = std::min<size_t>(entry.label.plannedIterations, 10'000'000);
+    for (auto& values : entry.values) values.reserve(planned);
+  }
+  for (const GameRecord& game : games) {
+    entry.results->add(game);
+    for (size_t k = 0; k < kNumMetrics; ++k) entry.values[k].push_back(game.metrics[k]);
+  }
+  emit dataChanged(index(row, Iterations), index(row, ColumnCount - 1));
+}
+
+std::optional<ExperimentSummary> QueueModel::summary(int row) const {
+  const QueueEntry& e = entry(row);
+  if (!e.results) return std::nullopt;
+  return e.results->summary();
+}
+
+std::vector<ExperimentSummary> QueueModel::summaries() const {
+  std::vector<ExperimentSummary> all;
+  for (const auto& e : entries_)
+    if (e.results) all.push_back(e.results->summary());
+  return all;
+}
+
+}  // namespace ddalab::gui

@@ -1,0 +1,92 @@
+#pragma once
+// The batch queue (thesis figure 21): one row per experiment with its settings as a batch file
+// holds them and its results so far, shown as the thesis's columns with a Mean / Std / Min / Max
+// / CI selector. Results are summarized by the library's SummaryBuilder as games arrive.
+#include <QAbstractTableModel>
+#include <array>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "experiments/batch.h"
+#include "results/aggregate.h"
+
+namespace ddalab::gui {
+
+enum class Statistic { Mean, Std, Min, Max, CI };
+
+// One experiment of the queue.
+struct QueueEntry {
+  Json experiment;  // as in a batch file's "experiments"
+  ExperimentLabel label;
+  std::optional<SummaryBuilder> results;                // none until a game arrives
+  std::array<std::vector<double>, kNumMetrics> values;  // each finished game's metrics
+  size_t games() const { return results ? results->games() : 0; }
+};
+
+class QueueModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column {
+    Name,
+    Game,
+    Environment,
+    Iterations,
+    Rounds,
+    WinRatio,
+    LeadChanges,
+    Tension,
+    Lead,
+    Fairness,
+    Believability,
+    Randomness,
+    LeadingTime,
+    Freedom,
+    ColumnCount
+  };
+  explicit QueueModel(QObject* parent = nullptr);
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+  void setStatistic(Statistic statistic);
+  Statistic statistic() const { return statistic_; }
+
+  // Editing (throws InputError for an experiment file validation would refuse).
+  void append(const Json& experiment);
+  void replace(int row, const Json& experiment);
+  void remove(int row);
+  void duplicate(int row);  // a copy under a new name, right below
+  void clear();
+
+  // The queue as a batch: `seed` is the batch's master seed. Throws InputError when invalid.
+  Batch batch(uint64_t seed) const;
+  Json document(uint64_t seed) const;
+  // Replaces the queue by the experiments of `batch`.
+  void load(const Batch& batch);
+
+  // Results.
+  void clearResults();
+  void addGames(int row, std::span<const GameRecord> games);
+  const QueueEntry& entry(int row) const { return entries_.at(static_cast<size_t>(row)); }
+  std::optional<ExperimentSummary> summary(int row) const;
+  // The summaries of the rows with results, in queue order.
+  std::vector<ExperimentSummary> summaries() const;
+  // A name no row has yet, starting from `base`.
+  std::string freeName(const std::string& base) const;
+
+ private:
+  static QueueEntry makeEntry(const Json& experiment);
+  void checkNameFree(const std::string& name, int except) const;
+  QVariant cell(const QueueEntry& entry, int column) const;
+
+  std::vector<QueueEntry> entries_;
+  Statistic statistic_ = Statistic::Mean;
+};
+
+// The metric a queue column shows (none for the columns that are not per-game metrics).
+std::optional<Metric> columnMetric(int column);
+
+}  // namespace ddalab::gui

@@ -1,0 +1,226 @@
+#include "app/gui/charts/chart_views.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "app/gui/batch/queue_model.h"
+#include "app/gui/charts/charts.h"
+
+namespace ddalab::gui {
+
+namespace {
+
+QChart* emptyChart(const QString& message) {
+  auto* chart = new QChart;
+  chart->setTitle(message);
+  return chart;
+}
+
+}  // namespace
+
+ChartPanel::ChartPanel(QWidget* parent)
+    : QWidget(parent), view_(new QChartView(this)), controls_(new QHBoxLayout) {
+  view_->setRenderHint(QPainter::Antialiasing);
+  view_->setMinimumHeight(260);
+  auto* png = new QPushButton("Export PNG…", this);
+  auto* svg = new QPushButton("Export SVG…", this);
+  png->setToolTip("Save the chart as a PNG image of the size shown");
+  svg->setToolTip("Save the chart as an SVG vector image");
+  connect(png, &QPushButton::clicked, this, [this] { exportChart("png"); });
+  connect(svg, &QPushButton::clicked, this, [this] { exportChart("svg"); });
+  controls_->addStretch();
+  controls_->addWidget(png);
+  controls_->addWidget(svg);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(controls_);
+  layout->addWidget(view_, 1);
+}
+
+void ChartPanel::setChart(QChart* chart) {
+  QChart* previous = view_->chart();
+  view_->setChart(chart);
+  delete previous;
+}
+
+void ChartPanel::exportChart(const QString& suffix) {
+  QSettings settings;
+  const QString folder = settings.value("folders/charts").toString();
+  const QString file = QFileDialog::getSaveFileName(
+      this, "Export chart", folder + "/chart." + suffix, suffix.toUpper() + " (*." + suffix + ")");
+  if (file.isEmpty()) return;
+  settings.setValue("folders/charts", QFileInfo(file).absolutePath());
+  if (!saveChartView(view_, file))
+    QMessageBox::warning(this, "Export chart", "Cannot write " + file);
+}
+
+HistogramView::HistogramView(QueueModel* model, QWidget* parent)
+    : ChartPanel(parent),
+      model_(model),
+      metric_(new QComboBox(this)),
+      bins_(new QSpinBox(this)),
+      overlay_(new QCheckBox("Overlay its comparison", this)),
+      share_(new QCheckBox("Share of games", this)) {
+  for (const auto& info : allMetrics()) {
+    metric_->addItem(QString::fromStdString(std::string(info.key)));
+    metric_->setItemData(metric_->count() - 1,
+                         QString::fromStdString(std::string(info.description)), Qt::ToolTipRole);
+  }
+  metric_->setCurrentIndex(static_cast<int>(Metric::Tension));
+  bins_->setRange(2, 500);
+  bins_->setValue(30);
+  bins_->setPrefix("bins ");
+  overlay_->setChecked(true);
+  overlay_->setToolTip(
+      "With one experiment selected, draw the other experiments of its "
+      "comparison on the same bins; select rows with Ctrl+click to choose them "
+      "(e.g. e-random against e-hillclimber: what the DDA does)");
+  share_->setToolTip("Heights as the share of each experiment's games instead of game counts");
+  controls()->insertWidget(0, new QLabel("Metric", this));
+  controls()->insertWidget(1, metric_);
+  controls()->insertWidget(2, bins_);
+  controls()->insertWidget(3, overlay_);
+  controls()->insertWidget(4, share_);
+  connect(metric_, &QComboBox::currentIndexChanged, this, &HistogramView::refresh);
+  connect(bins_, &QSpinBox::valueChanged, this, &HistogramView::refresh);
+  connect(overlay_, &QCheckBox::toggled, this, &HistogramView::refresh);
+  connect(share_, &QCheckBox::toggled, this, &HistogramView::refresh);
+  refresh();
+}
+
+void HistogramView::showRows(std::vector<int> rows) {
+  selected_ = std::move(rows);
+  refresh();
+}
+
+std::vector<int> HistogramView::rowsShown() const {
+  std::vector<int> rows;
+  for (int r : selected_)
+    if (r >= 0 && r < model_->rowCount()) rows.push_back(r);
+  if (rows.size() != 1) return rows;
+  const int row = rows.front();
+  const std::string& comparison = model_->entry(row).label.comparison;
+  if (!overlay_->isChecked() || comparison.empty()) return rows;
+  for (int r = 0; r < model_->rowCount(); ++r)
+    if (r != row && model_->entry(r).label.comparison == comparison && model_->entry(r).games())
+      rows.push_back(r);
+  return rows;
+}
+
+void HistogramView::refresh() {
+  const auto metric = static_cast<Metric>(metric_->currentIndex());
+  const std::vector<int> rows = rowsShown();
+  // Rows of one comparison are named by what follows it ("e-random" for "ludo-2hc/e-random").
+  bool sameComparison = !rows.empty();
+  for (int r : rows)
+    sameComparison = sameComparison && !model_->entry(r).label.comparison.empty() &&
+                     model_->entry(r).label.comparison == model_->entry(rows[0]).label.comparison;
+  std::vector<Sample> samples;
+  for (int r : rows) {
+    const QueueEntry& e = model_->entry(r);
+    QString name = QString::fromStdString(e.label.name);
+    const QString prefix = QString::fromStdString(e.label.comparison) + "/";
+    if (sameComparison && rows.size() > 1 && name.startsWith(prefix)) name.remove(0, prefix.size());
+    samples.push_back({name, e.values[static_cast<size_t>(metric)]});
+  }
+  if (samples.empty() || samples.front().values.empty()) {
+    setChart(emptyChart(rows.empty() ? "Select an experiment to see its histograms (Ctrl+click "
+                                       "more rows to overlay them)"
+                                     : "No finished games yet: start the batch (F5)"));
+    return;
+  }
+  setChart(histogramChart(metric, samples, bins_->value(), share_->isChecked()));
+}
+
+CompareView::CompareView(QueueModel* model, QWidget* parent) : ChartPanel(parent), model_(model) {
+  refresh();
+}
+
+void CompareView::showRow(int row) {
+  row_ = row;
+  refresh();
+}
+
+void CompareView::refresh() {
+  if (row_ < 0 || row_ >= model_->rowCount()) {
+    setChart(emptyChart("Select an experiment to compare the rows of its comparison"));
+    return;
+  }
+  const std::string comparison = model_->entry(row_).label.comparison;
+  std::vector<ExperimentSummary> rows;
+  for (const ExperimentSummary& s : model_->summaries())
+    if (!comparison.empty() && s.label.comparison == comparison) rows.push_back(s);
+  if (rows.size() < 2) {
+    setChart(emptyChart(comparison.empty() ? "This experiment belongs to no comparison"
+                                           : "The comparison needs results of two or more rows"));
+    return;
+  }
+  const auto scores = scoreAll(rows);
+  setChart(comparisonChart(scores.front()));
+}
+
+ScoresView::ScoresView(QueueModel* model, QWidget* parent)
+    : QWidget(parent),
+      model_(model),
+      table_(new QComboBox(this)),
+      grid_(new QTableWidget(this)),
+      chart_(new ChartPanel(this)) {
+  table_->addItems({"Table 8: all nine metrics (score9)",
+                    "Table 9: lead changes, tension, lead, win ratio (score4)"});
+  chart_->controls()->insertWidget(0, table_);
+  grid_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  grid_->verticalHeader()->setVisible(true);
+  grid_->setToolTip("Per comparison, each row's score: the sum of its ratios to the best");
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(grid_);
+  layout->addWidget(chart_, 1);
+  connect(table_, &QComboBox::currentIndexChanged, this, &ScoresView::refresh);
+  refresh();
+}
+
+void ScoresView::refresh() {
+  const auto table = table_->currentIndex() == 0 ? ScoreTable::AllMetrics : ScoreTable::FourMetrics;
+  const ScoreGrid grid = scoreGrid(scoreAll(model_->summaries()), table);
+  grid_->clear();
+  grid_->setRowCount(static_cast<int>(grid.rows.size()));
+  grid_->setColumnCount(static_cast<int>(grid.comparisons.size()) + 1);
+  QStringList columns;
+  for (const auto& c : grid.comparisons) columns << QString::fromStdString(c);
+  columns << "mean";  // over the comparisons the row takes part in
+  grid_->setHorizontalHeaderLabels(columns);
+  QStringList rows;
+  for (size_t r = 0; r < grid.rows.size(); ++r) {
+    rows << QString::fromStdString(grid.rows[r]);
+    for (size_t c = 0; c <= grid.comparisons.size(); ++c) {
+      const std::optional<double> value =
+          c < grid.comparisons.size() ? grid.scores[r][c] : std::optional(grid.means[r]);
+      auto* item = new QTableWidgetItem(value ? QString::number(*value, 'f', 2) : "–");
+      item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      grid_->setItem(static_cast<int>(r), static_cast<int>(c), item);
+    }
+  }
+  grid_->setVerticalHeaderLabels(rows);
+  grid_->resizeColumnsToContents();
+  int width = grid_->verticalHeader()->sizeHint().width() + 4 + grid_->frameWidth() * 2;
+  for (int c = 0; c < grid_->columnCount(); ++c) width += grid_->columnWidth(c);
+  grid_->setFixedWidth(std::min(width + 18, 520));
+  if (grid.rows.empty()) {
+    chart_->setChart(emptyChart("Scores appear once a comparison has results of two or more rows"));
+    return;
+  }
+  chart_->setChart(scoresChart(grid, table));
+}
+
+}  // namespace ddalab::gui

@@ -1,0 +1,88 @@
+#pragma once
+// The tabs under the queue: the histogram of a metric of the selected experiment (with the other
+// rows of its comparison overlaid), the ratio-to-best chart of its comparison and the score tables
+// 8/9 with their chart. Each chart exports PNG and SVG.
+#include <QWidget>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QCheckBox;
+class QComboBox;
+class QHBoxLayout;
+class QSpinBox;
+class QTableWidget;
+QT_END_NAMESPACE
+
+namespace ddalab::gui {
+
+class QueueModel;
+
+// A chart view with "Export PNG" / "Export SVG" buttons under the controls of its owner.
+class ChartPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ChartPanel(QWidget* parent = nullptr);
+  // Shows `chart` (taking ownership; the previous chart is deleted).
+  void setChart(QChart* chart);
+  QChartView* view() const { return view_; }
+  // A row for the owner's controls, left of the export buttons.
+  QHBoxLayout* controls() const { return controls_; }
+  // Asks for a file and saves the chart; `suffix` is "png" or "svg".
+  void exportChart(const QString& suffix);
+
+ private:
+  QChartView* view_;
+  QHBoxLayout* controls_;
+};
+
+class HistogramView : public ChartPanel {
+  Q_OBJECT
+ public:
+  explicit HistogramView(QueueModel* model, QWidget* parent = nullptr);
+  // Shows the selected rows: two or more are overlaid; one is overlaid with the other rows of its
+  // comparison when "Overlay its comparison" is on.
+  void showRows(std::vector<int> rows);
+  void refresh();
+  // The rows drawn (the first selected one first).
+  std::vector<int> rowsShown() const;
+  QComboBox* metricBox() const { return metric_; }
+  QSpinBox* binsBox() const { return bins_; }
+
+ private:
+  QueueModel* model_;
+  std::vector<int> selected_;
+  QComboBox* metric_;
+  QSpinBox* bins_;
+  QCheckBox* overlay_;
+  QCheckBox* share_;
+};
+
+class CompareView : public ChartPanel {
+  Q_OBJECT
+ public:
+  explicit CompareView(QueueModel* model, QWidget* parent = nullptr);
+  void showRow(int row);
+  void refresh();
+
+ private:
+  QueueModel* model_;
+  int row_ = -1;
+};
+
+class ScoresView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ScoresView(QueueModel* model, QWidget* parent = nullptr);
+  void refresh();
+  ChartPanel* chart() const { return chart_; }
+
+ private:
+  QueueModel* model_;
+  QComboBox* table_;
+  QTableWidget* grid_;
+  ChartPanel* chart_;
+};
+
+}  // namespace ddalab::gui

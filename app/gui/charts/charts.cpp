@@ -1,0 +1,230 @@
+#include "app/gui/charts/charts.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QImage>
+#include <QLineSeries>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QValueAxis>
+#include <algorithm>
+#include <map>
+
+namespace ddalab::gui {
+
+namespace {
+
+QString title(std::string_view key) {
+  QString text = QString::fromStdString(std::string(key));
+  text.replace('_', ' ');
+  if (!text.isEmpty()) text[0] = text[0].toUpper();
+  return text;
+}
+
+void styleChart(QChart* chart, const QString& heading) {
+  chart->setTitle(heading);
+  QFont font = chart->titleFont();
+  font.setPointSizeF(font.pointSizeF() * 1.15);
+  font.setBold(true);
+  chart->setTitleFont(font);
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->setMargins(QMargins(8, 8, 8, 8));
+}
+
+QValueAxis* valueAxis(const QString& label) {
+  auto* axis = new QValueAxis;
+  axis->setTitleText(label);
+  axis->setLabelFormat("%g");
+  return axis;
+}
+
+// The row key of an experiment in a comparison: what follows its last '/'.
+std::string rowKey(const std::string& experiment) {
+  const size_t slash = experiment.rfind('/');
+  return slash == std::string::npos ? experiment : experiment.substr(slash + 1);
+}
+
+}  // namespace
+
+std::vector<Histogram> sharedHistograms(std::span<const Sample> samples, int bins) {
+  std::vector<std::span<const double>> values;
+  for (const Sample& s : samples) values.push_back(s.values);
+  const auto [low, high] = commonRange(values);
+  std::vector<Histogram> histograms;
+  for (const Sample& s : samples)
+    histograms.push_back(
+        makeHistogram(s.values, static_cast<size_t>(std::max(1, bins)), low, high));
+  return histograms;
+}
+
+QChart* histogramChart(Metric metric, std::span<const Sample> samples, int bins, bool share) {
+  auto* chart = new QChart;
+  const MetricInfo& info = metricInfo(metric);
+  styleChart(chart, "Histogram of " + title(info.key).toLower() + " (" +
+                        QString::number(std::max(1, bins)) + " bins)");
+  const std::vector<Histogram> histograms = sharedHistograms(samples, bins);
+  auto* x = valueAxis(title(info.key) + " per game");
+  auto* y = valueAxis(share ? "Share of games" : "Games");
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  double top = 0;
+  for (size_t i = 0; i < histograms.size(); ++i) {
+    const Histogram& h = histograms[i];
+    const double scale = share && h.total() ? 1.0 / static_cast<double>(h.total()) : 1.0;
+    auto* upper = new QLineSeries;
+    auto* lower = new QLineSeries;
+    for (size_t b = 0; b < h.counts.size(); ++b) {
+      const double height = static_cast<double>(h.counts[b]) * scale;
+      upper->append(h.binLow(b), height);
+      upper->append(h.binLow(b) + h.width(), height);
+      lower->append(h.binLow(b), 0);
+      lower->append(h.binLow(b) + h.width(), 0);
+      top = std::max(top, height);
+    }
+    auto* area = new QAreaSeries(upper, lower);
+    upper->setParent(area);  // an area series does not own its outlines
+    lower->setParent(area);
+    area->setName(QString("%1 (%2 games)").arg(samples[i].name).arg(h.total()));
+    chart->addSeries(area);
+    QColor color = area->color();
+    QPen pen(color.darker(130));
+    pen.setWidthF(1.6);
+    area->setPen(pen);
+    color.setAlphaF(histograms.size() > 1 ? 0.35 : 0.6);
+    area->setBrush(color);
+    area->attachAxis(x);
+    area->attachAxis(y);
+  }
+  if (!histograms.empty()) x->setRange(histograms.front().low, histograms.front().high);
+  y->setRange(0, top > 0 ? top * 1.05 : 1);
+  x->applyNiceNumbers();
+  y->applyNiceNumbers();
+  if (!share) y->setLabelFormat("%.0f");
+  return chart;
+}
+
+QChart* comparisonChart(const ComparisonScores& scores) {
+  auto* chart = new QChart;
+  styleChart(chart, "Comparison " + QString::fromStdString(scores.comparison) +
+                        ": ratio to the best per metric (1 = best)");
+  auto* series = new QBarSeries;
+  for (const ScoreRow& row : scores.rows) {
+    auto* set = new QBarSet(QString::fromStdString(row.experiment));
+    for (double ratio : row.ratios) set->append(ratio);
+    series->append(set);
+  }
+  chart->addSeries(series);
+  auto* categories = new QBarCategoryAxis;
+  for (size_t k = 0; k < kNumScoredMetrics; ++k)
+    categories->append(title(scoredMetricKey(static_cast<ScoredMetric>(k))));
+  auto* y = valueAxis("Ratio to the best");
+  y->setRange(0, 1.05);
+  y->setTickType(QValueAxis::TicksDynamic);
+  y->setTickAnchor(0);
+  y->setTickInterval(0.2);
+  chart->addAxis(categories, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  series->attachAxis(categories);
+  series->attachAxis(y);
+  return chart;
+}
+
+ScoreGrid scoreGrid(std::span<const ComparisonScores> comparisons, ScoreTable table) {
+  ScoreGrid grid;
+  std::map<std::string, size_t> rowIndex;
+  for (const ComparisonScores& c : comparisons) {
+    if (c.rows.size() < 2) continue;  // a ratio to the best of one row says nothing
+    grid.comparisons.push_back(c.comparison);
+    for (const ScoreRow& row : c.rows) {
+      const std::string key = rowKey(row.experiment);
+      if (!rowIndex.count(key)) {
+        rowIndex[key] = grid.rows.size();
+        grid.rows.push_back(key);
+        grid.scores.emplace_back();
+      }
+    }
+  }
+  for (auto& scores : grid.scores) scores.assign(grid.comparisons.size(), std::nullopt);
+  size_t column = 0;
+  for (const ComparisonScores& c : comparisons) {
+    if (c.rows.size() < 2) continue;
+    for (const ScoreRow& row : c.rows)
+      grid.scores[rowIndex[rowKey(row.experiment)]][column] =
+          table == ScoreTable::AllMetrics ? row.score9 : row.score4;
+    ++column;
+  }
+  for (const auto& scores : grid.scores) {
+    double sum = 0;
+    int n = 0;
+    for (const auto& s : scores)
+      if (s) sum += *s, ++n;
+    grid.means.push_back(n ? sum / n : 0.0);
+  }
+  return grid;
+}
+
+QChart* scoresChart(const ScoreGrid& grid, ScoreTable table) {
+  auto* chart = new QChart;
+  styleChart(chart, table == ScoreTable::AllMetrics
+                        ? "Scores over all nine metrics (thesis table 8)"
+                        : "Scores over lead changes, tension, lead, win ratio (thesis table 9)");
+  auto* series = new QBarSeries;
+  for (size_t r = 0; r < grid.rows.size(); ++r) {
+    auto* set = new QBarSet(QString::fromStdString(grid.rows[r]));
+    for (const auto& s : grid.scores[r]) set->append(s.value_or(0));
+    if (grid.comparisons.size() > 1) set->append(grid.means[r]);
+    series->append(set);
+  }
+  chart->addSeries(series);
+  auto* categories = new QBarCategoryAxis;
+  for (const auto& c : grid.comparisons) categories->append(QString::fromStdString(c));
+  if (grid.comparisons.size() > 1) categories->append("mean over the comparisons");
+  auto* y = valueAxis(table == ScoreTable::AllMetrics ? "Score (max 9)" : "Score (max 4)");
+  y->setRange(0, table == ScoreTable::AllMetrics ? 9 : 4);
+  y->setTickType(QValueAxis::TicksDynamic);
+  y->setTickAnchor(0);
+  y->setTickInterval(table == ScoreTable::AllMetrics ? 3 : 1);
+  y->setMinorTickCount(table == ScoreTable::AllMetrics ? 2 : 0);
+  chart->addAxis(categories, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  series->attachAxis(categories);
+  series->attachAxis(y);
+  return chart;
+}
+
+bool saveChartView(QChartView* view, const QString& file) {
+  const QSize size = view->size();
+  if (file.endsWith(".svg", Qt::CaseInsensitive)) {
+    QSvgGenerator generator;
+    generator.setFileName(file);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(view->chart()->title());
+    QPainter painter(&generator);
+    view->render(&painter);
+    return painter.end();
+  }
+  QImage image(size, QImage::Format_ARGB32);
+  image.fill(Qt::white);
+  QPainter painter(&image);
+  painter.setRenderHint(QPainter::Antialiasing);
+  view->render(&painter);
+  painter.end();
+  return image.save(file);
+}
+
+bool saveChart(QChart* chart, const QString& file, QSize size) {
+  QChartView view(chart);  // owns the chart from here on
+  view.setRenderHint(QPainter::Antialiasing);
+  view.setAttribute(Qt::WA_DontShowOnScreen);
+  view.resize(size);
+  view.show();  // lays the chart out at `size` without a window on screen
+  return saveChartView(&view, file);
+}
+
+}  // namespace ddalab::gui

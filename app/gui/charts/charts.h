@@ -1,0 +1,61 @@
+#pragma once
+// The charts of batch mode, built from the library's results (never their own statistics):
+// histograms of a per-game metric with experiments overlaid on shared bins (thesis figure 22),
+// the ratio to the best per metric of a comparison (figures 15-18) and the comparison scores of
+// tables 8 and 9 (figures 19-20). Each returns a QChart the caller owns (or hands to a view).
+#include <QSize>
+#include <QString>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "core/metrics.h"
+#include "results/histogram.h"
+#include "results/scoring.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+QT_END_NAMESPACE
+
+namespace ddalab::gui {
+
+// One experiment's values of the metric shown.
+struct Sample {
+  QString name;
+  std::span<const double> values;
+};
+
+// Histograms of `samples` on `bins` shared bins (one per sample, in order).
+std::vector<Histogram> sharedHistograms(std::span<const Sample> samples, int bins);
+
+// The histogram chart: one outlined, translucent step area per sample; y in games, or in the
+// share of each sample's games when `share` (for samples of different sizes).
+QChart* histogramChart(Metric metric, std::span<const Sample> samples, int bins, bool share);
+
+// Grouped bars: per scored metric, each row's ratio to the best of its comparison (1 = best).
+QChart* comparisonChart(const ComparisonScores& scores);
+
+// One comparison's scores as the thesis's tables 8 (score9, all nine metrics) or 9 (score4).
+enum class ScoreTable { AllMetrics, FourMetrics };
+
+// The rows of a score table across comparisons: row keys (the experiment name after its last
+// '/', e.g. the DDA algorithm) by comparison, plus the mean over the comparisons each row is in.
+struct ScoreGrid {
+  std::vector<std::string> rows;
+  std::vector<std::string> comparisons;
+  std::vector<std::vector<std::optional<double>>> scores;  // [row][comparison]
+  std::vector<double> means;                               // [row]
+};
+ScoreGrid scoreGrid(std::span<const ComparisonScores> comparisons, ScoreTable table);
+
+// Grouped bars of a score grid: per comparison (and the mean), each row's score.
+QChart* scoresChart(const ScoreGrid& grid, ScoreTable table);
+
+// Saves what `view` shows as PNG or SVG (by the file's suffix) at the view's size; false on
+// failure.
+bool saveChartView(QChartView* view, const QString& file);
+// Saves `chart` (taking ownership) as PNG or SVG at `size` pixels, without a window.
+bool saveChart(QChart* chart, const QString& file, QSize size);
+
+}  // namespace ddalab::gui

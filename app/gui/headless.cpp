@@ -1,0 +1,176 @@
+#include "app/gui/headless.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTabWidget>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+#include "app/gui/batch/experiment_dialog.h"
+#include "app/gui/batch/queue_model.h"
+#include "app/gui/batch/run_controller.h"
+#include "app/gui/charts/chart_views.h"
+#include "app/gui/charts/charts.h"
+#include "app/gui/main_window.h"
+#include "results/csv.h"
+
+namespace ddalab::gui {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every game's metric values of one experiment of a results folder.
+struct ExperimentValues {
+  ExperimentLabel label;
+  std::array<std::vector<double>, kNumMetrics> values;
+};
+
+std::vector<ExperimentValues> readValues(const fs::path& dir) {
+  std::vector<ExperimentValues> experiments;
+  readResultsDir(
+      dir,
+      [&](const ExperimentLabel& label) {
+        experiments.push_back({label, {}});
+      },
+      [&](const GameRecord& game) {
+        for (size_t k = 0; k < kNumMetrics; ++k)
+          experiments.back().values[k].push_back(game.metrics[k]);
+      });
+  return experiments;
+}
+
+QString fileName(const std::string& stem) {
+  return QString::fromStdString(fileStem(stem));
+}
+
+}  // namespace
+
+QStringList exportCharts(const QString& results, const QString& out, QSize size, bool svg) {
+  const fs::path dir = results.toStdString();
+  const std::vector<ExperimentValues> experiments = readValues(dir);
+  const std::vector<ExperimentSummary> summaries = summarizeResultsDir(dir);
+  QDir().mkpath(out);
+  QStringList written;
+  std::vector<std::pair<std::string, std::vector<size_t>>> groups;
+  for (size_t i = 0; i < experiments.size(); ++i) {
+    const std::string& c = experiments[i].label.comparison;
+    auto found = std::find_if(groups.begin(), groups.end(),
+                              [&](const auto& g) { return !c.empty() && g.first == c; });
+    if (found == groups.end())
+      groups.push_back({c.empty() ? experiments[i].label.name : c, {i}});
+    else
+      found->second.push_back(i);
+  }
+  const auto write = [&](const std::function<QChart*()>& make, const QString& stem) {
+    const QStringList suffixes = svg ? QStringList{"png", "svg"} : QStringList{"png"};
+    for (const QString& suffix : suffixes) {
+      const QString file = QDir(out).filePath(stem + "." + suffix);
+      if (!saveChart(make(), file, size))
+        throw std::runtime_error("cannot write " + file.toStdString());
+      written << file;
+    }
+  };
+  for (const auto& [name, members] : groups) {
+    for (const auto& info : allMetrics()) {
+      std::vector<Sample> samples;
+      for (size_t i : members)
+        samples.push_back({QString::fromStdString(experiments[i].label.name),
+                           experiments[i].values[static_cast<size_t>(info.metric)]});
+      write([&] { return histogramChart(info.metric, samples, 30, false); },
+            fileName(name) + ".histogram." + QString::fromStdString(std::string(info.key)));
+    }
+  }
+  const std::vector<ComparisonScores> scores = scoreAll(summaries);
+  for (const ComparisonScores& s : scores)
+    if (s.rows.size() >= 2)
+      write([&] { return comparisonChart(s); }, fileName(s.comparison) + ".compare");
+  for (const ScoreTable table : {ScoreTable::AllMetrics, ScoreTable::FourMetrics}) {
+    const ScoreGrid grid = scoreGrid(scores, table);
+    if (!grid.rows.empty())
+      write([&] { return scoresChart(grid, table); },
+            table == ScoreTable::AllMetrics ? "scores.table8" : "scores.table9");
+  }
+  return written;
+}
+
+bool screenshot(const QString& file, const QString& view, const QString& open, QSize size,
+                const std::vector<int>& rows) {
+  MainWindow window;
+  window.resize(size);
+  if (!open.isEmpty()) {
+    const bool ok =
+        QFileInfo(open).isDir() ? window.openResults(open, true) : window.openBatch(open, true);
+    if (!ok) return false;
+  }
+  window.show();
+  if (view == "histogram") window.tabs()->setCurrentWidget(window.histogram());
+  if (view == "compare") window.tabs()->setCurrentWidget(window.compare());
+  if (view == "scores") window.tabs()->setCurrentWidget(window.scores());
+  window.selectRows(rows.empty() ? std::vector<int>{0} : rows);
+  for (int i = 0; i < 5; ++i) QApplication::processEvents();
+  if (view == "settings") {  // the settings dialog of the first experiment
+    ExperimentDialog dialog(&window);
+    dialog.setExperiment(window.queue()->entry(0).experiment);
+    dialog.resize(size);
+    dialog.show();
+    QEventLoop loop;
+    QTimer::singleShot(300, &loop, &QEventLoop::quit);
+    loop.exec();
+    return dialog.grab().save(file);
+  }
+  QEventLoop loop;
+  QTimer::singleShot(300, &loop, &QEventLoop::quit);
+  loop.exec();
+  return window.grab().save(file);
+}
+
+int probeLatency(const QString& batchFile, double seconds) {
+  MainWindow window;
+  window.show();
+  if (!window.openBatch(batchFile, true)) {
+    std::fprintf(stderr, "error: cannot open %s\n", batchFile.toStdString().c_str());
+    return 2;
+  }
+  window.setThreads(0);
+  window.selectRows({0, 1});
+  window.tabs()->setCurrentWidget(window.histogram());  // the heaviest live view
+  std::vector<double> lateness;  // ms past the timer's due time
+  QElapsedTimer clock;
+  clock.start();
+  constexpr int kIntervalMs = 10;
+  double due = kIntervalMs;
+  QTimer timer;
+  timer.setTimerType(Qt::PreciseTimer);
+  QObject::connect(&timer, &QTimer::timeout, [&] {
+    const double now = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    lateness.push_back(std::max(0.0, now - due));
+    due = now + kIntervalMs;
+  });
+  QEventLoop loop;
+  QObject::connect(&window, &MainWindow::runFinished, &loop, &QEventLoop::quit);
+  QTimer::singleShot(static_cast<int>(seconds * 1000), &loop, [&] { window.stop(); });
+  timer.start(kIntervalMs);
+  window.start();
+  loop.exec();
+  timer.stop();
+  if (lateness.empty()) return 1;
+  std::sort(lateness.begin(), lateness.end());
+  const auto percentile = [&](double q) {
+    return lateness[static_cast<size_t>(q * static_cast<double>(lateness.size() - 1))];
+  };
+  size_t games = 0;
+  for (int r = 0; r < window.queue()->rowCount(); ++r) games += window.queue()->entry(r).games();
+  std::printf(
+      "GUI-thread timer lateness over %zu ticks of %d ms while %zu games ran on every "
+      "core, histograms live: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+      lateness.size(), kIntervalMs, games, percentile(0.5), percentile(0.99), lateness.back());
+  return 0;
+}
+
+}  // namespace ddalab::gui

@@ -1,0 +1,27 @@
+#pragma once
+// What ddalab-gui does without a person: figures for a paper from a results folder, screenshots
+// of a view, and the measurement of how responsive the window stays during a run.
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+namespace ddalab::gui {
+
+// Writes, for each comparison of the results folder `results` (an experiment without one counts
+// as its own), one histogram per metric with its rows overlaid and, for comparisons of two or
+// more rows, the ratio-to-best chart; plus the score charts of tables 8 and 9. PNG files of
+// `size` (and SVG when `svg`). Returns the files written; throws on bad input.
+QStringList exportCharts(const QString& results, const QString& out, QSize size, bool svg);
+
+// Opens the main window on `open` (a batch file or results folder; may be empty), selects `rows`
+// (the first row when none), shows `view` (queue, histogram, compare, scores or the settings
+// dialog of the first selected row) and saves it as PNG. Returns false on failure.
+bool screenshot(const QString& file, const QString& view, const QString& open, QSize size,
+                const std::vector<int>& rows);
+
+// Runs `batch` on every core while a timer on the GUI thread measures how late it fires; prints
+// the lateness percentiles. Returns the process exit code.
+int probeLatency(const QString& batch, double seconds);
+
+}  // namespace ddalab::gui

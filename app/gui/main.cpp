@@ -1,0 +1,101 @@
+// ddalab-gui: the desktop application (batch mode). With --export-charts, --screenshot or
+// --probe-latency it works without a person (and, for the first two, without a display).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "app/gui/headless.h"
+#include "app/gui/main_window.h"
+
+namespace {
+
+// The offscreen platform for the modes that need no display (unless one was chosen).
+void chooseHeadlessPlatform(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--export-charts") || !std::strcmp(argv[i], "--screenshot"))
+      if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+}
+
+QSize parseSize(const QString& text) {
+  const QStringList parts = text.toLower().split('x');
+  if (parts.size() != 2) return {};
+  return {parts[0].toInt(), parts[1].toInt()};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  chooseHeadlessPlatform(argc, argv);
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("ddalab-gui");
+  QApplication::setOrganizationName("ddalab");
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "ddalab-gui: queue DDA experiments, watch their fun metrics "
+      "live, compare them in histograms and charts");
+  parser.addHelpOption();
+  parser.addPositionalArgument("file", "a batch file or results folder to open", "[FILE]");
+  const QCommandLineOption exportCharts(
+      "export-charts", "write the charts of a results folder (no display needed)", "RESULTS_DIR");
+  const QCommandLineOption out("out", "folder for --export-charts", "DIR", "charts");
+  const QCommandLineOption svg("svg", "with --export-charts: SVG files too");
+  const QCommandLineOption shot("screenshot", "save a view as PNG and exit", "FILE");
+  const QCommandLineOption view(
+      "view", "with --screenshot: queue, histogram, compare, scores or settings", "VIEW", "queue");
+  const QCommandLineOption open("open", "with --screenshot: a batch file or results folder",
+                                "PATH");
+  const QCommandLineOption select("select", "with --screenshot: rows to select, e.g. 0,1", "ROWS");
+  const QCommandLineOption size("size", "image size for --export-charts / --screenshot", "WxH",
+                                "1400x900");
+  const QCommandLineOption probe("probe-latency",
+                                 "run a batch on every core and measure the GUI thread's "
+                                 "timer lateness",
+                                 "BATCH");
+  const QCommandLineOption seconds("seconds", "with --probe-latency: stop after this long", "S",
+                                   "10");
+  parser.addOptions({exportCharts, out, svg, shot, view, open, select, size, probe, seconds});
+  parser.process(app);
+
+  const QSize imageSize = parseSize(parser.value(size));
+  if (!imageSize.isValid() || imageSize.isEmpty()) {
+    std::fprintf(stderr, "error: --size expects WIDTHxHEIGHT, e.g. 1400x900\n");
+    return 2;
+  }
+  try {
+    if (parser.isSet(exportCharts)) {
+      const QStringList files = ddalab::gui::exportCharts(
+          parser.value(exportCharts), parser.value(out), imageSize, parser.isSet(svg));
+      for (const QString& f : files) std::printf("%s\n", f.toLocal8Bit().constData());
+      return 0;
+    }
+    if (parser.isSet(shot)) {
+      std::vector<int> rows;
+      for (const QString& row : parser.value(select).split(',', Qt::SkipEmptyParts))
+        rows.push_back(row.toInt());
+      return ddalab::gui::screenshot(parser.value(shot), parser.value(view), parser.value(open),
+                                     imageSize, rows)
+                 ? 0
+                 : 1;
+    }
+    if (parser.isSet(probe))
+      return ddalab::gui::probeLatency(parser.value(probe), parser.value(seconds).toDouble());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
+
+  ddalab::gui::MainWindow window;
+  window.show();
+  if (!parser.positionalArguments().isEmpty()) {
+    const QString target = parser.positionalArguments().front();
+    if (QFileInfo(target).isDir())
+      window.openResults(target);
+    else
+      window.openBatch(target);
+  }
+  return app.exec();
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Makes the README's screenshots of ddalab-gui from shipped experiments (docs/img/): the queue
+# with a finished comparison, a histogram overlay, the comparison chart, the scores and the
+# settings dialog. Needs no display (the offscreen platform).
+# Usage: scripts/screenshots.sh [BUILD_DIR]   (default build; ddalab and ddalab-gui built)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p docs/img
+# The thesis's two-HillClimber Ludo comparison, every DDA row, 500 games each.
+"$build/app/cli/ddalab" run experiments/thesis/ludo-2hc.json --out "$work/ludo-2hc" -n 500 --quiet >/dev/null
+gui="$build/app/gui/ddalab-gui"
+"$gui" --screenshot docs/img/gui-queue.png --view queue --open "$work/ludo-2hc" --size 1500x900
+"$gui" --screenshot docs/img/gui-histogram.png --view histogram --open "$work/ludo-2hc" --select 0,1 --size 1500x900
+"$gui" --screenshot docs/img/gui-compare.png --view compare --open "$work/ludo-2hc" --size 1500x900
+"$gui" --screenshot docs/img/gui-scores.png --view scores --open "$work/ludo-2hc" --size 1500x900
+"$gui" --screenshot docs/img/gui-settings.png --view settings --open experiments/thesis/ludo-2hc.json --size 1100x800
+echo "wrote docs/img/gui-*.png"

@@ -1,0 +1,314 @@
+// ddalab-gui batch mode, driven the way a person drives it (Qt Test: clicks, keys, dialogs):
+// the settings dialog round-trips every shipped experiment; a batch run from the window writes
+// byte-identical files to `ddalab run`, also after Stop and Resume; histograms count every game;
+// the comparison chart shows the library's ratios; --export-charts writes real images; the
+// window keeps answering while a batch runs.
+#include <QAction>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolBar>
+#include <QToolButton>
+#include <fstream>
+
+#include "app/gui/batch/experiment_dialog.h"
+#include "app/gui/batch/queue_model.h"
+#include "app/gui/batch/run_controller.h"
+#include "app/gui/charts/chart_views.h"
+#include "app/gui/charts/charts.h"
+#include "app/gui/main_window.h"
+#include "experiments/batch.h"
+#include "results/csv.h"
+
+using namespace ddalab;
+using namespace ddalab::gui;
+
+namespace {
+
+const QString kSource = DDALAB_SOURCE_DIR;
+const QString kCli = DDALAB_CLI;
+const QString kGui = DDALAB_GUI;
+
+// Every visible file of a folder with its bytes.
+std::map<QString, QByteArray> folderFiles(const QString& dir) {
+  std::map<QString, QByteArray> files;
+  for (const QFileInfo& info : QDir(dir).entryInfoList(QDir::Files)) {
+    QFile file(info.absoluteFilePath());
+    file.open(QIODevice::ReadOnly);
+    files[info.fileName()] = file.readAll();
+  }
+  return files;
+}
+
+// Writes quick.json with `iterations` games per experiment into `dir`; returns its path.
+QString smallBatch(const QTemporaryDir& dir, int iterations) {
+  Json document = Json::parse(std::ifstream((kSource + "/experiments/quick.json").toStdString()));
+  for (Json& e : document.at("experiments")) e["iterations"] = iterations;
+  const QString file = dir.filePath("small.json");
+  std::ofstream(file.toStdString()) << document.dump(2);
+  return file;
+}
+
+// Runs the CLI; returns its exit code.
+int runCli(const QStringList& arguments) {
+  QProcess process;
+  process.start(kCli, arguments);
+  process.waitForFinished(120'000);
+  return process.exitCode();
+}
+
+QAction* actionNamed(MainWindow& window, const QString& text) {
+  for (QAction* a : window.findChildren<QAction*>())
+    if (a->text() == text) return a;
+  return nullptr;
+}
+
+// Clicks the toolbar button of the action `text`.
+void clickToolButton(MainWindow& window, const QString& text) {
+  QAction* action = actionNamed(window, text);
+  QVERIFY2(action, qPrintable("no action " + text));
+  auto* bar = window.findChild<QToolBar*>("batchToolBar");
+  QWidget* button = bar->widgetForAction(action);
+  QVERIFY(button);
+  QTest::mouseClick(button, Qt::LeftButton);
+}
+
+// Shows `window` as the active window (keyboard shortcuts reach it).
+bool showActive(MainWindow& window) {
+  window.show();
+  window.activateWindow();
+  return QTest::qWaitForWindowActive(&window);
+}
+
+// Waits for the window's run to end; returns whether it was complete.
+bool waitForRun(MainWindow& window, QSignalSpy& spy) {
+  if (spy.isEmpty() && !spy.wait(120'000)) return false;
+  return spy.takeFirst().at(0).toBool();
+  (void)window;
+}
+
+}  // namespace
+
+class GuiTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  // The settings dialog round-trips every shipped experiment file exactly.
+  void dialogRoundTripsShippedExperiments() {
+    QStringList files = {kSource + "/experiments/quick.json"};
+    for (const QFileInfo& f : QDir(kSource + "/experiments/thesis").entryInfoList({"*.json"}))
+      files << f.absoluteFilePath();
+    ExperimentDialog dialog;
+    int experiments = 0;
+    for (const QString& file : files) {
+      const Batch batch = loadBatch(file.toStdString());
+      const Json original = toJson(batch);
+      Json saved = original;
+      for (Json& e : saved.at("experiments")) {
+        dialog.setExperiment(e);
+        QVERIFY2(dialog.problem().isEmpty(), qPrintable(file + ": " + dialog.problem()));
+        e = dialog.experiment();
+        ++experiments;
+      }
+      const Json again = toJson(parseBatch(saved, "dialog"));
+      QVERIFY2(again == original, qPrintable(file));
+    }
+    QVERIFY(experiments > 40);
+  }
+
+  // An invalid entry is refused with the message file validation gives.
+  void dialogRefusesInvalidEntries() {
+    ExperimentDialog dialog;
+    Json e = {
+        {"name", "x"},
+        {"game", {{"id", "ludo"}}},
+        {"players",
+         Json::array(
+             {{{"id", "random"}}, {{"id", "random"}}, {{"id", "random"}}, {{"id", "random"}}})},
+        {"coefficients", {{"lead", 1e9}}},
+        {"iterations", 5}};
+    dialog.setExperiment(e);
+    const QString problem = dialog.problem();
+    QVERIFY2(problem.contains("coefficients.lead"), qPrintable(problem));
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    e["coefficients"] = {{"lead", 3}};
+    dialog.setExperiment(e);
+    QVERIFY(dialog.problem().isEmpty());
+  }
+
+  // Add creates a valid experiment of the chosen game (default seats) for every game.
+  void addCreatesValidExperimentsOfEveryGame() {
+    MainWindow window;
+    for (const QString game : {"ludo", "lost-cities", "maze"}) {
+      const int row = window.addExperiment(game, 7);
+      QVERIFY(row >= 0);
+      QCOMPARE(QString::fromStdString(window.queue()->entry(row).label.game), game);
+    }
+    QCOMPARE(window.queue()->rowCount(), 3);
+    QVERIFY(window.queue()->batch(1).experiments.size() == 3);
+  }
+
+  // A batch started from the window writes exactly the files `ddalab run` writes.
+  void runFromWindowEqualsCli() {
+    QTemporaryDir dir;
+    const QString batch = smallBatch(dir, 30);
+    QCOMPARE(runCli({"run", batch, "--out", dir.filePath("cli"), "--quiet"}), 0);
+    MainWindow window;
+    QVERIFY(showActive(window));
+    QVERIFY(window.openBatch(batch, true));
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QTest::keyClick(&window, Qt::Key_F5);  // Start
+    QVERIFY(waitForRun(window, finished));
+    QVERIFY(window.runFolder());
+    QCOMPARE(folderFiles(QString::fromStdString(window.runFolder()->string())),
+             folderFiles(dir.filePath("cli")));
+    // Save all writes the same folder.
+    QVERIFY(window.saveAll(dir.filePath("saved"), false));
+    QCOMPARE(folderFiles(dir.filePath("saved")), folderFiles(dir.filePath("cli")));
+    // The live table shows every game.
+    QCOMPARE(window.queue()->entry(0).games(), size_t(30));
+  }
+
+  // Stop keeps finished games; Resume finishes the batch with the same files.
+  void stopThenResumeEqualsUninterruptedRun() {
+    QTemporaryDir dir;
+    const QString batch = smallBatch(dir, 3000);
+    QCOMPARE(runCli({"run", batch, "--out", dir.filePath("cli"), "--quiet"}), 0);
+    MainWindow window;
+    QVERIFY(showActive(window));
+    window.setThreads(2);
+    QVERIFY(window.openBatch(batch, true));
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    clickToolButton(window, "Start");
+    QTRY_VERIFY_WITH_TIMEOUT(window.queue()->entry(0).games() >= 50, 60'000);
+    QTest::keyClick(&window, Qt::Key_Escape);  // Stop
+    QVERIFY(!waitForRun(window, finished));
+    const size_t kept = window.queue()->entry(0).games() + window.queue()->entry(1).games();
+    QVERIFY(kept > 0 && kept < 6000);
+    clickToolButton(window, "Resume");
+    QVERIFY(waitForRun(window, finished));
+    QCOMPARE(folderFiles(QString::fromStdString(window.runFolder()->string())),
+             folderFiles(dir.filePath("cli")));
+  }
+
+  // Histogram bins sum to the games; the comparison chart's bars are the library's ratios.
+  void chartsShowTheLibrarysNumbers() {
+    QTemporaryDir dir;
+    QCOMPARE(runCli({"run", smallBatch(dir, 40), "--out", dir.filePath("r"), "--quiet"}), 0);
+    MainWindow window;
+    QVERIFY(window.openResults(dir.filePath("r"), true));
+    window.selectRow(0);
+    window.tabs()->setCurrentWidget(window.histogram());
+    const auto rows = window.histogram()->rowsShown();
+    QCOMPARE(rows.size(), size_t(2));  // the comparison's other row is overlaid
+    for (int bins : {1, 7, 30}) {
+      window.histogram()->binsBox()->setValue(bins);
+      std::vector<Sample> samples;
+      for (int r : rows)
+        samples.push_back({"", window.queue()->entry(r).values[size_t(Metric::Tension)]});
+      for (const Histogram& h : sharedHistograms(samples, bins)) {
+        QCOMPARE(h.counts.size(), size_t(bins));
+        QCOMPARE(h.total(), size_t(40));
+      }
+    }
+    window.tabs()->setCurrentWidget(window.compare());
+    window.selectRow(1);
+    auto* view = window.compare()->view();
+    auto* series = qobject_cast<QBarSeries*>(view->chart()->series().value(0));
+    QVERIFY(series);
+    const auto scores = scoreAll(summarizeResultsDir(dir.filePath("r").toStdString()));
+    QCOMPARE(series->count(), int(scores.front().rows.size()));
+    for (int r = 0; r < series->count(); ++r)
+      for (size_t k = 0; k < kNumScoredMetrics; ++k)
+        QCOMPARE(series->barSets()[r]->at(int(k)), scores.front().rows[size_t(r)].ratios[k]);
+  }
+
+  // --export-charts writes every expected chart as a non-blank PNG of the requested size.
+  void exportChartsWritesImages() {
+    QTemporaryDir dir;
+    QCOMPARE(runCli({"run", smallBatch(dir, 20), "--out", dir.filePath("r"), "--quiet"}), 0);
+    QProcess gui;
+    gui.start(kGui, {"--export-charts", dir.filePath("r"), "--out", dir.filePath("charts"),
+                     "--size", "800x500", "--svg"});
+    QVERIFY(gui.waitForFinished(120'000));
+    QCOMPARE(gui.exitCode(), 0);
+    QStringList expected = {"ludo-4hc.compare", "scores.table8", "scores.table9"};
+    for (const auto& m : allMetrics())
+      expected << "ludo-4hc.histogram." + QString::fromStdString(std::string(m.key));
+    for (const QString& stem : expected) {
+      const QImage image(dir.filePath("charts/" + stem + ".png"));
+      QVERIFY2(!image.isNull(), qPrintable(stem));
+      QCOMPARE(image.size(), QSize(800, 500));
+      QSet<QRgb> colours;
+      for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+      QVERIFY2(colours.size() > 5, qPrintable(stem + " looks blank"));
+      QVERIFY(QFileInfo(dir.filePath("charts/" + stem + ".svg")).size() > 1000);
+    }
+  }
+
+  // The window answers while a batch runs on every core: the event loop keeps turning and a
+  // click is handled at once.
+  void windowAnswersDuringRun() {
+    QTemporaryDir dir;
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBatch(smallBatch(dir, 100000), true));
+    window.setThreads(0);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.start();
+    QElapsedTimer clock;
+    clock.start();
+    qint64 worst = 0, last = 0;
+    while (clock.elapsed() < 1500) {
+      QTest::qWait(10);
+      worst = std::max(worst, clock.elapsed() - last);
+      last = clock.elapsed();
+    }
+    window.tabs()->setCurrentIndex(1);  // a person clicks a tab
+    QCOMPARE(window.tabs()->currentIndex(), 1);
+    QElapsedTimer stopClock;
+    stopClock.start();
+    window.stop();
+    QVERIFY(!waitForRun(window, finished));
+    qInfo("longest event-loop gap during the run: %lld ms; stop took %lld ms", worst,
+          stopClock.elapsed());
+    QVERIFY2(worst < 500, "the event loop stalled");
+    QVERIFY(stopClock.elapsed() < 5000);
+  }
+
+  // The real window (run under Xvfb): add an experiment with the mouse, run it, close.
+  void smokeRealWindow() {
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    clickToolButton(window, "Add");
+    QCOMPARE(window.queue()->rowCount(), 1);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    clickToolButton(window, "Start");
+    QVERIFY(waitForRun(window, finished));
+    QVERIFY(window.queue()->entry(0).games() ==
+            size_t(window.queue()->entry(0).label.plannedIterations));
+    QVERIFY(window.close());
+  }
+};
+
+QTEST_MAIN(GuiTest)
+#include "test_gui.moc"
