@@ -11,24 +11,30 @@ namespace ddalab {
 
 namespace {
 
-// Builds the JSON trace of one game round by round (only when a trace is requested).
-class TraceBuilder {
+// Builds the JSON trace of one game round by round (docs/trace-format.md).
+class TraceRecorder final : public MatchObserver {
  public:
-  TraceBuilder(Json& out, const State& state) : out_(out), n_(state.numPlayers()) {
+  // `detail`: the coefficients to describe environment decisions with (null: not described).
+  TraceRecorder(Json& out, const State& state, const Coefficients* detail)
+      : out_(out), n_(state.numPlayers()), detail_(detail) {
     out_["initial"] = snapshot(gainsOf(state));
     out_["rounds"] = Json::array();
     startRound();
   }
-  void action(bool byPlayer, Action a, const std::string& text) {
-    round_["actions"].push_back(
-        {{"by", byPlayer ? "player" : "environment"}, {"id", a}, {"text", text}});
+  void onAction(const State& before, int actor, Action action, int legalCount,
+                const EnvironmentDecision* decision) override {
+    if (actor != kEnvironment) {
+      round_["actor"] = actor;
+      round_["legal"].push_back(legalCount);
+    }
+    Json entry = {{"by", actor != kEnvironment ? "player" : "environment"},
+                  {"id", action},
+                  {"text", before.actionToString(action)}};
+    if (detail_ && decision) entry["decision"] = decisionJson(before, *decision, *detail_);
+    round_["actions"].push_back(std::move(entry));
   }
-  void decision(int actor, size_t legalCount) {
-    round_["actor"] = actor;
-    round_["legal"].push_back(legalCount);
-  }
-  void endRound(bool hadEnvironment, const Gains& gains) {
-    Json snap = snapshot(gains);
+  void onRoundEnd(const Match& match, bool hadEnvironment) override {
+    Json snap = snapshot(gainsOf(match.state()));
     round_["env"] = hadEnvironment;
     round_["gains"] = std::move(snap["gains"]);
     round_["statuses"] = std::move(snap["statuses"]);
@@ -48,6 +54,7 @@ class TraceBuilder {
   }
   Json& out_;
   int n_;
+  const Coefficients* detail_;
   Json round_;
 };
 
@@ -97,51 +104,115 @@ bool applyTracked(State& state, MetricsTracker& tracker, Action action, int lega
   return true;
 }
 
-GameRecord playGame(const Game& game, std::span<Player* const> players,
-                    EnvironmentPlayer& environment, uint64_t seed, Json* trace, StopToken stop) {
-  auto state = game.newGame(streamSeed(seed, Stream::Setup));
-  const int n = state->numPlayers();
-  Rng nature(streamSeed(seed, Stream::Nature));
-  Rng environmentRng(streamSeed(seed, Stream::Environment));
-  std::array<Rng, kMaxPlayers> playerRngs;
-  for (int p = 0; p < n; ++p) playerRngs[p].reseed(streamSeed(seed, Stream::FirstPlayer, p));
+Match::Match(const Game& game, uint64_t seed)
+    : state_(game.newGame(streamSeed(seed, Stream::Setup))),
+      seed_(seed),
+      nature_(streamSeed(seed, Stream::Nature)),
+      environment_(streamSeed(seed, Stream::Environment)) {
+  const int n = state_->numPlayers();
+  for (int p = 0; p < n; ++p) players_[p].reseed(streamSeed(seed, Stream::FirstPlayer, p));
+  const Gains initialGains = gainsOf(*state_);
+  tracker_ = MetricsTracker(std::span(initialGains.data(), n));
+}
 
-  const Gains initialGains = gainsOf(*state);
-  MetricsTracker tracker(std::span(initialGains.data(), n));
-  std::optional<TraceBuilder> tracer;
-  if (trace) tracer.emplace(*trace, *state);
-  std::vector<Action> legal;
-  bool roundHadEnvironment = false;
-  while (!state->isTerminal()) {
-    stop.check();
-    const int actor = state->actor();
-    Action action;
-    if (actor == kEnvironment) {
-      action = environment.chooseOutcome(*state, tracker, environmentRng, nature);
-      roundHadEnvironment = true;
-      legal.clear();
-    } else {
-      state->legalActions(legal);
-      action = players[actor]->chooseAction(*state, legal, playerRngs[actor]);
-      if (tracer) tracer->decision(actor, legal.size());
-    }
-    if (tracer) tracer->action(actor != kEnvironment, action, state->actionToString(action));
-    if (applyTracked(*state, tracker, action, static_cast<int>(legal.size()))) {
-      if (tracer) tracer->endRound(roundHadEnvironment, gainsOf(*state));
-      roundHadEnvironment = false;
-    }
+std::span<const Action> Match::legal() {
+  if (!legalFresh_) state_->legalActions(legal_);
+  legalFresh_ = true;
+  return legal_;
+}
+
+std::span<const Outcome> Match::outcomes() {
+  if (!outcomesFresh_) state_->outcomes(outcomes_);
+  outcomesFresh_ = true;
+  return outcomes_;
+}
+
+Action Match::decide(Player& player) {
+  return player.chooseAction(*state_, legal(), players_[state_->actor()]);
+}
+
+Action Match::decide(EnvironmentPlayer& environment) {
+  if (!describe_) return environment.chooseOutcome(*state_, tracker_, environment_, nature_);
+  environment.describeDecisionsTo(&decision_);
+  const Action chosen = environment.chooseOutcome(*state_, tracker_, environment_, nature_);
+  environment.describeDecisionsTo(nullptr);
+  hasDecision_ = decision_.chosen == chosen;
+  return chosen;
+}
+
+void Match::apply(Action action) {
+  const int actor = state_->actor();
+  const int legalCount = actor == kEnvironment ? 0 : static_cast<int>(legal().size());
+  const bool described = actor == kEnvironment && hasDecision_ && decision_.chosen == action;
+  hasDecision_ = described;
+  for (MatchObserver* o : observers_)
+    o->onAction(*state_, actor, action, legalCount, described ? &decision_ : nullptr);
+  roundHadEnvironment_ = roundHadEnvironment_ || actor == kEnvironment;
+  legalFresh_ = outcomesFresh_ = false;
+  if (!applyTracked(*state_, tracker_, action, legalCount)) return;
+  for (MatchObserver* o : observers_) o->onRoundEnd(*this, roundHadEnvironment_);
+  roundHadEnvironment_ = false;
+}
+
+bool Match::applyIfLegal(Action action) {
+  if (over()) return false;
+  bool legalAction = false;
+  if (actor() == kEnvironment) {
+    for (const Outcome& o : outcomes()) legalAction = legalAction || o.action == action;
+  } else {
+    for (Action a : legal()) legalAction = legalAction || a == action;
   }
+  if (legalAction) apply(action);
+  return legalAction;
+}
 
+GameRecord Match::record() const {
   GameRecord record;
-  record.seed = seed;
-  record.numPlayers = n;
-  record.winner = state->winner();
-  record.capped = state->capped();
-  record.metrics = tracker.values(state->believability());
-  for (int p = 0; p < n; ++p) {
-    record.scores[p] = state->gain(p);
-    record.counters[p] = tracker.counters(p);
+  record.seed = seed_;
+  record.numPlayers = state_->numPlayers();
+  record.winner = state_->winner();
+  record.capped = state_->capped();
+  record.metrics = tracker_.values(state_->believability());
+  for (int p = 0; p < record.numPlayers; ++p) {
+    record.scores[p] = state_->gain(p);
+    record.counters[p] = tracker_.counters(p);
   }
+  return record;
+}
+
+Json decisionJson(const State& before, const EnvironmentDecision& decision,
+                  const Coefficients& coefficients) {
+  Json outcomes = Json::array();
+  for (const OutcomeAppraisal& a : decision.appraisals) {
+    Json terms = Json::object();
+    const MetricValues values = funTerms(a.metrics, coefficients);
+    for (const auto& info : allMetrics())
+      if (coefficients[static_cast<size_t>(info.metric)] != 0)
+        terms[std::string(info.key)] = values[static_cast<size_t>(info.metric)];
+    Json outcome = {{"id", a.outcome},
+                    {"text", before.actionToString(a.outcome)},
+                    {"probability", a.probability},
+                    {"fun", a.fun},
+                    {"terms", terms}};
+    if (a.searchValue) outcome["search"] = *a.searchValue;
+    outcomes.push_back(std::move(outcome));
+  }
+  return {{"chosen", decision.chosen}, {"natural", decision.natural}, {"outcomes", outcomes}};
+}
+
+GameRecord playGame(const Game& game, std::span<Player* const> players,
+                    EnvironmentPlayer& environment, uint64_t seed, Json* trace, StopToken stop,
+                    const Coefficients* traceDetail) {
+  Match match(game, seed);
+  std::optional<TraceRecorder> recorder;
+  if (trace) match.addObserver(&recorder.emplace(*trace, match.state(), traceDetail));
+  match.describeEnvironmentDecisions(trace && traceDetail);
+  while (!match.over()) {
+    stop.check();
+    const int actor = match.actor();
+    match.apply(actor == kEnvironment ? match.decide(environment) : match.decide(*players[actor]));
+  }
+  GameRecord record = match.record();
   if (trace) (*trace)["result"] = resultJson(record);
   return record;
 }

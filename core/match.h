@@ -1,8 +1,13 @@
 #pragma once
-// The match loop: players and an environment player play one game to its end.
+// A match: one game being played one action at a time — the state, the metrics tracker kept in
+// step with it, the game's random streams, and observers told of every action and round end.
+// The batch runner plays matches to their end (playGame); the GUI steps them, a human seat being
+// a seat whose next action comes from outside.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <vector>
 
 #include "core/metrics.h"
 #include "core/params.h"
@@ -32,11 +37,89 @@ uint64_t fingerprint(const GameRecord& record, uint64_t h = 0xcbf29ce484222325ul
 // regular decision (unused at environment nodes). Returns true when the action ended a round.
 bool applyTracked(State& state, MetricsTracker& tracker, Action action, int legalCount);
 
+class Match;
+
+// Told of what happens in a match (the JSON trace, the GUI's live panel).
+class MatchObserver {
+ public:
+  virtual ~MatchObserver() = default;
+  // `actor` (a seat or kEnvironment) is about to apply `action` to `before`; `legalCount` is
+  // the number of legal actions at a regular decision (0 at an environment node); `decision`
+  // describes an environment player's choice when the match describes them (else null).
+  virtual void onAction(const State& before, int actor, Action action, int legalCount,
+                        const EnvironmentDecision* decision) {
+    (void)before, (void)actor, (void)action, (void)legalCount, (void)decision;
+  }
+  // A round ended (`hadEnvironment`: it had an environment event); `match` is after it.
+  virtual void onRoundEnd(const Match& match, bool hadEnvironment) {
+    (void)match, (void)hadEnvironment;
+  }
+};
+
+class Match {
+ public:
+  // Deals the game of `seed`; its set-up, natural chance, environment player and each regular
+  // player draw from their own streams of that seed (streamSeed).
+  Match(const Game& game, uint64_t seed);
+
+  const State& state() const { return *state_; }
+  const MetricsTracker& tracker() const { return tracker_; }
+  uint64_t seed() const { return seed_; }
+  int actor() const { return state_->actor(); }
+  bool over() const { return state_->isTerminal(); }
+  // The legal actions of the regular player on turn (empty at environment nodes and the end).
+  std::span<const Action> legal();
+  // The outcomes with their natural probabilities at an environment node (empty otherwise).
+  std::span<const Outcome> outcomes();
+
+  // The action `player` chooses for the regular player on turn, with that seat's stream.
+  Action decide(Player& player);
+  // The outcome `environment` chooses at an environment node, with the environment's stream
+  // and the natural-chance stream.
+  Action decide(EnvironmentPlayer& environment);
+  // Applies `action` of the current actor (it must be legal: a player's or environment
+  // player's choice) and tells the observers.
+  void apply(Action action);
+  // Applies `action` from outside (a human's click) if it is legal; false changes nothing.
+  bool applyIfLegal(Action action);
+
+  // Observers are told of every later action and round end; the match does not own them.
+  void addObserver(MatchObserver* observer) { observers_.push_back(observer); }
+  // Whether environment players describe each decision (EnvironmentDecision, for observers and
+  // lastDecision()); slower: for detailed traces and the GUI.
+  void describeEnvironmentDecisions(bool on) { describe_ = on; }
+  // The environment decision of the last environment action, if it was described.
+  const EnvironmentDecision* lastDecision() const { return hasDecision_ ? &decision_ : nullptr; }
+  // The record of the game so far (complete once over()).
+  GameRecord record() const;
+
+ private:
+  std::unique_ptr<State> state_;
+  MetricsTracker tracker_;
+  uint64_t seed_;
+  Rng nature_, environment_;
+  std::array<Rng, kMaxPlayers> players_;
+  std::vector<Action> legal_;
+  std::vector<Outcome> outcomes_;
+  bool legalFresh_ = false, outcomesFresh_ = false;
+  bool roundHadEnvironment_ = false;
+  bool describe_ = false;
+  EnvironmentDecision decision_;
+  bool hasDecision_ = false;  // decision_ describes the pending (or last applied) outcome
+  std::vector<MatchObserver*> observers_;
+};
+
 // Plays the game dealt from `seed` to its end; `players[p]` decides for regular player p.
-// With `trace` non-null, fills it with the per-round trace of docs/trace-format.md. Throws
-// GameAbandoned when `stop` is requested before the game ends (checked before every action).
+// With `trace` non-null, fills it with the per-round trace of docs/trace-format.md (with
+// `traceDetail`, every environment decision described too). Throws GameAbandoned when `stop` is
+// requested before the game ends (checked before every action).
 GameRecord playGame(const Game& game, std::span<Player* const> players,
                     EnvironmentPlayer& environment, uint64_t seed, Json* trace = nullptr,
-                    StopToken stop = {});
+                    StopToken stop = {}, const Coefficients* traceDetail = nullptr);
+
+// The JSON of a described environment decision (docs/trace-format.md, "--trace-detail"): each
+// outcome with its natural probability, F and F's terms under `coefficients`.
+Json decisionJson(const State& before, const EnvironmentDecision& decision,
+                  const Coefficients& coefficients);
 
 }  // namespace ddalab

@@ -63,6 +63,16 @@ double funScore(const MetricValues& values, const Coefficients& coefficients) {
   return f;
 }
 
+MetricValues funTerms(const MetricValues& values, const Coefficients& coefficients) {
+  MetricValues terms{};
+  for (size_t k = 0; k < kNumMetrics; ++k) {
+    if (coefficients[k] == 0) continue;
+    const double sign = kMetrics[k].better == Better::Lower ? -1.0 : 1.0;
+    terms[k] = coefficients[k] * sign * values[k];
+  }
+  return terms;
+}
+
 MetricsTracker::MetricsTracker(std::span<const double> initialGains)
     : n_(static_cast<int>(initialGains.size())) {
   leader_ = computeStatuses(initialGains, std::span(status_.data(), initialGains.size()));

@@ -46,6 +46,8 @@ using Coefficients = std::array<double, kNumMetrics>;
 
 // F = sum_k c_k * sign_k * m_k (sign -1 for metrics where lower is better).
 double funScore(const MetricValues& values, const Coefficients& coefficients);
+// The terms c_k * sign_k * m_k of F, one per metric (0 where the coefficient is 0).
+MetricValues funTerms(const MetricValues& values, const Coefficients& coefficients);
 
 // Per-player counters of one game (thesis appendix A.1).
 struct PlayerCounters {

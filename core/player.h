@@ -1,6 +1,8 @@
 #pragma once
 // What regular players and environment players implement.
+#include <optional>
 #include <span>
+#include <vector>
 
 #include "core/metrics.h"
 #include "core/rng.h"
@@ -16,6 +18,24 @@ class Player {
   virtual Action chooseAction(const State& state, std::span<const Action> legal, Rng& rng) = 0;
 };
 
+// How an environment player saw one outcome of a decision (for replays: why it chose).
+struct OutcomeAppraisal {
+  Action outcome = 0;
+  double probability = 0;  // its natural probability
+  // The game so far extended by this outcome and settled (the rest of the round played
+  // value-greedily): its metrics and its fun score F = sum of the terms coefficient x value.
+  MetricValues metrics{};
+  double fun = 0;
+  std::optional<double> searchValue;  // what the player's own search made of the outcome
+};
+
+// One decision of an environment player, with the outcomes it weighed.
+struct EnvironmentDecision {
+  Action chosen = 0;
+  bool natural = false;  // drawn by its natural probability (random_prob fired, or e-random)
+  std::vector<OutcomeAppraisal> appraisals;  // every outcome, in the game's order
+};
+
 class EnvironmentPlayer {
  public:
   virtual ~EnvironmentPlayer() = default;
@@ -23,6 +43,12 @@ class EnvironmentPlayer {
   // environment player's stream, `nature` the game's natural-chance stream.
   virtual Action chooseOutcome(const State& state, const MetricsTracker& trace, Rng& own,
                                Rng& nature) = 0;
+  // From now on, describes each decision into `*decision` (null: stop). Costs time: only for
+  // detailed traces and the GUI. Players that weigh nothing report natural draws.
+  virtual void describeDecisionsTo(EnvironmentDecision* decision) { decision_ = decision; }
+
+ protected:
+  EnvironmentDecision* decision_ = nullptr;
 };
 
 // An outcome drawn by its natural probability from `nature` (one uniform draw).

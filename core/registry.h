@@ -17,6 +17,9 @@ struct GameInfo {
   std::string id;
   std::string description;
   std::vector<ParamSpec> params;
+  // The fun-score coefficients of the thesis's experiments on this game (metric key -> weight):
+  // what a new experiment or game of it starts with.
+  Json thesisCoefficients = Json::object();
   // Builds a game from parameters already validated against `params` (all keys present);
   // a combination it cannot play throws InputError whose path is the parameter's name.
   std::function<std::shared_ptr<const Game>(const Json& params)> make;

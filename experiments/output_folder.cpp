@@ -132,6 +132,13 @@ std::vector<std::pair<std::string, std::string>> resultFileNames(const Batch& ba
   return names;
 }
 
+// How a run with trace kind `kind` was started, for messages.
+std::string traceText(const std::string& kind) {
+  if (kind == "detail") return "with --trace and --trace-detail";
+  if (kind == "plain") return "with --trace";
+  return "without --trace";
+}
+
 }  // namespace
 
 bool OutputFolder::wouldReplace(const fs::path& input, bool sameBatch,
@@ -144,10 +151,16 @@ bool OutputFolder::wouldReplace(const fs::path& input, bool sameBatch,
   return inFolder && isResultFile(input) && !(sameBatch && input.filename() == kBatchName);
 }
 
-OutputFolder::OutputFolder(fs::path dir, const Batch& batch, FolderMode mode, bool traces,
-                           const std::optional<fs::path>& traceDir,
+OutputFolder::OutputFolder(fs::path dir, const Batch& batch, FolderMode mode,
+                           const std::optional<TraceOutput>& traces,
                            std::span<const fs::path> inputs)
-    : dir_(std::move(dir)), stateDir_(dir_ / kStateDir), traces_(traces) {
+    : dir_(std::move(dir)),
+      stateDir_(dir_ / kStateDir),
+      traceKind_(!traces          ? "none"
+                 : traces->detail ? "detail"
+                                  : "plain") {
+  const std::optional<fs::path> traceDir =
+      traces ? std::optional<fs::path>(traces->dir) : std::nullopt;
   checkWritable(dir_, "--out");
   if (traceDir) checkWritable(*traceDir, "--trace");
   lock();
@@ -158,7 +171,7 @@ OutputFolder::OutputFolder(fs::path dir, const Batch& batch, FolderMode mode, bo
     }
     removeTemporaryFiles(dir_);
     if (traceDir) removeTemporaryFiles(*traceDir);
-    classify(batch, mode, traces, traceDir, inputs);
+    classify(batch, mode, traceDir, inputs);
   } catch (...) {
     ::unlink((dir_ / kLockName).c_str());
     ::close(lockFd_);
@@ -209,7 +222,7 @@ void OutputFolder::lock() {
   throw InputError("--out " + dir_.string(), "could not take the folder's lock");
 }
 
-void OutputFolder::classify(const Batch& batch, FolderMode mode, bool traces,
+void OutputFolder::classify(const Batch& batch, FolderMode mode,
                             const std::optional<fs::path>& traceDir,
                             std::span<const fs::path> inputs) {
   const Json wanted = toJson(batch);
@@ -232,12 +245,13 @@ void OutputFolder::classify(const Batch& batch, FolderMode mode, bool traces,
                        "the folder holds a run of a different batch; --resume needs the "
                        "batch it was started with (e.g. ddalab run " +
                            (dir_ / kBatchName).string() + " --out " + dir_.string() + " --resume)");
-    if (state && !wasComplete && state->value("traces", false) != traces)
-      throw InputError(where, std::string("the run was started ") + (traces ? "without" : "with") +
-                                  " --trace; resume it the same way");
+    const std::string started = state ? state->value("traces", "none") : traceKind_;
+    if (!wasComplete && started != traceKind_)
+      throw InputError(where,
+                       "the run was started " + traceText(started) + "; resume it the same way");
     resuming_ = true;
     complete_ = wasComplete;
-    if (!complete_) writeState(false, traces);
+    if (!complete_) writeState(false);
     return;
   }
   if (mode == FolderMode::Fresh && holdsResults(dir_) && !(sameBatch && wasComplete)) {
@@ -252,7 +266,7 @@ void OutputFolder::classify(const Batch& batch, FolderMode mode, bool traces,
   clearResults();
   fs::create_directories(stateDir_);
   if (!sameBatch) writeFileAtomically(dir_ / kBatchName, wanted.dump(2) + "\n");
-  writeState(false, traces);
+  writeState(false);
 }
 
 void OutputFolder::clearResults() {
@@ -263,9 +277,9 @@ void OutputFolder::clearResults() {
       fs::remove(entry.path(), error);
 }
 
-void OutputFolder::writeState(bool complete, bool traces) const {
+void OutputFolder::writeState(bool complete) const {
   fs::create_directories(stateDir_);
-  const Json state = {{"format", kStateFormat}, {"complete", complete}, {"traces", traces}};
+  const Json state = {{"format", kStateFormat}, {"complete", complete}, {"traces", traceKind_}};
   writeFileAtomically(stateDir_ / kStateName, state.dump() + "\n");
 }
 
@@ -274,7 +288,7 @@ fs::path OutputFolder::journal(const Experiment& experiment) const {
 }
 
 void OutputFolder::markComplete() {
-  writeState(true, traces_);
+  writeState(true);
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(stateDir_, error))
     if (entry.path().extension() == ".journal") fs::remove(entry.path(), error);

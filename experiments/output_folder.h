@@ -18,14 +18,20 @@ enum class FolderMode {
   Resume,     // continue the interrupted run of the same batch
 };
 
+// Where and how a run writes its per-game traces.
+struct TraceOutput {
+  std::filesystem::path dir;
+  bool detail = false;  // every environment decision described (--trace-detail)
+};
+
 class OutputFolder {
  public:
   // Prepares `dir` for `batch`: creates it, takes its lock (.ddalab.lock, with pid and host),
-  // checks that files can be created there and in `traceDir` and that every file name fits,
-  // and checks what the folder holds against `mode`. Never writes onto any of `inputs`.
+  // checks that files can be created there and in the trace folder and that every file name
+  // fits, and checks what the folder holds against `mode`. Never writes onto any of `inputs`.
   // Throws InputError (with what to do instead) when the folder cannot be used.
-  OutputFolder(std::filesystem::path dir, const Batch& batch, FolderMode mode, bool traces,
-               const std::optional<std::filesystem::path>& traceDir,
+  OutputFolder(std::filesystem::path dir, const Batch& batch, FolderMode mode,
+               const std::optional<TraceOutput>& traces,
                std::span<const std::filesystem::path> inputs);
   ~OutputFolder();  // releases the lock
   OutputFolder(const OutputFolder&) = delete;
@@ -43,21 +49,21 @@ class OutputFolder {
 
  private:
   void lock();
-  void classify(const Batch& batch, FolderMode mode, bool traces,
+  void classify(const Batch& batch, FolderMode mode,
                 const std::optional<std::filesystem::path>& traceDir,
                 std::span<const std::filesystem::path> inputs);
   // Whether the run would write onto or remove `input`.
   bool wouldReplace(const std::filesystem::path& input, bool sameBatch,
                     const std::optional<std::filesystem::path>& traceDir) const;
   void clearResults();
-  void writeState(bool complete, bool traces) const;
+  void writeState(bool complete) const;
 
   std::filesystem::path dir_;
   std::filesystem::path stateDir_;
   int lockFd_ = -1;
   bool resuming_ = false;
   bool complete_ = false;
-  bool traces_ = false;
+  std::string traceKind_;  // "none", "plain" or "detail": a run resumes the way it started
 };
 
 }  // namespace ddalab

@@ -54,7 +54,8 @@ class ExperimentRun {
     auto lastSync = Clock::now();
     PlayOptions options;
     options.threads = request_.threads;
-    options.traces = request_.traceDir.has_value();
+    options.traces = request_.traces.has_value();
+    options.traceDetail = request_.traces && request_.traces->detail;
     size_t played = 0;
     playIterations(
         request_.batch, experiment_, first, options, control,
@@ -83,8 +84,8 @@ class ExperimentRun {
     const ExperimentLabel& label = summary_.label();
     GamesCsvWriter games(request_.out, label);
     std::optional<OutputFile> trace;
-    if (request_.traceDir)
-      trace.emplace(*request_.traceDir / (fileStem(label.name) + ".trace.jsonl"));
+    if (request_.traces)
+      trace.emplace(request_.traces->dir / (fileStem(label.name) + ".trace.jsonl"));
     const auto writeGame = [&](const GameRecord& record, const std::string& traceLine) {
       games.add(record);
       if (trace) trace->write(traceLine + "\n");
@@ -146,7 +147,7 @@ void copyFile(const fs::path& file, const fs::path& to) {
 void exportResults(const fs::path& from, const fs::path& to, FolderMode mode) {
   const Batch batch = loadBatch(from / "batch.json");
   if (fs::exists(to) && fs::equivalent(from, to)) return;  // already there
-  OutputFolder folder(to, batch, mode, false, std::nullopt, {});
+  OutputFolder folder(to, batch, mode, std::nullopt, {});
   const std::vector<ExperimentSummary> summaries = summarizeResultsDir(from);  // checks them
   for (const ExperimentSummary& s : summaries) exportExperiment(from, s.label.name, to);
   writeBatchCsvs(to, summaries);
@@ -164,8 +165,7 @@ void exportExperiment(const fs::path& from, const std::string& name, const fs::p
 
 RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunControl& control) {
   workerThreads(request.threads);  // refuses a bad thread count before the folder is touched
-  OutputFolder folder(request.out, request.batch, request.mode, request.traceDir.has_value(),
-                      request.traceDir, request.inputs);
+  OutputFolder folder(request.out, request.batch, request.mode, request.traces, request.inputs);
   if (folder.complete()) return completeOutcome(request.out);
 
   RunOutcome outcome;

@@ -23,9 +23,9 @@ namespace ddalab {
 
 struct RunRequest {
   Batch batch;
-  std::filesystem::path out;                      // the results folder
-  std::optional<std::filesystem::path> traceDir;  // write <experiment>.trace.jsonl there
-  int threads = 0;                                // 1..1024; 0 = every core
+  std::filesystem::path out;          // the results folder
+  std::optional<TraceOutput> traces;  // write <experiment>.trace.jsonl into traces->dir
+  int threads = 0;                    // 1..1024; 0 = every core
   FolderMode mode = FolderMode::Fresh;
   std::vector<std::filesystem::path> inputs;  // files the run must never write (its batch file)
 };

@@ -16,18 +16,6 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string traceLine(const Experiment& e, uint64_t iteration, uint64_t seed, const Json& trace) {
-  Json players = Json::array();
-  for (const auto& p : e.players) players.push_back({{"id", p.info->id}, {"level", p.level}});
-  Json line = {{"experiment", e.name},
-               {"iteration", iteration},
-               {"seed", seed},
-               {"players", players},
-               {"environment", e.environment.info->id}};
-  line.update(trace);
-  return line.dump();
-}
-
 // What the workers of one playIterations call share; every field is guarded by `mutex`.
 struct WorkQueue {
   std::mutex mutex;
@@ -102,14 +90,16 @@ class ReorderBuffer {
   std::vector<std::optional<FinishedGame>> slots_;
 };
 
-void work(WorkQueue& queue, const Batch& batch, const Experiment& e, bool traces,
+void work(WorkQueue& queue, const Batch& batch, const Experiment& e, const PlayOptions& options,
           const RunControl& control) {
   while (const auto i = queue.claim()) {
     try {
       FinishedGame game;
       Json trace;
-      game.record = playIteration(batch, e, *i, traces ? &trace : nullptr, control.token());
-      if (traces) game.trace = traceLine(e, *i, game.record.seed, trace);
+      game.record = playIteration(batch, e, *i, options.traces ? &trace : nullptr, control.token(),
+                                  options.traceDetail);
+      if (options.traces)
+        game.trace = traceLine(e, *i, game.record.seed, trace, options.traceDetail);
       queue.finished(std::move(game));
     } catch (const GameAbandoned&) {
       // not counted; a resumed run plays it again
@@ -152,8 +142,29 @@ uint64_t gameSeed(const Batch& batch, const Experiment& experiment, uint64_t ite
   return deriveGameSeed(batch.seed, iteration, experiment.salt);
 }
 
+std::string traceLine(const Experiment& e, uint64_t iteration, uint64_t seed, const Json& trace,
+                      bool detail) {
+  Json players = Json::array();
+  for (const auto& p : e.players) players.push_back({{"id", p.info->id}, {"level", p.level}});
+  Json line = {{"experiment", e.name},
+               {"iteration", iteration},
+               {"seed", seed},
+               {"players", players},
+               {"environment", e.environment.info->id}};
+  if (detail) {
+    Json coefficients = Json::object();
+    for (const auto& info : allMetrics())
+      if (const double c = e.coefficients[static_cast<size_t>(info.metric)]; c != 0)
+        coefficients[std::string(info.key)] = c;
+    line["game"] = {{"id", e.gameInfo->id}, {"params", e.gameParams}};
+    line["coefficients"] = coefficients;
+  }
+  line.update(trace);
+  return line.dump();
+}
+
 GameRecord playIteration(const Batch& batch, const Experiment& e, uint64_t iteration, Json* trace,
-                         StopToken stop) {
+                         StopToken stop, bool traceDetail) {
   std::vector<std::unique_ptr<Player>> owned;
   std::vector<Player*> players;
   for (const auto& p : e.players) {
@@ -163,7 +174,8 @@ GameRecord playIteration(const Batch& batch, const Experiment& e, uint64_t itera
   auto environment = e.environment.info->makeEnvironment(
       {*e.game, 100, e.environment.params, e.coefficients, stop});
   const uint64_t seed = gameSeed(batch, e, iteration);
-  GameRecord record = playGame(*e.game, players, *environment, seed, trace, stop);
+  GameRecord record = playGame(*e.game, players, *environment, seed, trace, stop,
+                               traceDetail ? &e.coefficients : nullptr);
   record.iteration = iteration;
   return record;
 }
@@ -184,7 +196,7 @@ size_t playIterations(const Batch& batch, const Experiment& e, size_t first,
   ReorderBuffer held(first, std::min(queue.window, end - first));
   std::vector<std::jthread> workers;
   for (int t = 0; t < threads; ++t)
-    workers.emplace_back([&] { work(queue, batch, e, options.traces, std::as_const(control)); });
+    workers.emplace_back([&] { work(queue, batch, e, options, std::as_const(control)); });
 
   size_t delivered = first;
   std::optional<Clock::time_point> stopSeen;

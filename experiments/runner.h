@@ -59,6 +59,7 @@ struct FinishedGame {
 struct PlayOptions {
   int threads = 0;            // 1..1024; 0 = every core
   bool traces = false;        // build each game's trace line
+  bool traceDetail = false;   // with every environment decision described (docs/trace-format.md)
   size_t window = 1 << 14;    // games may finish at most this far ahead of the first open one
   double tickSeconds = 0.05;  // how often `tick` is called
 };
@@ -79,10 +80,16 @@ int workerThreads(int requested);
 // The seed of game `iteration` of `experiment` (same for every experiment unless salted).
 uint64_t gameSeed(const Batch& batch, const Experiment& experiment, uint64_t iteration);
 
-// The result of one game of an experiment; `trace`, if given, receives its JSON trace. Throws
-// GameAbandoned when `stop` is requested before the game ends.
+// The result of one game of an experiment; `trace`, if given, receives its JSON trace (with every
+// environment decision described when `traceDetail`). Throws GameAbandoned when `stop` is
+// requested before the game ends.
 GameRecord playIteration(const Batch& batch, const Experiment& experiment, uint64_t iteration,
-                         Json* trace = nullptr, StopToken stop = {});
+                         Json* trace = nullptr, StopToken stop = {}, bool traceDetail = false);
+
+// One game's trace as a line of a trace file: who played, then `trace` (docs/trace-format.md);
+// with `detail`, also the game's set-up and the coefficients F was computed with.
+std::string traceLine(const Experiment& experiment, uint64_t iteration, uint64_t seed,
+                      const Json& trace, bool detail);
 
 // In-memory runs (the benchmark, tests): every game kept in memory.
 struct RunOptions {

@@ -7,6 +7,7 @@
 #include "players/level.h"
 #include "players/ranking.h"
 #include "players/registry.h"
+#include "players/simulation.h"
 
 namespace ddalab {
 
@@ -45,21 +46,28 @@ class DdaPlayer final : public Player {
 // is minus the player's; outcomes are ranked by the game's opponent view.
 class DdaEnvironment final : public EnvironmentPlayer {
  public:
-  DdaEnvironment(std::unique_ptr<LevelRule> rule, double sigma)
-      : rule_(std::move(rule)), sigma_(sigma) {}
+  DdaEnvironment(std::unique_ptr<LevelRule> rule, double sigma, const Coefficients& coefficients)
+      : rule_(std::move(rule)), sigma_(sigma), coefficients_(coefficients) {}
 
-  Action chooseOutcome(const State& state, const MetricsTracker&, Rng& own, Rng&) override {
+  Action chooseOutcome(const State& state, const MetricsTracker& trace, Rng& own, Rng&) override {
     state.outcomes(outcomes_);
-    if (outcomes_.size() == 1) return outcomes_[0].action;
-    const int level = rule_->nextLevel(-statusOf(state, 0), own);
-    scores_.resize(outcomes_.size());
-    state.scoreOutcomesAsOpponent(outcomes_, scores_);  // supported: checked by the registry
-    return outcomes_[pickByLevel(scores_, level, sigma_, own)].action;
+    Action chosen = outcomes_[0].action;
+    scores_.clear();
+    if (outcomes_.size() > 1) {
+      const int level = rule_->nextLevel(-statusOf(state, 0), own);
+      scores_.resize(outcomes_.size());
+      state.scoreOutcomesAsOpponent(outcomes_, scores_);  // supported: checked by the registry
+      chosen = outcomes_[pickByLevel(scores_, level, sigma_, own)].action;
+    }
+    if (decision_)
+      describeDecision(state, trace, outcomes_, coefficients_, chosen, false, scores_, *decision_);
+    return chosen;
   }
 
  private:
   std::unique_ptr<LevelRule> rule_;
   double sigma_;
+  Coefficients coefficients_;  // only to describe decisions
   std::vector<Outcome> outcomes_;
   std::vector<double> scores_;
 };
@@ -188,8 +196,8 @@ PlayerInfo ddaPlayerInfo(DdaSpec spec) {
               },
           .makeEnvironment =
               [makeRule = spec.makeRule, sigmaOf](const PlayerSetup& setup) {
-                return std::unique_ptr<EnvironmentPlayer>(
-                    std::make_unique<DdaEnvironment>(makeRule(setup), sigmaOf(setup.params)));
+                return std::unique_ptr<EnvironmentPlayer>(std::make_unique<DdaEnvironment>(
+                    makeRule(setup), sigmaOf(setup.params), setup.coefficients));
               }};
 }
 

@@ -19,6 +19,9 @@ class EHillClimber final : public FunSeekingEnvironment {
     return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
   }
 
+ protected:
+  std::span<const double> searchValues() const override { return funs_; }
+
  private:
   std::vector<double> funs_;
 };

@@ -25,6 +25,9 @@ class EMaxMax final : public FunSeekingEnvironment {
     return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
   }
 
+ protected:
+  std::span<const double> searchValues() const override { return funs_; }
+
  private:
   // F after `outcome`, the rest of its round and `depth_` further rounds. The simulated
   // environment breaks ties to the first outcome, so the simulation needs no random numbers.

@@ -48,6 +48,9 @@ class EMaxN final : public FunSeekingEnvironment {
     return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
   }
 
+ protected:
+  std::span<const double> searchValues() const override { return funs_; }
+
  private:
   // The subtree below `line`, `decisions` regular decisions below the root.
   Evaluation evaluate(Line& line, int decisions) {

@@ -51,8 +51,13 @@ class EMonteCarlo final : public FunSeekingEnvironment {
       stop_.check();
       iterate(state, trace, roundLimit, own);
     }
+    rootMeans_.clear();  // the mean F of the descents through each outcome, for descriptions
+    for (int c = nodes_[0].firstChild; c < nodes_[0].firstChild + nodes_[0].children; ++c)
+      rootMeans_.push_back(nodes_[c].visits ? nodes_[c].funSum / nodes_[c].visits : 0.0);
     return nodes_[mostVisitedChild(nodes_[0])].outcome;
   }
+
+  std::span<const double> searchValues() const override { return rootMeans_; }
 
  private:
   // One descent: select by UCT down the expanded tree, expand the node reached (if the tree has
@@ -136,6 +141,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   double c_;
   StopToken stop_;
   std::vector<Node> nodes_;
+  std::vector<double> rootMeans_;
   std::vector<int> path_;
   std::vector<Outcome> outcomes_;
   double minFun_ = 0;

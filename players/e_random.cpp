@@ -1,5 +1,6 @@
 // `e-random`: the environment draws by natural probabilities (the game without DDA).
 #include "core/registry.h"
+#include "players/simulation.h"
 
 namespace ddalab {
 
@@ -7,24 +8,32 @@ namespace {
 
 class NaturalEnvironment final : public EnvironmentPlayer {
  public:
-  Action chooseOutcome(const State& state, const MetricsTracker&, Rng&, Rng& nature) override {
+  explicit NaturalEnvironment(const Coefficients& coefficients) : coefficients_(coefficients) {}
+
+  Action chooseOutcome(const State& state, const MetricsTracker& trace, Rng&,
+                       Rng& nature) override {
     state.outcomes(outcomes_);
-    return sampleOutcome(outcomes_, nature);
+    const Action chosen = sampleOutcome(outcomes_, nature);
+    if (decision_)
+      describeDecision(state, trace, outcomes_, coefficients_, chosen, true, {}, *decision_);
+    return chosen;
   }
 
  private:
+  Coefficients coefficients_;  // only to describe what each outcome would have done to F
   std::vector<Outcome> outcomes_;
 };
 
 }  // namespace
 
 PlayerInfo eRandomInfo() {
-  return {
-      .id = "e-random",
-      .kind = PlayerKind::Environment,
-      .description = "no DDA: every outcome by its natural probability",
-      .params = {},
-      .makeEnvironment = [](const PlayerSetup&) { return std::make_unique<NaturalEnvironment>(); }};
+  return {.id = "e-random",
+          .kind = PlayerKind::Environment,
+          .description = "no DDA: every outcome by its natural probability",
+          .params = {},
+          .makeEnvironment = [](const PlayerSetup& setup) {
+            return std::make_unique<NaturalEnvironment>(setup.coefficients);
+          }};
 }
 
 }  // namespace ddalab

@@ -4,6 +4,7 @@
 
 #include "core/params.h"
 #include "core/player.h"
+#include "players/simulation.h"
 
 namespace ddalab {
 
@@ -17,14 +18,21 @@ class FunSeekingEnvironment : public EnvironmentPlayer {
   Action chooseOutcome(const State& state, const MetricsTracker& trace, Rng& own,
                        Rng& nature) final {
     state.outcomes(outcomes_);
-    if (own.uniform() < randomProb_) return sampleOutcome(outcomes_, nature);
-    return search(state, trace, outcomes_, own);
+    const bool natural = own.uniform() < randomProb_;
+    const Action chosen =
+        natural ? sampleOutcome(outcomes_, nature) : search(state, trace, outcomes_, own);
+    if (decision_)
+      describeDecision(state, trace, outcomes_, coefficients_, chosen, natural,
+                       natural ? std::span<const double>() : searchValues(), *decision_);
+    return chosen;
   }
 
  protected:
   // The most fun of `outcomes` at `state` given the trace so far.
   virtual Action search(const State& state, const MetricsTracker& trace,
                         std::span<const Outcome> outcomes, Rng& own) = 0;
+  // The value per outcome (in outcome order) the last search compared; empty when it keeps none.
+  virtual std::span<const double> searchValues() const { return {}; }
   const Coefficients& coefficients() const { return coefficients_; }
 
  private:

@@ -86,6 +86,35 @@ double Line::fun(const Coefficients& coefficients) const {
   return boundedFun(closed.fun(coefficients, state->believability()));
 }
 
+MetricValues Line::metrics() const {
+  if (!roundOpen) return tracker.values(state->believability());
+  MetricsTracker closed = tracker;
+  const Gains gains = gainsOf(*state);
+  closed.endRound(std::span(gains.data(), static_cast<size_t>(state->numPlayers())));
+  return closed.values(state->believability());
+}
+
+void describeDecision(const State& state, const MetricsTracker& trace,
+                      std::span<const Outcome> outcomes, const Coefficients& coefficients,
+                      Action chosen, bool natural, std::span<const double> searchValues,
+                      EnvironmentDecision& decision) {
+  decision.chosen = chosen;
+  decision.natural = natural;
+  decision.appraisals.clear();
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    Line line(state, trace);
+    line.apply(outcomes[i].action, 0);
+    if (line.roundOpen && line.state->actor() >= 0) line.applyGreedy();
+    OutcomeAppraisal appraisal;
+    appraisal.outcome = outcomes[i].action;
+    appraisal.probability = outcomes[i].probability;
+    appraisal.metrics = line.metrics();
+    appraisal.fun = boundedFun(funScore(appraisal.metrics, coefficients));
+    if (searchValues.size() == outcomes.size()) appraisal.searchValue = searchValues[i];
+    decision.appraisals.push_back(appraisal);
+  }
+}
+
 bool playGreedyToEnvironment(Line& line, int roundLimit) {
   while (!line.done(roundLimit)) {
     if (line.state->isEnvironmentNode()) return true;

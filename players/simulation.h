@@ -57,6 +57,8 @@ struct Line {
   bool done(int roundLimit) const { return state->isTerminal() || tracker.rounds() >= roundLimit; }
   // F of the extended trace, an open round closed without a further decision (boundedFun).
   double fun(const Coefficients& coefficients) const;
+  // The metrics of the extended trace, an open round closed without a further decision.
+  MetricValues metrics() const;
 
   std::unique_ptr<State> state;
   MetricsTracker tracker;
@@ -76,6 +78,14 @@ template <typename OutcomeChooser>
 void playGreedyRounds(Line& line, int roundLimit, OutcomeChooser&& chooseOutcome) {
   while (playGreedyToEnvironment(line, roundLimit)) line.apply(chooseOutcome(line), 0);
 }
+
+// Fills `decision` for the choice of `chosen` among `outcomes` at `state`: every outcome appraised
+// as e-hillclimber sees it (the settled continuation's metrics and F), with the values the
+// player's search compared where `searchValues` has one per outcome.
+void describeDecision(const State& state, const MetricsTracker& trace,
+                      std::span<const Outcome> outcomes, const Coefficients& coefficients,
+                      Action chosen, bool natural, std::span<const double> searchValues,
+                      EnvironmentDecision& decision);
 
 // Indices of the `limit` highest scores, best first, ties in index order (limit 0 = all); NaN
 // scores come last (score_order.h).

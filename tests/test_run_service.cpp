@@ -257,7 +257,7 @@ TEST_CASE("summary.csv is up to date after every experiment", "[service]") {
 TEST_CASE("traces are written in iteration order with one line per game", "[service]") {
   TempDir dir;
   RunRequest request = requestFor(twoExperiments(6), dir.path() / "out");
-  request.traceDir = dir.path() / "trace";
+  request.traces = TraceOutput{dir.path() / "trace"};
   std::vector<GameRecord> games;
   RunEvents events;
   events.onGame = [&](size_t experiment, const GameRecord& r) {
@@ -283,27 +283,27 @@ TEST_CASE("a resumed run with traces writes the same traces", "[service]") {
   TempDir dir;
   const Batch batch = twoExperiments(20);
   RunRequest whole = requestFor(batch, dir.path() / "whole");
-  whole.traceDir = dir.path() / "whole-trace";
+  whole.traces = TraceOutput{dir.path() / "whole-trace"};
   run(whole);
   RunRequest stopped = requestFor(batch, dir.path() / "stopped");
-  stopped.traceDir = dir.path() / "stopped-trace";
+  stopped.traces = TraceOutput{dir.path() / "stopped-trace"};
   runAndStop(stopped, 7, false);
   stopped.mode = FolderMode::Resume;
   run(stopped);
   requireSameFolders(dir.path() / "stopped-trace", dir.path() / "whole-trace");
   // Resuming without the traces the run was started with is refused.
   RunRequest other = requestFor(batch, dir.path() / "other");
-  other.traceDir = dir.path() / "other-trace";
+  other.traces = TraceOutput{dir.path() / "other-trace"};
   runAndStop(other, 3, false);
   other.mode = FolderMode::Resume;
-  other.traceDir.reset();
+  other.traces.reset();
   REQUIRE_THROWS_WITH(run(other), Contains("--trace"));
 }
 
 TEST_CASE("a folder in use by another run is refused", "[service]") {
   TempDir dir;
   const Batch batch = twoExperiments(3);
-  OutputFolder held(dir.path(), batch, FolderMode::Fresh, false, std::nullopt, {});
+  OutputFolder held(dir.path(), batch, FolderMode::Fresh, std::nullopt, {});
   REQUIRE_THROWS_AS(run(requestFor(batch, dir.path())), InputError);
   REQUIRE_THROWS_WITH(run(requestFor(batch, dir.path())),
                       Contains("in use by another run") && Contains("pid"));
@@ -360,7 +360,7 @@ TEST_CASE("an unusable output folder is refused before anything is computed", "[
   REQUIRE_THROWS_WITH(run(requestFor(twoExperiments(3), dir.path() / "file" / "out")),
                       Contains("--out") && Contains("file/out"));
   RunRequest badTrace = requestFor(twoExperiments(3), dir.path() / "out");
-  badTrace.traceDir = dir.path() / "file" / "trace";
+  badTrace.traces = TraceOutput{dir.path() / "file" / "trace"};
   REQUIRE_THROWS_WITH(run(badTrace), Contains("--trace"));
   RunRequest badThreads = requestFor(twoExperiments(3), dir.path() / "out2");
   badThreads.threads = 100000;

@@ -87,7 +87,10 @@ RunRequest makeRequest(const po::variables_map& vm) {
   applyOverrides(request.batch, vm);
   request.out = vm.count("out") ? std::filesystem::path(vm["out"].as<std::string>())
                                 : std::filesystem::path("ddalab-out") / file.stem();
-  if (vm.count("trace")) request.traceDir = vm["trace"].as<std::string>();
+  if (vm.count("trace-detail") && !vm.count("trace"))
+    throw InputError("--trace-detail", "needs --trace DIR (where the traces go)");
+  if (vm.count("trace"))
+    request.traces = TraceOutput{vm["trace"].as<std::string>(), vm.count("trace-detail") > 0};
   request.threads = vm["threads"].as<int>();
   request.mode = folderMode(vm);
   request.inputs = {file};
@@ -122,7 +125,10 @@ int runCommand(const Args& args) {
       "iterations,n", po::value<std::string>(), "games per experiment (overrides the file)")(
       "seed,s", po::value<std::string>(), "master seed 0..2^64-1 (overrides the file)")(
       "trace", po::value<std::string>(), "write per-game JSON Lines traces into this folder")(
-      "resume", "continue the interrupted run in --out (same batch)")(
+      "trace-detail",
+      "with --trace: describe every environment decision (each outcome's probability, F and "
+      "its terms; docs/trace-format.md)")("resume",
+                                          "continue the interrupted run in --out (same batch)")(
       "overwrite", "replace the results --out holds")("quiet,q", "no progress output");
   po::positional_options_description positional;
   positional.add("batch", 1);
@@ -156,7 +162,8 @@ int runCommand(const Args& args) {
   std::cerr << "stopped by " << signalName(signal) << ": " << games
             << " finished games kept and saved; continue with: ddalab run "
             << vm["batch"].as<std::string>() << " --out " << request.out.string()
-            << (request.traceDir ? " --trace " + request.traceDir->string() : "") << " --resume\n";
+            << (request.traces ? " --trace " + request.traces->dir.string() : "")
+            << (request.traces && request.traces->detail ? " --trace-detail" : "") << " --resume\n";
   return signal ? 128 + signal : kRuntimeError;
 }
 

@@ -393,6 +393,8 @@ GameInfo gameInfo() {
   info.description =
       "Lost Cities (Knizia), 2 players, hidden hands; the environment chooses each card drawn "
       "from the deck";
+  info.thesisCoefficients = {{"believability", 1000}, {"lead_changes", 100}, {"fairness", 100},
+                             {"leading_time", 100},   {"tension", 100},      {"freedom", 10}};
   info.params = {
       {"hand_size", ParamType::Int, 8, 5, 8, "cards per hand (8; 5 is the thesis variant)", {5, 8}},
       {"heuristic",

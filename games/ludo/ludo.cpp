@@ -223,6 +223,8 @@ GameInfo gameInfo() {
   GameInfo info;
   info.id = "ludo";
   info.description = "Ludo with safe squares, 2 or 4 players, the environment rolls the die";
+  info.thesisCoefficients = {{"believability", 1000}, {"fairness", 10}, {"leading_time", 10},
+                             {"tension", 10},         {"lead", 3},      {"freedom", 1}};
   info.params = {
       {"players", ParamType::Int, 4, 2, 4, "number of players (2 uses seats 0 and 2)", {2, 4}},
       {"safe_squares", ParamType::IntList, Json::array({0, 5, 10, 15, 20, 25, 30, 35}), 0, 39,

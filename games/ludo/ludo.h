@@ -59,6 +59,7 @@ class LudoState final : public State {
   void setPieces(int seat, std::array<int, kPieces> squares);
   int seatOf(int player) const { return config_.players == 2 ? 2 * player : player; }
   int currentRoll() const { return roll_; }
+  const LudoConfig& config() const { return config_; }
   // The die faces rolled so far by player p, counted per face 1..6.
   const std::array<int, 6>& faceCounts(int p) const { return faces_[p]; }
 

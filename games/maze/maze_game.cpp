@@ -70,6 +70,8 @@ GameInfo gameInfo() {
   info.description =
       "Maze: one explorer checks bomb marks within a step limit; the environment builds a "
       "corridor behind every opened door";
+  info.thesisCoefficients = {
+      {"believability", 10}, {"tension", 100}, {"lead", 500}, {"freedom", 100}};
   info.params = {
       {"width", ParamType::Int, 41, kMinSide, kMaxSide, "columns, border walls included"},
       {"height", ParamType::Int, 41, kMinSide, kMaxSide, "rows, border walls included"},
