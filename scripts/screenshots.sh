@@ -17,4 +17,14 @@ gui="$build/app/gui/ddalab-gui"
 "$gui" --screenshot docs/img/gui-compare.png --view compare --open "$work/ludo-2hc" --size 1500x900
 "$gui" --screenshot docs/img/gui-scores.png --view scores --open "$work/ludo-2hc" --size 1500x900
 "$gui" --screenshot docs/img/gui-settings.png --view settings --open experiments/thesis/ludo-2hc.json --size 1100x800
-echo "wrote docs/img/gui-*.png"
+# Game mode: each game a few rounds in, a person on seat 0 (their moves highlighted), the
+# environment's last decision with F broken down; its settings; a replay of a detailed trace.
+for game in ludo lost-cities maze; do
+  "$gui" --screenshot "docs/img/game-$game.png" --view "$game" --seed 1 --rounds 14 --size 1500x950
+done
+"$gui" --screenshot docs/img/game-settings.png --view game-settings --size 1100x800
+"$build/app/cli/ddalab" run experiments/quick.json --out "$work/quick" --trace "$work/trace" \
+  --trace-detail -n 2 --quiet >/dev/null
+"$gui" --screenshot docs/img/game-replay.png --view replay \
+  --open "$work/trace/ludo-4hc__e-hillclimber.trace.jsonl" --rounds 40 --size 1500x950
+echo "wrote docs/img/gui-*.png and docs/img/game-*.png"

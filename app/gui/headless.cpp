@@ -17,6 +17,7 @@
 #include "app/gui/charts/chart_views.h"
 #include "app/gui/charts/charts.h"
 #include "app/gui/main_window.h"
+#include "app/gui/play/play_mode.h"
 #include "results/csv.h"
 
 namespace ddalab::gui {
@@ -99,10 +100,44 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
   return written;
 }
 
+// Waits for `ms` milliseconds with the event loop turning.
+void settle(int ms) {
+  QEventLoop loop;
+  QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+  loop.exec();
+}
+
 bool screenshot(const QString& file, const QString& view, const QString& open, QSize size,
-                const std::vector<int>& rows) {
+                const std::vector<int>& rows, uint64_t seed, int rounds) {
   MainWindow window;
   window.resize(size);
+  if (view == "ludo" || view == "lost-cities" || view == "maze") {  // a game in progress
+    window.show();
+    window.playMode()->session()->setPaused(true);
+    QString error;
+    if (!window.playMode()->newGame(PlayMode::defaultSetup(view.toStdString(), seed), &error))
+      return false;
+    window.showGameMode();
+    window.playMode()->session()->fastForward(rounds);
+    settle(300);
+    return window.grab().save(file);
+  }
+  if (view == "game-settings") {  // the game mode's settings of a default Ludo game
+    ExperimentDialog dialog(&window);
+    dialog.setGameMode(true);
+    dialog.setExperiment(PlayMode::defaultSetup("ludo", seed).experiment);
+    dialog.resize(size);
+    dialog.show();
+    settle(300);
+    return dialog.grab().save(file);
+  }
+  if (view == "replay") {  // a game of a trace (--open TRACE.jsonl), at round `rounds`
+    window.show();
+    if (!window.openTrace(open, 0, true)) return false;
+    window.playMode()->showRound(rounds);
+    settle(300);
+    return window.grab().save(file);
+  }
   if (!open.isEmpty()) {
     const bool ok =
         QFileInfo(open).isDir() ? window.openResults(open, true) : window.openBatch(open, true);
@@ -124,9 +159,7 @@ bool screenshot(const QString& file, const QString& view, const QString& open, Q
     loop.exec();
     return dialog.grab().save(file);
   }
-  QEventLoop loop;
-  QTimer::singleShot(300, &loop, &QEventLoop::quit);
-  loop.exec();
+  settle(300);
   return window.grab().save(file);
 }
 
@@ -140,7 +173,7 @@ int probeLatency(const QString& batchFile, double seconds) {
   window.setThreads(0);
   window.selectRows({0, 1});
   window.tabs()->setCurrentWidget(window.histogram());  // the heaviest live view
-  std::vector<double> lateness;  // ms past the timer's due time
+  std::vector<double> lateness;                         // ms past the timer's due time
   QElapsedTimer clock;
   clock.start();
   constexpr int kIntervalMs = 10;

@@ -4,6 +4,7 @@
 #include <QSize>
 #include <QString>
 #include <QStringList>
+#include <cstdint>
 #include <vector>
 
 namespace ddalab::gui {
@@ -14,11 +15,12 @@ namespace ddalab::gui {
 // `size` (and SVG when `svg`). Returns the files written; throws on bad input.
 QStringList exportCharts(const QString& results, const QString& out, QSize size, bool svg);
 
-// Opens the main window on `open` (a batch file or results folder; may be empty), selects `rows`
-// (the first row when none), shows `view` (queue, histogram, compare, scores or the settings
-// dialog of the first selected row) and saves it as PNG. Returns false on failure.
+// Saves the window as PNG showing `view`: a batch view (queue, histogram, compare, scores, or the
+// settings dialog of the first selected row) on `open` (a batch file or results folder) with
+// `rows` selected; a game (ludo, lost-cities, maze) of `seed` after `rounds` rounds, a person on
+// seat 0; or a replay of the first game of the trace `open` at round `rounds`.
 bool screenshot(const QString& file, const QString& view, const QString& open, QSize size,
-                const std::vector<int>& rows);
+                const std::vector<int>& rows, uint64_t seed, int rounds);
 
 // Runs `batch` on every core while a timer on the GUI thread measures how late it fires; prints
 // the lateness percentiles. Returns the process exit code.

@@ -45,9 +45,15 @@ int main(int argc, char** argv) {
   const QCommandLineOption svg("svg", "with --export-charts: SVG files too");
   const QCommandLineOption shot("screenshot", "save a view as PNG and exit", "FILE");
   const QCommandLineOption view(
-      "view", "with --screenshot: queue, histogram, compare, scores or settings", "VIEW", "queue");
-  const QCommandLineOption open("open", "with --screenshot: a batch file or results folder",
-                                "PATH");
+      "view",
+      "with --screenshot: queue, histogram, compare, scores, settings, ludo, lost-cities, maze or "
+      "replay",
+      "VIEW", "queue");
+  const QCommandLineOption seed("seed", "with --screenshot of a game: its seed", "S", "1");
+  const QCommandLineOption rounds(
+      "rounds", "with --screenshot of a game or replay: rounds played first", "N", "12");
+  const QCommandLineOption open(
+      "open", "with --screenshot: a batch file, results folder or (replay) trace file", "PATH");
   const QCommandLineOption select("select", "with --screenshot: rows to select, e.g. 0,1", "ROWS");
   const QCommandLineOption size("size", "image size for --export-charts / --screenshot", "WxH",
                                 "1400x900");
@@ -57,7 +63,8 @@ int main(int argc, char** argv) {
                                  "BATCH");
   const QCommandLineOption seconds("seconds", "with --probe-latency: stop after this long", "S",
                                    "10");
-  parser.addOptions({exportCharts, out, svg, shot, view, open, select, size, probe, seconds});
+  parser.addOptions(
+      {exportCharts, out, svg, shot, view, open, select, seed, rounds, size, probe, seconds});
   parser.process(app);
 
   const QSize imageSize = parseSize(parser.value(size));
@@ -77,7 +84,8 @@ int main(int argc, char** argv) {
       for (const QString& row : parser.value(select).split(',', Qt::SkipEmptyParts))
         rows.push_back(row.toInt());
       return ddalab::gui::screenshot(parser.value(shot), parser.value(view), parser.value(open),
-                                     imageSize, rows)
+                                     imageSize, rows, parser.value(seed).toULongLong(),
+                                     parser.value(rounds).toInt())
                  ? 0
                  : 1;
     }

@@ -10,6 +10,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -21,6 +22,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -30,11 +32,14 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <fstream>
 
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
 #include "app/gui/batch/run_controller.h"
 #include "app/gui/charts/chart_views.h"
+#include "app/gui/play/play_mode.h"
+#include "app/gui/play/replay.h"
 #include "experiments/run_service.h"
 #include "games/registry.h"
 #include "results/csv.h"
@@ -69,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent)
       chartTimer_(new QTimer(this)) {
   setWindowTitle("ddalab — batch experiments");
   buildActions();
+  buildGameActions();
   buildToolBar();
   buildCentre();
   buildMenus();
@@ -179,6 +185,7 @@ void MainWindow::buildActions() {
 
 void MainWindow::buildToolBar() {
   auto* bar = addToolBar("Batch");
+  batchBar_ = bar;
   bar->setObjectName("batchToolBar");
   bar->setMovable(false);
   bar->addAction(open_);
@@ -278,7 +285,14 @@ void MainWindow::buildCentre() {
   splitter->setStretchFactor(0, 1);
   splitter->setStretchFactor(1, 1);
   splitter->setSizes({420, 480});
-  setCentralWidget(splitter);
+  playMode_ = new PlayMode(this);
+  connect(playMode_, &PlayMode::message, this, [this](const QString& text) {
+    statusBar()->showMessage(text, text.isEmpty() ? 1 : 6000);
+  });
+  modes_ = new QStackedWidget(this);
+  modes_->addWidget(splitter);
+  modes_->addWidget(playMode_);
+  setCentralWidget(modes_);
 
   progress_ = new QProgressBar(this);
   progress_->setMinimumWidth(220);
@@ -300,12 +314,153 @@ void MainWindow::buildMenus() {
   file->addAction(saveAll_);
   file->addSeparator();
   file->addAction(quit_);
+  auto* game = menuBar()->addMenu("&Game");
+  game->addAction(newGame_);
+  changeGame_ = game->addMenu("Change game");
+  for (const auto& info : gameRegistry()) {
+    const std::string id = info.id;
+    changeGame_->addAction(QString::fromStdString(id), this, [this, id] { newGame(id); });
+  }
+  game->addAction(gameSettings_);
+  game->addAction(openTrace_);
+  game->addSeparator();
+  game->addAction(batchMode_);
+  game->addAction(gameMode_);
   auto* batch = menuBar()->addMenu("&Batch");
   for (QAction* a : {add_, remove_, duplicate_, settings_, saveOne_, showHistogram_})
     batch->addAction(a);
   batch->addSeparator();
   for (QAction* a : {start_, stop_, resume_}) batch->addAction(a);
   rebuildRecentMenu();
+}
+
+void MainWindow::buildGameActions() {
+  const auto action = [this](const QString& text, QKeySequence key, const QString& tip, auto slot) {
+    auto* a = new QAction(text, this);
+    a->setShortcut(key);
+    a->setToolTip(tip + " (" + key.toString() + ")");
+    connect(a, &QAction::triggered, this, slot);
+    return a;
+  };
+  batchMode_ = action("Batch mode", QKeySequence("Ctrl+1"), "Queue and run batch experiments",
+                      [this] { showBatchMode(); });
+  gameMode_ = action("Game mode", QKeySequence("Ctrl+2"),
+                     "Play a game against the AIs while an environment player steers",
+                     [this] { showGameMode(); });
+  newGame_ =
+      action("New game", QKeySequence("Ctrl+G"), "Start a new game with the same settings", [this] {
+        showGameMode();
+        if (!playMode_->session()->started()) {
+          newGame(gameRegistry().front().id);
+          return;
+        }
+        GameSetup setup = playMode_->session()->setup();
+        setup.seed = playMode_->seed();
+        QString error;
+        if (!playMode_->newGame(setup, &error)) QMessageBox::warning(this, "New game", error);
+      });
+  gameSettings_ = action("Game settings…", QKeySequence("Ctrl+Shift+G"),
+                         "Seats (a person or an AI), environment player and coefficients",
+                         [this] { editGameSettings(); });
+  openTrace_ = action("Open trace…", QKeySequence("Ctrl+T"),
+                      "Replay a game of a trace written by ddalab run --trace", [this] {
+                        QSettings s;
+                        const QString file = QFileDialog::getOpenFileName(
+                            this, "Open trace", s.value("folders/traces").toString(),
+                            "Traces (*.jsonl);;All files (*)");
+                        if (file.isEmpty()) return;
+                        s.setValue("folders/traces", QFileInfo(file).absolutePath());
+                        bool ok = false;
+                        const int index = QInputDialog::getInt(
+                            this, "Open trace", "Game (0 = the first line of the file):", 0, 0,
+                            100'000'000, 1, &ok);
+                        if (ok) openTrace(file, index);
+                      });
+}
+
+void MainWindow::showBatchMode() {
+  modes_->setCurrentIndex(0);
+  batchBar_->show();
+  progress_->show();
+  status_->show();
+  setWindowTitle("ddalab — batch experiments");
+}
+
+void MainWindow::enterGameMode() {
+  modes_->setCurrentIndex(1);
+  batchBar_->hide();
+  progress_->hide();  // the batch's progress; the game's news come as messages
+  status_->hide();
+  setWindowTitle("ddalab — game mode");
+}
+
+void MainWindow::showGameMode() {
+  enterGameMode();
+  if (!playMode_->session()->started() && !playMode_->replaying())
+    newGame(gameRegistry().front().id);
+}
+
+void MainWindow::newGame(const std::string& gameId) {
+  enterGameMode();
+  QString error;
+  if (!playMode_->newGame(PlayMode::defaultSetup(gameId, playMode_->seed()), &error))
+    QMessageBox::warning(this, "New game", error);
+}
+
+void MainWindow::editGameSettings() {
+  showGameMode();
+  ExperimentDialog dialog(this);
+  dialog.setGameMode(true);
+  dialog.setExperiment(playMode_->session()->setup().experiment);
+  if (dialog.exec() != QDialog::Accepted) return;
+  QString error;
+  if (!playMode_->newGame({dialog.experiment(), playMode_->seed()}, &error))
+    QMessageBox::warning(this, "Game settings", error);
+}
+
+bool MainWindow::openTrace(const QString& file, int index, bool quiet) {
+  try {
+    std::ifstream in(file.toStdString());
+    if (!in) throw InputError(file.toStdString(), "cannot open the file");
+    std::string text;
+    for (int i = 0; i <= index; ++i)
+      if (!std::getline(in, text))
+        throw InputError(file.toStdString(), "the trace has only " + std::to_string(i) + " games");
+    Json line;
+    try {
+      line = Json::parse(text);
+    } catch (const Json::exception& e) {
+      throw InputError(file.toStdString() + ":" + std::to_string(index + 1), e.what());
+    }
+    std::shared_ptr<const Game> game = gameOfTrace(line);
+    Coefficients coefficients = coefficientsOfTrace(line);
+    std::string gameId = game ? line.at("game").value("id", "") : "";
+    if (!game) {  // a plain trace: the batch file says how the game was set up
+      if (quiet)
+        throw InputError(file.toStdString(), "a plain trace: record it with --trace-detail");
+      const QString batchFile =
+          QFileDialog::getOpenFileName(this, "The batch file this trace was run from",
+                                       QFileInfo(file).absolutePath(), "Batch files (*.json)");
+      if (batchFile.isEmpty()) return false;
+      const Batch batch = loadBatch(batchFile.toStdString());
+      const std::string name = line.value("experiment", "");
+      for (const Experiment& e : batch.experiments)
+        if (e.name == name) {
+          game = e.game;
+          coefficients = e.coefficients;
+          gameId = e.gameInfo->id;
+        }
+      if (!game)
+        throw InputError(batchFile.toStdString(), "has no experiment named '" + name + "'");
+    }
+    enterGameMode();
+    playMode_->openReplay(std::make_unique<Replay>(line, *game, coefficients), gameId);
+    return true;
+  } catch (const std::exception& e) {
+    if (!quiet) QMessageBox::warning(this, "Open trace", QString::fromStdString(e.what()));
+    log(QString::fromStdString(e.what()));
+    return false;
+  }
 }
 
 void MainWindow::restoreSettings() {

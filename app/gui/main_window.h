@@ -11,6 +11,11 @@
 
 QT_BEGIN_NAMESPACE
 class QAction;
+class QCloseEvent;
+class QMenu;
+class QStackedWidget;
+class QTimer;
+class QToolBar;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -25,6 +30,7 @@ QT_END_NAMESPACE
 namespace ddalab::gui {
 
 class CompareView;
+class PlayMode;
 class HistogramView;
 class QueueModel;
 class RunController;
@@ -51,6 +57,16 @@ class MainWindow : public QMainWindow {
   // Writes the results of the last run into `dir` as `ddalab run --out` would.
   bool saveAll(const QString& dir, bool overwrite);
 
+  // The two modes of the window (thesis appendix A): batch experiments, and games played.
+  void showBatchMode();
+  void showGameMode();
+  // Game mode: a new game of `gameId` with its default seats (a person, AIs, e-hillclimber).
+  void newGame(const std::string& gameId);
+  // Game mode: replays game `index` of the trace file (asking for the batch file when the trace
+  // does not say how the game was set up, unless `quiet`); false on failure.
+  bool openTrace(const QString& file, int index, bool quiet = false);
+  PlayMode* playMode() const { return playMode_; }
+
   // What the window shows, for tests and screenshots.
   QueueModel* queue() const { return model_; }
   QTableView* queueView() const { return table_; }
@@ -71,7 +87,7 @@ class MainWindow : public QMainWindow {
   void runFinished(bool complete);
 
  protected:
-  void closeEvent(class QCloseEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
 
  private:
   void buildActions();
@@ -94,6 +110,9 @@ class MainWindow : public QMainWindow {
   uint64_t seed() const;
   std::filesystem::path newRunFolder() const;
   void startRun(bool resume);
+  void buildGameActions();
+  void enterGameMode();  // shows the game mode's page as it is
+  void editGameSettings();
 
   QueueModel* model_;
   RunController* runner_;
@@ -111,14 +130,19 @@ class MainWindow : public QMainWindow {
   QComboBox* statistic_;
   QProgressBar* progress_;
   QLabel* status_;
-  class QMenu* recentMenu_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
   QAction *open_, *save_, *saveAs_, *openResults_, *add_, *remove_, *duplicate_, *settings_,
       *saveOne_, *showHistogram_, *start_, *stop_, *resume_, *saveAll_, *quit_;
+  QAction *batchMode_, *gameMode_, *newGame_, *gameSettings_, *openTrace_;
+  QMenu* changeGame_ = nullptr;
+  QStackedWidget* modes_;
+  QToolBar* batchBar_;
+  PlayMode* playMode_;
   QString batchFile_;
   std::optional<std::filesystem::path> runFolder_;
   bool runComplete_ = false;
   bool queueChangedSinceRun_ = false;
-  class QTimer* chartTimer_;
+  QTimer* chartTimer_;
 };
 
 }  // namespace ddalab::gui

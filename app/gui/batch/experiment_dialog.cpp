@@ -19,6 +19,8 @@ namespace ddalab::gui {
 
 namespace {
 
+constexpr const char* kHuman = "human";
+
 const PlayerInfo* findPlayer(const std::string& id) {
   for (const auto& info : playerRegistry())
     if (info.id == id) return &info;
@@ -45,6 +47,13 @@ bool canPlay(const PlayerInfo& info, const Game& game, PlayerKind role) {
   }
 }
 
+// The player a new seat starts with: the first (cheapest) player that searches, not random.
+std::string defaultPlayer(const Game& game) {
+  for (const auto& info : playerRegistry())
+    if (info.id != "random" && canPlay(info, game, PlayerKind::Regular)) return info.id;
+  return "random";
+}
+
 }  // namespace
 
 PlayerEditor::PlayerEditor(PlayerKind role, const QString& title, QWidget* parent)
@@ -69,10 +78,14 @@ PlayerEditor::PlayerEditor(PlayerKind role, const QString& title, QWidget* paren
   connect(id_, &QComboBox::currentIndexChanged, this, &PlayerEditor::showSchema);
 }
 
-void PlayerEditor::offer(const Game& game, const std::string& keep) {
+void PlayerEditor::offer(const Game& game, const std::string& keep, bool person) {
   QSignalBlocker block(id_);
   const QString current = id_->currentText();
   id_->clear();
+  if (person && role_ == PlayerKind::Regular) {
+    id_->addItem(kHuman);
+    id_->setItemData(0, "a person plays this seat with the mouse", Qt::ToolTipRole);
+  }
   for (const auto& info : playerRegistry())
     if (canPlay(info, game, role_) || info.id == keep) {
       id_->addItem(text(info.id));
@@ -96,12 +109,16 @@ void PlayerEditor::setPlayer(const Json& player) {
   const int index = id_->findText(text(id));
   if (index >= 0) id_->setCurrentIndex(index);
   showSchema();
-  if (level_) level_->setValue(player.value("level", 100));
+  if (level_) {
+    level_->setValue(player.value("level", 100));
+    level_->setEnabled(id != kHuman);
+  }
   params_->setValues(player.value("params", Json::object()));
 }
 
 Json PlayerEditor::player() const {
   Json player = {{"id", id_->currentText().toStdString()}};
+  if (id_->currentText() == kHuman) return player;
   if (level_ && level_->value() != 100) player["level"] = level_->value();
   if (Json params = params_->changedValues(); !params.empty()) player["params"] = params;
   return player;
@@ -131,7 +148,9 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
     game_->setItemData(game_->count() - 1, text(info.description), Qt::ToolTipRole);
   }
 
-  auto* identity = new QFormLayout;
+  identity_ = new QWidget(this);
+  auto* identity = new QFormLayout(identity_);
+  identity->setContentsMargins(0, 0, 0, 0);
   identity->addRow("Name", name_);
   identity->addRow("Comparison", comparison_);
   identity->addRow("Iterations", iterations_);
@@ -144,7 +163,7 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
   auto* seatsBox = new QGroupBox("Players", this);
   seatsBox->setLayout(seatsLayout_);
   auto* left = new QVBoxLayout;
-  left->addLayout(identity);
+  left->addWidget(identity_);
   left->addWidget(gameBox);
   left->addWidget(seatsBox);
   left->addStretch();
@@ -191,8 +210,10 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
   resize(980, 720);
 
   connect(game_, &QComboBox::currentIndexChanged, this, [this] {
-    gameParams_->setSchema(findGame(game_->currentText().toStdString())->params);
+    const GameInfo* info = findGame(game_->currentText().toStdString());
+    gameParams_->setSchema(info->params);
     gameChanged();
+    showCoefficients(info->thesisCoefficients);  // another game: its thesis weights
   });
   connect(gameParams_, &ParamForm::changed, this, &ExperimentDialog::gameChanged);
   setExperiment({{"name", "experiment"},
@@ -218,6 +239,18 @@ void ExperimentDialog::gameChanged() {
   if (game) environment_->offer(*game, environment_->player().value("id", "e-random"));
 }
 
+void ExperimentDialog::setGameMode(bool gameMode) {
+  gameMode_ = gameMode;
+  identity_->setVisible(!gameMode);
+  setWindowTitle(gameMode ? "Game settings" : "Experiment settings");
+  gameChanged();
+}
+
+void ExperimentDialog::showCoefficients(const Json& coefficients) {
+  for (auto& [key, edit] : coefficients_)
+    edit->setText(coefficients.contains(key) ? entryText(coefficients.at(key)) : QString());
+}
+
 void ExperimentDialog::rebuildSeats(const Json& players) {
   const auto game = currentGame();
   if (!game) return;
@@ -232,8 +265,8 @@ void ExperimentDialog::rebuildSeats(const Json& players) {
     seatsLayout_->addWidget(seats_.back());
   }
   for (size_t i = 0; i < n; ++i) {
-    const Json player = i < players.size() ? players[i] : Json{{"id", "random"}};
-    seats_[i]->offer(*game, player.value("id", "random"));
+    const Json player = i < players.size() ? players[i] : Json{{"id", defaultPlayer(*game)}};
+    seats_[i]->offer(*game, player.value("id", "random"), gameMode_);
     seats_[i]->setPlayer(player);
   }
 }
@@ -255,9 +288,8 @@ void ExperimentDialog::setExperiment(const Json& e) {
   const Json environment = e.value("environment", Json{{"id", "e-random"}});
   if (const auto g = currentGame()) environment_->offer(*g, environment.value("id", "e-random"));
   environment_->setPlayer(environment);
-  const Json coefficients = e.value("coefficients", Json::object());
-  for (auto& [key, edit] : coefficients_)
-    edit->setText(coefficients.contains(key) ? entryText(coefficients.at(key)) : QString());
+  const GameInfo* info = findGame(game_->currentText().toStdString());
+  showCoefficients(e.value("coefficients", info ? info->thesisCoefficients : Json::object()));
   error_->clear();
 }
 
@@ -281,7 +313,13 @@ Json ExperimentDialog::experiment() const {
 }
 
 QString ExperimentDialog::problem() const {
-  const Json document = {{"format", kBatchFormat}, {"seed", 0}, {"experiments", {experiment()}}};
+  Json checked = experiment();
+  if (gameMode_) {  // a person's seat is validated as the simplest player
+    checked["name"] = "game";
+    for (Json& p : checked["players"])
+      if (p.value("id", "") == kHuman) p = {{"id", "random"}};
+  }
+  const Json document = {{"format", kBatchFormat}, {"seed", 0}, {"experiments", {checked}}};
   try {
     parseBatch(document, "settings");
   } catch (const InputError& e) {

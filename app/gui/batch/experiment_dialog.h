@@ -24,8 +24,9 @@ class PlayerEditor : public QWidget {
   Q_OBJECT
  public:
   PlayerEditor(PlayerKind role, const QString& title, QWidget* parent = nullptr);
-  // Offers the players that can take this role in `game`, keeping `keep` offered too.
-  void offer(const Game& game, const std::string& keep);
+  // Offers the players that can take this role in `game`, keeping `keep` offered too; with
+  // `person`, a regular seat also offers "human" (the game mode: a person plays it).
+  void offer(const Game& game, const std::string& keep, bool person = false);
   // Shows `player` ({"id", "level", "params"} as in a batch file).
   void setPlayer(const Json& player);
   // The player as a batch file holds it (parameters only where they differ from the defaults).
@@ -45,6 +46,8 @@ class ExperimentDialog : public QDialog {
   Q_OBJECT
  public:
   explicit ExperimentDialog(QWidget* parent = nullptr);
+  // The game mode's settings: seats may be "human"; no name, comparison, games or salt.
+  void setGameMode(bool gameMode);
 
   // Shows `experiment` (an entry of a batch file's "experiments").
   void setExperiment(const Json& experiment);
@@ -57,6 +60,7 @@ class ExperimentDialog : public QDialog {
 
  private:
   void gameChanged();
+  void showCoefficients(const Json& coefficients);
   void rebuildSeats(const Json& players);
   std::shared_ptr<const Game> currentGame() const;
 
@@ -71,6 +75,8 @@ class ExperimentDialog : public QDialog {
   PlayerEditor* environment_;
   std::vector<std::pair<std::string, QLineEdit*>> coefficients_;
   QLabel* error_;
+  QWidget* identity_;
+  bool gameMode_ = false;
 };
 
 }  // namespace ddalab::gui

@@ -1,0 +1,155 @@
+#include "app/gui/play/live_panel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "app/gui/views/game_view.h"
+
+namespace ddalab::gui {
+
+namespace {
+
+QTableWidget* table(QWidget* parent, const QStringList& headers) {
+  auto* t = new QTableWidget(parent);
+  t->setColumnCount(headers.size());
+  t->setHorizontalHeaderLabels(headers);
+  t->verticalHeader()->setVisible(false);
+  t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  t->setSelectionMode(QAbstractItemView::NoSelection);
+  t->horizontalHeader()->setStretchLastSection(true);
+  return t;
+}
+
+void setCell(QTableWidget* t, int row, int column, const QString& text, bool right = true) {
+  auto* item = new QTableWidgetItem(text);
+  item->setTextAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+  t->setItem(row, column, item);
+}
+
+QString number(double v, int decimals = 3) {
+  return QString::number(v, 'f', decimals);
+}
+
+QString percent(double p) {
+  return QString::number(100 * p, 'f', 1) + " %";
+}
+
+// F's terms, one line per metric that counts: "tension: 10 × -0.380 = -3.80" (the value is
+// signed: minus for metrics where lower is better).
+QStringList termLines(const MetricValues& terms, const Coefficients& coefficients) {
+  QStringList lines;
+  for (const auto& info : allMetrics()) {
+    const size_t k = static_cast<size_t>(info.metric);
+    if (coefficients[k] == 0) continue;
+    lines << QString("%1: %2 × %3 = %4")
+                 .arg(QString::fromStdString(std::string(info.key)), number(coefficients[k], 0),
+                      number(terms[k] / coefficients[k], 3), number(terms[k], 2));
+  }
+  return lines;
+}
+
+}  // namespace
+
+LivePanel::LivePanel(QWidget* parent)
+    : QWidget(parent),
+      heading_(new QLabel(this)),
+      players_(table(this, {"Player", "Gain", "Status"})),
+      metrics_(table(this, {"Metric", "Value", "Weight"})),
+      decision_(new QLabel(this)),
+      outcomes_(table(this, {"Outcome", "Probability", "F", "Search"})),
+      breakdown_(new QLabel(this)) {
+  heading_->setWordWrap(true);
+  QFont bold = heading_->font();
+  bold.setBold(true);
+  heading_->setFont(bold);
+  decision_->setWordWrap(true);
+  outcomes_->setToolTip(
+      "Every outcome the environment could choose, with its natural probability and, when its "
+      "player weighed them, F after it (the rest of the round played greedily) and its own "
+      "search's value; the chosen one is marked. Hover a row for F's terms.");
+  outcomes_->setWordWrap(true);
+  outcomes_->horizontalHeader()->setStretchLastSection(false);
+  outcomes_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  breakdown_->setWordWrap(true);
+  breakdown_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(heading_);
+  layout->addWidget(new QLabel("Players", this));
+  layout->addWidget(players_);
+  layout->addWidget(new QLabel("Fun metrics of this game so far", this));
+  layout->addWidget(metrics_, 2);
+  layout->addWidget(new QLabel("The environment's last decision", this));
+  layout->addWidget(decision_);
+  layout->addWidget(outcomes_, 3);
+  layout->addWidget(breakdown_);
+  players_->setMaximumHeight(150);
+  setMinimumWidth(380);
+}
+
+void LivePanel::show(const std::vector<PlayerLine>& players, const MetricValues& metrics,
+                     const Coefficients& coefficients, const DecisionReport* decision,
+                     const QString& heading) {
+  heading_->setText(heading);
+  players_->setRowCount(static_cast<int>(players.size()));
+  for (size_t p = 0; p < players.size(); ++p) {
+    const int row = static_cast<int>(p);
+    setCell(players_, row, 0, QString::fromStdString(players[p].label), false);
+    players_->item(row, 0)->setForeground(seatColour(row).darker(130));
+    setCell(players_, row, 1, number(players[p].gain, 2));
+    setCell(players_, row, 2, number(players[p].status, 2));
+  }
+  players_->resizeColumnsToContents();
+  metrics_->setRowCount(static_cast<int>(kNumMetrics) + 1);
+  for (const auto& info : allMetrics()) {
+    const int row = static_cast<int>(info.metric);
+    setCell(metrics_, row, 0, QString::fromStdString(std::string(info.key)), false);
+    metrics_->item(row, 0)->setToolTip(QString::fromStdString(std::string(info.description)));
+    setCell(metrics_, row, 1, number(metrics[static_cast<size_t>(row)]));
+    const double c = coefficients[static_cast<size_t>(row)];
+    setCell(metrics_, row, 2, c == 0 ? QString("–") : number(c, 0));
+  }
+  setCell(metrics_, kNumMetrics, 0, "F (fun score)", false);
+  setCell(metrics_, kNumMetrics, 1, number(funScore(metrics, coefficients), 2));
+  metrics_->resizeColumnsToContents();
+  if (!decision) {
+    decision_->setText("none yet");
+    outcomes_->setRowCount(0);
+    breakdown_->clear();
+    return;
+  }
+  decision_->setText(
+      QString("chose <b>%1</b> (natural probability %2)%3")
+          .arg(QString::fromStdString(decision->chosen).toHtmlEscaped(),
+               percent(decision->probability),
+               decision->natural ? " — drawn naturally (random_prob or no DDA)" : " — steered"));
+  outcomes_->setRowCount(static_cast<int>(decision->rows.size()));
+  for (size_t i = 0; i < decision->rows.size(); ++i) {
+    const auto& r = decision->rows[i];
+    const int row = static_cast<int>(i);
+    setCell(outcomes_, row, 0, QString::fromStdString(r.outcome) + (r.chosen ? "  ◀" : ""), false);
+    setCell(outcomes_, row, 1, percent(r.probability));
+    setCell(outcomes_, row, 2, r.fun ? number(*r.fun, 2) : QString("–"));
+    setCell(outcomes_, row, 3, r.search ? number(*r.search, 2) : QString("–"));
+    const QString terms =
+        r.fun ? "F = " + number(*r.fun, 2) + ":\n" + termLines(r.terms, coefficients).join("\n")
+              : QString();
+    for (int c = 0; c < 4; ++c) {
+      outcomes_->item(row, c)->setToolTip(terms);
+      if (r.chosen) outcomes_->item(row, c)->setBackground(QColor(0xff, 0xe9, 0xa8));
+    }
+    if (r.chosen)
+      breakdown_->setText(r.fun ? QString("Why: F of %1 = %2 = the sum of\n%3")
+                                      .arg(QString::fromStdString(r.outcome), number(*r.fun, 2),
+                                           termLines(r.terms, coefficients).join("\n"))
+                                : QString());
+  }
+  outcomes_->resizeColumnToContents(1);
+  outcomes_->resizeColumnToContents(2);
+  outcomes_->resizeColumnToContents(3);
+  outcomes_->resizeRowsToContents();
+}
+
+}  // namespace ddalab::gui

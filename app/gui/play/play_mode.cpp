@@ -1,0 +1,270 @@
+#include "app/gui/play/play_mode.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include "app/gui/play/live_panel.h"
+#include "app/gui/play/replay.h"
+#include "app/gui/views/game_view.h"
+#include "core/status.h"
+#include "games/registry.h"
+#include "players/registry.h"
+
+namespace ddalab::gui {
+
+namespace {
+
+std::string seatLabel(const PlayerEntry& p, bool human, int seat) {
+  if (human) return "seat " + std::to_string(seat) + ": you";
+  return "seat " + std::to_string(seat) + ": " + p.info->id + ":" + std::to_string(p.level);
+}
+
+std::vector<double> statusesOf(const State& state) {
+  const Gains gains = gainsOf(state);
+  Gains statuses{};
+  const size_t n = static_cast<size_t>(state.numPlayers());
+  computeStatuses(std::span(gains.data(), n), std::span(statuses.data(), n));
+  return {statuses.begin(), statuses.begin() + static_cast<long>(n)};
+}
+
+}  // namespace
+
+PlayMode::PlayMode(QWidget* parent)
+    : QWidget(parent),
+      session_(new GameSession(this)),
+      panel_(new LivePanel(this)),
+      centre_(new QHBoxLayout),
+      seed_(new QLineEdit("1", this)),
+      pace_(new QSlider(Qt::Horizontal, this)),
+      paceLabel_(new QLabel(this)),
+      pause_(new QPushButton("Pause", this)),
+      step_(new QPushButton("Step", this)),
+      playBar_(new QWidget(this)),
+      replayBar_(new QWidget(this)),
+      roundSlider_(new QSlider(Qt::Horizontal, this)),
+      roundLabel_(new QLabel(this)) {
+  seed_->setMaximumWidth(170);
+  seed_->setToolTip("The seed deals the game: the same seed and settings replay it exactly");
+  pace_->setRange(0, 2000);
+  pace_->setValue(600);
+  pace_->setMaximumWidth(220);
+  pace_->setToolTip("Milliseconds between the AIs' and the environment's actions");
+  pause_->setCheckable(true);
+  pause_->setToolTip("Stop the AIs and the environment after their current action");
+  step_->setToolTip("While paused: one action of the AI or environment on turn");
+  auto* play = new QHBoxLayout(playBar_);
+  play->setContentsMargins(0, 0, 0, 0);
+  play->addWidget(new QLabel("Seed", this));
+  play->addWidget(seed_);
+  play->addSpacing(16);
+  play->addWidget(new QLabel("AI pace", this));
+  play->addWidget(pace_);
+  play->addWidget(paceLabel_);
+  play->addWidget(pause_);
+  play->addWidget(step_);
+  play->addStretch();
+
+  auto* replay = new QHBoxLayout(replayBar_);
+  replay->setContentsMargins(0, 0, 0, 0);
+  const auto button = [this, replay](const QString& text, const QString& tip, auto jump) {
+    auto* b = new QPushButton(text, this);
+    b->setToolTip(tip);
+    b->setMaximumWidth(48);
+    connect(b, &QPushButton::clicked, this, jump);
+    replay->addWidget(b);
+  };
+  button("|<", "the start", [this] { showRound(0); });
+  button("<", "the round before", [this] { showRound(round_ - 1); });
+  replay->addWidget(roundSlider_, 1);
+  button(">", "the next round", [this] { showRound(round_ + 1); });
+  button(">|", "the end", [this] { showRound(replay_ ? replay_->rounds() : 0); });
+  replay->addWidget(roundLabel_, 2);
+  replayBar_->hide();
+
+  auto* left = new QVBoxLayout;
+  left->addLayout(centre_, 1);
+  left->addWidget(playBar_);
+  left->addWidget(replayBar_);
+  auto* layout = new QHBoxLayout(this);
+  layout->addLayout(left, 3);
+  layout->addWidget(panel_, 2);
+
+  connect(pace_, &QSlider::valueChanged, this, [this](int ms) {
+    session_->setDelay(ms);
+    paceLabel_->setText(QString("%1 ms").arg(ms));
+  });
+  paceLabel_->setText("600 ms");
+  connect(pause_, &QPushButton::toggled, this, [this](bool paused) {
+    session_->setPaused(paused);
+    pause_->setText(paused ? "Resume" : "Pause");
+    step_->setEnabled(paused);
+  });
+  step_->setEnabled(false);
+  connect(step_, &QPushButton::clicked, session_, &GameSession::step);
+  connect(roundSlider_, &QSlider::valueChanged, this, [this](int position) {
+    if (position != round_) showRound(position);
+  });
+  connect(session_, &GameSession::changed, this, &PlayMode::refresh);
+  connect(session_, &GameSession::thinkingChanged, this, [this](bool thinking) {
+    if (!replaying()) emit message(thinking ? "the AI thinks…" : "");
+  });
+  connect(session_, &GameSession::finished, this, [this](const GameRecord& record) {
+    emit message(record.winner >= 0 ? QString("game over: seat %1 wins").arg(record.winner)
+                                    : QString("game over without a winner"));
+  });
+}
+
+PlayMode::~PlayMode() = default;
+
+uint64_t PlayMode::seed() const {
+  return seed_->text().trimmed().toULongLong();
+}
+
+GameSetup PlayMode::defaultSetup(const std::string& gameId, uint64_t seed) {
+  const GameInfo& info = findById<GameInfo>(gameRegistry(), gameId, "game", "game");
+  const auto game = info.make(validateParams(info.params, nullptr, "params"));
+  std::string ai = "random";
+  for (const auto& p : playerRegistry())
+    if (p.id != "random" && p.canAct(PlayerKind::Regular) &&
+        p.whyNot(*game, validateParams(p.params, nullptr, "params"), PlayerKind::Regular).empty()) {
+      ai = p.id;
+      break;
+    }
+  Json players = Json::array({{{"id", "human"}}});
+  for (int seat = 1; seat < game->numPlayers(); ++seat) players.push_back({{"id", ai}});
+  return {{{"name", "game"},
+           {"game", {{"id", gameId}}},
+           {"players", players},
+           {"environment", {{"id", "e-hillclimber"}}},
+           {"coefficients", info.thesisCoefficients},
+           {"iterations", 1}},
+          seed};
+}
+
+bool PlayMode::newGame(const GameSetup& setup, QString* error) {
+  try {
+    session_->start(setup);
+  } catch (const InputError& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+  replay_.reset();
+  replayBar_->hide();
+  playBar_->show();
+  seed_->setText(QString::number(setup.seed));
+  setView(session_->experiment().gameInfo->id);
+  refresh();
+  return true;
+}
+
+void PlayMode::setView(const std::string& gameId) {
+  if (view_ && viewGame_ == gameId) return;
+  delete view_;
+  view_ = makeGameView(gameId, this);
+  viewGame_ = gameId;
+  if (!view_) return;
+  centre_->addWidget(view_);
+  connect(view_, &GameView::actionChosen, this, [this](Action action) {
+    if (!session_->act(action)) emit message("that move is not legal now");
+  });
+  connect(view_, &GameView::refused, this, &PlayMode::message);
+}
+
+std::vector<PlayerLine> PlayMode::playerLines(const State& state) const {
+  std::vector<PlayerLine> lines;
+  const std::vector<double> statuses = statusesOf(state);
+  for (int p = 0; p < state.numPlayers(); ++p) {
+    std::string label = "player " + std::to_string(p);
+    if (!replay_) {
+      const auto human = humanSeats(session_->setup());
+      label = seatLabel(session_->experiment().players[static_cast<size_t>(p)],
+                        static_cast<size_t>(p) < human.size() && human[static_cast<size_t>(p)], p);
+    } else {
+      const Json& players = replay_->line().at("players");
+      label = "seat " + std::to_string(p) + ": " + players[static_cast<size_t>(p)].value("id", "") +
+              ":" + std::to_string(players[static_cast<size_t>(p)].value("level", 100));
+    }
+    lines.push_back({label, state.gain(p), statuses[static_cast<size_t>(p)]});
+  }
+  return lines;
+}
+
+void PlayMode::refresh() {
+  if (replay_ || !session_->started() || session_->thinking()) return;
+  const Match& match = session_->match();
+  const State& state = match.state();
+  const std::vector<bool> human = humanSeats(session_->setup());
+  const int actor = state.actor();
+  const bool personTurn = session_->personToMove();
+  // The view shows the hidden cards of the person on turn, else of the first person's seat.
+  int perspective = 0;
+  for (size_t s = 0; s < human.size(); ++s)
+    if (human[s]) {
+      perspective = static_cast<int>(s);
+      break;
+    }
+  if (personTurn) perspective = actor;
+  if (view_) view_->showState(state, session_->legal(), personTurn, perspective);
+  std::optional<DecisionReport> report;
+  if (const EnvironmentMove* move = session_->lastEnvironmentMove())
+    report =
+        decisionReport(*move->before, move->action, move->decision ? &*move->decision : nullptr,
+                       session_->experiment().coefficients);
+  QString heading;
+  if (state.isTerminal())
+    heading = state.winner() >= 0 ? QString("Game over: seat %1 wins").arg(state.winner())
+                                  : QString("Game over without a winner");
+  else if (actor == kEnvironment)
+    heading = QString("Round %1: the environment (%2) decides")
+                  .arg(match.tracker().rounds() + 1)
+                  .arg(QString::fromStdString(session_->experiment().environment.info->id));
+  else
+    heading = QString("Round %1: seat %2 %3")
+                  .arg(match.tracker().rounds() + 1)
+                  .arg(actor)
+                  .arg(personTurn ? "— your turn" : "thinks");
+  panel_->show(playerLines(state), match.tracker().values(state.believability()),
+               session_->experiment().coefficients, report ? &*report : nullptr, heading);
+}
+
+void PlayMode::openReplay(std::unique_ptr<Replay> replay, const std::string& gameId) {
+  replay_ = std::move(replay);
+  setView(gameId);
+  playBar_->hide();
+  replayBar_->show();
+  roundSlider_->setRange(0, replay_->rounds());
+  round_ = -1;
+  showRound(0);
+}
+
+void PlayMode::showRound(int position) {
+  if (!replay_) return;
+  round_ = std::clamp(position, 0, replay_->rounds());
+  {
+    QSignalBlocker block(roundSlider_);
+    roundSlider_->setValue(round_);
+  }
+  refreshReplay();
+}
+
+void PlayMode::refreshReplay() {
+  const State& state = replay_->stateAt(round_);
+  if (view_) view_->showState(state, {}, false, 0);
+  const Json& line = replay_->line();
+  roundLabel_->setText(QString("round %1 of %2: %3")
+                           .arg(round_)
+                           .arg(replay_->rounds())
+                           .arg(QString::fromStdString(replay_->roundText(round_))));
+  panel_->show(playerLines(state), replay_->trackerAt(round_).values(state.believability()),
+               replay_->coefficients(), replay_->decisionAt(round_),
+               QString("Replay of %1, game %2 (seed %3)")
+                   .arg(QString::fromStdString(line.value("experiment", std::string())))
+                   .arg(line.value("iteration", 0))
+                   .arg(QString::number(line.value("seed", uint64_t{0}))));
+}
+
+}  // namespace ddalab::gui

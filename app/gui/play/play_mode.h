@@ -1,0 +1,78 @@
+#pragma once
+// The game mode (thesis appendix A.2): a game's view in the centre, the live panel on the right,
+// the pace of the AIs and the replay controls below. A person plays any seat with the mouse
+// against AIs while an environment player steers chance; or a recorded game is replayed round by
+// round from a trace.
+#include <QWidget>
+#include <memory>
+
+#include "app/gui/play/session.h"
+
+QT_BEGIN_NAMESPACE
+class QHBoxLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace ddalab::gui {
+
+class GameView;
+class LivePanel;
+struct PlayerLine;
+class Replay;
+
+class PlayMode : public QWidget {
+  Q_OBJECT
+ public:
+  explicit PlayMode(QWidget* parent = nullptr);
+  ~PlayMode() override;
+
+  // Starts a game of `setup`; false (with the reason in `error`) when it is not valid.
+  bool newGame(const GameSetup& setup, QString* error = nullptr);
+  // The default game of `gameId`: seat 0 a person, the others the first searching AI,
+  // e-hillclimber steering with the thesis's coefficients.
+  static GameSetup defaultSetup(const std::string& gameId, uint64_t seed);
+  // Replays a recorded game on the view of `gameId`.
+  void openReplay(std::unique_ptr<Replay> replay, const std::string& gameId);
+  // Shows round `position` of the replay (0 = the start).
+  void showRound(int position);
+  bool replaying() const { return replay_ != nullptr; }
+  int round() const { return round_; }
+
+  GameSession* session() const { return session_; }
+  GameView* view() const { return view_; }
+  LivePanel* panel() const { return panel_; }
+  uint64_t seed() const;
+
+ signals:
+  // Something to tell in the status bar (an illegal click and why, the end of a game).
+  void message(const QString& text);
+
+ private:
+  void setView(const std::string& gameId);
+  void refresh();
+  void refreshReplay();
+  std::vector<PlayerLine> playerLines(const State& state) const;
+
+  GameSession* session_;
+  GameView* view_ = nullptr;
+  std::string viewGame_;
+  LivePanel* panel_;
+  QHBoxLayout* centre_;
+  QLineEdit* seed_;
+  QSlider* pace_;
+  QLabel* paceLabel_;
+  QPushButton* pause_;
+  QPushButton* step_;
+  QWidget* playBar_;
+  QWidget* replayBar_;
+  QSlider* roundSlider_;
+  QLabel* roundLabel_;
+  std::unique_ptr<Replay> replay_;
+  int round_ = 0;
+};
+
+}  // namespace ddalab::gui

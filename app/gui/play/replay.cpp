@@ -1,0 +1,156 @@
+#include "app/gui/play/replay.h"
+
+#include "core/status.h"
+#include "games/registry.h"
+
+namespace ddalab::gui {
+
+namespace {
+
+std::vector<double> numbers(const Json& array) {
+  std::vector<double> values;
+  for (const Json& v : array) values.push_back(v.get<double>());
+  return values;
+}
+
+// The metric values of a "terms" object (missing keys 0).
+MetricValues termsOf(const Json& terms) {
+  MetricValues values{};
+  for (const auto& info : allMetrics())
+    if (terms.contains(std::string(info.key)))
+      values[static_cast<size_t>(info.metric)] = terms.at(std::string(info.key)).get<double>();
+  return values;
+}
+
+}  // namespace
+
+std::shared_ptr<const Game> gameOfTrace(const Json& line) {
+  if (!line.contains("game")) return nullptr;
+  const Json& game = line.at("game");
+  const std::string id = game.value("id", "");
+  const GameInfo& info = findById<GameInfo>(gameRegistry(), id, "game", "trace: $.game.id");
+  return info.make(
+      validateParams(info.params, game.value("params", Json::object()), "trace: $.game.params"));
+}
+
+Coefficients coefficientsOfTrace(const Json& line) {
+  Coefficients c{};
+  const Json coefficients = line.value("coefficients", Json::object());
+  for (const auto& info : allMetrics())
+    if (coefficients.contains(std::string(info.key)))
+      c[static_cast<size_t>(info.metric)] = coefficients.at(std::string(info.key)).get<double>();
+  return c;
+}
+
+DecisionReport decisionReport(const Json& action, const State& before) {
+  DecisionReport report;
+  const Action chosen = action.at("id").get<Action>();
+  report.chosen = action.value("text", before.actionToString(chosen));
+  if (action.contains("decision")) {
+    const Json& d = action.at("decision");
+    report.natural = d.value("natural", false);
+    for (const Json& o : d.at("outcomes")) {
+      DecisionReport::Row row;
+      row.outcome = o.value("text", "");
+      row.probability = o.value("probability", 0.0);
+      row.fun = o.value("fun", 0.0);
+      if (o.contains("search")) row.search = o.at("search").get<double>();
+      row.terms = termsOf(o.value("terms", Json::object()));
+      row.chosen = o.value("id", -1) == chosen;
+      if (row.chosen) report.probability = row.probability;
+      report.rows.push_back(row);
+    }
+    return report;
+  }
+  return decisionReport(before, chosen, nullptr, {});  // a plain trace: probabilities only
+}
+
+DecisionReport decisionReport(const State& before, Action chosen,
+                              const EnvironmentDecision* decision,
+                              const Coefficients& coefficients) {
+  DecisionReport report;
+  report.chosen = before.actionToString(chosen);
+  std::vector<Outcome> outcomes;
+  before.outcomes(outcomes);
+  for (const Outcome& o : outcomes) {
+    DecisionReport::Row row;
+    row.outcome = before.actionToString(o.action);
+    row.probability = o.probability;
+    row.chosen = o.action == chosen;
+    if (row.chosen) report.probability = o.probability;
+    if (decision)
+      for (const OutcomeAppraisal& a : decision->appraisals)
+        if (a.outcome == o.action) {
+          row.fun = a.fun;
+          row.search = a.searchValue;
+          row.terms = funTerms(a.metrics, coefficients);
+        }
+    report.rows.push_back(row);
+  }
+  report.natural = decision && decision->natural;
+  return report;
+}
+
+Replay::Replay(const Json& line, const Game& game, const Coefficients& coefficients)
+    : line_(line), coefficients_(coefficients) {
+  const std::string where = "trace of iteration " + std::to_string(line.value("iteration", 0));
+  Match match(game, line.at("seed").get<uint64_t>());
+  states_.push_back(match.state().clone());
+  trackers_.push_back(match.tracker());
+  decisions_.emplace_back();
+  std::optional<DecisionReport> last;
+  const Json& rounds = line.at("rounds");
+  for (size_t r = 0; r < rounds.size(); ++r) {
+    for (const Json& action : rounds[r].at("actions")) {
+      const Action id = action.at("id").get<Action>();
+      const std::unique_ptr<State> before = match.state().clone();
+      const bool environment = match.actor() == kEnvironment;
+      if (!match.applyIfLegal(id))
+        throw InputError(where + ", round " + std::to_string(r + 1),
+                         "action " + std::to_string(id) +
+                             " is not legal in the rebuilt game "
+                             "(another game set-up or version?)");
+      if (environment) last = decisionReport(action, *before);
+    }
+    if (match.tracker().rounds() != static_cast<int>(r) + 1)
+      throw InputError(where + ", round " + std::to_string(r + 1),
+                       "the recorded actions do not end the round in the rebuilt game");
+    const Gains gains = gainsOf(match.state());
+    const std::vector<double> recorded = numbers(rounds[r].at("gains"));
+    for (size_t p = 0; p < recorded.size(); ++p)
+      if (gains[p] != recorded[p])
+        throw InputError(where + ", round " + std::to_string(r + 1),
+                         "player " + std::to_string(p) + "'s gain is " + std::to_string(gains[p]) +
+                             ", the trace recorded " + std::to_string(recorded[p]));
+    states_.push_back(match.state().clone());
+    trackers_.push_back(match.tracker());
+    decisions_.push_back(last);
+  }
+}
+
+std::vector<double> Replay::recordedGains(int position) const {
+  return numbers(position == 0
+                     ? line_.at("initial").at("gains")
+                     : line_.at("rounds").at(static_cast<size_t>(position - 1)).at("gains"));
+}
+
+std::vector<double> Replay::recordedStatuses(int position) const {
+  return numbers(position == 0
+                     ? line_.at("initial").at("statuses")
+                     : line_.at("rounds").at(static_cast<size_t>(position - 1)).at("statuses"));
+}
+
+const DecisionReport* Replay::decisionAt(int position) const {
+  const auto& d = decisions_.at(static_cast<size_t>(position));
+  return d ? &*d : nullptr;
+}
+
+std::string Replay::roundText(int position) const {
+  if (position <= 0) return "the start";
+  std::string text;
+  for (const Json& a : line_.at("rounds").at(static_cast<size_t>(position - 1)).at("actions"))
+    text += (text.empty() ? "" : ", ") + a.value("text", std::string());
+  return text;
+}
+
+}  // namespace ddalab::gui

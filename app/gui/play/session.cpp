@@ -1,0 +1,197 @@
+#include "app/gui/play/session.h"
+
+#include <QMetaObject>
+
+#include "players/registry.h"
+
+namespace ddalab::gui {
+
+namespace {
+
+constexpr const char* kHuman = "human";
+
+}  // namespace
+
+std::vector<bool> humanSeats(const GameSetup& setup) {
+  std::vector<bool> human;
+  for (const Json& p : setup.experiment.value("players", Json::array()))
+    human.push_back(p.is_object() && p.value("id", "") == kHuman);
+  return human;
+}
+
+Experiment parseSetup(const GameSetup& setup) {
+  Json experiment = setup.experiment;
+  experiment["iterations"] = 1;
+  if (!experiment.contains("name")) experiment["name"] = "game";
+  for (Json& p : experiment["players"])
+    if (p.is_object() && p.value("id", "") == kHuman) p = {{"id", "random"}};
+  const Json document = {
+      {"format", kBatchFormat}, {"seed", setup.seed}, {"experiments", {experiment}}};
+  return parseBatch(document, "game settings").experiments.front();
+}
+
+GameSession::GameSession(QObject* parent) : QObject(parent) {
+  pace_.setSingleShot(true);
+  pace_.setInterval(600);
+  connect(&pace_, &QTimer::timeout, this, &GameSession::decide);
+}
+
+GameSession::~GameSession() {
+  blockSignals(true);  // the widgets listening are being destroyed too
+  stopThinking();
+}
+
+void GameSession::stopThinking() {
+  pace_.stop();
+  abandon_.store(true);
+  if (worker_.joinable()) worker_.join();
+  abandon_.store(false);
+  if (thinking_) {
+    thinking_ = false;
+    emit thinkingChanged(false);
+  }
+}
+
+void GameSession::start(const GameSetup& setup) {
+  Experiment experiment = parseSetup(setup);  // throws before anything changes
+  stopThinking();
+  ++generation_;
+  setup_ = setup;
+  experiment_ = std::move(experiment);
+  const std::vector<bool> human = humanSeats(setup_);
+  const StopToken stop(abandon_);
+  players_.clear();
+  for (size_t seat = 0; seat < experiment_.players.size(); ++seat) {
+    const PlayerEntry& p = experiment_.players[seat];
+    players_.push_back(seat < human.size() && human[seat]
+                           ? nullptr
+                           : p.info->makeRegular({*experiment_.game, p.level, p.params,
+                                                  experiment_.coefficients, stop}));
+  }
+  environment_ = experiment_.environment.info->makeEnvironment(
+      {*experiment_.game, 100, experiment_.environment.params, experiment_.coefficients, stop});
+  match_ = std::make_unique<Match>(*experiment_.game, setup_.seed);
+  match_->describeEnvironmentDecisions(true);
+  lastMove_.reset();
+  emit changed();
+  scheduleNext();
+}
+
+bool GameSession::personToMove() const {
+  if (!match_ || thinking_ || match_->over()) return false;
+  const int actor = match_->actor();
+  return actor >= 0 && !players_[static_cast<size_t>(actor)];
+}
+
+std::vector<Action> GameSession::legal() {
+  if (!match_ || thinking_) return {};
+  const auto legal = match_->legal();
+  return {legal.begin(), legal.end()};
+}
+
+bool GameSession::act(Action action) {
+  if (!personToMove() || !match_->applyIfLegal(action)) return false;
+  emit changed();
+  scheduleNext();
+  return true;
+}
+
+void GameSession::setDelay(int milliseconds) {
+  pace_.setInterval(std::max(0, milliseconds));
+}
+
+void GameSession::setPaused(bool paused) {
+  paused_ = paused;
+  if (paused)
+    pace_.stop();
+  else
+    scheduleNext();
+}
+
+void GameSession::step() {
+  if (match_ && !thinking_ && !match_->over() && !personToMove()) decide();
+}
+
+void GameSession::fastForward(int rounds) {
+  if (!match_ || thinking_) return;
+  pace_.stop();
+  std::unique_ptr<Player> standIn;
+  for (const auto& info : playerRegistry())
+    if (info.id != "random" && info.canAct(PlayerKind::Regular) &&
+        info.whyNot(*experiment_.game, validateParams(info.params, nullptr, "params"),
+                    PlayerKind::Regular)
+            .empty()) {
+      standIn =
+          info.makeRegular({*experiment_.game, 100, validateParams(info.params, nullptr, "params"),
+                            experiment_.coefficients});
+      break;
+    }
+  // Until `rounds` rounds are complete and then a person's decision (or the end) is reached.
+  const auto human = humanSeats(setup_);
+  const bool anyPerson = std::find(human.begin(), human.end(), true) != human.end();
+  while (!match_->over() &&
+         (match_->tracker().rounds() < rounds || (anyPerson && !personToMove()))) {
+    const int actor = match_->actor();
+    Player* player = actor >= 0 ? players_[static_cast<size_t>(actor)].get() : nullptr;
+    if (actor >= 0 && !player) player = standIn.get();
+    const Action action = player ? match_->decide(*player) : match_->decide(*environment_);
+    thinking_ = true;  // applyChosen expects a decision in flight
+    applyChosen(action);
+  }
+}
+
+void GameSession::scheduleNext() {
+  if (!match_ || thinking_) return;
+  if (match_->over()) {
+    emit finished(match_->record());
+    return;
+  }
+  if (!personToMove() && !paused_) pace_.start();
+}
+
+void GameSession::decide() {
+  if (!match_ || thinking_ || match_->over() || personToMove()) return;
+  if (worker_.joinable()) worker_.join();
+  const int actor = match_->actor();
+  thinking_ = true;
+  thinker_ = actor;
+  emit thinkingChanged(true);
+  Player* player = actor >= 0 ? players_[static_cast<size_t>(actor)].get() : nullptr;
+  worker_ = std::thread([this, player, generation = generation_] {
+    Action action = 0;
+    try {
+      action = player ? match_->decide(*player) : match_->decide(*environment_);
+    } catch (const GameAbandoned&) {
+      return;  // a new game started, or the window closes
+    }
+    QMetaObject::invokeMethod(
+        this,
+        [this, action, generation] {
+          if (generation == generation_) applyChosen(action);
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+void GameSession::applyChosen(Action action) {
+  if (worker_.joinable()) worker_.join();
+  thinking_ = false;
+  emit thinkingChanged(false);
+  if (match_->actor() == kEnvironment) {
+    EnvironmentMove move;
+    move.action = action;
+    move.before = match_->state().clone();
+    move.chosen = match_->state().actionToString(action);
+    for (const Outcome& o : match_->outcomes()) {
+      move.alternatives.emplace_back(match_->state().actionToString(o.action), o.probability);
+      if (o.action == action) move.probability = o.probability;
+    }
+    if (const EnvironmentDecision* d = match_->lastDecision()) move.decision = *d;
+    lastMove_ = std::move(move);
+  }
+  match_->apply(action);
+  emit changed();
+  scheduleNext();
+}
+
+}  // namespace ddalab::gui

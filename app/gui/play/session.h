@@ -1,0 +1,104 @@
+#pragma once
+// A game of the game mode being played: a steppable Match (core/match.h) whose seats are people
+// or AIs and whose environment is an environment player. AIs and the environment decide on a
+// worker thread at an adjustable pace, so the window never waits for them; a person's click is
+// applied when it is legal.
+#include <QObject>
+#include <QTimer>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "core/match.h"
+#include "experiments/batch.h"
+
+namespace ddalab::gui {
+
+// What a game of the game mode is: an experiment as a batch file holds it (seats a person plays
+// have the id "human"), and the seed that deals it.
+struct GameSetup {
+  Json experiment;
+  uint64_t seed = 1;
+};
+
+// The seats of `setup` that a person plays.
+std::vector<bool> humanSeats(const GameSetup& setup);
+// `setup` as a validated experiment (people's seats checked as `random`); throws InputError.
+Experiment parseSetup(const GameSetup& setup);
+
+// The last environment decision with what it chose from.
+struct EnvironmentMove {
+  Action action = 0;                                         // the outcome chosen
+  std::string chosen;                                        // the game's text of the outcome
+  double probability = 0;                                    // its natural probability
+  std::vector<std::pair<std::string, double>> alternatives;  // every outcome and its probability
+  std::optional<EnvironmentDecision> decision;               // how the environment player saw it
+  std::unique_ptr<State> before;                             // the state it was chosen at
+};
+
+class GameSession : public QObject {
+  Q_OBJECT
+ public:
+  explicit GameSession(QObject* parent = nullptr);
+  ~GameSession() override;  // gives up a running decision and waits for its thread
+
+  // Starts the game `setup` describes; throws InputError when it is not valid.
+  void start(const GameSetup& setup);
+  bool started() const { return match_ != nullptr; }
+  const GameSetup& setup() const { return setup_; }
+  const Experiment& experiment() const { return experiment_; }
+
+  // Read only while !thinking(): an AI's decision on the worker thread uses the match.
+  const Match& match() const { return *match_; }
+  bool thinking() const { return thinking_; }
+  // Who decides on the worker thread: a seat or kEnvironment (meaningful while thinking()).
+  int thinker() const { return thinker_; }
+  // Whether the regular player on turn is a person (their clicks choose the next action).
+  bool personToMove() const;
+  // The legal actions of the player on turn (empty while an AI thinks).
+  std::vector<Action> legal();
+  // Applies a person's action; false (nothing changes) when it is not legal now.
+  bool act(Action action);
+  // The environment's last decision (null before the first).
+  const EnvironmentMove* lastEnvironmentMove() const { return lastMove_ ? &*lastMove_ : nullptr; }
+
+  // Pace of the AIs and the environment: milliseconds between their actions, pause, one step.
+  void setDelay(int milliseconds);
+  void setPaused(bool paused);
+  bool paused() const { return paused_; }
+  void step();
+  // Plays on the calling thread until `rounds` rounds are complete (a person's seat played by
+  // the game's first searching AI) and stops at the next decision: for screenshots and demos.
+  void fastForward(int rounds);
+
+ signals:
+  // After every action (and at the start): repaint.
+  void changed();
+  // The game ended.
+  void finished(const ddalab::GameRecord& record);
+  void thinkingChanged(bool thinking);
+
+ private:
+  void stopThinking();
+  void scheduleNext();
+  void decide();
+  void applyChosen(Action action);
+
+  GameSetup setup_;
+  Experiment experiment_;
+  std::unique_ptr<Match> match_;
+  std::vector<std::unique_ptr<Player>> players_;  // null for a person's seat
+  std::unique_ptr<EnvironmentPlayer> environment_;
+  std::optional<EnvironmentMove> lastMove_;
+  QTimer pace_;
+  bool paused_ = false;
+  bool thinking_ = false;
+  int thinker_ = kTerminal;
+  std::atomic<bool> abandon_{false};
+  std::thread worker_;
+  int generation_ = 0;  // a decision of an earlier game is dropped
+};
+
+}  // namespace ddalab::gui

@@ -1,0 +1,54 @@
+#include "app/gui/views/game_view.h"
+
+#include <QMouseEvent>
+
+#include "app/gui/views/lost_cities_view.h"
+#include "app/gui/views/ludo_view.h"
+#include "app/gui/views/maze_view.h"
+
+namespace ddalab::gui {
+
+GameView::GameView(QWidget* parent) : QWidget(parent) {
+  setMinimumSize(420, 420);
+  setMouseTracking(false);
+}
+
+void GameView::showState(const State& state, std::span<const Action> legal, bool humanTurn,
+                         int perspective) {
+  state_ = state.clone();
+  legal_.assign(legal.begin(), legal.end());
+  humanTurn_ = humanTurn && !legal_.empty();
+  perspective_ = perspective;
+  resetChoice();
+  update();
+}
+
+bool GameView::isLegal(Action action) const {
+  return std::find(legal_.begin(), legal_.end(), action) != legal_.end();
+}
+
+void GameView::mousePressEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton || !state_) return;
+  if (!humanTurn_) {
+    emit refused(state_->isTerminal() ? "the game is over: New game (Ctrl+G) starts another"
+                                      : "not your turn: wait for the other players");
+    return;
+  }
+  click(event->position());
+}
+
+GameView* makeGameView(const std::string& gameId, QWidget* parent) {
+  // A new game's view: one file in views/ and one line here.
+  if (gameId == "ludo") return new LudoView(parent);
+  if (gameId == "lost-cities") return new LostCitiesView(parent);
+  if (gameId == "maze") return new MazeView(parent);
+  return nullptr;
+}
+
+QColor seatColour(int seat) {
+  static const QColor kColours[] = {QColor(0xd6, 0x3a, 0x32), QColor(0x2f, 0x6f, 0xc9),
+                                    QColor(0x2e, 0x9b, 0x4a), QColor(0xe0, 0xb1, 0x1c)};
+  return kColours[((seat % 4) + 4) % 4];
+}
+
+}  // namespace ddalab::gui

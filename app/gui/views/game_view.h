@@ -1,0 +1,65 @@
+#pragma once
+// A game's board in the game mode and in replays: paints a state and turns a person's clicks
+// into the game's actions. One file per game in views/; makeGameView knows them all.
+#include <QRectF>
+#include <QString>
+#include <QWidget>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/state.h"
+
+QT_BEGIN_NAMESPACE
+class QMouseEvent;
+QT_END_NAMESPACE
+
+namespace ddalab::gui {
+
+class GameView : public QWidget {
+  Q_OBJECT
+ public:
+  // A place that takes a click now, and what clicking it does.
+  struct HitArea {
+    QRectF rect;
+    QString label;
+  };
+
+  explicit GameView(QWidget* parent = nullptr);
+
+  // Shows `state` (a copy is kept) from the side of `perspective` (the seat whose hidden cards
+  // are shown). When `humanTurn`, clicks choose the regular actor's action among `legal`.
+  void showState(const State& state, std::span<const Action> legal, bool humanTurn,
+                 int perspective);
+  // The areas that take a click now; each leads towards a legal action (empty when it is not a
+  // person's turn). Tests click them the way a person would.
+  virtual std::vector<HitArea> hitAreas() const = 0;
+  const State* state() const { return state_.get(); }
+
+ signals:
+  // A person completed a legal action.
+  void actionChosen(ddalab::Action action);
+  // A click that does nothing, and why (for the status bar).
+  void refused(const QString& why);
+
+ protected:
+  void mousePressEvent(QMouseEvent* event) override;
+  // Handles a click at `point` on a person's turn (emit actionChosen or refused).
+  virtual void click(QPointF point) = 0;
+  // A new state arrived: drop a half-made choice.
+  virtual void resetChoice() {}
+  bool isLegal(Action action) const;
+
+  std::unique_ptr<State> state_;
+  std::vector<Action> legal_;
+  bool humanTurn_ = false;
+  int perspective_ = 0;
+};
+
+// The view of the game `gameId`; null for a game without one.
+GameView* makeGameView(const std::string& gameId, QWidget* parent);
+
+// A player's colour on every view and in the live panel (seat order).
+QColor seatColour(int seat);
+
+}  // namespace ddalab::gui

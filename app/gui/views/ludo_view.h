@@ -1,0 +1,31 @@
+#pragma once
+// Ludo (games/ludo.md, thesis appendix A.2.2): the cross-shaped board of 40 squares, houses
+// and homes, safe squares darker, the die in the centre; the pieces the player on turn can move
+// are highlighted and a click moves one (a click on the die passes when nothing can move).
+#include <utility>
+
+#include "app/gui/views/game_view.h"
+
+QT_BEGIN_NAMESPACE
+class QPaintEvent;
+QT_END_NAMESPACE
+
+namespace ddalab::gui {
+
+class LudoView final : public GameView {
+  Q_OBJECT
+ public:
+  explicit LudoView(QWidget* parent = nullptr) : GameView(parent) {}
+  std::vector<HitArea> hitAreas() const override;
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void click(QPointF point) override;
+
+ private:
+  // Each clickable place with the action it stands for.
+  std::vector<std::pair<QRectF, Action>> targets() const;
+  QRectF cell(int x, int y) const;
+};
+
+}  // namespace ddalab::gui
