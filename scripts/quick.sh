@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=OFF > /dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=OFF -DDDALAB_GUI=OFF > /dev/null
 cmake --build build -j2 --target ddalab
 ./build/app/cli/ddalab run experiments/quick.json --out ddalab-out/quick "$@"
