@@ -1,28 +1,13 @@
 #include "results/aggregate.h"
 
+#include "results/statistics.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace ddalab {
 
 namespace {
-
-// Two-sided 95 % critical value of Student's t with `df` degrees of freedom (df >= 1).
-double studentT95(size_t df) {
-  static constexpr std::array<double, 30> kTable = {
-      12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004,
-      2.262157,  2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905,
-      2.109816,  2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899,
-      2.059539,  2.055529, 2.051831, 2.048407, 2.045230, 2.042272};
-  if (df <= kTable.size()) return kTable[df - 1];
-  // Cornish-Fisher expansion around the normal quantile; beyond df = 30 its error is below 1e-7.
-  const double z = 1.959963984540054;
-  const double d = static_cast<double>(df);
-  const double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z, z9 = z7 * z * z;
-  return z + (z3 + z) / (4 * d) + (5 * z5 + 16 * z3 + 3 * z) / (96 * d * d) +
-         (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * d * d * d) +
-         (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * d * d * d * d);
-}
 
 double populationStd(const std::vector<double>& values) {
   if (values.empty()) return 0;

@@ -159,7 +159,7 @@ void writeScoresCsv(const fs::path& dir, const ComparisonScores& scores) {
   for (const ScoreRow& r : scores.rows) {
     Fields row = {r.experiment};
     for (double mean : r.means) row.push_back(formatNumber(mean));
-    for (double ratio : r.ratios) row.push_back(formatNumber(ratio));
+    for (double ratio : r.ratios) row.push_back(std::isnan(ratio) ? "" : formatNumber(ratio));
     row.push_back(formatNumber(r.score9));
     row.push_back(formatNumber(r.score4));
     csv.row(row);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -119,12 +120,31 @@ void printScoreTable(std::ostream& out, const ComparisonScores& scores) {
   TextTable table(header);
   for (const ScoreRow& row : scores.rows) {
     Cells cells = {row.experiment};
-    for (double ratio : row.ratios) cells.push_back(fixed(ratio));
+    for (double ratio : row.ratios) cells.push_back(std::isnan(ratio) ? "n/a" : fixed(ratio));
     cells.push_back(fixed(row.score9));
     cells.push_back(fixed(row.score4));
     table.addRow(cells);
   }
   table.print(out);
+}
+
+// Algorithms x comparisons, then the mean over the comparisons every algorithm takes part in.
+void printCrossTable(std::ostream& out, const CrossScores& cross) {
+  Cells header = {"algorithm"};
+  for (const std::string& c : cross.comparisons) header.push_back(c);
+  header.emplace_back("mean");
+  TextTable table(header);
+  for (size_t r = 0; r < cross.rows.size(); ++r) {
+    Cells cells = {cross.rows[r]};
+    for (const auto& score : cross.scores[r]) cells.push_back(score ? fixed(*score, 2) : "-");
+    cells.push_back(std::isnan(cross.means[r]) ? "-" : fixed(cross.means[r], 2));
+    table.addRow(cells);
+  }
+  table.print(out);
+  std::string over;
+  for (const std::string& c : cross.commonComparisons) over += (over.empty() ? "" : ", ") + c;
+  out << "  mean over the comparisons every algorithm takes part in: "
+      << (over.empty() ? std::string("none") : over) << '\n';
 }
 
 }  // namespace
@@ -147,6 +167,13 @@ void printComparisonScores(std::ostream& out, const std::vector<ComparisonScores
         << ": ratio to the best (1 = best; score9 = thesis table 8, score4 = table 9)\n";
     printScoreTable(out, scores);
     for (const std::string& note : scores.notes) out << "  note: " << note << '\n';
+  }
+  for (const ScoreTable table : {ScoreTable::AllMetrics, ScoreTable::FourMetrics}) {
+    const CrossScores cross = crossScores(comparisons, table);
+    if (cross.comparisons.size() < 2) return;
+    out << (table == ScoreTable::AllMetrics ? "\nScores across comparisons (thesis table 8)\n"
+                                            : "\nScores across comparisons (thesis table 9)\n");
+    printCrossTable(out, cross);
   }
 }
 

@@ -13,7 +13,9 @@ namespace ddalab {
 // Per experiment: every metric's mean (± CI half-width), win_ratio, and the per-player table.
 void printSummaryTables(std::ostream& out, std::span<const ExperimentSummary> summaries);
 
-// Per comparison with two or more rows: the ratio-to-best table and the 9- and 4-metric scores.
+// Per comparison with two or more rows: the ratio-to-best table and the 9- and 4-metric scores;
+// with two comparisons or more, tables 8 and 9 across them (algorithm x comparison, and the mean
+// over the comparisons every algorithm takes part in).
 void printComparisonScores(std::ostream& out, const std::vector<ComparisonScores>& comparisons);
 
 }  // namespace ddalab

@@ -1,6 +1,7 @@
 #include "results/scoring.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 
@@ -101,27 +102,38 @@ ComparisonScores scoreComparison(const std::string& comparison,
                                  const std::vector<ExperimentSummary>& summaries) {
   if (names.size() != summaries.size())
     throw std::invalid_argument("scoreComparison: one name per summary expected");
-  ComparisonScores scores{comparison, {}, {}};
+  ComparisonScores scores{comparison, {}, {}, {}};
   if (names.empty()) return scores;
   scores.rows.resize(names.size());
   for (size_t k = 0; k < kNumScoredMetrics; ++k) {
     const auto scored = static_cast<ScoredMetric>(k);
     std::vector<double> means;
     for (const auto& summary : summaries) means.push_back(scoredMean(summary, scored));
-    const RatioRule rule = ratioRule(scored, means, names, scores.notes);
+    scores.scored[k] = std::all_of(summaries.begin(), summaries.end(),
+                                   [&](const auto& s) { return metricApplies(scored, s); });
+    if (!scores.scored[k])
+      scores.notes.push_back(std::string(scoredMetricKey(scored)) +
+                             ": not scored (the game cannot have it: one player)");
+    const RatioRule rule =
+        scores.scored[k] ? ratioRule(scored, means, names, scores.notes) : RatioRule{};
     for (size_t i = 0; i < names.size(); ++i) {
       scores.rows[i].means[k] = means[i];
-      scores.rows[i].ratios[k] = rule.ratio(means[i]);
+      scores.rows[i].ratios[k] = scores.scored[k] ? rule.ratio(means[i]) : std::nan("");
     }
   }
   for (size_t i = 0; i < names.size(); ++i) {
     ScoreRow& row = scores.rows[i];
     row.experiment = names[i];
-    for (double ratio : row.ratios) row.score9 += ratio;
+    for (size_t k = 0; k < kNumScoredMetrics; ++k)
+      if (scores.scored[k]) row.score9 += row.ratios[k];
     row.score4 = sumOfRatios(row, {ScoredMetric::LeadChanges, ScoredMetric::Tension,
                                    ScoredMetric::Lead, ScoredMetric::WinRatio});
   }
   return scores;
+}
+
+bool metricApplies(ScoredMetric metric, const ExperimentSummary& summary) {
+  return metric != ScoredMetric::Fairness || summary.players.size() >= 2;
 }
 
 std::vector<ComparisonGroup> groupByComparison(std::span<const ExperimentSummary> summaries) {
@@ -153,6 +165,54 @@ std::vector<ComparisonScores> scoreAll(std::span<const ExperimentSummary> summar
     all.push_back(scoreComparison(group.comparison, names, members));
   }
   return all;
+}
+
+namespace {
+
+// The row key of an experiment in a comparison: what follows its last '/'.
+std::string rowKey(const std::string& experiment) {
+  const size_t slash = experiment.rfind('/');
+  return slash == std::string::npos ? experiment : experiment.substr(slash + 1);
+}
+
+}  // namespace
+
+CrossScores crossScores(std::span<const ComparisonScores> comparisons, ScoreTable table) {
+  CrossScores cross;
+  std::vector<const ComparisonScores*> used;
+  for (const ComparisonScores& c : comparisons) {
+    if (c.rows.size() < 2) continue;  // a ratio to the best of one row says nothing
+    used.push_back(&c);
+    cross.comparisons.push_back(c.comparison);
+    for (const ScoreRow& row : c.rows)
+      if (std::find(cross.rows.begin(), cross.rows.end(), rowKey(row.experiment)) ==
+          cross.rows.end())
+        cross.rows.push_back(rowKey(row.experiment));
+  }
+  cross.scores.assign(cross.rows.size(),
+                      std::vector<std::optional<double>>(cross.comparisons.size()));
+  for (size_t c = 0; c < used.size(); ++c)
+    for (const ScoreRow& row : used[c]->rows) {
+      const size_t r = static_cast<size_t>(
+          std::find(cross.rows.begin(), cross.rows.end(), rowKey(row.experiment)) -
+          cross.rows.begin());
+      cross.scores[r][c] = table == ScoreTable::AllMetrics ? row.score9 : row.score4;
+    }
+  std::vector<size_t> common;
+  for (size_t c = 0; c < cross.comparisons.size(); ++c) {
+    bool everyRow = true;
+    for (const auto& scores : cross.scores) everyRow = everyRow && scores[c].has_value();
+    if (everyRow) {
+      common.push_back(c);
+      cross.commonComparisons.push_back(cross.comparisons[c]);
+    }
+  }
+  for (const auto& scores : cross.scores) {
+    double sum = 0;
+    for (size_t c : common) sum += *scores[c];
+    cross.means.push_back(common.empty() ? std::nan("") : sum / static_cast<double>(common.size()));
+  }
+  return cross;
 }
 
 }  // namespace ddalab

@@ -1,6 +1,7 @@
 #pragma once
 // Comparison scoring of DDA algorithms (metrics.md; thesis tables 8 and 9).
 #include <array>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,8 +31,8 @@ std::string_view scoredMetricKey(ScoredMetric metric);
 struct ScoreRow {
   std::string experiment;
   std::array<double, kNumScoredMetrics> means{};   // raw means (win_ratio: the experiment value)
-  std::array<double, kNumScoredMetrics> ratios{};  // 1 = best of the comparison
-  double score9 = 0;                               // all nine metrics (table 8)
+  std::array<double, kNumScoredMetrics> ratios{};  // 1 = best of the comparison; NaN: not scored
+  double score9 = 0;  // the scored metrics of table 8 (all nine, or fewer: see `scored`)
   double score4 = 0;  // lead_changes, tension, lead, win_ratio (table 9)
 };
 
@@ -39,7 +40,13 @@ struct ComparisonScores {
   std::string comparison;
   std::vector<ScoreRow> rows;
   std::vector<std::string> notes;  // e.g. where a zero mean needed the division guard
+  // Which metrics score: a metric the game cannot have (fairness with one player, always 0)
+  // must not hand every row a free point (the thesis scores the Maze on eight metrics).
+  std::array<bool, kNumScoredMetrics> scored{};
 };
+
+// Whether the game of `summary` can have `metric` (fairness needs two players or more).
+bool metricApplies(ScoredMetric metric, const ExperimentSummary& summary);
 
 // Scores the rows of one comparison: names[i] is the experiment summarized by summaries[i].
 ComparisonScores scoreComparison(const std::string& comparison,
@@ -58,5 +65,20 @@ std::vector<ComparisonGroup> groupByComparison(std::span<const ExperimentSummary
 
 // Scores every comparison of a batch (experiments without a comparison are not scored).
 std::vector<ComparisonScores> scoreAll(std::span<const ExperimentSummary> summaries);
+
+// One of the score tables across comparisons (thesis tables 8 and 9): rows are the algorithms,
+// named by what follows the last '/' of the experiment name ("e-hillclimber"), columns the
+// comparisons of two or more rows.
+enum class ScoreTable { AllMetrics, FourMetrics };
+struct CrossScores {
+  std::vector<std::string> rows;
+  std::vector<std::string> comparisons;
+  std::vector<std::vector<std::optional<double>>> scores;  // [row][comparison]
+  // The mean over the comparisons every row takes part in (so that a row missing from one
+  // comparison, like e-maxn in the Maze, is averaged over the same comparisons as the others).
+  std::vector<double> means;
+  std::vector<std::string> commonComparisons;  // those the means are over
+};
+CrossScores crossScores(std::span<const ComparisonScores> comparisons, ScoreTable table);
 
 }  // namespace ddalab

@@ -155,11 +155,14 @@ TEST_CASE("summarize: one player's win_ratio is |w - 1/2|") {
 // Scoring
 
 // A summary with these means, given in ScoredMetric order.
-ExperimentSummary summaryWithMeans(const std::array<double, kNumScoredMetrics>& means) {
+// A two-player experiment's summary with these means (in ScoredMetric order).
+ExperimentSummary summaryWithMeans(const std::array<double, kNumScoredMetrics>& means,
+                                   size_t players = 2) {
   static constexpr std::array<Metric, kNumScoredMetrics - 1> kPerGame = {
       Metric::LeadChanges,   Metric::Tension, Metric::Lead,       Metric::Fairness,
       Metric::Believability, Metric::Freedom, Metric::Randomness, Metric::LeadingTime};
   ExperimentSummary s;
+  s.players.resize(players);
   for (size_t k = 0; k < kPerGame.size(); ++k) s.metrics[at(kPerGame[k])].mean = means[k];
   s.winRatio = means[at(ScoredMetric::WinRatio)];
   return s;
@@ -223,6 +226,51 @@ TEST_CASE("scoreComparison: zero means are guarded and noted") {
   CHECK_THAT(notes, Contains("tension") && Contains("'zero'"));
   CHECK_THAT(notes, Contains("fairness: every mean is 0"));
   CHECK_THAT(notes, Contains("lead_changes"));
+}
+
+TEST_CASE("scoreComparison: a metric the game cannot have does not score") {
+  // One player: fairness is 0 in every row and must not give each row a free point.
+  const std::vector<ExperimentSummary> summaries = {
+      summaryWithMeans({2, 1, 2, 0, 10, 3, 0.5, 4, 0.1}, 1),
+      summaryWithMeans({4, 2, 1, 0, 10, 3, 0.5, 4, 0.2}, 1)};
+  const ComparisonScores scores = scoreComparison("solo", {"a", "b"}, summaries);
+  CHECK_FALSE(scores.scored[at(ScoredMetric::Fairness)]);
+  CHECK(std::isnan(scores.rows[0].ratios[at(ScoredMetric::Fairness)]));
+  double expected = 0;
+  for (size_t k = 0; k < kNumScoredMetrics; ++k)
+    if (k != at(ScoredMetric::Fairness)) expected += scores.rows[0].ratios[k];
+  CHECK(scores.rows[0].score9 == Approx(expected));
+  CHECK(scores.rows[0].score9 <= 8.0);
+  CHECK_THAT(scores.notes.front(), Contains("fairness") && Contains("not scored"));
+}
+
+TEST_CASE("crossScores: the mean is over the comparisons every algorithm takes part in") {
+  const auto comparison = [](const std::string& name, std::vector<std::string> rows,
+                             std::vector<double> score9) {
+    ComparisonScores c;
+    c.comparison = name;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      ScoreRow row;
+      row.experiment = name + "/" + rows[i];
+      row.score9 = score9[i];
+      row.score4 = score9[i] / 2;
+      c.rows.push_back(row);
+    }
+    return c;
+  };
+  // e-maxn has no maze row (as in the thesis study).
+  const std::vector<ComparisonScores> all = {
+      comparison("maze", {"e-random", "e-hillclimber"}, {4, 8}),
+      comparison("ludo", {"e-random", "e-hillclimber", "e-maxn"}, {5, 7, 9}),
+      comparison("lc", {"e-random", "e-hillclimber", "e-maxn"}, {3, 6, 6})};
+  const CrossScores cross = crossScores(all, ScoreTable::AllMetrics);
+  REQUIRE(cross.rows == std::vector<std::string>{"e-random", "e-hillclimber", "e-maxn"});
+  CHECK(cross.commonComparisons == std::vector<std::string>{"ludo", "lc"});
+  CHECK(cross.means[0] == Approx(4));    // (5 + 3) / 2, not (4 + 5 + 3) / 3
+  CHECK(cross.means[1] == Approx(6.5));  // (7 + 6) / 2
+  CHECK(cross.means[2] == Approx(7.5));
+  CHECK_FALSE(cross.scores[2][0].has_value());
+  CHECK(crossScores(all, ScoreTable::FourMetrics).means[2] == Approx(3.75));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -92,7 +92,7 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
     if (s.rows.size() >= 2)
       write([&] { return comparisonChart(s); }, fileName(s.comparison) + ".compare");
   for (const ScoreTable table : {ScoreTable::AllMetrics, ScoreTable::FourMetrics}) {
-    const ScoreGrid grid = scoreGrid(scores, table);
+    const CrossScores grid = crossScores(scores, table);
     if (!grid.rows.empty())
       write([&] { return scoresChart(grid, table); },
             table == ScoreTable::AllMetrics ? "scores.table8" : "scores.table9");

@@ -1,6 +1,7 @@
 #include "app/gui/charts/chart_views.h"
 
 #include <QChart>
+#include <cmath>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
@@ -192,21 +193,23 @@ ScoresView::ScoresView(QueueModel* model, QWidget* parent)
 
 void ScoresView::refresh() {
   const auto table = table_->currentIndex() == 0 ? ScoreTable::AllMetrics : ScoreTable::FourMetrics;
-  const ScoreGrid grid = scoreGrid(scoreAll(model_->summaries()), table);
+  const CrossScores grid = crossScores(scoreAll(model_->summaries()), table);
   grid_->clear();
   grid_->setRowCount(static_cast<int>(grid.rows.size()));
   grid_->setColumnCount(static_cast<int>(grid.comparisons.size()) + 1);
   QStringList columns;
   for (const auto& c : grid.comparisons) columns << QString::fromStdString(c);
-  columns << "mean";  // over the comparisons the row takes part in
+  columns << "mean";  // over the comparisons every row takes part in
   grid_->setHorizontalHeaderLabels(columns);
   QStringList rows;
   for (size_t r = 0; r < grid.rows.size(); ++r) {
     rows << QString::fromStdString(grid.rows[r]);
     for (size_t c = 0; c <= grid.comparisons.size(); ++c) {
-      const std::optional<double> value =
-          c < grid.comparisons.size() ? grid.scores[r][c] : std::optional(grid.means[r]);
-      auto* item = new QTableWidgetItem(value ? QString::number(*value, 'f', 2) : "–");
+      // A score, the mean over the comparisons with every row, or nothing ("–").
+      const double value = c < grid.comparisons.size() ? grid.scores[r][c].value_or(std::nan(""))
+                                                       : grid.means[r];
+      auto* item =
+          new QTableWidgetItem(std::isnan(value) ? QString("–") : QString::number(value, 'f', 2));
       item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
       grid_->setItem(static_cast<int>(r), static_cast<int>(c), item);
     }

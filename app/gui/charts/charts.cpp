@@ -12,6 +12,7 @@
 #include <QSvgGenerator>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace ddalab::gui {
@@ -41,12 +42,6 @@ QValueAxis* valueAxis(const QString& label) {
   axis->setTitleText(label);
   axis->setLabelFormat("%g");
   return axis;
-}
-
-// The row key of an experiment in a comparison: what follows its last '/'.
-std::string rowKey(const std::string& experiment) {
-  const size_t slash = experiment.rfind('/');
-  return slash == std::string::npos ? experiment : experiment.substr(slash + 1);
 }
 
 }  // namespace
@@ -115,13 +110,14 @@ QChart* comparisonChart(const ComparisonScores& scores) {
   auto* series = new QBarSeries;
   for (const ScoreRow& row : scores.rows) {
     auto* set = new QBarSet(QString::fromStdString(row.experiment));
-    for (double ratio : row.ratios) set->append(ratio);
+    for (size_t k = 0; k < kNumScoredMetrics; ++k)
+      if (scores.scored[k]) set->append(row.ratios[k]);
     series->append(set);
   }
   chart->addSeries(series);
   auto* categories = new QBarCategoryAxis;
   for (size_t k = 0; k < kNumScoredMetrics; ++k)
-    categories->append(title(scoredMetricKey(static_cast<ScoredMetric>(k))));
+    if (scores.scored[k]) categories->append(title(scoredMetricKey(static_cast<ScoredMetric>(k))));
   auto* y = valueAxis("Ratio to the best");
   y->setRange(0, 1.05);
   y->setTickType(QValueAxis::TicksDynamic);
@@ -134,41 +130,7 @@ QChart* comparisonChart(const ComparisonScores& scores) {
   return chart;
 }
 
-ScoreGrid scoreGrid(std::span<const ComparisonScores> comparisons, ScoreTable table) {
-  ScoreGrid grid;
-  std::map<std::string, size_t> rowIndex;
-  for (const ComparisonScores& c : comparisons) {
-    if (c.rows.size() < 2) continue;  // a ratio to the best of one row says nothing
-    grid.comparisons.push_back(c.comparison);
-    for (const ScoreRow& row : c.rows) {
-      const std::string key = rowKey(row.experiment);
-      if (!rowIndex.count(key)) {
-        rowIndex[key] = grid.rows.size();
-        grid.rows.push_back(key);
-        grid.scores.emplace_back();
-      }
-    }
-  }
-  for (auto& scores : grid.scores) scores.assign(grid.comparisons.size(), std::nullopt);
-  size_t column = 0;
-  for (const ComparisonScores& c : comparisons) {
-    if (c.rows.size() < 2) continue;
-    for (const ScoreRow& row : c.rows)
-      grid.scores[rowIndex[rowKey(row.experiment)]][column] =
-          table == ScoreTable::AllMetrics ? row.score9 : row.score4;
-    ++column;
-  }
-  for (const auto& scores : grid.scores) {
-    double sum = 0;
-    int n = 0;
-    for (const auto& s : scores)
-      if (s) sum += *s, ++n;
-    grid.means.push_back(n ? sum / n : 0.0);
-  }
-  return grid;
-}
-
-QChart* scoresChart(const ScoreGrid& grid, ScoreTable table) {
+QChart* scoresChart(const CrossScores& grid, ScoreTable table) {
   auto* chart = new QChart;
   styleChart(chart, table == ScoreTable::AllMetrics
                         ? "Scores over all nine metrics (thesis table 8)"
@@ -177,13 +139,13 @@ QChart* scoresChart(const ScoreGrid& grid, ScoreTable table) {
   for (size_t r = 0; r < grid.rows.size(); ++r) {
     auto* set = new QBarSet(QString::fromStdString(grid.rows[r]));
     for (const auto& s : grid.scores[r]) set->append(s.value_or(0));
-    if (grid.comparisons.size() > 1) set->append(grid.means[r]);
+    if (grid.comparisons.size() > 1) set->append(std::isnan(grid.means[r]) ? 0 : grid.means[r]);
     series->append(set);
   }
   chart->addSeries(series);
   auto* categories = new QBarCategoryAxis;
   for (const auto& c : grid.comparisons) categories->append(QString::fromStdString(c));
-  if (grid.comparisons.size() > 1) categories->append("mean over the comparisons");
+  if (grid.comparisons.size() > 1) categories->append("mean (comparisons with every row)");
   auto* y = valueAxis(table == ScoreTable::AllMetrics ? "Score (max 9)" : "Score (max 4)");
   y->setRange(0, table == ScoreTable::AllMetrics ? 9 : 4);
   y->setTickType(QValueAxis::TicksDynamic);

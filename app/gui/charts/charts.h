@@ -36,21 +36,9 @@ QChart* histogramChart(Metric metric, std::span<const Sample> samples, int bins,
 // Grouped bars: per scored metric, each row's ratio to the best of its comparison (1 = best).
 QChart* comparisonChart(const ComparisonScores& scores);
 
-// One comparison's scores as the thesis's tables 8 (score9, all nine metrics) or 9 (score4).
-enum class ScoreTable { AllMetrics, FourMetrics };
-
-// The rows of a score table across comparisons: row keys (the experiment name after its last
-// '/', e.g. the DDA algorithm) by comparison, plus the mean over the comparisons each row is in.
-struct ScoreGrid {
-  std::vector<std::string> rows;
-  std::vector<std::string> comparisons;
-  std::vector<std::vector<std::optional<double>>> scores;  // [row][comparison]
-  std::vector<double> means;                               // [row]
-};
-ScoreGrid scoreGrid(std::span<const ComparisonScores> comparisons, ScoreTable table);
-
-// Grouped bars of a score grid: per comparison (and the mean), each row's score.
-QChart* scoresChart(const ScoreGrid& grid, ScoreTable table);
+// Grouped bars of a score table across comparisons: per comparison (and the mean over the
+// comparisons every row takes part in), each row's score.
+QChart* scoresChart(const CrossScores& grid, ScoreTable table);
 
 // Saves what `view` shows as PNG or SVG (by the file's suffix) at the view's size; false on
 // failure.
