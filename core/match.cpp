@@ -1,5 +1,6 @@
 #include "core/match.h"
 
+#include <algorithm>
 #include <bit>
 #include <optional>
 #include <string>
@@ -140,8 +141,21 @@ Action Match::decide(EnvironmentPlayer& environment) {
   return chosen;
 }
 
+void Match::countChance(Action action) {
+  const int recipient = state_->chanceRecipient();
+  if (recipient < 0 || recipient >= kMaxPlayers) return;
+  // v comes from a hash of the game's seed and the event's number, not from a stream: the
+  // bookkeeping must not change what any player or the environment draws.
+  const double v =
+      static_cast<double>(splitmix64(seed_ ^ splitmix64(++chanceEvents_)) >> 11) * 0x1.0p-53;
+  const double u = chanceQuantile(outcomes(), action, v);
+  const int bin = std::min(kChanceBins - 1, static_cast<int>(u * kChanceBins));
+  ++chance_[static_cast<size_t>(recipient)][static_cast<size_t>(bin)];
+}
+
 void Match::apply(Action action) {
   const int actor = state_->actor();
+  if (actor == kEnvironment) countChance(action);
   const int legalCount = actor == kEnvironment ? 0 : static_cast<int>(legal().size());
   const bool described = actor == kEnvironment && hasDecision_ && decision_.chosen == action;
   hasDecision_ = described;
@@ -177,6 +191,7 @@ GameRecord Match::record() const {
     record.scores[p] = state_->gain(p);
     record.counters[p] = tracker_.counters(p);
   }
+  record.chance = chance_;
   return record;
 }
 
@@ -215,6 +230,15 @@ GameRecord playGame(const Game& game, std::span<Player* const> players,
   GameRecord record = match.record();
   if (trace) (*trace)["result"] = resultJson(record);
   return record;
+}
+
+double chanceQuantile(std::span<const Outcome> outcomes, Action chosen, double v) {
+  double below = 0;
+  for (const Outcome& o : outcomes) {
+    if (o.action == chosen) return std::clamp(below + v * o.probability, 0.0, 1.0);
+    below += o.probability;
+  }
+  return std::clamp(below, 0.0, 1.0);  // not among the outcomes: cannot happen for legal ones
 }
 
 Action sampleOutcome(std::span<const Outcome> outcomes, Rng& nature) {

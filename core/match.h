@@ -16,6 +16,16 @@
 
 namespace ddalab {
 
+// Where the outcomes dealt to one player fell in their natural distributions: counts of the
+// deciles of chanceQuantile (uniform under natural chance; results/significance tests it).
+inline constexpr int kChanceBins = 10;
+using ChanceBins = std::array<uint32_t, kChanceBins>;
+
+// The randomized probability integral transform of `chosen` among `outcomes` (in the game's
+// order): P(outcomes before it) + v P(it), v in [0, 1). Uniform on [0, 1) whenever the outcome
+// follows its natural probabilities, whatever they are, so decisions of different shapes pool.
+double chanceQuantile(std::span<const Outcome> outcomes, Action chosen, double v);
+
 // Everything kept of one finished game (small: a million of them fit in memory).
 struct GameRecord {
   uint64_t iteration = 0;
@@ -26,10 +36,12 @@ struct GameRecord {
   MetricValues metrics{};
   std::array<double, kMaxPlayers> scores{};  // final gains
   std::array<PlayerCounters, kMaxPlayers> counters{};
+  std::array<ChanceBins, kMaxPlayers> chance{};  // per player: outcomes dealt, by decile
 };
 
-// Folds every field of `record` into the hash `h` (FNV-1a over the bits): equal hashes of
-// whole batches mean, for practical purposes, identical behaviour.
+// Folds every field of `record` but `chance` into the hash `h` (FNV-1a over the bits): equal
+// hashes of whole batches mean, for practical purposes, identical behaviour. `chance` is
+// bookkeeping of the same play (it draws on no stream), left out so the signature measures play.
 uint64_t fingerprint(const GameRecord& record, uint64_t h = 0xcbf29ce484222325ull);
 
 // Applies `action` of the current actor to `state` and keeps `tracker` in step with it
@@ -94,6 +106,9 @@ class Match {
   GameRecord record() const;
 
  private:
+  // Counts where the environment outcome `action`, about to be applied, fell for its recipient.
+  void countChance(Action action);
+
   std::unique_ptr<State> state_;
   MetricsTracker tracker_;
   uint64_t seed_;
@@ -104,6 +119,8 @@ class Match {
   bool legalFresh_ = false, outcomesFresh_ = false;
   bool roundHadEnvironment_ = false;
   bool describe_ = false;
+  std::array<ChanceBins, kMaxPlayers> chance_{};
+  uint64_t chanceEvents_ = 0;  // numbers the environment actions for chanceQuantile's v
   EnvironmentDecision decision_;
   bool hasDecision_ = false;  // decision_ describes the pending (or last applied) outcome
   std::vector<MatchObserver*> observers_;

@@ -79,6 +79,10 @@ class State {
     return false;
   }
 
+  // At an environment node, the regular player the outcome is dealt to (whose die, whose card,
+  // whose maze), or -1 when it is nobody's; the detectability test pools outcomes per player.
+  virtual int chanceRecipient() const { return -1; }
+
   bool isTerminal() const { return actor() == kTerminal; }
   bool isEnvironmentNode() const { return actor() == kEnvironment; }
 };

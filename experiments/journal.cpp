@@ -10,10 +10,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view kFileHeader = "ddalab-journal/1\n";
-constexpr uint32_t kRecordMagic = 0x4a444444;  // "DDDJ"
-constexpr size_t kRecordHeader = 16;           // magic, payload size, checksum
-constexpr uint32_t kMaxPayload = 1u << 30;     // a trace line of a very long game fits
+constexpr std::string_view kFileHeader = "ddalab-journal/2\n";  // 2: with chance bins
+constexpr uint32_t kRecordMagic = 0x4a444444;                   // "DDDJ"
+constexpr size_t kRecordHeader = 16;                            // magic, payload size, checksum
+constexpr uint32_t kMaxPayload = 1u << 30;  // a trace line of a very long game fits
 
 uint64_t checksum(std::string_view bytes) {
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
@@ -64,6 +64,7 @@ void encode(const GameRecord& r, std::string_view trace, std::string& payload) {
     put<int32_t>(payload, r.counters[p].moves);
     put<int32_t>(payload, r.counters[p].turns);
     put<int32_t>(payload, r.counters[p].leadRounds);
+    for (uint32_t count : r.chance[p]) put(payload, count);
   }
   put(payload, static_cast<uint32_t>(trace.size()));
   payload.append(trace);
@@ -87,6 +88,8 @@ bool decode(std::string_view payload, JournalEntry& entry) {
     if (!in.get(r.scores[p]) || !in.get(moves) || !in.get(turns) || !in.get(leadRounds))
       return false;
     r.counters[p] = {moves, turns, leadRounds};
+    for (uint32_t& count : r.chance[p])
+      if (!in.get(count)) return false;
   }
   uint32_t traceSize = 0;
   return in.get(traceSize) && in.getText(entry.trace, traceSize) && in.atEnd();

@@ -126,6 +126,7 @@ RunOutcome completeOutcome(const fs::path& dir) {
   RunOutcome outcome;
   outcome.summaries = summarizeResultsDir(dir);
   outcome.scores = scoreAll(outcome.summaries);
+  outcome.analyses = analyzeResultsDir(dir);
   outcome.complete = true;
   for (const auto& s : outcome.summaries) outcome.gamesResumed += s.games;
   return outcome;
@@ -151,6 +152,7 @@ void exportResults(const fs::path& from, const fs::path& to, FolderMode mode) {
   const std::vector<ExperimentSummary> summaries = summarizeResultsDir(from);  // checks them
   for (const ExperimentSummary& s : summaries) exportExperiment(from, s.label.name, to);
   writeBatchCsvs(to, summaries);
+  writeAnalysisCsvs(to, analyzeResultsDir(to));
   size_t games = 0, planned = 0;
   for (const auto& s : summaries) games += s.games;
   for (const auto& e : batch.experiments) planned += static_cast<size_t>(e.iterations);
@@ -201,8 +203,10 @@ RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunCo
     if (!run.finished()) break;
   }
   outcome.complete = complete && outcome.summaries.size() == request.batch.experiments.size();
-  if (outcome.complete) folder.markComplete();
   outcome.scores = scoreAll(outcome.summaries);
+  outcome.analyses = analyzeResultsDir(request.out);
+  writeAnalysisCsvs(request.out, outcome.analyses);
+  if (outcome.complete) folder.markComplete();
   return outcome;
 }
 

@@ -18,6 +18,7 @@
 #include "experiments/runner.h"
 #include "results/aggregate.h"
 #include "results/scoring.h"
+#include "results/significance.h"
 
 namespace ddalab {
 
@@ -44,6 +45,7 @@ struct RunEvents {
 struct RunOutcome {
   std::vector<ExperimentSummary> summaries;  // the experiments with results, in batch order
   std::vector<ComparisonScores> scores;      // their comparisons
+  std::vector<ComparisonAnalysis> analyses;  // paired tests, score intervals, detectability
   size_t gamesResumed = 0;                   // games read back from checkpoints
   size_t gamesPlayed = 0;                    // games played by this call
   bool complete = false;                     // every game of the batch is finished

@@ -1,15 +1,17 @@
 #include "results/aggregate.h"
 
-#include "results/statistics.h"
-
 #include <algorithm>
 #include <cmath>
+#include <random>
+#include <tuple>
+
+#include "results/statistics.h"
 
 namespace ddalab {
 
 namespace {
 
-double populationStd(const std::vector<double>& values) {
+double populationStd(std::span<const double> values) {
   if (values.empty()) return 0;
   double mean = 0;
   for (double v : values) mean += v;
@@ -19,17 +21,51 @@ double populationStd(const std::vector<double>& values) {
   return std::sqrt(sum / static_cast<double>(values.size()));
 }
 
-// metrics.md: std over players of their win rates; one player: std of (win rate, loss rate).
-double winRatioOf(const std::vector<double>& rates) {
-  if (rates.size() == 1) return std::abs(rates[0] - 0.5);
-  return populationStd(rates);
-}
-
 double fraction(size_t count, size_t games) {
   return games ? static_cast<double>(count) / static_cast<double>(games) : 0.0;
 }
 
+// Per round of a game (0 for a game without rounds).
+double perRound(const GameRecord& record, Metric metric) {
+  const double rounds = record.metrics[static_cast<size_t>(Metric::Rounds)];
+  return rounds > 0 ? record.metrics[static_cast<size_t>(metric)] / rounds : 0.0;
+}
+
+constexpr int kWinRatioReplicates = 1000;
+constexpr uint64_t kWinRatioSeed = 0x5eed'0f'b00757a9ull;  // fixed: the same files, same interval
+
+// win_ratio of `games` games resampled with replacement, as win counts: the seats' wins and
+// the draws are multinomial with the observed frequencies (seat count + 1 categories).
+double resampledWinRatio(std::span<const size_t> wins, size_t games, std::mt19937_64& engine) {
+  std::vector<double> rates;
+  size_t left = games;
+  double leftShare = 1.0;
+  for (size_t w : wins) {
+    const double share = static_cast<double>(w) / static_cast<double>(games);
+    const double p = leftShare > 0 ? std::clamp(share / leftShare, 0.0, 1.0) : 0.0;
+    const size_t drawn = std::binomial_distribution<size_t>(left, p)(engine);
+    rates.push_back(static_cast<double>(drawn) / static_cast<double>(games));
+    left -= drawn;
+    leftShare -= share;
+  }
+  return winRatioOf(rates);
+}
+
+// The percentile bootstrap 95 % interval of win_ratio.
+std::pair<double, double> winRatioInterval(std::span<const size_t> wins, size_t games) {
+  if (games == 0) return {0, 0};
+  std::mt19937_64 engine(kWinRatioSeed);
+  std::vector<double> replicates(kWinRatioReplicates);
+  for (double& r : replicates) r = resampledWinRatio(wins, games, engine);
+  return percentileInterval(replicates, 0.95);
+}
+
 }  // namespace
+
+double winRatioOf(std::span<const double> rates) {
+  if (rates.size() == 1) return std::abs(rates[0] - 0.5);
+  return populationStd(rates);
+}
 
 void SampleMoments::add(double value) {
   ++n_;
@@ -69,6 +105,8 @@ SummaryBuilder::SummaryBuilder(ExperimentLabel label)
 
 void SummaryBuilder::add(const GameRecord& record) {
   for (size_t k = 0; k < kNumMetrics; ++k) metrics_[k].add(record.metrics[k]);
+  leadChangesPerRound_.add(perRound(record, Metric::LeadChanges));
+  leadingTimePerRound_.add(perRound(record, Metric::LeadingTime));
   for (size_t seat = 0; seat < seats_.size(); ++seat) {
     SeatTotals& t = seats_[seat];
     const PlayerCounters& c = record.counters[seat];
@@ -89,7 +127,10 @@ ExperimentSummary SummaryBuilder::summary() const {
   summary.label = label_;
   summary.games = games_;
   for (size_t k = 0; k < kNumMetrics; ++k) summary.metrics[k] = metrics_[k].stats();
+  summary.leadChangesPerRound = leadChangesPerRound_.stats();
+  summary.leadingTimePerRound = leadingTimePerRound_.stats();
   std::vector<double> rates;
+  std::vector<size_t> wins;
   for (size_t seat = 0; seat < seats_.size(); ++seat) {
     const SeatTotals& t = seats_[seat];
     PlayerSummary p;
@@ -104,9 +145,12 @@ ExperimentSummary SummaryBuilder::summary() const {
       p.leadRoundsMean = static_cast<double>(t.leadRounds) / games;
     }
     rates.push_back(p.winRate);
+    wins.push_back(t.wins);
     summary.players.push_back(p);
   }
   summary.winRatio = games_ ? winRatioOf(rates) : 0.0;
+  std::tie(summary.winRatioLow, summary.winRatioHigh) = winRatioInterval(wins, games_);
+  summary.balance = winBalance(wins, games_);
   summary.drawRate = fraction(draws_, games_);
   summary.cappedRate = fraction(capped_, games_);
   return summary;

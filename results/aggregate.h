@@ -3,10 +3,12 @@
 // and constant memory whatever the number of games.
 #include <array>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "core/metrics.h"
 #include "results/experiment_result.h"
+#include "results/statistics.h"
 
 namespace ddalab {
 
@@ -45,10 +47,19 @@ struct PlayerSummary {
   double leadRoundsMean = 0;
 };
 
+// metrics.md's win_ratio of per-seat win rates: their population std; one seat: |w - 1/2|.
+double winRatioOf(std::span<const double> winRates);
+
 struct ExperimentSummary {
   ExperimentLabel label;                     // the experiment summarized
   std::array<Stats, kNumMetrics> metrics{};  // per-game metrics, indexed like MetricValues
+  // lead_changes and leading_time per round of each game: the counts grow with a game's length,
+  // these rates do not (reported beside the thesis's counts, not scored).
+  Stats leadChangesPerRound, leadingTimePerRound;
   double winRatio = 0;  // population std over players of win rates; n = 1: |w - 1/2|
+  // win_ratio's 95 % interval: percentile bootstrap over the games (resampled win counts).
+  double winRatioLow = 0, winRatioHigh = 0;
+  ChiSquareTest balance;  // chi-square test that every seat is equally likely to win
   double drawRate = 0;
   double cappedRate = 0;
   std::vector<PlayerSummary> players;
@@ -75,6 +86,7 @@ class SummaryBuilder {
   ExperimentLabel label_;
   size_t games_ = 0, draws_ = 0, capped_ = 0;
   std::array<SampleMoments, kNumMetrics> metrics_{};
+  SampleMoments leadChangesPerRound_, leadingTimePerRound_;
   std::vector<SeatTotals> seats_;
 };
 

@@ -75,14 +75,27 @@ std::string seatColumn(size_t seat, const char* suffix) {
   return name;
 }
 
-Fields gamesHeader(size_t seats) {
+// The columns of a games file; files of ddalab before the chance bins lack pN_chance.
+Fields gamesHeader(size_t seats, bool withChance = true) {
   Fields header = {"iteration", "seed", metricKey(Metric::Rounds), "winner", "capped"};
   for (const auto& info : allMetrics())
     if (info.metric != Metric::Rounds) header.emplace_back(info.key);
   for (size_t seat = 0; seat < seats; ++seat)
     for (const char* suffix : {"score", "moves", "turns", "lead_rounds"})
       header.push_back(seatColumn(seat, suffix));
+  if (withChance)
+    for (size_t seat = 0; seat < seats; ++seat) header.push_back(seatColumn(seat, "chance"));
   return header;
+}
+
+// The kChanceBins counts of one seat in one field, separated by spaces ("3 1 0 ...").
+std::string chanceField(const ChanceBins& bins) {
+  std::string field;
+  for (size_t i = 0; i < bins.size(); ++i) {
+    if (i > 0) field += ' ';
+    field += std::to_string(bins[i]);
+  }
+  return field;
 }
 
 Fields gamesRow(const GameRecord& record, size_t seats) {
@@ -97,6 +110,7 @@ Fields gamesRow(const GameRecord& record, size_t seats) {
     row.push_back(formatNumber(record.scores[seat]));
     for (int count : {c.moves, c.turns, c.leadRounds}) row.push_back(formatNumber(count));
   }
+  for (size_t seat = 0; seat < seats; ++seat) row.push_back(chanceField(record.chance[seat]));
   return row;
 }
 
@@ -260,10 +274,12 @@ class CsvReader {
   size_t recordLine_ = 1;
 };
 
-// Reads the header record and checks it is exactly `expected`.
-void expectHeader(CsvReader& reader, const Fields& expected) {
+// Reads the header record and checks it is exactly `expected` (true) or, when given, exactly
+// `older` (false: a file of an earlier version).
+bool expectHeader(CsvReader& reader, const Fields& expected, const Fields& older = {}) {
   Fields header;
   if (!reader.next(header)) reader.fail(1, "the file is empty; expected a header row");
+  if (!older.empty() && header == older) return false;
   for (size_t i = 0; i < expected.size(); ++i) {
     const std::string found = i < header.size() ? header[i] : "(nothing)";
     if (found != expected[i])
@@ -271,6 +287,7 @@ void expectHeader(CsvReader& reader, const Fields& expected) {
   }
   if (header.size() > expected.size())
     reader.fail(expected.size() + 1, "unexpected header '" + header[expected.size()] + "'");
+  return true;
 }
 
 // The number spelled by all of `text`, if it is one (std::from_chars ignores the locale).
@@ -309,6 +326,21 @@ class RowCursor {
     const double value = number<double>();
     if (!std::isfinite(value)) failLast("expected a finite number");
     return value;
+  }
+
+  // kChanceBins counts separated by single spaces (chanceField).
+  ChanceBins chanceBins() {
+    ChanceBins bins{};
+    std::string_view rest = text();
+    for (size_t i = 0; i < bins.size(); ++i) {
+      const size_t end = i + 1 < bins.size() ? rest.find(' ') : rest.size();
+      const auto value = parseWhole<uint32_t>(rest.substr(0, end));
+      if (end == std::string_view::npos || !value)
+        failLast("expected " + std::to_string(kChanceBins) + " counts separated by spaces");
+      bins[i] = *value;
+      rest.remove_prefix(std::min(rest.size(), end + 1));
+    }
+    return bins;
   }
 
   // A count: an integer >= 0.
@@ -403,7 +435,8 @@ bool parseFlag(RowCursor& row) {
 
 // One row of a games file, in the column order of gamesHeader(); `previous` is the iteration
 // of the row before (none for the first), `planned` the experiment's planned iterations.
-GameRecord parseGame(RowCursor& row, size_t seats, std::optional<uint64_t> previous, int planned) {
+GameRecord parseGame(RowCursor& row, size_t seats, std::optional<uint64_t> previous, int planned,
+                     bool withChance) {
   GameRecord g;
   g.numPlayers = static_cast<int>(seats);
   g.iteration = row.number<uint64_t>();
@@ -422,6 +455,8 @@ GameRecord parseGame(RowCursor& row, size_t seats, std::optional<uint64_t> previ
     g.scores[seat] = row.finite();
     g.counters[seat] = {row.count(), row.count(), row.count()};
   }
+  if (withChance)
+    for (size_t seat = 0; seat < seats; ++seat) g.chance[seat] = row.chanceBins();
   return g;
 }
 
@@ -430,14 +465,15 @@ size_t readGames(const fs::path& file, const ExperimentLabel& label,
                  const std::function<void(const GameRecord&)>& onGame) {
   CsvReader reader(file);
   const size_t seats = label.players.size();
-  const Fields header = gamesHeader(seats);
-  expectHeader(reader, header);
+  Fields header = gamesHeader(seats);
+  const bool withChance = expectHeader(reader, header, gamesHeader(seats, false));
+  if (!withChance) header = gamesHeader(seats, false);
   Fields fields;
   std::optional<uint64_t> previous;
   size_t games = 0;
   while (reader.next(fields)) {
     RowCursor row(reader, fields, header);
-    const GameRecord record = parseGame(row, seats, previous, label.plannedIterations);
+    const GameRecord record = parseGame(row, seats, previous, label.plannedIterations, withChance);
     previous = record.iteration;
     onGame(record);
     ++games;
@@ -485,7 +521,14 @@ void writeSummaryCsv(const fs::path& dir, const ExperimentSummary& summary) {
   csv.row(kSummaryHeader);
   for (const auto& info : allMetrics())
     csv.row(statsRow(std::string(info.key), summary.metrics[static_cast<size_t>(info.metric)]));
-  csv.row(valueRow("win_ratio", summary.winRatio, summary.games));
+  csv.row(statsRow("lead_changes_per_round", summary.leadChangesPerRound));
+  csv.row(statsRow("leading_time_per_round", summary.leadingTimePerRound));
+  Fields winRatio = valueRow("win_ratio", summary.winRatio, summary.games);
+  winRatio[5] = formatNumber(summary.winRatioLow);  // bootstrap interval
+  winRatio[6] = formatNumber(summary.winRatioHigh);
+  csv.row(winRatio);
+  csv.row(valueRow("win_balance_chi2", summary.balance.chi2, summary.games));
+  csv.row(valueRow("win_balance_p", summary.balance.p, summary.games));
   for (size_t seat = 0; seat < summary.players.size(); ++seat)
     csv.row(valueRow(seatColumn(seat, "win_rate"), summary.players[seat].winRate, summary.games));
   csv.row(valueRow("draw_rate", summary.drawRate, summary.games));
@@ -509,6 +552,77 @@ void writeBatchCsvs(const fs::path& dir, std::span<const ExperimentSummary> summ
   for (const ExperimentSummary& summary : summaries) csv.row(batchRow(summary));
   csv.commit();
   for (const ComparisonScores& scores : scoreAll(summaries)) writeScoresCsv(dir, scores);
+}
+
+ExperimentResult readExperimentGames(const fs::path& dir, const ExperimentLabel& label) {
+  ExperimentResult result;
+  static_cast<ExperimentLabel&>(result) = label;
+  readGames(dir / (fileStem(label.name) + ".games.csv"), label,
+            [&](const GameRecord& record) { result.records.push_back(record); });
+  return result;
+}
+
+namespace {
+
+std::string probability(double p) {
+  return std::isnan(p) ? "" : formatNumber(p);
+}
+
+void writeTestsCsv(const fs::path& dir, const ComparisonAnalysis& a) {
+  CsvFile csv(dir / (fileStem(a.comparison) + ".tests.csv"));
+  csv.row({"experiment", "reference", "metric", "pairs", "difference", "ci95_low", "ci95_high",
+           "test", "p", "wilcoxon_p", "holm_p", "significant"});
+  for (const PairedTest& t : a.tests)
+    csv.row({t.experiment, a.reference, t.metric, formatNumber(t.pairs), formatNumber(t.difference),
+             formatNumber(t.ci95Low), formatNumber(t.ci95High), t.test, probability(t.p),
+             probability(t.wilcoxonP), probability(t.holmP), t.significant() ? "1" : "0"});
+  csv.commit();
+}
+
+void writeRanksCsv(const fs::path& dir, const ComparisonAnalysis& a) {
+  CsvFile csv(dir / (fileStem(a.comparison) + ".ranks.csv"));
+  Fields header = {"experiment", "score9",     "score9_low", "score9_high",
+                   "score4",     "score4_low", "score4_high"};
+  for (const char* table : {"p_rank9_", "p_rank4_"})
+    for (size_t rank = 1; rank <= a.scores.size(); ++rank)
+      header.push_back(table + std::to_string(rank));
+  header.push_back("replicates");
+  csv.row(header);
+  for (const ScoreInterval& s : a.scores) {
+    Fields row = {s.experiment,
+                  formatNumber(s.score9),
+                  formatNumber(s.score9Low),
+                  formatNumber(s.score9High),
+                  formatNumber(s.score4),
+                  formatNumber(s.score4Low),
+                  formatNumber(s.score4High)};
+    for (const auto* ranks : {&s.rank9, &s.rank4})
+      for (double p : *ranks) row.push_back(formatNumber(p));
+    row.push_back(formatNumber(a.replicates));
+    csv.row(row);
+  }
+  csv.commit();
+}
+
+void writeDetectabilityCsv(const fs::path& dir, const ComparisonAnalysis& a) {
+  CsvFile csv(dir / (fileStem(a.comparison) + ".detectability.csv"));
+  csv.row({"experiment", "seat", "player", "outcomes", "chi2", "df", "p", "detected",
+           "games_to_detect"});
+  for (const Detectability& d : a.detectability)
+    csv.row({d.experiment, formatNumber(d.seat), d.player.id + ":" + formatNumber(d.player.level),
+             formatNumber(d.outcomes), formatNumber(d.chi2), formatNumber(d.df), probability(d.p),
+             d.detected() ? "1" : "0", d.gamesToDetect ? formatNumber(*d.gamesToDetect) : ""});
+  csv.commit();
+}
+
+}  // namespace
+
+void writeAnalysisCsvs(const fs::path& dir, std::span<const ComparisonAnalysis> analyses) {
+  for (const ComparisonAnalysis& a : analyses) {
+    writeTestsCsv(dir, a);
+    writeRanksCsv(dir, a);
+    writeDetectabilityCsv(dir, a);
+  }
 }
 
 std::vector<ExperimentResult> readResultsDir(const fs::path& dir) {

@@ -11,6 +11,7 @@
 #include "results/aggregate.h"
 #include "results/file_io.h"
 #include "results/scoring.h"
+#include "results/significance.h"
 
 namespace ddalab {
 
@@ -46,6 +47,15 @@ void writeBatchCsvs(const std::filesystem::path& dir, std::span<const Experiment
 // Errors (InputError) name the file, the line and the column; non-finite numbers, negative
 // counts and games out of order or repeated are errors.
 std::vector<ExperimentResult> readResultsDir(const std::filesystem::path& dir);
+
+// One experiment's games from <dir>/<stem>.games.csv, into memory; errors as above.
+ExperimentResult readExperimentGames(const std::filesystem::path& dir,
+                                     const ExperimentLabel& label);
+
+// <dir>/<comparison>.tests.csv (paired tests against the reference row), .ranks.csv (score
+// intervals and rank probabilities) and .detectability.csv of each analysed comparison.
+void writeAnalysisCsvs(const std::filesystem::path& dir,
+                       std::span<const ComparisonAnalysis> analyses);
 
 // Reads a results folder one game at a time: `onExperiment` for each experiment summary.csv
 // lists, then `onGame` for each of its games, in order (constant memory); errors as above.

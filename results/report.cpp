@@ -76,19 +76,26 @@ void printMetricTable(std::ostream& out, std::span<const ExperimentSummary> summ
                       const ComparisonGroup& group) {
   Cells header = {"experiment", "games"};
   for (Metric m : kTableMetrics) header.emplace_back(metricInfo(m).key);
-  header.emplace_back("win_ratio");
+  header.insert(header.end(),
+                {"lead_changes/round", "leading_time/round", "win_ratio", "balance_p"});
   TextTable table(header);
   for (size_t i : group.members) {
     const ExperimentSummary& s = summaries[i];
     Cells means = {s.label.name,
                    std::to_string(s.games) + "/" + std::to_string(s.label.plannedIterations)};
-    Cells halfWidths = {"  +- 95 % CI", ""};
+    Cells halfWidths = {"  +- 95 % CI (win_ratio: interval)", ""};
     for (Metric m : kTableMetrics) {
       const Stats& stats = s.metrics[static_cast<size_t>(m)];
       means.push_back(fixed(stats.mean));
       halfWidths.push_back(fixed((stats.ci95High - stats.ci95Low) / 2));
     }
+    for (const Stats* rate : {&s.leadChangesPerRound, &s.leadingTimePerRound}) {
+      means.push_back(fixed(rate->mean, 4));
+      halfWidths.push_back(fixed((rate->ci95High - rate->ci95Low) / 2, 4));
+    }
     means.push_back(fixed(s.winRatio));
+    halfWidths.push_back(fixed(s.winRatioLow) + ".." + fixed(s.winRatioHigh));
+    means.push_back(fixed(s.balance.p, 4));
     table.addRow(means);
     table.addRow(halfWidths);
   }
@@ -112,7 +119,17 @@ void printPlayerTable(std::ostream& out, const ExperimentSummary& summary) {
   table.print(out);
 }
 
-void printScoreTable(std::ostream& out, const ComparisonScores& scores) {
+// '*' when the row's mean differs from the reference row's significantly (Holm-adjusted paired
+// test), '' otherwise or without an analysis.
+std::string significanceMark(const ComparisonAnalysis* analysis, const std::string& experiment,
+                             ScoredMetric metric) {
+  if (!analysis) return "";
+  const PairedTest* test = findTest(*analysis, experiment, std::string(scoredMetricKey(metric)));
+  return test && test->significant() ? "*" : "";
+}
+
+void printScoreTable(std::ostream& out, const ComparisonScores& scores,
+                     const ComparisonAnalysis* analysis) {
   Cells header = {"experiment"};
   for (size_t k = 0; k < kNumScoredMetrics; ++k)
     header.emplace_back(scoredMetricKey(static_cast<ScoredMetric>(k)));
@@ -120,12 +137,62 @@ void printScoreTable(std::ostream& out, const ComparisonScores& scores) {
   TextTable table(header);
   for (const ScoreRow& row : scores.rows) {
     Cells cells = {row.experiment};
-    for (double ratio : row.ratios) cells.push_back(std::isnan(ratio) ? "n/a" : fixed(ratio));
+    for (size_t k = 0; k < kNumScoredMetrics; ++k) {
+      const double ratio = row.ratios[k];
+      cells.push_back(std::isnan(ratio)
+                          ? "n/a"
+                          : fixed(ratio) + significanceMark(analysis, row.experiment,
+                                                            static_cast<ScoredMetric>(k)));
+    }
     cells.push_back(fixed(row.score9));
     cells.push_back(fixed(row.score4));
     table.addRow(cells);
   }
   table.print(out);
+}
+
+std::string percent(double p) {
+  return fixed(100 * p, 0) + "%";
+}
+
+// The score intervals with the probability of each rank.
+void printRankTable(std::ostream& out, const ComparisonAnalysis& a) {
+  out << "  bootstrap 95 % intervals (" << a.replicates << " replicates of the " << a.pairs
+      << " paired games) and P(rank) by score9:\n";
+  Cells header = {"experiment", "score9", "interval", "score4", "interval"};
+  for (size_t rank = 1; rank <= a.scores.size(); ++rank)
+    header.push_back("P(" + std::to_string(rank) + ")");
+  TextTable table(header);
+  for (const ScoreInterval& s : a.scores) {
+    Cells cells = {s.experiment, fixed(s.score9, 2),
+                   fixed(s.score9Low, 2) + ".." + fixed(s.score9High, 2), fixed(s.score4, 2),
+                   fixed(s.score4Low, 2) + ".." + fixed(s.score4High, 2)};
+    for (double p : s.rank9) cells.push_back(percent(p));
+    table.addRow(cells);
+  }
+  table.print(out);
+}
+
+void printDetectability(std::ostream& out, const ComparisonAnalysis& a) {
+  if (a.detectability.empty()) return;
+  out << "  detectability: the environment outcomes each player received against natural "
+         "chance (chi-square on deciles, 5 %):\n";
+  TextTable table({"experiment", "seat", "outcomes", "chi2", "p", "detected", "games to detect"},
+                  2);
+  for (const Detectability& d : a.detectability)
+    table.addRow({d.experiment,
+                  std::to_string(d.seat) + " " + d.player.id + ":" + std::to_string(d.player.level),
+                  std::to_string(d.outcomes), fixed(d.chi2, 1),
+                  std::isnan(d.p) ? "too few" : fixed(d.p, 4), d.detected() ? "yes" : "no",
+                  d.gamesToDetect ? std::to_string(*d.gamesToDetect) : "-"});
+  table.print(out);
+}
+
+const ComparisonAnalysis* analysisOf(std::span<const ComparisonAnalysis> analyses,
+                                     const std::string& comparison) {
+  for (const ComparisonAnalysis& a : analyses)
+    if (a.comparison == comparison) return &a;
+  return nullptr;
 }
 
 // Algorithms x comparisons, then the mean over the comparisons every algorithm takes part in.
@@ -160,13 +227,22 @@ void printSummaryTables(std::ostream& out, std::span<const ExperimentSummary> su
   }
 }
 
-void printComparisonScores(std::ostream& out, const std::vector<ComparisonScores>& comparisons) {
+void printComparisonScores(std::ostream& out, const std::vector<ComparisonScores>& comparisons,
+                           std::span<const ComparisonAnalysis> analyses) {
   for (const ComparisonScores& scores : comparisons) {
     if (scores.rows.size() < 2) continue;  // a ratio to the best of one row says nothing
+    const ComparisonAnalysis* analysis = analysisOf(analyses, scores.comparison);
     out << "\nComparison " << scores.comparison
         << ": ratio to the best (1 = best; score9 = thesis table 8, score4 = table 9)\n";
-    printScoreTable(out, scores);
+    printScoreTable(out, scores, analysis);
     for (const std::string& note : scores.notes) out << "  note: " << note << '\n';
+    if (!analysis) continue;
+    if (!analysis->tests.empty())
+      out << "  * the row's mean differs from " << analysis->reference
+          << "'s (paired test, Holm-corrected over the comparison, 5 %)\n";
+    for (const std::string& note : analysis->notes) out << "  note: " << note << '\n';
+    if (!analysis->scores.empty()) printRankTable(out, *analysis);
+    printDetectability(out, *analysis);
   }
   for (const ScoreTable table : {ScoreTable::AllMetrics, ScoreTable::FourMetrics}) {
     const CrossScores cross = crossScores(comparisons, table);

@@ -7,6 +7,7 @@
 
 #include "results/aggregate.h"
 #include "results/scoring.h"
+#include "results/significance.h"
 
 namespace ddalab {
 
@@ -15,7 +16,9 @@ void printSummaryTables(std::ostream& out, std::span<const ExperimentSummary> su
 
 // Per comparison with two or more rows: the ratio-to-best table and the 9- and 4-metric scores;
 // with two comparisons or more, tables 8 and 9 across them (algorithm x comparison, and the mean
-// over the comparisons every algorithm takes part in).
-void printComparisonScores(std::ostream& out, const std::vector<ComparisonScores>& comparisons);
+// over the comparisons every algorithm takes part in). With `analyses`, significance marks, score
+// intervals with rank probabilities, and detectability per comparison.
+void printComparisonScores(std::ostream& out, const std::vector<ComparisonScores>& comparisons,
+                           std::span<const ComparisonAnalysis> analyses = {});
 
 }  // namespace ddalab

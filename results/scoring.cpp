@@ -7,9 +7,6 @@
 
 namespace ddalab {
 
-namespace {
-
-// The per-game metric behind a scored metric; none for win_ratio (an experiment-level value).
 std::optional<Metric> perGameMetric(ScoredMetric scored) {
   static constexpr std::array<Metric, kNumScoredMetrics - 1> kPerGame = {
       Metric::LeadChanges,   Metric::Tension, Metric::Lead,       Metric::Fairness,
@@ -18,6 +15,8 @@ std::optional<Metric> perGameMetric(ScoredMetric scored) {
   if (index < kPerGame.size()) return kPerGame[index];
   return std::nullopt;
 }
+
+namespace {
 
 // Only metrics marked "higher is better" are maximized; randomness counts as minimized in the
 // scoring, as in the thesis.

@@ -27,6 +27,8 @@ inline constexpr size_t kNumScoredMetrics = 9;
 
 // The file key of a scored metric ("lead_changes", ..., "win_ratio").
 std::string_view scoredMetricKey(ScoredMetric metric);
+// The per-game metric behind a scored metric; none for win_ratio (an experiment-level value).
+std::optional<Metric> perGameMetric(ScoredMetric scored);
 
 struct ScoreRow {
   std::string experiment;

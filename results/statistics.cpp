@@ -192,8 +192,8 @@ std::vector<double> holmAdjust(std::span<const double> p) {
   return adjusted;
 }
 
-BalanceTest winBalance(std::span<const size_t> wins, size_t games) {
-  BalanceTest test;
+ChiSquareTest winBalance(std::span<const size_t> wins, size_t games) {
+  ChiSquareTest test;
   if (wins.empty() || games == 0) return test;
   std::vector<double> observed(wins.begin(), wins.end());
   if (wins.size() == 1) observed.push_back(static_cast<double>(games - wins[0]));  // losses
@@ -204,6 +204,25 @@ BalanceTest winBalance(std::span<const size_t> wins, size_t games) {
   test.df = static_cast<int>(observed.size()) - 1;
   test.p = chiSquareUpperTail(test.chi2, test.df);
   return test;
+}
+
+std::pair<double, double> percentileInterval(std::vector<double> values, double level) {
+  if (values.empty()) return {0, 0};
+  std::sort(values.begin(), values.end());
+  const auto at = [&values](double q) {
+    const double position = q * static_cast<double>(values.size() - 1);
+    const auto below = static_cast<size_t>(std::floor(position));
+    const size_t above = std::min(below + 1, values.size() - 1);
+    return values[below] +
+           (position - static_cast<double>(below)) * (values[above] - values[below]);
+  };
+  const double tail = (1.0 - level) / 2.0;
+  return {at(tail), at(1.0 - tail)};
+}
+
+void resampleCounts(size_t n, Rng& rng, std::vector<uint32_t>& counts) {
+  counts.assign(n, 0);
+  for (size_t draw = 0; draw < n; ++draw) ++counts[rng.below(static_cast<uint32_t>(n))];
 }
 
 }  // namespace ddalab

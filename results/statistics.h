@@ -4,7 +4,10 @@
 // tests, Holm's correction, and a chi-square test of balanced win counts.
 #include <cstddef>
 #include <span>
+#include <utility>
 #include <vector>
+
+#include "core/rng.h"
 
 namespace ddalab {
 
@@ -16,6 +19,14 @@ double studentTwoSidedP(double t, double df);
 double chiSquareUpperTail(double x, double df);
 // P(Z >= z) for a standard normal Z.
 double normalUpperTail(double z);
+
+// The central `level` interval of `values` by percentiles (sorts a copy; linear interpolation
+// between order statistics); {0, 0} for no values.
+std::pair<double, double> percentileInterval(std::vector<double> values, double level);
+
+// One bootstrap replicate of n items as counts: how often each index is drawn in n draws with
+// replacement (counts[i] for item i; they sum to n).
+void resampleCounts(size_t n, Rng& rng, std::vector<uint32_t>& counts);
 
 // Paired differences (row minus baseline, game by game).
 struct PairedDifference {
@@ -33,14 +44,16 @@ PairedDifference pairedDifference(std::span<const double> differences);
 // Holm's step-down adjustment of `p` (same order; adjusted values are monotone and <= 1).
 std::vector<double> holmAdjust(std::span<const double> p);
 
-// Chi-square test that every seat is equally likely to win: `wins[i]` games won by seat i out of
-// `games` (draws count for nobody). With one seat the game is balanced when it is won half the
-// time (wins against losses). df = seats - 1 (1 for one seat).
-struct BalanceTest {
+// The result of a chi-square test.
+struct ChiSquareTest {
   double chi2 = 0;
   int df = 0;
   double p = 1;
 };
-BalanceTest winBalance(std::span<const size_t> wins, size_t games);
+
+// Chi-square test that every seat is equally likely to win: `wins[i]` games won by seat i out of
+// `games` (draws count for nobody). With one seat the game is balanced when it is won half the
+// time (wins against losses). df = seats - 1 (1 for one seat).
+ChiSquareTest winBalance(std::span<const size_t> wins, size_t games);
 
 }  // namespace ddalab

@@ -401,7 +401,7 @@ TEST_CASE("CSV columns follow app.md") {
   CHECK(games[0] ==
         "iteration,seed,rounds,winner,capped,lead_changes,lead,tension,leading_time,freedom,"
         "fairness,believability,randomness,p0_score,p0_moves,p0_turns,p0_lead_rounds,p1_score,"
-        "p1_moves,p1_turns,p1_lead_rounds");
+        "p1_moves,p1_turns,p1_lead_rounds,p0_chance,p1_chance");
   // Game 0 is a draw (empty winner), not capped; 0.1 + 0.2 keeps all its digits.
   CHECK_THAT(games[1], Contains("0,18446744073709551615,17,,0,"));
   CHECK_THAT(games[1], Contains("0.30000000000000004"));
@@ -409,10 +409,14 @@ TEST_CASE("CSV columns follow app.md") {
   const auto summary = lines(readText(dir.path() / "x.summary.csv"));
   CHECK(summary[0] == "metric,mean,std,min,max,ci95_low,ci95_high,n");
   CHECK_THAT(summary[1], Contains("rounds,18,1,17,19,"));
-  CHECK(summary[kNumMetrics + 1].rfind("win_ratio,", 0) == 0);
-  CHECK(summary[kNumMetrics + 2].rfind("p0_win_rate,", 0) == 0);
-  CHECK(summary[kNumMetrics + 3].rfind("p1_win_rate,", 0) == 0);
-  CHECK(summary[kNumMetrics + 4] == "draw_rate,0.3333333333333333,,,,,,3");
+  CHECK(summary[kNumMetrics + 1].rfind("lead_changes_per_round,", 0) == 0);
+  CHECK(summary[kNumMetrics + 2].rfind("leading_time_per_round,", 0) == 0);
+  CHECK(summary[kNumMetrics + 3].rfind("win_ratio,", 0) == 0);
+  CHECK(summary[kNumMetrics + 4].rfind("win_balance_chi2,", 0) == 0);
+  CHECK(summary[kNumMetrics + 5].rfind("win_balance_p,", 0) == 0);
+  CHECK(summary[kNumMetrics + 6].rfind("p0_win_rate,", 0) == 0);
+  CHECK(summary[kNumMetrics + 7].rfind("p1_win_rate,", 0) == 0);
+  CHECK(summary[kNumMetrics + 8] == "draw_rate,0.3333333333333333,,,,,,3");
 
   const auto batch = lines(readText(dir.path() / "summary.csv"));
   REQUIRE(batch.size() == 3);

@@ -195,6 +195,7 @@ TEST_CASE("runToFolder writes the same files as the in-memory runner", "[service
     writeExperimentCsvs(dir.path() / "memory", r, summaries.back());
   }
   writeBatchCsvs(dir.path() / "memory", summaries);
+  writeAnalysisCsvs(dir.path() / "memory", analyzeAll(results));
   writeFileAtomically(dir.path() / "memory" / "batch.json", toJson(batch).dump(2) + "\n");
   requireSameFolders(dir.path() / "service", dir.path() / "memory");
   // The checkpoints are dropped once the batch is complete.

@@ -61,13 +61,13 @@ TEST_CASE("Holm's adjustment by hand", "[statistics]") {
 TEST_CASE("the balance test of win counts by hand", "[statistics]") {
   // 30, 20, 10 wins of 60: expected 20 each, chi2 = (100 + 0 + 100) / 20 = 10 with 2 df.
   const std::vector<size_t> three = {30, 20, 10};
-  const BalanceTest t = winBalance(three, 60);
+  const ChiSquareTest t = winBalance(three, 60);
   CHECK(t.chi2 == Approx(10));
   CHECK(t.df == 2);
   CHECK(t.p == Approx(std::exp(-5.0)));
   // One seat: 30 wins and 10 losses of 40 against half each.
   const std::vector<size_t> one = {30};
-  const BalanceTest solo = winBalance(one, 40);
+  const ChiSquareTest solo = winBalance(one, 40);
   CHECK(solo.chi2 == Approx(10));
   CHECK(solo.df == 1);
   CHECK(solo.p == Approx(0.0015654).margin(1e-6));

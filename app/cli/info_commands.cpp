@@ -105,14 +105,22 @@ int validateCommand(const Args& args) {
 
 int scoreCommand(const Args& args) {
   po::options_description options("options");
-  options.add_options()("dir", po::value<std::string>()->required(), "results folder of a run");
+  options.add_options()("dir", po::value<std::string>()->required(), "results folder of a run")(
+      "write", "rewrite the folder's derived CSVs (summary, scores, tests, ranks, detectability)");
   po::positional_options_description positional;
   positional.add("dir", 1);
   po::variables_map vm;
-  if (auto code = parseArgs(args, "ddalab score DIR", options, positional, vm)) return *code;
-  const auto summaries = summarizeResultsDir(vm["dir"].as<std::string>());
+  if (auto code = parseArgs(args, "ddalab score DIR [--write]", options, positional, vm))
+    return *code;
+  const std::string dir = vm["dir"].as<std::string>();
+  const auto summaries = summarizeResultsDir(dir);
+  const auto analyses = analyzeResultsDir(dir);
   printSummaryTables(std::cout, summaries);
-  printComparisonScores(std::cout, scoreAll(summaries));
+  printComparisonScores(std::cout, scoreAll(summaries), analyses);
+  if (vm.count("write")) {
+    writeBatchCsvs(dir, summaries);
+    writeAnalysisCsvs(dir, analyses);
+  }
   return kOk;
 }
 

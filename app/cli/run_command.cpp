@@ -111,7 +111,7 @@ const char* signalName(int signal) {
 
 void printOutcome(const RunOutcome& outcome, const RunRequest& request) {
   printSummaryTables(std::cout, outcome.summaries);
-  printComparisonScores(std::cout, outcome.scores);
+  printComparisonScores(std::cout, outcome.scores, outcome.analyses);
   std::cout << "\nresults: " << request.out.string() << "\n";
 }
 

@@ -125,6 +125,8 @@ class LostCitiesState final : public State {
   double gain(int p) const override { return heuristicUnits(p); }
   int roundsCompleted() const override { return rounds_; }
   double believability() const override;
+  // The player who drew.
+  int chanceRecipient() const override { return player_; }
   bool isPass(Action) const override { return false; }  // every turn moves two cards
   std::string actionToString(Action action) const override;
   std::string toString() const override;

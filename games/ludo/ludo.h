@@ -47,6 +47,8 @@ class LudoState final : public State {
   double gain(int p) const override { return -turnsNeededUnits(seatOf(p)) / 21.0; }
   int roundsCompleted() const override { return rounds_; }
   double believability() const override;
+  // The player who rolls.
+  int chanceRecipient() const override { return player_; }
   bool isPass(Action action) const override { return action == kPass; }
   std::string actionToString(Action action) const override;
   std::string toString() const override;

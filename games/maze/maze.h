@@ -155,6 +155,8 @@ class MazeState final : public State {
   double value(int p) const override;
   int roundsCompleted() const override { return rounds_; }
   double believability() const override;
+  // The explorer: every corridor is built for them.
+  int chanceRecipient() const override { return 0; }
   bool isPass(Action) const override { return false; }
   std::string actionToString(Action action) const override;
   std::string toString() const override;

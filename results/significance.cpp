@@ -1,0 +1,359 @@
+#include "results/significance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <tuple>
+
+#include "core/rng.h"
+#include "results/aggregate.h"
+#include "results/csv.h"
+#include "results/statistics.h"
+
+namespace ddalab {
+
+namespace {
+
+// ---- pairing ---------------------------------------------------------------------------------
+
+// The games of each row at the iterations every row played, in iteration order.
+struct PairedRows {
+  std::vector<std::vector<const GameRecord*>> games;  // [row][pair]
+  size_t pairs() const { return games.empty() ? 0 : games.front().size(); }
+};
+
+PairedRows pairRows(std::span<const ExperimentResult> rows) {
+  std::vector<uint64_t> common;
+  for (const GameRecord& r : rows.front().records) common.push_back(r.iteration);
+  for (const ExperimentResult& row : rows.subspan(1)) {
+    std::vector<uint64_t> mine, both;
+    for (const GameRecord& r : row.records) mine.push_back(r.iteration);
+    std::set_intersection(common.begin(), common.end(), mine.begin(), mine.end(),
+                          std::back_inserter(both));
+    common = std::move(both);
+  }
+  PairedRows paired;
+  for (const ExperimentResult& row : rows) {
+    auto& games = paired.games.emplace_back();
+    auto it = row.records.begin();
+    for (uint64_t iteration : common) {
+      while (it->iteration != iteration) ++it;
+      games.push_back(&*it);
+    }
+  }
+  return paired;
+}
+
+// The row every other row is tested against: the one named "e-random" (the thesis's no-DDA
+// row); else the first whose environment is e-random; else the first row.
+size_t referenceRow(std::span<const ExperimentResult> rows) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::string& name = rows[i].name;
+    if (name == "e-random" || name.ends_with("/e-random")) return i;
+  }
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].environment == "e-random") return i;
+  return 0;
+}
+
+// ---- per-game values -------------------------------------------------------------------------
+
+// A per-game value the paired tests compare: a scored metric, the rounds, or a per-round rate.
+struct GameValue {
+  std::string key;
+  double (*of)(const GameRecord&);
+};
+
+template <Metric M>
+double metricOf(const GameRecord& g) {
+  return g.metrics[static_cast<size_t>(M)];
+}
+
+template <Metric M>
+double perRoundOf(const GameRecord& g) {
+  const double rounds = g.metrics[static_cast<size_t>(Metric::Rounds)];
+  return rounds > 0 ? metricOf<M>(g) / rounds : 0.0;
+}
+
+const std::vector<GameValue>& gameValues() {
+  static const std::vector<GameValue> values = {
+      {"lead_changes", metricOf<Metric::LeadChanges>},
+      {"tension", metricOf<Metric::Tension>},
+      {"lead", metricOf<Metric::Lead>},
+      {"fairness", metricOf<Metric::Fairness>},
+      {"believability", metricOf<Metric::Believability>},
+      {"freedom", metricOf<Metric::Freedom>},
+      {"randomness", metricOf<Metric::Randomness>},
+      {"leading_time", metricOf<Metric::LeadingTime>},
+      {"rounds", metricOf<Metric::Rounds>},
+      {"lead_changes_per_round", perRoundOf<Metric::LeadChanges>},
+      {"leading_time_per_round", perRoundOf<Metric::LeadingTime>}};
+  return values;
+}
+
+// Paired t (and Wilcoxon) of every per-game value of every row against the reference.
+void addPairedTests(std::span<const ExperimentResult> rows, const PairedRows& paired,
+                    size_t reference, ComparisonAnalysis& analysis) {
+  std::vector<double> differences(paired.pairs());
+  for (size_t row = 0; row < rows.size(); ++row) {
+    if (row == reference) continue;
+    for (const GameValue& value : gameValues()) {
+      for (size_t i = 0; i < paired.pairs(); ++i)
+        differences[i] = value.of(*paired.games[row][i]) - value.of(*paired.games[reference][i]);
+      const PairedDifference d = pairedDifference(differences);
+      analysis.tests.push_back({rows[row].name, value.key, d.n, d.mean, d.ci95Low, d.ci95High,
+                                "paired-t", d.tP, d.wilcoxonP, 1.0});
+    }
+  }
+}
+
+// ---- bootstrap -------------------------------------------------------------------------------
+
+// The summary fields scoring reads (means and win_ratio) of one row under weights `counts`.
+ExperimentSummary weightedSummary(const ExperimentResult& row,
+                                  std::span<const GameRecord* const> games,
+                                  std::span<const uint32_t> counts) {
+  ExperimentSummary s;
+  s.label = row;
+  s.players.resize(row.players.size());
+  std::array<double, kNumMetrics> sums{};
+  std::vector<double> wins(row.players.size(), 0.0);
+  double total = 0;
+  for (size_t i = 0; i < games.size(); ++i) {
+    if (counts[i] == 0) continue;
+    const double w = counts[i];
+    for (size_t k = 0; k < kNumMetrics; ++k) sums[k] += w * games[i]->metrics[k];
+    if (games[i]->winner >= 0 && static_cast<size_t>(games[i]->winner) < wins.size())
+      wins[static_cast<size_t>(games[i]->winner)] += w;
+    total += w;
+  }
+  for (size_t k = 0; k < kNumMetrics; ++k) s.metrics[k].mean = sums[k] / total;
+  for (double& rate : wins) rate /= total;
+  s.winRatio = winRatioOf(wins);
+  return s;
+}
+
+// 1 + the number of rows scoring strictly higher (ties share the better rank).
+size_t rankOf(std::span<const double> scores, size_t row) {
+  return 1 + static_cast<size_t>(std::count_if(scores.begin(), scores.end(),
+                                               [&](double s) { return s > scores[row]; }));
+}
+
+// Replicates within budget: the work is replicates x rows x pairs; large samples get fewer
+// (never below 200), so that a comparison of 10^6 games per row still analyses in seconds.
+int replicatesFor(const AnalysisOptions& options, size_t rows, size_t pairs) {
+  constexpr double kBudget = 3e8;
+  const double affordable = kBudget / static_cast<double>(std::max<size_t>(1, rows * pairs));
+  return std::clamp(static_cast<int>(affordable), std::min(200, options.replicates),
+                    options.replicates);
+}
+
+// Score intervals and rank probabilities, and win_ratio's paired bootstrap test, resampling
+// the pairs (the same games for every row in a replicate).
+void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& paired,
+                  size_t reference, const AnalysisOptions& options, ComparisonAnalysis& analysis) {
+  const size_t n = rows.size();
+  std::vector<std::string> names;
+  for (const auto& row : rows) names.push_back(row.name);
+  analysis.replicates = replicatesFor(options, n, paired.pairs());
+  const auto b = static_cast<size_t>(analysis.replicates);
+  std::vector<std::vector<double>> score9(n, std::vector<double>(b)), score4 = score9,
+                                                                      winRatio = score9;
+  std::vector<std::vector<double>> rank9(n, std::vector<double>(n, 0.0)), rank4 = rank9;
+  Rng rng(options.seed);
+  std::vector<uint32_t> counts;
+  std::vector<ExperimentSummary> summaries(n);
+  std::vector<double> s9(n), s4(n);
+  for (size_t rep = 0; rep < b; ++rep) {
+    resampleCounts(paired.pairs(), rng, counts);
+    for (size_t row = 0; row < n; ++row)
+      summaries[row] = weightedSummary(rows[row], paired.games[row], counts);
+    const ComparisonScores scores = scoreComparison(analysis.comparison, names, summaries);
+    for (size_t row = 0; row < n; ++row) {
+      s9[row] = score9[row][rep] = scores.rows[row].score9;
+      s4[row] = score4[row][rep] = scores.rows[row].score4;
+      winRatio[row][rep] = summaries[row].winRatio;
+    }
+    for (size_t row = 0; row < n; ++row) {
+      rank9[row][rankOf(s9, row) - 1] += 1.0 / static_cast<double>(b);
+      rank4[row][rankOf(s4, row) - 1] += 1.0 / static_cast<double>(b);
+    }
+  }
+  std::vector<ExperimentSummary> full(n);
+  std::vector<uint32_t> ones(paired.pairs(), 1);
+  for (size_t row = 0; row < n; ++row)
+    full[row] = weightedSummary(rows[row], paired.games[row], ones);
+  const ComparisonScores observed = scoreComparison(analysis.comparison, names, full);
+  for (size_t row = 0; row < n; ++row) {
+    ScoreInterval si{
+        names[row], observed.rows[row].score9, 0, 0, observed.rows[row].score4, 0, 0, rank9[row],
+        rank4[row]};
+    std::tie(si.score9Low, si.score9High) = percentileInterval(score9[row], 0.95);
+    std::tie(si.score4Low, si.score4High) = percentileInterval(score4[row], 0.95);
+    analysis.scores.push_back(std::move(si));
+    if (row == reference) continue;
+    std::vector<double> diff(b);
+    size_t atMostZero = 0, atLeastZero = 0;
+    for (size_t rep = 0; rep < b; ++rep) {
+      diff[rep] = winRatio[row][rep] - winRatio[reference][rep];
+      atMostZero += diff[rep] <= 0;
+      atLeastZero += diff[rep] >= 0;
+    }
+    const auto [low, high] = percentileInterval(diff, 0.95);
+    const double p = std::min(
+        1.0, 2.0 * static_cast<double>(std::min(atMostZero, atLeastZero)) / static_cast<double>(b));
+    analysis.tests.push_back({names[row], "win_ratio", paired.pairs(),
+                              full[row].winRatio - full[reference].winRatio, low, high, "bootstrap",
+                              p, std::nan(""), 1.0});
+  }
+}
+
+// ---- detectability ---------------------------------------------------------------------------
+
+constexpr double kExpectedPerBin = 5;  // the usual validity rule of the chi-square test
+
+// Chi-square of pooled decile counts against uniform; NaN p when too few outcomes.
+ChiSquareTest uniformityTest(const ChanceBins& bins) {
+  const double total = std::accumulate(bins.begin(), bins.end(), 0.0);
+  ChiSquareTest t;
+  t.df = kChanceBins - 1;
+  const double expected = total / kChanceBins;
+  if (expected < kExpectedPerBin) {
+    t.p = std::nan("");
+    return t;
+  }
+  for (uint32_t count : bins) t.chi2 += (count - expected) * (count - expected) / expected;
+  t.p = chiSquareUpperTail(t.chi2, t.df);
+  return t;
+}
+
+// Subset sizes tried for gamesToDetect: 10, 20, 50, 100, ... below `games`, then `games`.
+std::vector<size_t> subsetSizes(size_t games) {
+  std::vector<size_t> sizes;
+  for (size_t decade = 10; decade < games; decade *= 10)
+    for (size_t step : {1, 2, 5})
+      if (decade * step < games) sizes.push_back(decade * step);
+  sizes.push_back(games);
+  return sizes;
+}
+
+std::optional<size_t> gamesToDetect(std::span<const ChanceBins> games, int subsamples, Rng& rng) {
+  std::vector<uint32_t> order(games.size());
+  std::iota(order.begin(), order.end(), 0u);
+  for (size_t size : subsetSizes(games.size())) {
+    const int draws = size == games.size() ? 1 : subsamples;
+    int rejected = 0;
+    for (int d = 0; d < draws; ++d) {
+      ChanceBins pooled{};
+      for (size_t i = 0; i < size; ++i) {  // a partial Fisher-Yates shuffle draws the subset
+        std::swap(order[i], order[i + rng.below(static_cast<uint32_t>(order.size() - i))]);
+        for (size_t bin = 0; bin < pooled.size(); ++bin) pooled[bin] += games[order[i]][bin];
+      }
+      rejected += uniformityTest(pooled).p < 0.05;
+    }
+    if (rejected >= 0.95 * draws) return size;
+  }
+  return std::nullopt;
+}
+
+void addDetectability(std::span<const ExperimentResult> rows, const AnalysisOptions& options,
+                      ComparisonAnalysis& analysis) {
+  Rng rng(splitmix64(options.seed));
+  for (const ExperimentResult& row : rows)
+    for (size_t seat = 0; seat < row.players.size(); ++seat) {
+      std::vector<ChanceBins> games;
+      ChanceBins pooled{};
+      for (const GameRecord& g : row.records) {
+        games.push_back(g.chance[seat]);
+        for (size_t bin = 0; bin < pooled.size(); ++bin) pooled[bin] += g.chance[seat][bin];
+      }
+      Detectability d;
+      d.experiment = row.name;
+      d.seat = seat;
+      d.player = row.players[seat];
+      d.outcomes = std::accumulate(pooled.begin(), pooled.end(), uint64_t{0});
+      if (d.outcomes == 0) continue;  // nothing dealt to this seat (or files without bins)
+      const ChiSquareTest t = uniformityTest(pooled);
+      std::tie(d.chi2, d.df, d.p) = std::tuple(t.chi2, t.df, t.p);
+      if (!std::isnan(d.p)) d.gamesToDetect = gamesToDetect(games, options.subsamples, rng);
+      analysis.detectability.push_back(std::move(d));
+    }
+}
+
+void adjustForMultipleTests(ComparisonAnalysis& analysis) {
+  std::vector<double> p;
+  for (const PairedTest& t : analysis.tests) p.push_back(t.p);
+  const std::vector<double> adjusted = holmAdjust(p);
+  for (size_t i = 0; i < adjusted.size(); ++i) analysis.tests[i].holmP = adjusted[i];
+}
+
+// The analyses hold a comparison's games in memory (about 350 bytes a game).
+constexpr size_t kMaxAnalyzedGames = 2'000'000;
+
+}  // namespace
+
+ComparisonAnalysis analyzeComparison(const std::string& comparison,
+                                     std::span<const ExperimentResult> rows,
+                                     const AnalysisOptions& options) {
+  ComparisonAnalysis analysis;
+  analysis.comparison = comparison;
+  if (rows.size() < 2) return analysis;
+  const size_t reference = referenceRow(rows);
+  analysis.reference = rows[reference].name;
+  const PairedRows paired = pairRows(rows);
+  analysis.pairs = paired.pairs();
+  if (analysis.pairs < 2) {
+    analysis.notes.push_back("fewer than two games played by every row: nothing to pair");
+  } else {
+    addPairedTests(rows, paired, reference, analysis);
+    addBootstrap(rows, paired, reference, options, analysis);
+    adjustForMultipleTests(analysis);
+  }
+  addDetectability(rows, options, analysis);
+  return analysis;
+}
+
+std::vector<ComparisonAnalysis> analyzeResultsDir(const std::filesystem::path& dir,
+                                                  const AnalysisOptions& options) {
+  const std::vector<ExperimentSummary> summaries = summarizeResultsDir(dir);
+  std::vector<ComparisonAnalysis> analyses;
+  for (const ComparisonGroup& group : groupByComparison(summaries)) {
+    if (group.comparison.empty() || group.members.size() < 2) continue;
+    size_t games = 0;
+    for (size_t i : group.members) games += summaries[i].games;
+    if (games > kMaxAnalyzedGames) {
+      analyses.emplace_back().comparison = group.comparison;
+      analyses.back().notes.push_back(
+          "not analysed: " + std::to_string(games) + " games are more than the " +
+          std::to_string(kMaxAnalyzedGames) + " the analyses hold in memory at once");
+      continue;
+    }
+    std::vector<ExperimentResult> rows;
+    for (size_t i : group.members) rows.push_back(readExperimentGames(dir, summaries[i].label));
+    analyses.push_back(analyzeComparison(group.comparison, rows, options));
+  }
+  return analyses;
+}
+
+std::vector<ComparisonAnalysis> analyzeAll(std::span<const ExperimentResult> results,
+                                           const AnalysisOptions& options) {
+  std::vector<ExperimentSummary> labels(results.size());
+  for (size_t i = 0; i < results.size(); ++i) labels[i].label = results[i];
+  std::vector<ComparisonAnalysis> analyses;
+  for (const ComparisonGroup& group : groupByComparison(labels)) {
+    if (group.comparison.empty() || group.members.size() < 2) continue;
+    std::vector<ExperimentResult> rows;
+    for (size_t i : group.members) rows.push_back(results[i]);
+    analyses.push_back(analyzeComparison(group.comparison, rows, options));
+  }
+  return analyses;
+}
+
+const PairedTest* findTest(const ComparisonAnalysis& analysis, const std::string& experiment,
+                           const std::string& metric) {
+  for (const PairedTest& t : analysis.tests)
+    if (t.experiment == experiment && t.metric == metric) return &t;
+  return nullptr;
+}
+
+}  // namespace ddalab
