@@ -586,7 +586,7 @@ void writeRanksCsv(const fs::path& dir, const ComparisonAnalysis& a) {
   for (const char* table : {"p_rank9_", "p_rank4_"})
     for (size_t rank = 1; rank <= a.scores.size(); ++rank)
       header.push_back(table + std::to_string(rank));
-  header.push_back("replicates");
+  header.insert(header.end(), {"p_above_reference9", "p_above_reference4", "replicates"});
   csv.row(header);
   for (const ScoreInterval& s : a.scores) {
     Fields row = {s.experiment,
@@ -598,7 +598,8 @@ void writeRanksCsv(const fs::path& dir, const ComparisonAnalysis& a) {
                   formatNumber(s.score4High)};
     for (const auto* ranks : {&s.rank9, &s.rank4})
       for (double p : *ranks) row.push_back(formatNumber(p));
-    row.push_back(formatNumber(a.replicates));
+    row.insert(row.end(),
+               {formatNumber(s.above9), formatNumber(s.above4), formatNumber(a.replicates)});
     csv.row(row);
   }
   csv.commit();

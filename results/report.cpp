@@ -158,15 +158,18 @@ std::string percent(double p) {
 // The score intervals with the probability of each rank.
 void printRankTable(std::ostream& out, const ComparisonAnalysis& a) {
   out << "  bootstrap 95 % intervals (" << a.replicates << " replicates of the " << a.pairs
-      << " paired games) and P(rank) by score9:\n";
-  Cells header = {"experiment", "score9", "interval", "score4", "interval"};
+      << " paired games); P(>ref): score9 above " << a.reference << "'s; P(rank) by score9:\n";
+  Cells header = {"experiment", "score9", "interval", "score4", "interval", "P(>ref)"};
   for (size_t rank = 1; rank <= a.scores.size(); ++rank)
     header.push_back("P(" + std::to_string(rank) + ")");
   TextTable table(header);
   for (const ScoreInterval& s : a.scores) {
-    Cells cells = {s.experiment, fixed(s.score9, 2),
-                   fixed(s.score9Low, 2) + ".." + fixed(s.score9High, 2), fixed(s.score4, 2),
-                   fixed(s.score4Low, 2) + ".." + fixed(s.score4High, 2)};
+    Cells cells = {s.experiment,
+                   fixed(s.score9, 2),
+                   fixed(s.score9Low, 2) + ".." + fixed(s.score9High, 2),
+                   fixed(s.score4, 2),
+                   fixed(s.score4Low, 2) + ".." + fixed(s.score4High, 2),
+                   s.experiment == a.reference ? "-" : percent(s.above9)};
     for (double p : s.rank9) cells.push_back(percent(p));
     table.addRow(cells);
   }

@@ -160,6 +160,7 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
   std::vector<std::vector<double>> score9(n, std::vector<double>(b)), score4 = score9,
                                                                       winRatio = score9;
   std::vector<std::vector<double>> rank9(n, std::vector<double>(n, 0.0)), rank4 = rank9;
+  std::vector<double> above9(n, 0.0), above4(n, 0.0);
   Rng rng(options.seed);
   std::vector<uint32_t> counts;
   std::vector<ExperimentSummary> summaries(n);
@@ -177,6 +178,8 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
     for (size_t row = 0; row < n; ++row) {
       rank9[row][rankOf(s9, row) - 1] += 1.0 / static_cast<double>(b);
       rank4[row][rankOf(s4, row) - 1] += 1.0 / static_cast<double>(b);
+      above9[row] += (s9[row] > s9[reference]) / static_cast<double>(b);
+      above4[row] += (s4[row] > s4[reference]) / static_cast<double>(b);
     }
   }
   std::vector<ExperimentSummary> full(n);
@@ -185,9 +188,17 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
     full[row] = weightedSummary(rows[row], paired.games[row], ones);
   const ComparisonScores observed = scoreComparison(analysis.comparison, names, full);
   for (size_t row = 0; row < n; ++row) {
-    ScoreInterval si{
-        names[row], observed.rows[row].score9, 0, 0, observed.rows[row].score4, 0, 0, rank9[row],
-        rank4[row]};
+    ScoreInterval si{names[row],
+                     observed.rows[row].score9,
+                     0,
+                     0,
+                     observed.rows[row].score4,
+                     0,
+                     0,
+                     rank9[row],
+                     rank4[row],
+                     above9[row],
+                     above4[row]};
     std::tie(si.score9Low, si.score9High) = percentileInterval(score9[row], 0.95);
     std::tie(si.score4Low, si.score4High) = percentileInterval(score4[row], 0.95);
     analysis.scores.push_back(std::move(si));

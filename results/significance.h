@@ -36,6 +36,9 @@ struct ScoreInterval {
   double score9 = 0, score9Low = 0, score9High = 0;
   double score4 = 0, score4Low = 0, score4High = 0;
   std::vector<double> rank9, rank4;
+  // Share of replicates in which the row scores above the reference row (0 for the reference):
+  // how sure the comparison is that the row beats no DDA.
+  double above9 = 0, above4 = 0;
 };
 
 // Whether `seat` of an experiment could tell the environment from natural chance: the deciles

@@ -123,6 +123,8 @@ TEST_CASE("score intervals hold the scores and a clearly better row ranks first"
   }
   CHECK(a.scores[1].rank9[0] == Approx(1.0));
   CHECK(a.scores[0].rank9[1] == Approx(1.0));
+  CHECK(a.scores[0].above9 == 0);  // never above the reference
+  CHECK(a.scores[1].above9 == 0);  // the reference itself
   CHECK(findTest(a, "c/e-hc", "lead")->significant());
 }
 
