@@ -37,14 +37,20 @@ def level_rows(study, base, candidates):
             for name, params in candidates.items()]
 
 
-def dl_control(study, base, base_params):
+def reference(study):
+    """Both seats level 100, sigma 0: the pure algorithm, which every level model plays alike."""
+    pure = {"id": "minimax-is", "level": 100, "params": {"sigma": 0}}
+    return row(study, "reference-100-vs-100-sigma0", [pure, pure])
+
+
+def dl_control(study, base, base_params, prefix="dl"):
     """DL replacing level 100 as in the thesis (starting at 50) and started at the seat's 100."""
     weak = {"id": base, "level": 50, "params": base_params}
     rows = []
-    for name, start in (("dl-from-50", 50), ("dl-from-100", 100)):
+    for start in (50, 100):
         dl = {"id": "dynamic-level", "level": 100,
               "params": {"base": base, "base_params": base_params, "initial_level": start}}
-        rows.append(row(study, name, [weak, dl]))
+        rows.append(row(study, f"{prefix}-from-{start}", [weak, dl]))
     return rows
 
 
@@ -58,9 +64,10 @@ def write(name, description, experiments):
 def main():
     write("lc-level-model",
           "Level-model candidates for Lost Cities, Minimax IS level 50 vs 100, e-random (the "
-          "lc-mmis e-random row, thesis table 7); one row per level_model / level_top_k of both "
-          f"seats; {ITERATIONS} games per row.",
-          level_rows("lc-level-model", "minimax-is", CANDIDATES))
+          "lc-mmis e-random row, thesis table 7); one row per level_model / level_top_k / "
+          "level_proposed of both seats, and a reference row of both seats at level 100, sigma 0; "
+          f"{ITERATIONS} games per row.",
+          level_rows("lc-level-model", "minimax-is", CANDIDATES) + [reference("lc-level-model")])
     write("lc-level-model-hcis",
           "Level models for Lost Cities, HillClimber IS level 50 vs 100, e-random (the lc-hcis "
           f"e-random row); {ITERATIONS} games per row.",
@@ -68,10 +75,12 @@ def main():
                      {k: CANDIDATES[k] for k in ("actions", "groups", "groups-proposed")}))
     write("lc-dl-control",
           "Control for DL: Dynamic Level replacing the level-100 seat, started at level 50 (as in "
-          f"the thesis rows) and at the seat's level 100; level model '{CHOSEN}', e-random; "
+          f"the thesis rows) and at the seat's level 100; level model '{CHOSEN}' (dl-actions: the "
+          "old default 'actions', Minimax IS only), e-random; "
           f"{ITERATIONS} games per row.",
           dl_control("lc-dl-control", "minimax-is", CANDIDATES[CHOSEN]) +
-          dl_control("lc-dl-control-hcis", "hillclimber-is", CANDIDATES[CHOSEN]))
+          dl_control("lc-dl-control-hcis", "hillclimber-is", CANDIDATES[CHOSEN]) +
+          dl_control("lc-dl-control", "minimax-is", CANDIDATES["actions"], "dl-actions"))
 
 
 if __name__ == "__main__":
