@@ -63,6 +63,7 @@ std::vector<size_t> candidatesOf(const State& state, std::span<const Action> leg
   return all;
 }
 
+// Whether any action is proposed (none: the algorithm proposes every action).
 bool anyProposed(std::span<const uint8_t> proposed) {
   return std::any_of(proposed.begin(), proposed.end(), [](uint8_t p) { return p != 0; });
 }
@@ -127,9 +128,9 @@ size_t pickByLevelModel(const State& state, std::span<const Action> legal,
 }
 
 ParamSpec sigmaParam() {
-  return {"sigma", ParamType::Double,
-          0.4,     0,
-          10,      "std of the normal draw around level/100 that picks the rank (0 = exact rank)"};
+  const char* description =
+      "std of the normal draw around level/100 that picks the rank (0 = exact rank)";
+  return {"sigma", ParamType::Double, 0.4, 0, 10, description};
 }
 
 std::vector<ParamSpec> levelParams() {
