@@ -55,6 +55,10 @@ class State {
   virtual double believability() const = 0;
   // True when `action` of the current actor leaves the board as it is (a pass).
   virtual bool isPass(Action action) const = 0;
+  // The group of `action` of the current actor for level scaling by groups (players.md): actions
+  // of one group differ only in a detail the base algorithm settles (in Lost Cities the draw
+  // source of a card's play or discard). Defaults to the action itself: every action its own group.
+  virtual Action actionGroup(Action action) const { return action; }
   // Human-readable form of `action` of the current actor.
   virtual std::string actionToString(Action action) const = 0;
   // Human-readable form of the whole state.

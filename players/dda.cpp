@@ -21,25 +21,30 @@ double statusOf(const State& state, int p) {
 
 namespace {
 
-// The regular role: the base scores the legal actions, the rule's level picks the rank.
+// The regular role: the base scores the legal actions, the rule's level picks the rank under
+// the base's level model (base_params.level_model) with the DDA player's own sigma.
 class DdaPlayer final : public Player {
  public:
   DdaPlayer(std::unique_ptr<RankingPlayer> base, std::unique_ptr<LevelRule> rule, double sigma)
-      : base_(std::move(base)), rule_(std::move(rule)), sigma_(sigma) {}
+      : base_(std::move(base)), rule_(std::move(rule)), scaling_(base_->levelScaling()) {
+    scaling_.sigma = sigma;
+  }
 
   Action chooseAction(const State& state, std::span<const Action> legal, Rng& rng) override {
     if (legal.size() == 1) return legal[0];
     const int level = rule_->nextLevel(statusOf(state, state.actor()), rng);
     scores_.resize(legal.size());
     base_->scoreActions(state, legal, scores_, rng);
-    return legal[pickByLevel(scores_, level, sigma_, rng)];
+    if (scaling_.proposedOnly) base_->proposals(proposed_);
+    return legal[pickByLevelModel(state, legal, scores_, proposed_, level, scaling_, rng)];
   }
 
  private:
   std::unique_ptr<RankingPlayer> base_;
   std::unique_ptr<LevelRule> rule_;
-  double sigma_;
+  LevelScaling scaling_;
   std::vector<double> scores_;
+  std::vector<uint8_t> proposed_;
 };
 
 // The environment role of a one-player game: an opponent of the single player whose own status
@@ -174,7 +179,8 @@ std::vector<ParamSpec> sharedParams(bool levelScaled) {
       {"base_params", ParamType::Object, Json::object(), 0, 0,
        "parameters of the base (its defaults for the rest)"},
   };
-  return levelScaled ? withLevelParams(std::move(params)) : params;
+  if (levelScaled) params.push_back(sigmaParam());  // the level model is the base's
+  return params;
 }
 
 }  // namespace

@@ -36,8 +36,7 @@ PlayerInfo hillClimberInfo() {
               },
           .makeRegular =
               [](const PlayerSetup& setup) {
-                return std::make_unique<HillClimber>(setup.level,
-                                                     setup.params.at("sigma").get<double>());
+                return std::make_unique<HillClimber>(setup.level, levelScalingFrom(setup.params));
               }};
 }
 

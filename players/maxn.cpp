@@ -43,8 +43,8 @@ struct Level {
 
 class Maxn final : public RankingPlayer {
  public:
-  Maxn(int level, double sigma, const MaxnConfig& config, StopToken stop)
-      : RankingPlayer(level, sigma), config_(config), stop_(stop) {}
+  Maxn(int level, const LevelScaling& scaling, const MaxnConfig& config, StopToken stop)
+      : RankingPlayer(level, scaling), config_(config), stop_(stop) {}
 
   void scoreActions(const State& state, std::span<const Action> legal, std::span<double> scores,
                     Rng& rng) override {
@@ -178,7 +178,7 @@ PlayerInfo maxnInfo() {
       .makeRegular = [](const PlayerSetup& setup) {
         const Json& p = setup.params;
         return std::make_unique<Maxn>(
-            setup.level, p.at("sigma").get<double>(),
+            setup.level, levelScalingFrom(p),
             MaxnConfig{p.at("depth").get<int>(), p.at("width").get<int>(),
                        p.at("chance_width").get<int>(), p.at("max_nodes").get<long long>()},
             setup.stop);

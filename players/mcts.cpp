@@ -46,8 +46,8 @@ struct Node {
 
 class Mcts final : public RankingPlayer {
  public:
-  Mcts(int level, double sigma, const MctsConfig& config, StopToken stop)
-      : RankingPlayer(level, sigma), config_(config), stop_(stop) {}
+  Mcts(int level, const LevelScaling& scaling, const MctsConfig& config, StopToken stop)
+      : RankingPlayer(level, scaling), config_(config), stop_(stop) {}
 
   void scoreActions(const State& state, std::span<const Action> legal, std::span<double> scores,
                     Rng& rng) override {
@@ -208,7 +208,7 @@ PlayerInfo mctsInfo() {
       .makeRegular = [](const PlayerSetup& setup) {
         const Json& p = setup.params;
         return std::make_unique<Mcts>(
-            setup.level, p.at("sigma").get<double>(),
+            setup.level, levelScalingFrom(p),
             MctsConfig{p.at("iterations").get<int>(), p.at("c").get<double>(),
                        p.at("horizon").get<int>(), setup.game.statusScale()},
             setup.stop);

@@ -34,15 +34,16 @@ struct MinimaxISConfig {
 
 class MinimaxIS final : public RankingPlayer {
  public:
-  MinimaxIS(int level, double sigma, const MinimaxISConfig& config, StopToken stop)
-      : RankingPlayer(level, sigma), config_(config), stop_(stop) {}
+  MinimaxIS(int level, const LevelScaling& scaling, const MinimaxISConfig& config, StopToken stop)
+      : RankingPlayer(level, scaling), config_(config), stop_(stop) {}
 
   void scoreActions(const State& state, std::span<const Action> legal, std::span<double> scores,
                     Rng& rng) override {
     const auto& real = dynamic_cast<const LostCitiesState&>(state);
     me_ = state.actor();
     const Schedule schedule = scheduleFor(real.deckSize());
-    std::vector<int> votes(legal.size(), 0);
+    std::vector<int>& votes = votes_;
+    votes.assign(legal.size(), 0);
     std::vector<double> statics(legal.size(), 0.0);
     for (int it = 0; it < schedule.iterations; ++it) {
       stop_.check();
@@ -55,6 +56,12 @@ class MinimaxIS final : public RankingPlayer {
       ++votes[bestRootMove(*world, legal, schedule.depth, statics)];
     }
     rankByVotesThenStatics(votes, statics, scores);
+  }
+
+  // Its proposals: the moves that won at least one determinization's vote.
+  void proposals(std::vector<uint8_t>& out) const override {
+    out.resize(votes_.size());
+    for (size_t i = 0; i < votes_.size(); ++i) out[i] = votes_[i] > 0;
   }
 
  private:
@@ -173,6 +180,7 @@ class MinimaxIS final : public RankingPlayer {
   MinimaxISConfig config_;
   StopToken stop_;
   int me_ = 0;
+  std::vector<int> votes_;  // of the last scoreActions
 };
 
 MinimaxISConfig configFrom(const Json& p) {
@@ -244,8 +252,7 @@ PlayerInfo minimaxISInfo() {
               },
           .makeRegular =
               [](const PlayerSetup& setup) {
-                return std::make_unique<MinimaxIS>(setup.level,
-                                                   setup.params.at("sigma").get<double>(),
+                return std::make_unique<MinimaxIS>(setup.level, levelScalingFrom(setup.params),
                                                    configFrom(setup.params), setup.stop);
               }};
 }

@@ -128,6 +128,8 @@ class LostCitiesState final : public State {
   // The player who drew.
   int chanceRecipient() const override { return player_; }
   bool isPass(Action) const override { return false; }  // every turn moves two cards
+  // The card and whether it is played or discarded; the draw source is the group's detail.
+  Action actionGroup(Action action) const override { return action / kSources; }
   std::string actionToString(Action action) const override;
   std::string toString() const override;
   // Keeps `player`'s hand, both expeditions, the piles, deck size, hand sizes and K; the
