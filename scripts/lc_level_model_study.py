@@ -43,13 +43,15 @@ def reference(study):
     return row(study, "reference-100-vs-100-sigma0", [pure, pure])
 
 
-def dl_control(study, base, base_params, prefix="dl"):
-    """DL replacing level 100 as in the thesis (starting at 50) and started at the seat's 100."""
+def dl_control(study, base, base_params, prefix="dl", dl_base_params=None):
+    """DL replacing level 100 as in the thesis (starting at 50) and started at the seat's 100;
+    DL ranks under `dl_base_params` (default: the seats' `base_params`)."""
     weak = {"id": base, "level": 50, "params": base_params}
+    dl_params = base_params if dl_base_params is None else dl_base_params
     rows = []
     for start in (50, 100):
         dl = {"id": "dynamic-level", "level": 100,
-              "params": {"base": base, "base_params": base_params, "initial_level": start}}
+              "params": {"base": base, "base_params": dl_params, "initial_level": start}}
         rows.append(row(study, f"{prefix}-from-{start}", [weak, dl]))
     return rows
 
@@ -81,6 +83,14 @@ def main():
           dl_control("lc-dl-control", "minimax-is", CANDIDATES[CHOSEN]) +
           dl_control("lc-dl-control-hcis", "hillclimber-is", CANDIDATES[CHOSEN]) +
           dl_control("lc-dl-control", "minimax-is", CANDIDATES["actions"], "dl-actions"))
+    write("lc-dl-preset-control",
+          "Control for DL as the thesis presets run it: the level-50 seat under the level model "
+          f"'{CHOSEN}', DL ranking every action of its base (thesis 6.3), started at level 50 (the "
+          f"presets' rows) and at the seat's level 100; e-random; {ITERATIONS} games per row.",
+          dl_control("lc-dl-preset-control", "minimax-is", CANDIDATES[CHOSEN], "dl-all-actions",
+                     {}) +
+          dl_control("lc-dl-preset-control-hcis", "hillclimber-is", CANDIDATES[CHOSEN],
+                     "dl-all-actions", {}))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ MAZE = {"believability": 10, "tension": 100, "lead": 500, "freedom": 100}
 # The level model of the Lost Cities players (docs/study-lc-level-model.md): the level ranks the
 # (card, play/discard) groups the algorithm proposes, each played with the algorithm's best draw.
 # Scaling over all ~38 combined actions (the default `actions`) makes level 100 draw from a pile
-# in most turns: ~145 rounds against the thesis's 51. It reaches POSM / DL through base_params.
+# in most turns: ~145 rounds against the thesis's 51. The regular seats use it; POSM / DL do not.
 LC_LEVEL_MODEL = {"level_model": "groups", "level_proposed": True}
 
 E_PLAYERS = ["e-random", "e-hillclimber", "e-maxmax", "e-montecarlo", "e-maxn"]
@@ -37,13 +37,17 @@ def experiment(comparison, row, game, players, environment, coefficients):
             "iterations": ITERATIONS}
 
 
-def two_player(comparison, game, base, coefficients, base_params=None):
-    """Level 50 vs level 100 of `base`; POSM / DL (base: the same algorithm) replace level 100."""
-    weak = player(base, 50, base_params)
-    rows = [experiment(comparison, env, game, [weak, player(base, 100, base_params)],
+def two_player(comparison, game, base, coefficients, seat_params=None):
+    """Level 50 vs level 100 of `base` (with `seat_params`); POSM / DL (base: the same algorithm)
+    replace level 100. POSM / DL rank every action of their base, as in the thesis (6.3: "DL and
+    POSM have these irrational moves at their disposal"); the seats' level model is a model of how
+    a regular player plays at a level, not part of the DDA algorithms. experiments/studies/
+    lc-dl-control.json measures DL under the seats' model and started at the seat's level."""
+    weak = player(base, 50, seat_params)
+    rows = [experiment(comparison, env, game, [weak, player(base, 100, seat_params)],
                        {"id": env}, coefficients) for env in E_PLAYERS]
     for dda in DDA_PLAYERS:
-        params = {"base": base, **({"base_params": base_params} if base_params else {})}
+        params = {"base": base}
         rows.append(experiment(comparison, dda, game, [weak, player(dda, 100, params)],
                                {"id": "e-random"}, coefficients))
     return rows
