@@ -69,6 +69,17 @@ def main():
               f"thesis set-up {thesis_name}, with e-random and e-hillclimber as references; "
               f"{games} games per row, all rows one comparison.",
               study(thesis_name, ludo_variants(), games))
+    write("opponent-model-ludo-2hc-1000",
+          "The rows of opponent-model-ludo-2hc with 1000 games per row (the final numbers: at "
+          "200 games win_ratio alone moves a score by up to 0.9).",
+          study("ludo-2hc", ludo_variants(), 1000))
+    models_and_choice = [row for row in ludo_variants()
+                         if "depth" not in row[0] and "horizon" not in row[0]
+                         and not ("montecarlo" in row[0] and "players" in row[0])]
+    write("opponent-model-ludo-2mn-1000",
+          "The opponent-model and final-choice rows of opponent-model-ludo-2mn with 1000 games "
+          "per row (e-montecarlo with the players model, ~1 s per game, left out).",
+          study("ludo-2mn", models_and_choice, 1000))
     write("opponent-model-lc-hcis",
           "Opponent model, width / chance-expansion and final-choice variants of the searching "
           "E-players on the thesis set-up lc-hcis, with e-random and e-hillclimber as references; "
