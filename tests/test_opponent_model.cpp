@@ -150,11 +150,11 @@ TEST_CASE("the new E-player parameters are validated", "[opponent-model]") {
   check("e-maxn", {{"chance_order", "random"}}, "probability");
 }
 
-TEST_CASE("the defaults are the greedy model, most-visited and settled-fun expansion",
+TEST_CASE("the defaults are the greedy model, best-value and settled-fun expansion",
           "[opponent-model]") {
   const Json explicitDefaults[] = {{{"opponent_model", "greedy"}},
                                    {{"opponent_model", "greedy"}, {"chance_order", "settled-fun"}},
-                                   {{"opponent_model", "greedy"}, {"choose", "most-visited"}}};
+                                   {{"opponent_model", "greedy"}, {"choose", "best-value"}}};
   for (size_t i = 0; i < 3; ++i) {
     const std::string id = kSearchPlayers[i];
     INFO(id);
