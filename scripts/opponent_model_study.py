@@ -31,6 +31,7 @@ def lc_variants():
     rows += [(f"e-maxmax/model={m}", {"opponent_model": m}) for m in MODELS]
     rows += [("e-maxmax/depth=1", {"depth": 1})]
     rows += [(f"e-maxn/model={m}", {"opponent_model": m}) for m in MODELS]
+    rows += [("e-maxn/depth=3", {"depth": 3})]
     rows += [("e-maxn/width=3", {"width": 3}), ("e-maxn/width=10", {"width": 10}),
              ("e-maxn/chance_width=3", {"chance_width": 3}),
              ("e-maxn/chance_width=12", {"chance_width": 12}),
