@@ -81,7 +81,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
     int node = 0;
     while (nodes_[node].firstChild >= 0) {
       const int child = selectChild(nodes_[node]);
-      if (node > 0 && model_.random() && !legalHere(*line.state, nodes_[child].outcome)) break;
+      if (node > 0 && model_.random() && !reachable(line, roundLimit, nodes_[child].outcome)) break;
       node = child;
       path_.push_back(node);
       line.apply(nodes_[node].outcome, 0);
@@ -99,9 +99,11 @@ class EMonteCarlo final : public FunSeekingEnvironment {
     backPropagate(line.fun(coefficients()));
   }
 
-  // Whether `outcome` is one of the outcomes of the environment node `state`.
-  bool legalHere(const State& state, Action outcome) {
-    state.outcomes(outcomes_);
+  // Whether a descent can apply `outcome` to `line`: the line is still within the horizon at an
+  // environment node that has this outcome (a random model may end the line elsewhere).
+  bool reachable(const Line& line, int roundLimit, Action outcome) {
+    if (line.done(roundLimit) || !line.state->isEnvironmentNode()) return false;
+    line.state->outcomes(outcomes_);
     return std::any_of(outcomes_.begin(), outcomes_.end(),
                        [outcome](const Outcome& o) { return o.action == outcome; });
   }
