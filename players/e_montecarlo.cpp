@@ -196,7 +196,7 @@ PlayerInfo eMonteCarloInfo() {
                     "rounds simulated from the decision's round on, then F rewards the line"});
   params.push_back({"c", ParamType::Double, 0.7, 0, 100,
                     "UCT exploration constant on F min-max normalized to [0, 1]"});
-  // best-value (the thesis's rule) scored at least as well as most-visited in 7 of 8 paired
+  // best-value (the thesis's rule) scored at least as well as most-visited in 8 of 9 paired
   // comparisons (score8, docs/study-opponent-model.md).
   params.push_back({"choose",
                     ParamType::String,

@@ -81,6 +81,15 @@ def main():
           "The opponent-model and final-choice rows of opponent-model-ludo-2mn with 1000 games "
           "per row (e-montecarlo with the players model, ~1 s per game, left out).",
           study("ludo-2mn", models_and_choice, 1000))
+    lc_check = [row for row in lc_variants()
+                if row[0] in ("e-random", "e-hillclimber", "e-maxmax/model=greedy",
+                              "e-maxmax/model=ranking", "e-maxn/model=greedy",
+                              "e-maxn/model=players", "e-montecarlo/choose=most-visited/model=greedy",
+                              "e-montecarlo/choose=best-value/model=greedy")]
+    write("opponent-model-lc-hcis-400",
+          "The cheaper opponent-model and final-choice rows of opponent-model-lc-hcis with 400 "
+          "games per row (e-montecarlo with the players model, ~3 s per game, left out).",
+          study("lc-hcis", lc_check, 400))
     write("opponent-model-lc-hcis",
           "Opponent model, width / chance-expansion and final-choice variants of the searching "
           "E-players on the thesis set-up lc-hcis, with e-random and e-hillclimber as references; "
