@@ -27,6 +27,15 @@ struct GameInfo {
 
 enum class PlayerKind { Regular, Environment };
 
+struct PlayerInfo;
+
+// Who plays a seat: what an environment player needs to model the seats' decisions.
+struct SeatSetup {
+  const PlayerInfo* info = nullptr;  // null: a person (no model of it)
+  int level = 100;
+  Json params;  // validated against info->params
+};
+
 // Everything a player needs at construction; one player object plays one game.
 struct PlayerSetup {
   const Game& game;
@@ -34,6 +43,7 @@ struct PlayerSetup {
   Json params;                // validated against PlayerInfo::params
   Coefficients coefficients;  // the experiment's fun-score weights
   StopToken stop = {};        // long decisions poll it and throw GameAbandoned when requested
+  std::vector<SeatSetup> seats = {};  // environment players only: the seats, in seat order
 };
 
 // A player acts in the roles it has a factory for: regular players decide for a seat, environment

@@ -167,12 +167,14 @@ GameRecord playIteration(const Batch& batch, const Experiment& e, uint64_t itera
                          StopToken stop, bool traceDetail) {
   std::vector<std::unique_ptr<Player>> owned;
   std::vector<Player*> players;
+  std::vector<SeatSetup> seats;
   for (const auto& p : e.players) {
     owned.push_back(p.info->makeRegular({*e.game, p.level, p.params, e.coefficients, stop}));
     players.push_back(owned.back().get());
+    seats.push_back({p.info, p.level, p.params});
   }
   auto environment = e.environment.info->makeEnvironment(
-      {*e.game, 100, e.environment.params, e.coefficients, stop});
+      {*e.game, 100, e.environment.params, e.coefficients, stop, std::move(seats)});
   const uint64_t seed = gameSeed(batch, e, iteration);
   GameRecord record = playGame(*e.game, players, *environment, seed, trace, stop,
                                traceDetail ? &e.coefficients : nullptr);

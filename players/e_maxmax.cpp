@@ -1,9 +1,12 @@
-// `e-maxmax`: the outcome whose continuation of `depth` more rounds, played by value-greedy
-// players and a hill-climbing environment, has the best fun score F. The simulation polls the
-// run's stop token at every environment decision, so deep simulations give up within
-// milliseconds when the run stops.
+// `e-maxmax`: the outcome whose continuation of `depth` more rounds, played by the modelled
+// players (value-greedy by default) and a hill-climbing environment, has the best fun score F. The
+// simulation polls the run's stop token at every environment decision, so deep simulations give up
+// within milliseconds when the run stops.
+#include <utility>
+
 #include "core/registry.h"
 #include "players/fun_seeking.h"
+#include "players/opponent_model.h"
 #include "players/simulation.h"
 
 namespace ddalab {
@@ -12,13 +15,18 @@ namespace {
 
 class EMaxMax final : public FunSeekingEnvironment {
  public:
-  EMaxMax(const Coefficients& coefficients, double randomProb, int depth, StopToken stop)
-      : FunSeekingEnvironment(coefficients, randomProb), depth_(depth), stop_(stop) {}
+  EMaxMax(const Coefficients& coefficients, double randomProb, int depth, OpponentModel model,
+          StopToken stop)
+      : FunSeekingEnvironment(coefficients, randomProb),
+        depth_(depth),
+        model_(std::move(model)),
+        stop_(stop) {}
 
  protected:
   Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
                 Rng& own) override {
     if (outcomes.size() == 1) return outcomes[0].action;
+    model_.startDecision(own);
     funs_.resize(outcomes.size());
     for (size_t i = 0; i < outcomes.size(); ++i) funs_[i] = simulatedFun(state, trace, outcomes[i]);
     const auto best = bestIndices(funs_);
@@ -30,20 +38,22 @@ class EMaxMax final : public FunSeekingEnvironment {
 
  private:
   // F after `outcome`, the rest of its round and `depth_` further rounds. The simulated
-  // environment breaks ties to the first outcome, so the simulation needs no random numbers.
+  // environment breaks ties to the first outcome and settles with the same model, so only a
+  // random model's stream draws random numbers.
   double simulatedFun(const State& state, const MetricsTracker& trace, const Outcome& outcome) {
     stop_.check();
-    Line line(state, trace);
+    Line line(state, trace, &model_);
     line.apply(outcome.action, 0);
     const int roundLimit = trace.rounds() + 1 + depth_;
-    playGreedyRounds(line, roundLimit, [this](const Line& at) {
+    playRounds(line, roundLimit, [this](const Line& at) {
       stop_.check();
-      return hillclimbOutcome(*at.state, at.tracker, coefficients());
+      return hillclimbOutcome(*at.state, at.tracker, coefficients(), &model_);
     });
     return line.fun(coefficients());
   }
 
   int depth_;
+  OpponentModel model_;
   StopToken stop_;
   std::vector<double> funs_;
 };
@@ -53,18 +63,19 @@ class EMaxMax final : public FunSeekingEnvironment {
 PlayerInfo eMaxMaxInfo() {
   auto params = funSeekingParams();
   params.push_back({"depth", ParamType::Int, 3, 0, 100,
-                    "rounds simulated after the outcome's own round (greedy players, "
+                    "rounds simulated after the outcome's own round (modelled players, "
                     "hill-climbing environment)"});
+  params.push_back(opponentModelParam());
   return {.id = "e-maxmax",
           .kind = PlayerKind::Environment,
           .description =
               "picks the outcome with the best fun score after simulating a few rounds "
-              "of greedy players and a hill-climbing environment",
+              "of modelled players and a hill-climbing environment",
           .params = std::move(params),
           .makeEnvironment = [](const PlayerSetup& setup) {
-            return std::make_unique<EMaxMax>(setup.coefficients,
-                                             setup.params.at("random_prob").get<double>(),
-                                             setup.params.at("depth").get<int>(), setup.stop);
+            return std::make_unique<EMaxMax>(
+                setup.coefficients, setup.params.at("random_prob").get<double>(),
+                setup.params.at("depth").get<int>(), makeOpponentModel(setup), setup.stop);
           }};
 }
 

@@ -1,5 +1,8 @@
 // `e-maxn`: a Max^n tree over regular decisions that carries the players' values and the fun
-// score F; the environment takes the outcome whose subtree promises the highest F. Every node
+// score F; the environment takes the outcome whose subtree promises the highest F. With an
+// opponent model other than greedy, a regular node follows the modelled seat's reply instead of
+// maximizing the actor's value over `width` actions (the thesis: E-Max^n makes the decisions the
+// players make). Every node
 // polls the run's stop token, so a large tree gives up within milliseconds when the run stops.
 #include <algorithm>
 #include <cmath>
@@ -7,6 +10,7 @@
 
 #include "core/registry.h"
 #include "players/fun_seeking.h"
+#include "players/opponent_model.h"
 #include "players/score_order.h"
 #include "players/simulation.h"
 
@@ -14,11 +18,18 @@ namespace ddalab {
 
 namespace {
 
+// Which outcomes an environment node below the root expands when chance_width limits them.
+enum class ChanceOrder {
+  SettledFun,   // the best settled F first: the outcomes the environment would consider
+  Probability,  // the most probable first (maxn's choice; ties in the game's order)
+};
+
 struct Limits {
   int depth;        // regular decisions below the root
   int width;        // actions expanded at a regular node (0 = all)
   int chanceWidth;  // outcomes expanded at an environment node below the root (0 = all)
-  int maxNodes;     // node budget of one decision, shared evenly by the root outcomes
+  ChanceOrder chanceOrder;
+  int maxNodes;  // node budget of one decision, shared evenly by the root outcomes
 };
 
 // What a subtree promises: each player's value (what the players steer by) and F.
@@ -29,18 +40,23 @@ struct Evaluation {
 
 class EMaxN final : public FunSeekingEnvironment {
  public:
-  EMaxN(const Coefficients& coefficients, double randomProb, const Limits& limits, StopToken stop)
-      : FunSeekingEnvironment(coefficients, randomProb), limits_(limits), stop_(stop) {}
+  EMaxN(const Coefficients& coefficients, double randomProb, const Limits& limits,
+        OpponentModel model, StopToken stop)
+      : FunSeekingEnvironment(coefficients, randomProb),
+        limits_(limits),
+        model_(std::move(model)),
+        stop_(stop) {}
 
  protected:
   Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
                 Rng& own) override {
     if (outcomes.size() == 1) return outcomes[0].action;
+    model_.startDecision(own);
     const long budget = std::max<long>(1, limits_.maxNodes / static_cast<long>(outcomes.size()));
     funs_.resize(outcomes.size());
     for (size_t i = 0; i < outcomes.size(); ++i) {
       nodesLeft_ = budget;  // an even share, so no root outcome is judged by a shallower tree
-      Line line(state, trace);
+      Line line(state, trace, &model_);
       line.apply(outcomes[i].action, 0);
       funs_[i] = evaluate(line, 0).fun;
     }
@@ -72,7 +88,11 @@ class EMaxN final : public FunSeekingEnvironment {
   // The actor's best child by its own component (ties to the first; a NaN component is never the
   // best, and if all are NaN the first child is taken), among the `width` actions of the best
   // static value.
-  Evaluation decisionNode(const Line& line, int decisions) {
+  Evaluation decisionNode(Line& line, int decisions) {
+    if (model_.random()) {
+      line.applyReply();  // the modelled seat decides: one child
+      return evaluate(line, decisions + 1);
+    }
     const int actor = line.state->actor();
     std::vector<Action> legal;
     line.state->legalActions(legal);
@@ -92,18 +112,15 @@ class EMaxN final : public FunSeekingEnvironment {
 
   // Players expect the probability-weighted mean of their values (re-weighted over the expanded
   // outcomes); F is the maximum, as the environment chooses (F is bounded, never NaN: Line::fun).
-  // With chance_width set, the outcomes expanded are those of the best settled F (e-hillclimber's
-  // view; ties to the first), the ones the environment would consider.
+  // With chance_width set, the outcomes expanded are the first by chance_order (ties to the
+  // first).
   Evaluation chanceNode(const Line& line, int decisions) {
     std::vector<Outcome> outcomes;
     line.state->outcomes(outcomes);
-    std::vector<double> settled(outcomes.size());
-    if (limits_.chanceWidth > 0 && static_cast<int>(outcomes.size()) > limits_.chanceWidth)
-      settledFuns(*line.state, line.tracker, outcomes, coefficients(), settled);
     Evaluation result;
     result.fun = -INFINITY;
     double weight = 0;
-    for (size_t i : bestFirst(settled, static_cast<size_t>(limits_.chanceWidth))) {
+    for (size_t i : expandedOutcomes(line, outcomes)) {
       Line child = line;
       child.apply(outcomes[i].action, 0);
       const Evaluation e = evaluate(child, decisions);
@@ -116,7 +133,20 @@ class EMaxN final : public FunSeekingEnvironment {
     return result;
   }
 
+  // Indices of the outcomes a chance node expands: all, or the chance_width first by the order.
+  std::vector<size_t> expandedOutcomes(const Line& line, std::span<const Outcome> outcomes) {
+    std::vector<double> keys(outcomes.size());
+    if (limits_.chanceWidth > 0 && static_cast<int>(outcomes.size()) > limits_.chanceWidth) {
+      if (limits_.chanceOrder == ChanceOrder::SettledFun)
+        settledFuns(*line.state, line.tracker, outcomes, coefficients(), keys, line.model);
+      else
+        for (size_t i = 0; i < outcomes.size(); ++i) keys[i] = outcomes[i].probability;
+    }
+    return bestFirst(keys, static_cast<size_t>(limits_.chanceWidth));
+  }
+
   Limits limits_;
+  OpponentModel model_;
   StopToken stop_;
   long nodesLeft_ = 0;
   std::vector<double> funs_;
@@ -129,10 +159,21 @@ PlayerInfo eMaxNInfo() {
   params.push_back(
       {"depth", ParamType::Int, 2, 1, 20, "regular decisions searched below the root"});
   params.push_back({"width", ParamType::Int, 5, 0, 1000,
-                    "actions expanded at a regular node, best static value first (0 = all)"});
+                    "actions expanded at a regular node, best static value first (0 = all; "
+                    "greedy model only: other models follow the seat's reply)"});
   params.push_back({"chance_width", ParamType::Int, 6, 0, 1000,
-                    "outcomes expanded at an environment node below the root, best settled fun "
-                    "score first (0 = all)"});
+                    "outcomes expanded at an environment node below the root, the first by "
+                    "chance_order (0 = all; the root always weighs every outcome)"});
+  params.push_back({"chance_order",
+                    ParamType::String,
+                    "settled-fun",
+                    0,
+                    0,
+                    "which outcomes chance_width keeps: settled-fun (best settled fun score, as "
+                    "e-hillclimber sees them) or probability (most probable, as maxn)",
+                    {"settled-fun", "probability"}});
+  params.push_back(
+      opponentModelParam("Max^n: the actor takes its best value among the width best actions"));
   params.push_back({"max_nodes", ParamType::Int, 20000, 1, 100000000,
                     "nodes per decision, shared evenly by the root outcomes; beyond it nodes are "
                     "leaves"});
@@ -144,10 +185,13 @@ PlayerInfo eMaxNInfo() {
           .params = std::move(params),
           .makeEnvironment = [](const PlayerSetup& setup) {
             const Json& p = setup.params;
-            const Limits limits{p.at("depth").get<int>(), p.at("width").get<int>(),
-                                p.at("chance_width").get<int>(), p.at("max_nodes").get<int>()};
+            const Limits limits{
+                p.at("depth").get<int>(), p.at("width").get<int>(), p.at("chance_width").get<int>(),
+                p.at("chance_order").get<std::string>() == "probability" ? ChanceOrder::Probability
+                                                                         : ChanceOrder::SettledFun,
+                p.at("max_nodes").get<int>()};
             return std::make_unique<EMaxN>(setup.coefficients, p.at("random_prob").get<double>(),
-                                           limits, setup.stop);
+                                           limits, makeOpponentModel(setup), setup.stop);
           }};
 }
 

@@ -1,14 +1,19 @@
-// `e-montecarlo`: UCT over the environment's decisions only; regular players play value-greedy
-// in between, rollouts let nature draw, and a line is rewarded by its fun score F (bounded by
-// Line::fun, so sums over any number of descents stay finite). Every descent and every rollout
-// outcome polls the run's stop token, so 10^7 descents give up within milliseconds when the run
-// stops. The tree stops growing at kMaxTreeNodes (far beyond the default budget): later descents
-// that reach an unexpanded node roll out from it, so the largest budgets cannot exhaust memory.
+// `e-montecarlo`: UCT over the environment's decisions only; regular players play the opponent
+// model's replies (value-greedy by default) in between, rollouts let nature draw, and a line is
+// rewarded by its fun score F (bounded by Line::fun, so sums over any number of descents stay
+// finite). Every descent and every rollout outcome polls the run's stop token, so 10^7 descents
+// give up within milliseconds when the run stops. The tree stops growing at kMaxTreeNodes (far
+// beyond the default budget): later descents that reach an unexpanded node roll out from it, so the
+// largest budgets cannot exhaust memory. With a random opponent model the tree is open loop: the
+// same outcomes can lead to different states, so a descent whose stored outcome is not legal where
+// it arrives rolls out from there.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/registry.h"
 #include "players/fun_seeking.h"
+#include "players/opponent_model.h"
 #include "players/simulation.h"
 
 namespace ddalab {
@@ -28,33 +33,41 @@ struct Node {
   double funSum = 0;  // raw F; normalized when compared (min-max is linear, so means commute)
 };
 
+struct Budget {
+  int iterations;
+  int horizon;
+  double c;
+  bool mostVisited;  // the final choice: most visited root child (else the best mean F)
+};
+
 class EMonteCarlo final : public FunSeekingEnvironment {
  public:
-  EMonteCarlo(const Coefficients& coefficients, double randomProb, int iterations, int horizon,
-              double c, StopToken stop)
+  EMonteCarlo(const Coefficients& coefficients, double randomProb, const Budget& budget,
+              OpponentModel model, StopToken stop)
       : FunSeekingEnvironment(coefficients, randomProb),
-        iterations_(iterations),
-        horizon_(horizon),
-        c_(c),
+        budget_(budget),
+        model_(std::move(model)),
         stop_(stop) {}
 
  protected:
   Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
                 Rng& own) override {
     if (outcomes.size() == 1) return outcomes[0].action;
+    model_.startDecision(own);
     nodes_.assign(1, Node{});
     expand(0, outcomes);
     minFun_ = INFINITY;
     maxFun_ = -INFINITY;
-    const int roundLimit = trace.rounds() + horizon_;
-    for (int i = 0; i < iterations_; ++i) {
+    const int roundLimit = trace.rounds() + budget_.horizon;
+    for (int i = 0; i < budget_.iterations; ++i) {
       stop_.check();
       iterate(state, trace, roundLimit, own);
     }
     rootMeans_.clear();  // the mean F of the descents through each outcome, for descriptions
     for (int c = nodes_[0].firstChild; c < nodes_[0].firstChild + nodes_[0].children; ++c)
       rootMeans_.push_back(nodes_[c].visits ? nodes_[c].funSum / nodes_[c].visits : 0.0);
-    return nodes_[mostVisitedChild(nodes_[0])].outcome;
+    const int root = budget_.mostVisited ? mostVisitedChild(nodes_[0]) : bestValuedChild(nodes_[0]);
+    return nodes_[root].outcome;
   }
 
   std::span<const double> searchValues() const override { return rootMeans_; }
@@ -63,25 +76,36 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   // One descent: select by UCT down the expanded tree, expand the node reached (if the tree has
   // room for its children), roll out from it.
   void iterate(const State& state, const MetricsTracker& trace, int roundLimit, Rng& own) {
-    Line line(state, trace);
+    Line line(state, trace, &model_);
     path_.assign(1, 0);
     int node = 0;
     while (nodes_[node].firstChild >= 0) {
-      node = selectChild(nodes_[node]);
+      const int child = selectChild(nodes_[node]);
+      if (node > 0 && model_.random() && !reachable(line, roundLimit, nodes_[child].outcome)) break;
+      node = child;
       path_.push_back(node);
       line.apply(nodes_[node].outcome, 0);
-      if (playGreedyToEnvironment(line, roundLimit) && nodes_[node].firstChild < 0) {
+      if (playRepliesToEnvironment(line, roundLimit) && nodes_[node].firstChild < 0) {
         line.state->outcomes(outcomes_);
         if (nodes_.size() + outcomes_.size() <= kMaxTreeNodes) expand(node, outcomes_);
         break;
       }
     }
-    playGreedyRounds(line, roundLimit, [&](const Line& at) {
+    playRounds(line, roundLimit, [&](const Line& at) {
       stop_.check();
       at.state->outcomes(outcomes_);
       return sampleOutcome(outcomes_, own);
     });
     backPropagate(line.fun(coefficients()));
+  }
+
+  // Whether a descent can apply `outcome` to `line`: the line is still within the horizon at an
+  // environment node that has this outcome (a random model may end the line elsewhere).
+  bool reachable(const Line& line, int roundLimit, Action outcome) {
+    if (line.done(roundLimit) || !line.state->isEnvironmentNode()) return false;
+    line.state->outcomes(outcomes_);
+    return std::any_of(outcomes_.begin(), outcomes_.end(),
+                       [outcome](const Outcome& o) { return o.action == outcome; });
   }
 
   // Appends one child per outcome of `node`; a node is expanded when first reached.
@@ -100,7 +124,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
       const Node& child = nodes_[i];
       if (child.visits == 0) return i;
       const double score =
-          normalized(child.funSum / child.visits) + c_ * std::sqrt(logVisits / child.visits);
+          normalized(child.funSum / child.visits) + budget_.c * std::sqrt(logVisits / child.visits);
       if (score > bestScore) {
         bestScore = score;
         best = i;
@@ -136,9 +160,24 @@ class EMonteCarlo final : public FunSeekingEnvironment {
     return best;
   }
 
-  int iterations_;
-  int horizon_;
-  double c_;
+  // The root's child of the best mean F (the thesis's final choice); ties to the more visited,
+  // then to the first; an unvisited child (fewer descents than outcomes) never wins.
+  int bestValuedChild(const Node& root) const {
+    int best = root.firstChild;
+    for (int i = root.firstChild + 1; i < root.firstChild + root.children; ++i) {
+      const Node& a = nodes_[i];
+      const Node& b = nodes_[best];
+      if (a.visits == 0) continue;
+      const double meanA = a.funSum / a.visits;
+      if (b.visits == 0 || meanA > b.funSum / b.visits ||
+          (meanA == b.funSum / b.visits && a.visits > b.visits))
+        best = i;
+    }
+    return best;
+  }
+
+  Budget budget_;
+  OpponentModel model_;
   StopToken stop_;
   std::vector<Node> nodes_;
   std::vector<double> rootMeans_;
@@ -157,6 +196,18 @@ PlayerInfo eMonteCarloInfo() {
                     "rounds simulated from the decision's round on, then F rewards the line"});
   params.push_back({"c", ParamType::Double, 0.7, 0, 100,
                     "UCT exploration constant on F min-max normalized to [0, 1]"});
+  // best-value (the thesis's rule) scored at least as well as most-visited in 8 of 9 paired
+  // comparisons (score8, docs/study-opponent-model.md).
+  params.push_back({"choose",
+                    ParamType::String,
+                    "best-value",
+                    0,
+                    0,
+                    "the final choice among the root outcomes: best-value (the highest mean fun "
+                    "score, ties to the more visited; the thesis's rule) or most-visited (ties to "
+                    "the higher mean fun score)",
+                    {"best-value", "most-visited"}});
+  params.push_back(opponentModelParam());
   return {.id = "e-montecarlo",
           .kind = PlayerKind::Environment,
           .description =
@@ -165,10 +216,12 @@ PlayerInfo eMonteCarloInfo() {
           .params = std::move(params),
           .makeEnvironment = [](const PlayerSetup& setup) {
             const Json& p = setup.params;
-            return std::make_unique<EMonteCarlo>(
-                setup.coefficients, p.at("random_prob").get<double>(),
-                p.at("iterations").get<int>(), p.at("horizon").get<int>(), p.at("c").get<double>(),
-                setup.stop);
+            const Budget budget{p.at("iterations").get<int>(), p.at("horizon").get<int>(),
+                                p.at("c").get<double>(),
+                                p.at("choose").get<std::string>() == "most-visited"};
+            return std::make_unique<EMonteCarlo>(setup.coefficients,
+                                                 p.at("random_prob").get<double>(), budget,
+                                                 makeOpponentModel(setup), setup.stop);
           }};
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "players/opponent_model.h"
 #include "players/score_order.h"
 
 namespace ddalab {
@@ -37,26 +38,27 @@ double boundedFun(double fun) {
 }
 
 double settledFun(const State& state, const MetricsTracker& trace, Action outcome,
-                  const Coefficients& coefficients) {
-  Line line(state, trace);
+                  const Coefficients& coefficients, OpponentModel* model) {
+  Line line(state, trace, model);
   line.apply(outcome, 0);
-  if (line.roundOpen && line.state->actor() >= 0) line.applyGreedy();
+  if (line.roundOpen && line.state->actor() >= 0) line.applyReply();
   return line.fun(coefficients);
 }
 
 void settledFuns(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
-                 const Coefficients& coefficients, std::vector<double>& funs) {
+                 const Coefficients& coefficients, std::vector<double>& funs,
+                 OpponentModel* model) {
   funs.resize(outcomes.size());
   for (size_t i = 0; i < outcomes.size(); ++i)
-    funs[i] = settledFun(state, trace, outcomes[i].action, coefficients);
+    funs[i] = settledFun(state, trace, outcomes[i].action, coefficients, model);
 }
 
 Action hillclimbOutcome(const State& state, const MetricsTracker& trace,
-                        const Coefficients& coefficients) {
+                        const Coefficients& coefficients, OpponentModel* model) {
   std::vector<Outcome> outcomes;
   state.outcomes(outcomes);
   std::vector<double> funs;
-  settledFuns(state, trace, outcomes, coefficients, funs);
+  settledFuns(state, trace, outcomes, coefficients, funs, model);
   return outcomes[bestIndices(funs).front()].action;
 }
 
@@ -65,6 +67,7 @@ Line& Line::operator=(const Line& other) {
     state = other.state->clone();
     tracker = other.tracker;
     roundOpen = other.roundOpen;
+    model = other.model;
   }
   return *this;
 }
@@ -73,9 +76,10 @@ void Line::apply(Action action, int legalCount) {
   roundOpen = !applyTracked(*state, tracker, action, legalCount);
 }
 
-void Line::applyGreedy() {
+void Line::applyReply() {
   state->legalActions(legal_);
-  apply(greedyAction(*state, legal_), static_cast<int>(legal_.size()));
+  const Action action = model ? model->reply(*state, legal_) : greedyAction(*state, legal_);
+  apply(action, static_cast<int>(legal_.size()));
 }
 
 double Line::fun(const Coefficients& coefficients) const {
@@ -104,7 +108,7 @@ void describeDecision(const State& state, const MetricsTracker& trace,
   for (size_t i = 0; i < outcomes.size(); ++i) {
     Line line(state, trace);
     line.apply(outcomes[i].action, 0);
-    if (line.roundOpen && line.state->actor() >= 0) line.applyGreedy();
+    if (line.roundOpen && line.state->actor() >= 0) line.applyReply();
     OutcomeAppraisal appraisal;
     appraisal.outcome = outcomes[i].action;
     appraisal.probability = outcomes[i].probability;
@@ -115,10 +119,10 @@ void describeDecision(const State& state, const MetricsTracker& trace,
   }
 }
 
-bool playGreedyToEnvironment(Line& line, int roundLimit) {
+bool playRepliesToEnvironment(Line& line, int roundLimit) {
   while (!line.done(roundLimit)) {
     if (line.state->isEnvironmentNode()) return true;
-    line.applyGreedy();
+    line.applyReply();
   }
   return false;
 }

@@ -11,6 +11,8 @@
 
 namespace ddalab {
 
+class OpponentModel;
+
 // scores[i] = value for the actor of the state reached by legal[i] (one ply).
 void scoreByValue(const State& state, std::span<const Action> legal, std::span<double> scores);
 
@@ -27,32 +29,39 @@ inline constexpr double kFunBound = 1e300;
 double boundedFun(double fun);
 
 // F of the trace extended by `outcome` and then settled (players.md, e-hillclimber): if the
-// round still needs a decision of the regular actor, it plays its value-greedy action; a round
-// still open after that (e.g. another roll of the same turn) is closed with the board unchanged.
+// round still needs a decision of the regular actor, it plays its value-greedy action (or the
+// reply of `model` when given); a round still open after that (e.g. another roll of the same
+// turn) is closed with the board unchanged.
 double settledFun(const State& state, const MetricsTracker& trace, Action outcome,
-                  const Coefficients& coefficients);
+                  const Coefficients& coefficients, OpponentModel* model = nullptr);
 
 // funs[i] = settledFun of outcomes[i] (the e-hillclimber evaluation of every outcome).
 void settledFuns(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
-                 const Coefficients& coefficients, std::vector<double>& funs);
+                 const Coefficients& coefficients, std::vector<double>& funs,
+                 OpponentModel* model = nullptr);
 
-// The outcome e-hillclimber would pick with ties to the first: deterministic, for simulations.
+// The outcome e-hillclimber would pick with ties to the first: deterministic for simulations
+// (with a random `model`, as deterministic as the model's stream).
 Action hillclimbOutcome(const State& state, const MetricsTracker& trace,
-                        const Coefficients& coefficients);
+                        const Coefficients& coefficients, OpponentModel* model = nullptr);
 
-// A hypothetical continuation of the game: a state, the trace kept in step with it, and whether
-// the last action applied left its round open (F closes such a round with the board as it
-// stands).
+// A hypothetical continuation of the game: a state, the trace kept in step with it, whether the
+// last action applied left its round open (F closes such a round with the board as it stands),
+// and who plays the regular decisions (null: value-greedy; not owned, copied with the line).
 struct Line {
-  Line(const State& root, const MetricsTracker& trace) : state(root.clone()), tracker(trace) {}
+  Line(const State& root, const MetricsTracker& trace, OpponentModel* replies = nullptr)
+      : state(root.clone()), tracker(trace), model(replies) {}
   Line(const Line& other)
-      : state(other.state->clone()), tracker(other.tracker), roundOpen(other.roundOpen) {}
+      : state(other.state->clone()),
+        tracker(other.tracker),
+        roundOpen(other.roundOpen),
+        model(other.model) {}
   Line& operator=(const Line& other);
 
   // Applies an action of the current actor (`legalCount` unused at environment nodes).
   void apply(Action action, int legalCount);
-  // Applies the regular actor's value-greedy action.
-  void applyGreedy();
+  // Applies the regular actor's reply: value-greedy, or the model's.
+  void applyReply();
   // True at the end of the game or once round number `roundLimit` (of the whole game) ended.
   bool done(int roundLimit) const { return state->isTerminal() || tracker.rounds() >= roundLimit; }
   // F of the extended trace, an open round closed without a further decision (boundedFun).
@@ -63,20 +72,21 @@ struct Line {
   std::unique_ptr<State> state;
   MetricsTracker tracker;
   bool roundOpen = false;
+  OpponentModel* model = nullptr;
 
  private:
   std::vector<Action> legal_;  // scratch for greedy decisions
 };
 
-// Plays value-greedy regular decisions until an environment node (returns true), the end of the
-// game or the end of round number `roundLimit` (false).
-bool playGreedyToEnvironment(Line& line, int roundLimit);
+// Plays the line's regular replies (Line::applyReply) until an environment node (returns true),
+// the end of the game or the end of round number `roundLimit` (false).
+bool playRepliesToEnvironment(Line& line, int roundLimit);
 
-// Plays to the end of round `roundLimit` (or of the game): regular players value-greedy, the
-// environment by `chooseOutcome(const Line&) -> Action`.
+// Plays to the end of round `roundLimit` (or of the game): regular players by the line's replies,
+// the environment by `chooseOutcome(const Line&) -> Action`.
 template <typename OutcomeChooser>
-void playGreedyRounds(Line& line, int roundLimit, OutcomeChooser&& chooseOutcome) {
-  while (playGreedyToEnvironment(line, roundLimit)) line.apply(chooseOutcome(line), 0);
+void playRounds(Line& line, int roundLimit, OutcomeChooser&& chooseOutcome) {
+  while (playRepliesToEnvironment(line, roundLimit)) line.apply(chooseOutcome(line), 0);
 }
 
 // Fills `decision` for the choice of `chosen` among `outcomes` at `state`: every outcome appraised

@@ -61,15 +61,18 @@ void GameSession::start(const GameSetup& setup) {
   const std::vector<bool> human = humanSeats(setup_);
   const StopToken stop(abandon_);
   players_.clear();
+  std::vector<SeatSetup> seats;
   for (size_t seat = 0; seat < experiment_.players.size(); ++seat) {
     const PlayerEntry& p = experiment_.players[seat];
-    players_.push_back(seat < human.size() && human[seat]
-                           ? nullptr
-                           : p.info->makeRegular({*experiment_.game, p.level, p.params,
-                                                  experiment_.coefficients, stop}));
+    const bool person = seat < human.size() && human[seat];
+    players_.push_back(person ? nullptr
+                              : p.info->makeRegular({*experiment_.game, p.level, p.params,
+                                                     experiment_.coefficients, stop}));
+    seats.push_back(person ? SeatSetup{} : SeatSetup{p.info, p.level, p.params});
   }
   environment_ = experiment_.environment.info->makeEnvironment(
-      {*experiment_.game, 100, experiment_.environment.params, experiment_.coefficients, stop});
+      {*experiment_.game, 100, experiment_.environment.params, experiment_.coefficients, stop,
+       std::move(seats)});
   match_ = std::make_unique<Match>(*experiment_.game, setup_.seed);
   match_->describeEnvironmentDecisions(true);
   lastMove_.reset();

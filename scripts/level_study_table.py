@@ -2,7 +2,7 @@
 """Prints a markdown table of a `ddalab run` results folder: per experiment the games, and the
 mean ± 95 % CI of rounds, lead, fairness and leading time, the win rates and win_ratio (the std
 over the two players' win rates) with a 95 % percentile bootstrap CI over games (2000 resamples).
-Usage: study_table.py RESULTS_DIR..."""
+Usage: level_study_table.py RESULTS_DIR..."""
 import csv
 import pathlib
 import random
