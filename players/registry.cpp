@@ -20,7 +20,8 @@ PlayerInfo eMaxNInfo();
 PlayerInfo eMonteCarloInfo();
 
 std::span<const PlayerInfo> playerRegistry() {
-  // A new player: one file in players/ and one line here (plus its declaration above).
+  // A new player: one file in players/ (in players/<game>/ when it plays one game only, using
+  // that game's own types) and one line here (plus its declaration above).
   // clang-format off
   static const std::vector<PlayerInfo> players = {
       randomPlayerInfo(),
