@@ -81,7 +81,9 @@ uint64_t signature(const Batch& batch) {
   RunOptions options;
   options.threads = 2;
   uint64_t h = 1;
-  for (const auto& r : runBatch(batch, options).front().records) h = fingerprint(r, h);
+  // Held in a variable: a range-for over a member of the temporary would read freed memory.
+  const std::vector<ExperimentResult> results = runBatch(batch, options);
+  for (const auto& r : results.front().records) h = fingerprint(r, h);
   return h;
 }
 
