@@ -18,7 +18,7 @@ class TraceRecorder final : public MatchObserver {
   // `detail`: the coefficients to describe environment decisions with (null: not described).
   TraceRecorder(Json& out, const State& state, const Coefficients* detail)
       : out_(out), n_(state.numPlayers()), detail_(detail) {
-    out_["initial"] = snapshot(gainsOf(state));
+    out_["initial"] = snapshot(state);
     out_["rounds"] = Json::array();
     startRound();
   }
@@ -35,7 +35,7 @@ class TraceRecorder final : public MatchObserver {
     round_["actions"].push_back(std::move(entry));
   }
   void onRoundEnd(const Match& match, bool hadEnvironment) override {
-    Json snap = snapshot(gainsOf(match.state()));
+    Json snap = snapshot(match.state());
     round_["env"] = hadEnvironment;
     round_["gains"] = std::move(snap["gains"]);
     round_["statuses"] = std::move(snap["statuses"]);
@@ -47,9 +47,10 @@ class TraceRecorder final : public MatchObserver {
   void startRound() {
     round_ = {{"actor", nullptr}, {"actions", Json::array()}, {"legal", Json::array()}};
   }
-  Json snapshot(const Gains& gains) const {
+  Json snapshot(const State& state) const {
+    const Gains gains = gainsOf(state);
     Gains statuses{};
-    computeStatuses(std::span(gains.data(), n_), std::span(statuses.data(), n_));
+    statusesOf(state, statuses);
     return {{"gains", std::vector<double>(gains.begin(), gains.begin() + n_)},
             {"statuses", std::vector<double>(statuses.begin(), statuses.begin() + n_)}};
   }
@@ -100,8 +101,7 @@ bool applyTracked(State& state, MetricsTracker& tracker, Action action, int lega
     tracker.onDecision(actor, legalCount, state.isPass(action));
   state.apply(action);
   if (state.roundsCompleted() == tracker.rounds()) return false;
-  const Gains gains = gainsOf(state);
-  tracker.endRound(std::span(gains.data(), static_cast<size_t>(state.numPlayers())));
+  tracker.endRound(state);
   return true;
 }
 
@@ -112,8 +112,7 @@ Match::Match(const Game& game, uint64_t seed)
       environment_(streamSeed(seed, Stream::Environment)) {
   const int n = state_->numPlayers();
   for (int p = 0; p < n; ++p) players_[p].reseed(streamSeed(seed, Stream::FirstPlayer, p));
-  const Gains initialGains = gainsOf(*state_);
-  tracker_ = MetricsTracker(std::span(initialGains.data(), n));
+  tracker_ = MetricsTracker(*state_);
 }
 
 std::span<const Action> Match::legal() {

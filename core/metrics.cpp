@@ -88,9 +88,20 @@ void MetricsTracker::onDecision(int player, int legalCount, bool pass) {
   }
 }
 
-void MetricsTracker::endRound(std::span<const double> gains) {
+MetricsTracker::MetricsTracker(const State& initial) : n_(initial.numPlayers()) {
+  leader_ = statusesOf(initial, status_);
+}
+
+void MetricsTracker::endRound(const State& state) {
+  const Gains gains = gainsOf(state);
+  const OutOfGame out = outOf(state);
+  const auto n = static_cast<size_t>(state.numPlayers());
+  endRound(std::span(gains.data(), n), std::span(out.data(), n));
+}
+
+void MetricsTracker::endRound(std::span<const double> gains, std::span<const bool> out) {
   std::array<double, kMaxPlayers> before = status_;
-  leader_ = computeStatuses(gains, std::span(status_.data(), static_cast<size_t>(n_)));
+  leader_ = computeStatuses(gains, std::span(status_.data(), static_cast<size_t>(n_)), out);
   ++rounds_;
   if (roundHadEnvironment_) {
     for (int p = 0; p < n_; ++p) {

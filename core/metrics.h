@@ -63,13 +63,17 @@ class MetricsTracker {
   MetricsTracker() = default;
   // Starts a game from the gains of the initial state (status before round 1).
   MetricsTracker(std::span<const double> initialGains);
+  // Starts a game from its initial state (gains and players out of the game).
+  explicit MetricsTracker(const State& initial);
 
   // A regular player decided among `legalCount` actions; `pass` = the board stays.
   void onDecision(int player, int legalCount, bool pass);
   // An environment event happened in the current round.
   void onEnvironmentEvent() { roundHadEnvironment_ = true; }
   // The current round ended with these gains.
-  void endRound(std::span<const double> gains);
+  void endRound(std::span<const double> gains, std::span<const bool> out = {});
+  // The current round ended with `state` as it stands (gains and players out of the game).
+  void endRound(const State& state);
 
   int numPlayers() const { return n_; }
   int rounds() const { return rounds_; }

@@ -83,6 +83,12 @@ class State {
     return false;
   }
 
+  // True when player p is out of the game (a dead HexaLines player): it keeps its gain but can
+  // neither lead nor win; status and the metrics treat it so (core/status.h).
+  virtual bool isOut(int p) const {
+    (void)p;
+    return false;
+  }
   // At an environment node, the regular player the outcome is dealt to (whose die, whose card,
   // whose maze), or -1 when it is nobody's; the detectability test pools outcomes per player.
   virtual int chanceRecipient() const { return -1; }
@@ -98,6 +104,14 @@ inline Gains gainsOf(const State& state) {
   Gains g{};
   for (int p = 0; p < state.numPlayers(); ++p) g[p] = state.gain(p);
   return g;
+}
+
+// Which players of `state` are out of the game (entries past numPlayers() are false).
+using OutOfGame = std::array<bool, kMaxPlayers>;
+inline OutOfGame outOf(const State& state) {
+  OutOfGame out{};
+  for (int p = 0; p < state.numPlayers(); ++p) out[p] = state.isOut(p);
+  return out;
 }
 
 // An immutable, validated game configuration that deals new games.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace ddalab {
 
@@ -9,30 +10,54 @@ bool gainsTied(double a, double b) {
   return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)});
 }
 
-int computeStatuses(std::span<const double> gains, std::span<double> statuses) {
+namespace {
+
+// The players who can lead: those not out, or everybody when nobody else is left.
+bool contends(std::span<const bool> out, size_t p, size_t contenders) {
+  return contenders == 0 || out.empty() || !out[p];
+}
+
+}  // namespace
+
+int computeStatuses(std::span<const double> gains, std::span<double> statuses,
+                    std::span<const bool> out) {
   const size_t n = gains.size();
   if (n == 1) {
     statuses[0] = gains[0];
     return -1;
   }
-  size_t best = 0;
-  for (size_t p = 1; p < n; ++p)
-    if (gains[p] > gains[best]) best = p;
-  const double top = gains[best];
+  size_t contenders = 0;
+  for (size_t p = 0; p < n; ++p) contenders += out.empty() || !out[p];
+  std::optional<size_t> best;
+  for (size_t p = 0; p < n; ++p)
+    if (contends(out, p, contenders) && (!best || gains[p] > gains[*best])) best = p;
+  const double top = gains[*best];
   bool tie = false;
-  double second = -INFINITY;
+  double second = -INFINITY, others = -INFINITY;
   for (size_t p = 0; p < n; ++p) {
-    if (p == best) continue;
+    if (p == *best) continue;
+    others = std::max(others, gains[p]);
+    if (!contends(out, p, contenders)) continue;
     if (gainsTied(gains[p], top)) tie = true;
     second = std::max(second, gains[p]);
   }
+  if (second == -INFINITY) second = others;  // the only one left measured against the rest
   for (size_t p = 0; p < n; ++p) {
-    if (tie && gainsTied(gains[p], top))
+    if (!contends(out, p, contenders))
+      statuses[p] = std::min(0.0, gains[p] - top);
+    else if (tie && gainsTied(gains[p], top))
       statuses[p] = 0.0;
     else
-      statuses[p] = (p == best) ? top - second : gains[p] - top;
+      statuses[p] = (p == *best) ? top - second : gains[p] - top;
   }
-  return tie ? -1 : static_cast<int>(best);
+  return tie ? -1 : static_cast<int>(*best);
+}
+
+int statusesOf(const State& state, std::span<double> statuses) {
+  const Gains gains = gainsOf(state);
+  const OutOfGame out = outOf(state);
+  const size_t n = static_cast<size_t>(state.numPlayers());
+  return computeStatuses(std::span(gains.data(), n), statuses.first(n), std::span(out.data(), n));
 }
 
 }  // namespace ddalab

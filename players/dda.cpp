@@ -12,10 +12,8 @@
 namespace ddalab {
 
 double statusOf(const State& state, int p) {
-  const Gains gains = gainsOf(state);
   std::array<double, kMaxPlayers> statuses{};
-  const size_t n = static_cast<size_t>(state.numPlayers());
-  computeStatuses(std::span(gains.data(), n), std::span(statuses.data(), n));
+  statusesOf(state, statuses);
   return statuses[static_cast<size_t>(p)];
 }
 

@@ -174,9 +174,8 @@ class Mcts final : public RankingPlayer {
       for (int p = 0; p < n; ++p) reward[p] = w < 0 ? 0.5 : (p == w ? 1.0 : 0.0);
       return reward;
     }
-    const Gains gains = gainsOf(world);
     Vec status{};
-    computeStatuses(std::span(gains.data(), n), std::span(status.data(), n));
+    statusesOf(world, status);
     for (int p = 0; p < n; ++p) reward[p] = 1.0 / (1.0 + std::exp(-status[p] / config_.scale));
     return reward;
   }

@@ -85,16 +85,14 @@ void Line::applyReply() {
 double Line::fun(const Coefficients& coefficients) const {
   if (!roundOpen) return boundedFun(tracker.fun(coefficients, state->believability()));
   MetricsTracker closed = tracker;
-  const Gains gains = gainsOf(*state);
-  closed.endRound(std::span(gains.data(), static_cast<size_t>(state->numPlayers())));
+  closed.endRound(*state);
   return boundedFun(closed.fun(coefficients, state->believability()));
 }
 
 MetricValues Line::metrics() const {
   if (!roundOpen) return tracker.values(state->believability());
   MetricsTracker closed = tracker;
-  const Gains gains = gainsOf(*state);
-  closed.endRound(std::span(gains.data(), static_cast<size_t>(state->numPlayers())));
+  closed.endRound(*state);
   return closed.values(state->believability());
 }
 

@@ -402,3 +402,24 @@ TEST_CASE("metric table and fun score signs", "[metrics]") {
   // F = -3*1 - 10*1 - 10*0.5 + 1*4 - 10*0 - 1000*0.1 = -114
   CHECK(t.fun(c, 0.1) == Approx(-114.0));
 }
+
+TEST_CASE("players out of the game keep their gain but cannot lead", "[metrics]") {
+  std::array<double, 3> statuses{};
+  const std::array<bool, 3> thirdOut = {false, false, true};
+  // The out player has the top gain: the leader is the best of the others, measured against them.
+  CHECK(computeStatuses(std::array{5.0, 3.0, 8.0}, statuses, thirdOut) == 0);
+  CHECK(statuses == std::array{2.0, -2.0, 0.0});
+  // A tie among the players still in; the out player's status is its gain minus the top.
+  CHECK(computeStatuses(std::array{5.0, 5.0, 1.0}, statuses, thirdOut) == -1);
+  CHECK(statuses == std::array{0.0, 0.0, -4.0});
+  // One player left: it leads, measured against the best of the others.
+  const std::array<bool, 3> onlySecondIn = {true, false, true};
+  CHECK(computeStatuses(std::array{2.0, 9.0, 4.0}, statuses, onlySecondIn) == 1);
+  CHECK(statuses == std::array{-7.0, 5.0, -5.0});
+  // Nobody out (or everybody): as without the mask.
+  std::array<double, 3> plain{};
+  const std::array<bool, 3> allOut = {true, true, true};
+  CHECK(computeStatuses(std::array{5.0, 3.0, 8.0}, plain) == 2);
+  CHECK(computeStatuses(std::array{5.0, 3.0, 8.0}, statuses, allOut) == 2);
+  CHECK(statuses == plain);
+}

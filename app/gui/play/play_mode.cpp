@@ -23,12 +23,10 @@ std::string seatLabel(const PlayerEntry& p, bool human, int seat) {
   return "seat " + std::to_string(seat) + ": " + p.info->id + ":" + std::to_string(p.level);
 }
 
-std::vector<double> statusesOf(const State& state) {
-  const Gains gains = gainsOf(state);
+std::vector<double> statusList(const State& state) {
   Gains statuses{};
-  const size_t n = static_cast<size_t>(state.numPlayers());
-  computeStatuses(std::span(gains.data(), n), std::span(statuses.data(), n));
-  return {statuses.begin(), statuses.begin() + static_cast<long>(n)};
+  statusesOf(state, statuses);
+  return {statuses.begin(), statuses.begin() + state.numPlayers()};
 }
 
 }  // namespace
@@ -176,7 +174,7 @@ void PlayMode::setView(const std::string& gameId) {
 
 std::vector<PlayerLine> PlayMode::playerLines(const State& state) const {
   std::vector<PlayerLine> lines;
-  const std::vector<double> statuses = statusesOf(state);
+  const std::vector<double> statuses = statusList(state);
   for (int p = 0; p < state.numPlayers(); ++p) {
     std::string label = "player " + std::to_string(p);
     if (!replay_) {
