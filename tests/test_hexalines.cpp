@@ -1,12 +1,13 @@
-// The HexaLines shape catalogue (games/hexalines.md; hexalines-notes.md, appendix A): the
-// standard family has 42 classes and 202 oriented variants with the appendix's breakdown, and
-// a catalogue read from text says where a bad line is.
+// HexaLines pieces (games/hexalines.md): the shape catalogue (hexalines-notes.md, appendix A:
+// 42 classes and 202 oriented variants with the appendix's breakdown; a catalogue read from
+// text says where a bad line is) and the hex board.
 #include <catch2/catch.hpp>
 #include <map>
 #include <numeric>
 #include <set>
 
 #include "core/params.h"
+#include "games/hexalines/board.h"
 #include "games/hexalines/shapes.h"
 
 using namespace ddalab;
@@ -97,4 +98,33 @@ TEST_CASE("bad catalogue lines are refused with file, line and column", "[hexali
   CHECK_THAT(error("aa....\n.aa...\n"), Contains("shapes.txt:2") && Contains("repeats"));
   CHECK_THAT(error("......\n"), Contains("at least one segment"));
   CHECK_THAT(error("# nothing\n"), Contains("no shapes"));
+}
+
+TEST_CASE("the hex board: fields, neighbours across opposite sides, the rim", "[hexalines]") {
+  for (int radius : {1, 2, 3, 5}) {
+    const Board board(radius);
+    CAPTURE(radius);
+    CHECK(board.fields() == 3 * radius * (radius + 1) + 1);
+    CHECK(board.hexOf(board.centre()) == Hex{0, 0});
+    int rim = 0;
+    for (int field = 0; field < board.fields(); ++field) {
+      CHECK(board.fieldAt(board.hexOf(field)) == field);
+      int onBoard = 0;
+      for (int side = 0; side < kSides; ++side) {
+        const int next = board.neighbour(field, side);
+        if (next < 0) continue;
+        ++onBoard;
+        CHECK(board.neighbour(next, oppositeSide(side)) == field);
+        CHECK(distanceFromCentre(board.hexOf(next)) - distanceFromCentre(board.hexOf(field)) <= 1);
+      }
+      if (onBoard < kSides) ++rim;
+      const bool corner = distanceFromCentre(board.hexOf(field)) == radius &&
+                          (board.hexOf(field).q == 0 || board.hexOf(field).r == 0 ||
+                           board.hexOf(field).q + board.hexOf(field).r == 0);
+      if (corner) CHECK(onBoard == 3);
+    }
+    CHECK(rim == 6 * radius);  // the outer ring
+    CHECK_FALSE(board.fieldAt({radius + 1, 0}).has_value());
+  }
+  CHECK_THROWS(Board(0));
 }
