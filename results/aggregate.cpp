@@ -122,7 +122,7 @@ void SummaryBuilder::add(const GameRecord& record) {
   ++games_;
 }
 
-ExperimentSummary SummaryBuilder::summary() const {
+ExperimentSummary SummaryBuilder::summary(bool withIntervals) const {
   ExperimentSummary summary;
   summary.label = label_;
   summary.games = games_;
@@ -149,7 +149,13 @@ ExperimentSummary SummaryBuilder::summary() const {
     summary.players.push_back(p);
   }
   summary.winRatio = games_ ? winRatioOf(rates) : 0.0;
-  std::tie(summary.winRatioLow, summary.winRatioHigh) = winRatioInterval(wins, games_);
+  if (withIntervals) {
+    if (intervalGames_ != games_) {
+      winRatioInterval_ = winRatioInterval(wins, games_);
+      intervalGames_ = games_;
+    }
+    std::tie(summary.winRatioLow, summary.winRatioHigh) = winRatioInterval_;
+  }
   summary.balance = winBalance(wins, games_);
   summary.drawRate = fraction(draws_, games_);
   summary.cappedRate = fraction(capped_, games_);

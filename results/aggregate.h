@@ -2,8 +2,10 @@
 // Aggregation of per-game records into experiment statistics (metrics.md, app.md), in one pass
 // and constant memory whatever the number of games.
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/metrics.h"
@@ -72,8 +74,10 @@ class SummaryBuilder {
   explicit SummaryBuilder(ExperimentLabel label);
   // Adds one finished game.
   void add(const GameRecord& record);
-  // The summary of the games added so far.
-  ExperimentSummary summary() const;
+  // The summary of the games added so far; without `withIntervals` win_ratio's bootstrap
+  // interval is left at 0 (cheap enough for a live table redrawn many times a second). The
+  // interval is computed once per number of games and kept (so, like add(), one thread at a time).
+  ExperimentSummary summary(bool withIntervals = true) const;
   size_t games() const { return games_; }
   const ExperimentLabel& label() const { return label_; }
 
@@ -88,6 +92,8 @@ class SummaryBuilder {
   std::array<SampleMoments, kNumMetrics> metrics_{};
   SampleMoments leadChangesPerRound_, leadingTimePerRound_;
   std::vector<SeatTotals> seats_;
+  mutable size_t intervalGames_ = SIZE_MAX;  // games_ when winRatioInterval_ was computed
+  mutable std::pair<double, double> winRatioInterval_;
 };
 
 // The summary of an experiment held in memory.

@@ -94,7 +94,7 @@ QVariant QueueModel::cell(const QueueEntry& entry, int column) const {
       return QString("%1 / %2").arg(entry.games()).arg(entry.label.plannedIterations);
   }
   if (!entry.results || entry.games() == 0) return QString("–");
-  const ExperimentSummary s = entry.results->summary();
+  const ExperimentSummary s = entry.results->summary(/*withIntervals=*/false);
   if (column == WinRatio) return number(s.winRatio);
   return statText(s.metrics[static_cast<size_t>(*columnMetric(column))], statistic_);
 }
