@@ -25,12 +25,6 @@ double fraction(size_t count, size_t games) {
   return games ? static_cast<double>(count) / static_cast<double>(games) : 0.0;
 }
 
-// Per round of a game (0 for a game without rounds).
-double perRound(const GameRecord& record, Metric metric) {
-  const double rounds = record.metrics[static_cast<size_t>(Metric::Rounds)];
-  return rounds > 0 ? record.metrics[static_cast<size_t>(metric)] / rounds : 0.0;
-}
-
 constexpr int kWinRatioReplicates = 1000;
 constexpr uint64_t kWinRatioSeed = 0x5eed'0f'b00757a9ull;  // fixed: the same files, same interval
 
@@ -61,6 +55,11 @@ std::pair<double, double> winRatioInterval(std::span<const size_t> wins, size_t 
 }
 
 }  // namespace
+
+double perRound(const GameRecord& record, Metric metric) {
+  const double rounds = record.metrics[static_cast<size_t>(Metric::Rounds)];
+  return rounds > 0 ? record.metrics[static_cast<size_t>(metric)] / rounds : 0.0;
+}
 
 double winRatioOf(std::span<const double> rates) {
   if (rates.size() == 1) return std::abs(rates[0] - 0.5);

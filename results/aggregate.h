@@ -49,6 +49,9 @@ struct PlayerSummary {
   double leadRoundsMean = 0;
 };
 
+// `metric` of `record` per round of its game (0 for a game without rounds).
+double perRound(const GameRecord& record, Metric metric);
+
 // metrics.md's win_ratio of per-seat win rates: their population std; one seat: |w - 1/2|.
 double winRatioOf(std::span<const double> winRates);
 

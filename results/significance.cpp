@@ -71,8 +71,7 @@ double metricOf(const GameRecord& g) {
 
 template <Metric M>
 double perRoundOf(const GameRecord& g) {
-  const double rounds = g.metrics[static_cast<size_t>(Metric::Rounds)];
-  return rounds > 0 ? metricOf<M>(g) / rounds : 0.0;
+  return perRound(g, M);
 }
 
 const std::vector<GameValue>& gameValues() {
@@ -109,15 +108,20 @@ void addPairedTests(std::span<const ExperimentResult> rows, const PairedRows& pa
 
 // ---- bootstrap -------------------------------------------------------------------------------
 
-// The summary fields scoring reads (means and win_ratio) of one row under weights `counts`.
-ExperimentSummary weightedSummary(const ExperimentResult& row,
-                                  std::span<const GameRecord* const> games,
-                                  std::span<const uint32_t> counts) {
+// A summary that scoring can read (label and players) with nothing measured yet.
+ExperimentSummary emptySummary(const ExperimentResult& row) {
   ExperimentSummary s;
   s.label = row;
   s.players.resize(row.players.size());
+  return s;
+}
+
+// Sets the fields scoring reads (means and win_ratio) of `s` from its row's games under
+// weights `counts`; `wins` is scratch space.
+void weigh(std::span<const GameRecord* const> games, std::span<const uint32_t> counts,
+           std::vector<double>& wins, ExperimentSummary& s) {
   std::array<double, kNumMetrics> sums{};
-  std::vector<double> wins(row.players.size(), 0.0);
+  wins.assign(s.players.size(), 0.0);
   double total = 0;
   for (size_t i = 0; i < games.size(); ++i) {
     if (counts[i] == 0) continue;
@@ -130,7 +134,6 @@ ExperimentSummary weightedSummary(const ExperimentResult& row,
   for (size_t k = 0; k < kNumMetrics; ++k) s.metrics[k].mean = sums[k] / total;
   for (double& rate : wins) rate /= total;
   s.winRatio = winRatioOf(wins);
-  return s;
 }
 
 // 1 + the number of rows scoring strictly higher (ties share the better rank).
@@ -163,12 +166,14 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
   std::vector<double> above9(n, 0.0), above4(n, 0.0);
   Rng rng(options.seed);
   std::vector<uint32_t> counts;
-  std::vector<ExperimentSummary> summaries(n);
+  std::vector<double> wins;
+  std::vector<ExperimentSummary> summaries;
+  for (const auto& row : rows) summaries.push_back(emptySummary(row));
+  std::vector<ExperimentSummary> full = summaries;
   std::vector<double> s9(n), s4(n);
   for (size_t rep = 0; rep < b; ++rep) {
     resampleCounts(paired.pairs(), rng, counts);
-    for (size_t row = 0; row < n; ++row)
-      summaries[row] = weightedSummary(rows[row], paired.games[row], counts);
+    for (size_t row = 0; row < n; ++row) weigh(paired.games[row], counts, wins, summaries[row]);
     const ComparisonScores scores = scoreComparison(analysis.comparison, names, summaries);
     for (size_t row = 0; row < n; ++row) {
       s9[row] = score9[row][rep] = scores.rows[row].score9;
@@ -182,10 +187,8 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
       above4[row] += (s4[row] > s4[reference]) / static_cast<double>(b);
     }
   }
-  std::vector<ExperimentSummary> full(n);
-  std::vector<uint32_t> ones(paired.pairs(), 1);
-  for (size_t row = 0; row < n; ++row)
-    full[row] = weightedSummary(rows[row], paired.games[row], ones);
+  const std::vector<uint32_t> ones(paired.pairs(), 1);
+  for (size_t row = 0; row < n; ++row) weigh(paired.games[row], ones, wins, full[row]);
   const ComparisonScores observed = scoreComparison(analysis.comparison, names, full);
   for (size_t row = 0; row < n; ++row) {
     ScoreInterval si{names[row],

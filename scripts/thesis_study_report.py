@@ -107,6 +107,12 @@ def significant(tests, comparison, row, metric):
     return False
 
 
+def mean_cell(stat, fmt, marked):
+    """'mean ± 95 % CI half-width' of a summary.csv row, '*' when `marked`."""
+    half = (float(stat["ci95_high"]) - float(stat["ci95_low"])) / 2
+    return f"{fmt(float(stat['mean']))} ± {fmt(half)}" + (" *" if marked else "")
+
+
 def metric_table(folder, comparison):
     tests = read_csv(folder / f"{comparison}.tests.csv")
     columns, thesis = THESIS_METRICS.get(comparison, (None, {}))
@@ -119,10 +125,7 @@ def metric_table(folder, comparison):
             continue
         cells = []
         for m in metrics:
-            half = (float(s[m]["ci95_high"]) - float(s[m]["ci95_low"])) / 2
-            cell = f"{number(s[m]['mean'])} ± {number(half)}"
-            if significant(tests, comparison, row, m):
-                cell += " *"
+            cell = mean_cell(s[m], number, significant(tests, comparison, row, m))
             if row in thesis and m in columns:
                 cell += f" / {number(thesis[row][columns.index(m)])}"
             cells.append(cell)
@@ -145,11 +148,8 @@ def rates_table(folder, comparison):
         s = summary_of(folder, comparison, row)
         if s is None:
             continue
-        cells = []
-        for m in ["lead_changes_per_round", "leading_time_per_round"]:
-            half = (float(s[m]["ci95_high"]) - float(s[m]["ci95_low"])) / 2
-            mark = " *" if significant(tests, comparison, row, m) else ""
-            cells.append(f"{float(s[m]['mean']):.4f} ± {half:.4f}{mark}")
+        cells = [mean_cell(s[m], lambda x: f"{x:.4f}", significant(tests, comparison, row, m))
+                 for m in ["lead_changes_per_round", "leading_time_per_round"]]
         out.append(f"| {SHORT[row]} | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
