@@ -132,9 +132,15 @@ QChart* comparisonChart(const ComparisonScores& scores) {
 
 QChart* scoresChart(const CrossScores& grid, ScoreTable table) {
   auto* chart = new QChart;
-  styleChart(chart, table == ScoreTable::AllMetrics
-                        ? "Scores over all nine metrics (thesis table 8)"
-                        : "Scores over lead changes, tension, lead, win ratio (thesis table 9)");
+  // "mean" is over the comparisons every row takes part in (CrossScores); the title says so,
+  // since a longer category label is cut off at the chart's usual sizes.
+  const QString mean = grid.comparisons.size() > 1
+                           ? "<br>mean: over the comparisons every row takes part in"
+                           : "";
+  styleChart(chart, (table == ScoreTable::AllMetrics
+                         ? "Scores over the metrics each game can have (thesis table 8)"
+                         : "Scores over lead changes, tension, lead, win ratio (thesis table 9)") +
+                        mean);
   auto* series = new QBarSeries;
   for (size_t r = 0; r < grid.rows.size(); ++r) {
     auto* set = new QBarSet(QString::fromStdString(grid.rows[r]));
@@ -145,7 +151,7 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table) {
   chart->addSeries(series);
   auto* categories = new QBarCategoryAxis;
   for (const auto& c : grid.comparisons) categories->append(QString::fromStdString(c));
-  if (grid.comparisons.size() > 1) categories->append("mean (comparisons with every row)");
+  if (grid.comparisons.size() > 1) categories->append("mean");
   auto* y = valueAxis(table == ScoreTable::AllMetrics ? "Score (max 9)" : "Score (max 4)");
   y->setRange(0, table == ScoreTable::AllMetrics ? 9 : 4);
   y->setTickType(QValueAxis::TicksDynamic);
