@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "games/hexalines/hexalines.h"
 #include "games/lost-cities/lost_cities.h"
 #include "games/ludo/ludo.h"
 #include "games/maze/maze.h"
@@ -14,6 +15,7 @@ std::span<const GameInfo> gameRegistry() {
       ludo::gameInfo(),
       maze::gameInfo(),
       lostcities::gameInfo(),
+      hexalines::gameInfo(),
   };
   return games;
 }

@@ -1,0 +1,417 @@
+#include "games/hexalines/hexalines.h"
+
+#include <algorithm>
+#include <bit>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/believability.h"
+#include "core/params.h"
+#include "core/rng.h"
+
+namespace ddalab::hexalines {
+
+namespace {
+
+constexpr const char* kColourNames[kColours] = {"red", "green", "blue"};
+// A pass that changes something lowers the number of cells, kills a player or reaches a fixed
+// colouring within a few passes; far more passes than that is a bug, not a position.
+constexpr int kMaxPasses = 1000;
+
+}  // namespace
+
+HexaLinesState::HexaLinesState(const HexaLinesConfig& config, uint64_t seed)
+    : config_(config), seed_(seed), player_(config.firstPlayer) {
+  cells_.resize(static_cast<size_t>(board().fields()));
+}
+
+int HexaLinesState::actor() const {
+  if (over_) return kTerminal;
+  return revealedClass_ < 0 ? kEnvironment : player_;
+}
+
+const Shape& HexaLinesState::orientationOf(int shapeClass, int round) const {
+  const auto& variants = catalogue().at(static_cast<size_t>(shapeClass)).variants;
+  const uint64_t hash = splitmix64(
+      seed_ ^ splitmix64((static_cast<uint64_t>(round) << 8) + static_cast<uint64_t>(shapeClass)));
+  return variants[hash % variants.size()];
+}
+
+// Fair in front of a source: an end on the centre-facing side whose segment has two more ends
+// facing empty on-board fields (games/hexalines.md, "Precise choices").
+bool HexaLinesState::fairAt(int field, const Shape& shape) const {
+  int entry = 0;
+  while (board().neighbour(field, entry) != board().centre()) ++entry;
+  const uint8_t segment = shape.segmentOf[entry];
+  if (segment == kWall) return false;
+  int freeEnds = 0;
+  for (int side = 0; side < kSides; ++side) {
+    const int next = board().neighbour(field, side);
+    if (side != entry && shape.segmentOf[side] == segment && next >= 0 && cell(next).empty() &&
+        next != board().centre())
+      ++freeEnds;
+  }
+  return freeEnds >= 2;
+}
+
+void HexaLinesState::fairClasses(std::vector<int>& out) const {
+  out.clear();
+  const int front = frontField(player_);
+  if (front < 0 || !cell(front).empty()) return;
+  for (size_t c = 0; c < catalogue().classes(); ++c)
+    if (fairAt(front, orientationOf(static_cast<int>(c), rounds_)))
+      out.push_back(static_cast<int>(c));
+}
+
+void HexaLinesState::outcomes(std::vector<Outcome>& out) const {
+  out.clear();
+  if (actor() != kEnvironment) return;
+  std::vector<int> fair;
+  fairClasses(fair);
+  // No fair class (a crowded front field): the cell is dealt as any other.
+  if (fair.empty())
+    for (size_t c = 0; c < catalogue().classes(); ++c) fair.push_back(static_cast<int>(c));
+  double total = 0;
+  for (int c : fair) total += catalogue().probability(static_cast<size_t>(c));
+  for (int c : fair) out.push_back({c, catalogue().probability(static_cast<size_t>(c)) / total});
+}
+
+bool HexaLinesState::rotatable(int field) const {
+  const Cell& c = cell(field);
+  return field != board().centre() && !c.empty() && (c.owner == kNobody || c.owner == player_);
+}
+
+void HexaLinesState::legalActions(std::vector<Action>& out) const {
+  out.clear();
+  if (actor() < 0) return;
+  for (int field = 0; field < fields(); ++field) {
+    if (field == board().centre() || !cell(field).empty()) continue;
+    for (int side = 0; side < kSides; ++side) {
+      const int next = board().neighbour(field, side);
+      if (next >= 0 && (next == board().centre() || !cell(next).empty())) {
+        out.push_back(addAction(field));
+        break;
+      }
+    }
+  }
+  for (int field = 0; field < fields(); ++field) {
+    if (!rotatable(field)) continue;
+    const int period = static_cast<int>(
+        catalogue().at(static_cast<size_t>(cell(field).shapeClass)).variants.size());
+    for (int k = 1; k < period; ++k) out.push_back(rotateAction(field, k));
+  }
+}
+
+void HexaLinesState::apply(Action action) {
+  if (actor() == kEnvironment) {
+    revealedClass_ = action;
+    revealed_ = orientationOf(action, rounds_);
+    ++received_[player_][static_cast<size_t>(revealed_.openSides() - 2)];
+    return;
+  }
+  const int mover = player_;
+  const int field = fieldOf(action);
+  Cell& target = cells_[static_cast<size_t>(field)];
+  if (isAdd(action)) {
+    target = Cell{static_cast<int8_t>(revealedClass_), kNobody, revealed_, {}};
+    target.colour.fill(kNobody);
+  } else {
+    target.shape = target.shape.rotated(sixthsOf(action));
+    target.colour.fill(kNobody);
+  }
+  recompute(mover);
+  finishMove(mover, isAdd(action) ? field : -1);
+}
+
+void HexaLinesState::finishMove(int mover, int addedField) {
+  if (addedField >= 0 && alive_[mover]) {
+    Cell& added = cells_[static_cast<size_t>(addedField)];
+    if (!added.empty() &&
+        std::find(added.colour.begin(), added.colour.end(), mover) != added.colour.end())
+      added.owner = static_cast<int8_t>(mover);
+  }
+  updateScores();
+  ++rounds_;
+  revealedClass_ = -1;
+  checkEnd();
+  if (!over_) player_ = nextLiving(mover);
+}
+
+void HexaLinesState::checkEnd() {
+  const int living = static_cast<int>(std::count(alive_.begin(), alive_.end(), true));
+  bool full = true;
+  for (int field = 0; field < fields() && full; ++field)
+    full = field == board().centre() || !cell(field).empty();
+  if (living <= 1) {
+    over_ = true;
+    winner_ = living == 1
+                  ? static_cast<int>(std::find(alive_.begin(), alive_.end(), true) - alive_.begin())
+                  : -1;
+  } else if (full) {
+    over_ = true;
+    double top = -1;
+    for (int p = 0; p < kColours; ++p)
+      if (alive_[p]) top = std::max(top, score_[p]);
+    int leaders = 0;
+    for (int p = 0; p < kColours; ++p)
+      if (alive_[p] && score_[p] == top) {
+        ++leaders;
+        winner_ = p;
+      }
+    if (leaders > 1) winner_ = -1;
+  } else if (rounds_ >= config_.maxRounds) {
+    over_ = true;
+    capped_ = true;
+  }
+}
+
+int HexaLinesState::nextLiving(int p) const {
+  for (int step = 1; step <= kColours; ++step) {
+    const int next = (p + step) % kColours;
+    if (alive_[next]) return next;
+  }
+  return p;
+}
+
+// mover-first: the mover, then the player before it, then the one before that (R gives R, B, G);
+// fixed-rbg: red, blue, green whoever moved.
+std::array<int, kColours> HexaLinesState::colourOrder(int mover) const {
+  if (config_.recalcOrder == RecalcOrder::FixedRbg) return {0, 2, 1};
+  return {mover, (mover + 2) % kColours, (mover + 1) % kColours};
+}
+
+void HexaLinesState::recompute(int mover) {
+  for (int passes = 0; pass(mover); ++passes)
+    if (passes > kMaxPasses) throw std::logic_error("HexaLines: the colours do not settle");
+}
+
+// One pass: every living colour in order is cleared and flooded again from its source. True when
+// the pass changed a cell, a colour or a life.
+bool HexaLinesState::pass(int mover) {
+  const std::vector<Cell> before = cells_;
+  passChanged_ = false;
+  for (int colour : colourOrder(mover)) {
+    if (!alive_[colour]) continue;
+    for (Cell& c : cells_)
+      for (int8_t& segmentColour : c.colour)
+        if (segmentColour == colour) segmentColour = kNobody;
+    pour(colour, board().centre(), sourceSide(colour));
+  }
+  return passChanged_ || cells_ != before;
+}
+
+// Pours `colour` across side `side` of `field` into the neighbour there: colours and enters an
+// empty segment, stops at its own colour, destroys a cell of a foreign colour, kills the owner of
+// a living source it reaches.
+void HexaLinesState::pour(int colour, int field, int side) {
+  const int next = board().neighbour(field, side);
+  if (next < 0) return;  // off the board: a dead end
+  const int entry = oppositeSide(side);
+  if (next == board().centre()) {
+    const int owner = entry / 2;
+    if (entry % 2 == 0 && owner != colour && alive_[owner]) kill(owner);
+    return;
+  }
+  Cell& reached = cells_[static_cast<size_t>(next)];
+  if (reached.empty()) return;
+  const uint8_t segment = reached.shape.segmentOf[entry];
+  if (segment == kWall) return;
+  const int8_t held = reached.colour[segment];
+  if (held == colour) return;
+  if (held != kNobody) {
+    destroy(next);
+    return;
+  }
+  reached.colour[segment] = static_cast<int8_t>(colour);
+  for (int out = 0; out < kSides; ++out) {
+    if (reached.empty()) return;  // this flood removed its own cell
+    if (reached.shape.segmentOf[out] == segment) pour(colour, next, out);
+  }
+}
+
+void HexaLinesState::kill(int victim) {
+  int total = 0;
+  for (Cell& c : cells_) {
+    for (int s = 0; s < kMaxSegments; ++s)
+      if (c.colour[s] == victim) {
+        total += c.shape.length(s);
+        c.colour[s] = kNobody;
+      }
+    if (c.owner == victim) c.owner = kNobody;
+  }
+  score_[victim] = total;
+  alive_[victim] = false;
+  passChanged_ = true;
+}
+
+void HexaLinesState::destroy(int field) {
+  cells_[static_cast<size_t>(field)] = Cell{};
+  passChanged_ = true;
+}
+
+void HexaLinesState::updateScores() {
+  for (int p = 0; p < kColours; ++p) {
+    if (!alive_[p]) continue;
+    int total = 0;
+    for (const Cell& c : cells_)
+      for (int s = 0; s < kMaxSegments; ++s)
+        if (c.colour[s] == p) total += c.shape.length(s);
+    score_[p] = total;
+  }
+}
+
+int HexaLinesState::freeExitDirections(int p) const {
+  if (!alive_[p]) return 0;
+  unsigned directions = 0;
+  const int centre = board().centre();
+  const int front = frontField(p);
+  if (front >= 0 && cell(front).empty()) directions |= 1u << sourceSide(p);
+  for (int field = 0; field < fields(); ++field) {
+    const Cell& c = cell(field);
+    if (c.empty() || field == centre) continue;
+    for (int side = 0; side < kSides; ++side) {
+      const int next = board().neighbour(field, side);
+      if (c.colourAt(side) == p && next >= 0 && next != centre && cell(next).empty())
+        directions |= 1u << side;
+    }
+  }
+  return std::popcount(directions);
+}
+
+double HexaLinesState::value(int p) const {
+  double best = 0;
+  bool any = false;
+  for (int o = 0; o < kColours; ++o)
+    if (o != p && alive_[o]) {
+      best = any ? std::max(best, score_[o]) : score_[o];
+      any = true;
+    }
+  return score_[p] - best + 0.5 * freeExitDirections(p);
+}
+
+double HexaLinesState::believability() const {
+  double total = 0;
+  for (const auto& counts : received_) total += belPC(counts, config_.believabilityThreshold);
+  return total;
+}
+
+std::string HexaLinesState::actionToString(Action action) const {
+  const Hex hex = board().hexOf(fieldOf(action));
+  std::ostringstream out;
+  if (actor() == kEnvironment) {
+    out << "deal " << orientationOf(action, rounds_).text();
+    return out.str();
+  }
+  if (isAdd(action))
+    out << "add " << revealed_.text() << " at (" << hex.q << "," << hex.r << ")";
+  else
+    out << "rotate (" << hex.q << "," << hex.r << ") by " << sixthsOf(action);
+  return out.str();
+}
+
+std::string HexaLinesState::toString() const {
+  std::ostringstream out;
+  out << "round " << rounds_ << ", " << kColourNames[player_] << " on turn";
+  if (revealedClass_ >= 0) out << " with " << revealed_.text();
+  for (int p = 0; p < kColours; ++p)
+    out << "; " << kColourNames[p] << ' ' << score_[p] << (alive_[p] ? "" : " (dead)");
+  for (int field = 0; field < fields(); ++field) {
+    const Cell& c = cell(field);
+    if (c.empty()) continue;
+    const Hex hex = board().hexOf(field);
+    out << "\n(" << hex.q << "," << hex.r << ") " << c.shape.text() << " owner "
+        << (c.owner == kNobody ? "grey" : kColourNames[c.owner]) << " colours";
+    for (int s = 0; s < c.shape.segments(); ++s)
+      out << ' ' << (c.colour[s] == kNobody ? "-" : kColourNames[c.colour[s]]);
+  }
+  return out.str();
+}
+
+void HexaLinesState::placeForTest(int field, const Shape& shape, int owner) {
+  Cell& c = cells_[static_cast<size_t>(field)];
+  c = Cell{static_cast<int8_t>(0), static_cast<int8_t>(owner), shape, {}};
+  c.colour.fill(kNobody);
+  const Shape canonical = classOf(shape).canonical;
+  for (size_t i = 0; i < catalogue().classes(); ++i)
+    if (catalogue().at(i).canonical == canonical) c.shapeClass = static_cast<int8_t>(i);
+}
+
+void HexaLinesState::revealForTest(int p, const Shape& shape) {
+  player_ = p;
+  revealed_ = shape;
+  revealedClass_ = 0;
+  const Shape canonical = classOf(shape).canonical;
+  for (size_t i = 0; i < catalogue().classes(); ++i)
+    if (catalogue().at(i).canonical == canonical) revealedClass_ = static_cast<int>(i);
+}
+
+namespace {
+
+std::shared_ptr<const ShapeCatalogue> loadCatalogue(const std::string& file) {
+  if (file.empty()) return std::make_shared<const ShapeCatalogue>(ShapeCatalogue::standard());
+  std::ifstream in(file);
+  if (!in) throw InputError("catalogue_file", "cannot read '" + file + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return std::make_shared<const ShapeCatalogue>(ShapeCatalogue::parse(text.str(), file));
+}
+
+int colourIndex(const std::string& name) {
+  return static_cast<int>(std::find(std::begin(kColourNames), std::end(kColourNames), name) -
+                          std::begin(kColourNames));
+}
+
+}  // namespace
+
+GameInfo gameInfo() {
+  GameInfo info;
+  info.id = "hexalines";
+  info.description =
+      "HexaLines, 3 players build coloured paths on a hex board; the environment chooses the "
+      "shape of each cell to place";
+  info.thesisCoefficients = {{"believability", 1000}, {"fairness", 10}, {"leading_time", 10},
+                             {"tension", 10},         {"lead", 3},      {"freedom", 1}};
+  info.params = {
+      {"radius", ParamType::Int, 3, 1, 6,
+       "fields within this hex distance of the centre (3: 37 fields; 2: 19)"},
+      {"first_player",
+       ParamType::String,
+       "red",
+       0,
+       0,
+       "who moves first (turns go R, G, B)",
+       {"red", "green", "blue"}},
+      {"recalc_order",
+       ParamType::String,
+       "mover-first",
+       0,
+       0,
+       "order colours are flooded in: 'mover-first' (the mover, then the players before it) or "
+       "'fixed-rbg' (red, blue, green, the article's literal order)",
+       {"mover-first", "fixed-rbg"}},
+      {"max_rounds", ParamType::Int, 600, 1, 1e6,
+       "decisions after which the game is a draw (flagged capped)"},
+      {"believability_threshold", ParamType::Double, 1.0, 0, 1e6,
+       "T of belPC over each player's received cells by open sides 2..6"},
+      {"catalogue_file", ParamType::String, "", 0, 0,
+       "a shape catalogue file, one shape per line as 6 characters 'a'..'c' or '.' (empty: the "
+       "standard 42 shapes)"},
+  };
+  info.make = [](const Json& p) -> std::shared_ptr<const Game> {
+    HexaLinesConfig config;
+    config.radius = p.at("radius").get<int>();
+    config.firstPlayer = colourIndex(p.at("first_player").get<std::string>());
+    config.recalcOrder = p.at("recalc_order").get<std::string>() == "fixed-rbg"
+                             ? RecalcOrder::FixedRbg
+                             : RecalcOrder::MoverFirst;
+    config.maxRounds = p.at("max_rounds").get<int>();
+    config.believabilityThreshold = p.at("believability_threshold").get<double>();
+    config.catalogue = loadCatalogue(p.at("catalogue_file").get<std::string>());
+    config.board = std::make_shared<const Board>(config.radius);
+    return std::make_shared<HexaLinesGame>(config);
+  };
+  return info;
+}
+
+}  // namespace ddalab::hexalines

@@ -1,0 +1,168 @@
+#pragma once
+// HexaLines (spec games/hexalines.md, hexalines-notes.md): three players build paths of cells
+// on a hex board; each colour floods from its source in the centre, pouring into another colour
+// destroys that cell and pouring into another player's source kills that player.
+//
+// Rounds: a round is one decision of a living player. It starts with the environment revealing
+// the cell to place (a shape class; its orientation is fixed by hash(seed, round, class)); the
+// player then adds it to an empty field next to an occupied one, or rotates one of its own or a
+// grey cell. Actions: 0..fields-1 = add on that field; fields + 6 * field + k = rotate the cell
+// on `field` by k sixths (k = 1 .. period - 1). Environment outcomes are class indices.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/registry.h"
+#include "core/state.h"
+#include "games/hexalines/board.h"
+#include "games/hexalines/shapes.h"
+
+namespace ddalab::hexalines {
+
+inline constexpr int kColours = 3;     // red, green, blue = players 0, 1, 2
+inline constexpr int8_t kNobody = -1;  // a grey cell's owner, an uncoloured segment
+inline constexpr int kMaxSegments = 3;
+inline constexpr int kOpenSideBins = 5;  // believability bins: 2..6 open sides
+
+enum class RecalcOrder { MoverFirst, FixedRbg };
+
+struct HexaLinesConfig {
+  int radius = 3;
+  int firstPlayer = 0;
+  RecalcOrder recalcOrder = RecalcOrder::MoverFirst;
+  int maxRounds = 600;
+  double believabilityThreshold = 1.0;
+  std::shared_ptr<const ShapeCatalogue> catalogue;  // never null in a built game
+  std::shared_ptr<const Board> board;               // never null in a built game
+};
+
+// One placed cell: its oriented shape, owner and the colour of each segment.
+struct Cell {
+  int8_t shapeClass = -1;  // -1: the field is empty
+  int8_t owner = kNobody;
+  Shape shape;
+  std::array<int8_t, kMaxSegments> colour{kNobody, kNobody, kNobody};
+
+  bool empty() const { return shapeClass < 0; }
+  bool operator==(const Cell&) const = default;
+  // The colour at side `side`, or kNobody for a wall or an uncoloured segment.
+  int8_t colourAt(int side) const {
+    const uint8_t s = shape.segmentOf[side];
+    return s == kWall ? kNobody : colour[s];
+  }
+};
+
+class HexaLinesState final : public State {
+ public:
+  HexaLinesState(const HexaLinesConfig& config, uint64_t seed);
+
+  std::unique_ptr<State> clone() const override { return std::make_unique<HexaLinesState>(*this); }
+  int numPlayers() const override { return kColours; }
+  int actor() const override;
+  void legalActions(std::vector<Action>& out) const override;
+  void outcomes(std::vector<Outcome>& out) const override;
+  void apply(Action action) override;
+  int winner() const override { return winner_; }
+  bool capped() const override { return capped_; }
+  // The player's score (a dead player's score at its death).
+  double gain(int p) const override { return score_[p]; }
+  // gain - the best living opponent's gain + 0.5 x distinct free-exit directions.
+  double value(int p) const override;
+  int roundsCompleted() const override { return rounds_; }
+  double believability() const override;
+  bool isPass(Action) const override { return false; }
+  std::string actionToString(Action action) const override;
+  std::string toString() const override;
+  bool isOut(int p) const override { return !alive_[p]; }
+  int chanceRecipient() const override { return player_; }
+
+  // --- the board, for players, the GUI and tests ---
+  const HexaLinesConfig& config() const { return config_; }
+  const Board& board() const { return *config_.board; }
+  const ShapeCatalogue& catalogue() const { return *config_.catalogue; }
+  const Cell& cell(int field) const { return cells_[static_cast<size_t>(field)]; }
+  bool alive(int p) const { return alive_[p]; }
+  // The regular player on turn (also at the environment node revealing its cell).
+  int player() const { return player_; }
+  // The revealed cell (valid at a decision node).
+  int revealedClass() const { return revealedClass_; }
+  const Shape& revealedShape() const { return revealed_; }
+  // The orientation a revealed cell of class `shapeClass` gets in round `round`.
+  const Shape& orientationOf(int shapeClass, int round) const;
+  // The field in front of player p's source.
+  int frontField(int p) const { return board().neighbour(board().centre(), sourceSide(p)); }
+  // The centre side player p's source opens through.
+  static int sourceSide(int p) { return 2 * p; }
+  // Player p's distinct directions with an own-coloured path end facing an empty field.
+  int freeExitDirections(int p) const;
+  // The cells revealed to player p, counted by open sides 2..6.
+  const std::array<int, kOpenSideBins>& received(int p) const { return received_[p]; }
+
+  // --- actions ---
+  int fields() const { return board().fields(); }
+  Action addAction(int field) const { return field; }
+  Action rotateAction(int field, int sixths) const { return fields() + kSides * field + sixths; }
+  bool isAdd(Action action) const { return action < fields(); }
+  // The field an action adds to or rotates.
+  int fieldOf(Action action) const { return isAdd(action) ? action : (action - fields()) / 6; }
+  // The sixths a rotation turns by (0 for an add).
+  int sixthsOf(Action action) const { return isAdd(action) ? 0 : (action - fields()) % 6; }
+
+  // --- set-up for tests and constructed positions ---
+  // Places `shape` (of any class) on `field` with `owner` and no colour; recomputes nothing.
+  void placeForTest(int field, const Shape& shape, int owner);
+  // Makes `p` the player on turn at its decision node with `shape` revealed.
+  void revealForTest(int p, const Shape& shape);
+  // Floods every colour until stable (mover first = `mover`), as after a move.
+  void recomputeForTest(int mover) { recompute(mover); }
+
+ private:
+  bool fairAt(int field, const Shape& shape) const;
+  void fairClasses(std::vector<int>& out) const;
+  bool rotatable(int field) const;
+  void recompute(int mover);
+  bool pass(int mover);
+  void pour(int colour, int field, int side);
+  void kill(int victim);
+  void destroy(int field);
+  void updateScores();
+  void finishMove(int mover, int addedField);
+  void checkEnd();
+  int nextLiving(int p) const;
+  std::array<int, kColours> colourOrder(int mover) const;
+
+  HexaLinesConfig config_;  // shares the immutable board and catalogue
+  uint64_t seed_;
+  std::vector<Cell> cells_;
+  std::array<bool, kColours> alive_{true, true, true};
+  std::array<double, kColours> score_{};
+  std::array<std::array<int, kOpenSideBins>, kColours> received_{};
+  int player_ = 0;
+  int revealedClass_ = -1;  // -1: the environment reveals next
+  Shape revealed_;
+  int rounds_ = 0;
+  int winner_ = -1;
+  bool over_ = false;
+  bool capped_ = false;
+  bool passChanged_ = false;  // a destruction or kill happened in the current pass
+};
+
+class HexaLinesGame final : public Game {
+ public:
+  explicit HexaLinesGame(HexaLinesConfig config) : config_(std::move(config)) {}
+  int numPlayers() const override { return kColours; }
+  std::unique_ptr<State> newGame(uint64_t setupSeed) const override {
+    return std::make_unique<HexaLinesState>(config_, setupSeed);
+  }
+  double statusScale() const override { return 4.0; }
+
+ private:
+  HexaLinesConfig config_;
+};
+
+// Registry entry: id "hexalines", its parameter schema and factory.
+GameInfo gameInfo();
+
+}  // namespace ddalab::hexalines
