@@ -112,6 +112,8 @@ void HexaLinesState::apply(Action action) {
   }
   const int mover = player_;
   const int field = fieldOf(action);
+  remember({static_cast<int8_t>(mover), isAdd(action), static_cast<int8_t>(field),
+            static_cast<int8_t>(sixthsOf(action)), isAdd(action) ? revealed_ : Shape{}});
   Cell& target = cells_[static_cast<size_t>(field)];
   if (isAdd(action)) {
     target = Cell{static_cast<int8_t>(revealedClass_), kNobody, revealed_, {}};
@@ -122,6 +124,14 @@ void HexaLinesState::apply(Action action) {
   }
   recompute(mover);
   finishMove(mover, isAdd(action) ? field : -1);
+}
+
+void HexaLinesState::remember(const MoveRecord& move) {
+  if (historySize_ == history_.size()) {
+    std::move(history_.begin() + 1, history_.end(), history_.begin());
+    --historySize_;
+  }
+  history_[historySize_++] = move;
 }
 
 void HexaLinesState::finishMove(int mover, int addedField) {

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,17 @@ inline constexpr int kColours = 3;     // red, green, blue = players 0, 1, 2
 inline constexpr int8_t kNobody = -1;  // a grey cell's owner, an uncoloured segment
 inline constexpr int kMaxSegments = 3;
 inline constexpr int kOpenSideBins = 5;  // believability bins: 2..6 open sides
+
+// One decision as the loop guard of the author's AI compares them (hexalines-notes.md 3.8).
+struct MoveRecord {
+  int8_t player = 0;
+  bool add = false;
+  int8_t field = 0;
+  int8_t sixths = 0;  // rotations: the sixths turned; adds: 0
+  Shape shape;        // adds: the cell as placed; rotations: unused
+  bool operator==(const MoveRecord&) const = default;
+};
+inline constexpr int kHistory = 18;  // decisions kept: six own moves of each of three players
 
 enum class RecalcOrder { MoverFirst, FixedRbg };
 
@@ -100,6 +112,9 @@ class HexaLinesState final : public State {
   // The cells revealed to player p, counted by open sides 2..6.
   const std::array<int, kOpenSideBins>& received(int p) const { return received_[p]; }
 
+  // The last kHistory decisions of all players, oldest first.
+  std::span<const MoveRecord> history() const { return {history_.data(), historySize_}; }
+
   // --- actions ---
   int fields() const { return board().fields(); }
   Action addAction(int field) const { return field; }
@@ -129,6 +144,7 @@ class HexaLinesState final : public State {
   void destroy(int field);
   void updateScores();
   void finishMove(int mover, int addedField);
+  void remember(const MoveRecord& move);
   void checkEnd();
   int nextLiving(int p) const;
   std::array<int, kColours> colourOrder(int mover) const;
@@ -146,7 +162,9 @@ class HexaLinesState final : public State {
   int winner_ = -1;
   bool over_ = false;
   bool capped_ = false;
-  bool passChanged_ = false;  // a destruction or kill happened in the current pass
+  bool passChanged_ = false;
+  std::array<MoveRecord, kHistory> history_{};
+  size_t historySize_ = 0;  // a destruction or kill happened in the current pass
 };
 
 class HexaLinesGame final : public Game {
