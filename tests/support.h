@@ -8,6 +8,7 @@
 #include <string>
 
 #include "experiments/batch.h"
+#include "games/registry.h"
 
 namespace ddalab {
 
@@ -65,6 +66,22 @@ inline std::string errorOf(const Json& document) {
     return e.what();
   }
   return "";
+}
+
+// Parameters of the game `id` for tests that need it to run, not to end: a game with a
+// `max_rounds` parameter stops after `rounds` rounds (search environment players cost seconds per
+// HexaLines game at full length).
+inline Json shortGameParams(const std::string& id, int rounds = 20) {
+  for (const auto& info : gameRegistry())
+    if (info.id == id)
+      for (const auto& spec : info.params)
+        if (spec.name == "max_rounds") return {{"max_rounds", rounds}};
+  return Json::object();
+}
+
+// The game `id` in a batch document with shortGameParams.
+inline Json shortGame(const std::string& id) {
+  return {{"id", id}, {"params", shortGameParams(id)}};
 }
 
 }  // namespace ddalab

@@ -8,6 +8,7 @@
 #include "games/registry.h"
 #include "players/registry.h"
 #include "players/simulation.h"
+#include "tests/support.h"
 
 using namespace ddalab;
 
@@ -15,8 +16,8 @@ namespace {
 
 const char* const kSearchPlayers[] = {"e-maxmax", "e-maxn", "e-montecarlo"};
 
-// A batch of one experiment: `game` (registry id, default parameters) with random regular players
-// and the environment `environment` with `params`.
+// A batch of one experiment: `game` (registry id, default parameters, at most 20 rounds) with
+// random regular players and the environment `environment` with `params`.
 Batch searchBatch(const std::string& game, const std::string& environment, const Json& params,
                   int iterations, uint64_t seed = 5) {
   const auto& info = findById<GameInfo>(gameRegistry(), game, "game", "");
@@ -28,7 +29,7 @@ Batch searchBatch(const std::string& game, const std::string& environment, const
       {"seed", seed},
       {"experiments",
        {{{"name", "e"},
-         {"game", {{"id", game}}},
+         {"game", shortGame(game)},
          {"players", players},
          {"environment", {{"id", environment}, {"params", params}}},
          {"coefficients", {{"believability", 10}, {"tension", 10}, {"lead", 3}, {"freedom", 1}}},
@@ -139,7 +140,7 @@ TEST_CASE("search E-players are deterministic for a fixed seed", "[e-players]") 
   }
 }
 
-TEST_CASE("search E-players play every registered game to its end", "[e-players]") {
+TEST_CASE("search E-players play 20 rounds of every registered game", "[e-players]") {
   for (const auto& game : gameRegistry()) {
     for (const char* id : kSearchPlayers) {
       INFO(game.id << " " << id);

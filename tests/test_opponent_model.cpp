@@ -9,6 +9,7 @@
 #include "players/ranking.h"
 #include "players/registry.h"
 #include "players/simulation.h"
+#include "tests/support.h"
 
 using namespace ddalab;
 
@@ -210,7 +211,7 @@ TEST_CASE("e-montecarlo with choose best-value takes the root outcome of the bes
   CHECK(checked > 0);
 }
 
-TEST_CASE("search E-players with the players model play every registered game to its end",
+TEST_CASE("search E-players with the players model play 20 rounds of every registered game",
           "[opponent-model]") {
   for (const auto& game : gameRegistry())
     for (const char* id : kSearchPlayers) {
@@ -224,7 +225,7 @@ TEST_CASE("search E-players with the players model play every registered game to
                              {"seed", 3},
                              {"experiments",
                               {{{"name", "e"},
-                                {"game", {{"id", game.id}}},
+                                {"game", shortGame(game.id)},
                                 {"players", players},
                                 {"environment", {{"id", id}, {"params", params}}},
                                 {"coefficients", {{"tension", 10}, {"lead", 3}}},

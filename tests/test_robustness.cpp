@@ -22,6 +22,7 @@
 #include "players/posm.h"
 #include "players/registry.h"
 #include "players/simulation.h"
+#include "tests/support.h"
 
 using namespace ddalab;
 using Clock = std::chrono::steady_clock;
@@ -283,7 +284,7 @@ TEST_CASE("the reproducer: Ludo, e-hillclimber and a lead coefficient of 1e308 p
 
 TEST_CASE("E-players play every game with coefficients of +-1e308", "[robustness]") {
   for (const auto& gameInfo : gameRegistry()) {
-    const auto game = makeGame(gameInfo.id);
+    const auto game = makeGame(gameInfo.id, shortGameParams(gameInfo.id));
     const std::vector<std::pair<std::string, Json>> randoms(static_cast<size_t>(game->numPlayers()),
                                                             {"random", Json::object()});
     const auto sets = overflowingCoefficients();

@@ -35,14 +35,14 @@ const Shape& HexaLinesState::orientationOf(int shapeClass, int round) const {
   const auto& variants = catalogue().at(static_cast<size_t>(shapeClass)).variants;
   const uint64_t hash = splitmix64(
       seed_ ^ splitmix64((static_cast<uint64_t>(round) << 8) + static_cast<uint64_t>(shapeClass)));
-  return variants[hash % variants.size()];
+  // The high half scaled to the variant count (a multiply, not a division: this runs for every
+  // class in every round while a source's front field is empty).
+  return variants[((hash >> 32) * variants.size()) >> 32];
 }
 
 // Fair in front of a source: an end on the centre-facing side whose segment has two more ends
 // facing empty on-board fields (games/hexalines.md, "Precise choices").
-bool HexaLinesState::fairAt(int field, const Shape& shape) const {
-  int entry = 0;
-  while (board().neighbour(field, entry) != board().centre()) ++entry;
+bool HexaLinesState::fairAt(int field, int entry, const Shape& shape) const {
   const uint8_t segment = shape.segmentOf[entry];
   if (segment == kWall) return false;
   int freeEnds = 0;
@@ -55,26 +55,31 @@ bool HexaLinesState::fairAt(int field, const Shape& shape) const {
   return freeEnds >= 2;
 }
 
-void HexaLinesState::fairClasses(std::vector<int>& out) const {
-  out.clear();
+void HexaLinesState::prepareDeal() const {
+  if (dealReady_) return;
+  dealReady_ = true;
+  dealable_ = 0;
   const int front = frontField(player_);
-  if (front < 0 || !cell(front).empty()) return;
+  if (front >= 0 && cell(front).empty()) {
+    const int entry = oppositeSide(sourceSide(player_));
+    for (size_t c = 0; c < catalogue().classes(); ++c)
+      if (fairAt(front, entry, orientationOf(static_cast<int>(c), rounds_)))
+        dealable_ |= uint64_t{1} << c;
+  }
+  // No fair class, or the front field is taken: the cell is dealt as any other.
+  if (dealable_ == 0) dealable_ = (uint64_t{1} << catalogue().classes()) - 1;
+  dealableTotal_ = 0;
   for (size_t c = 0; c < catalogue().classes(); ++c)
-    if (fairAt(front, orientationOf(static_cast<int>(c), rounds_)))
-      out.push_back(static_cast<int>(c));
+    if ((dealable_ >> c) & 1u) dealableTotal_ += catalogue().probability(c);
 }
 
 void HexaLinesState::outcomes(std::vector<Outcome>& out) const {
   out.clear();
   if (actor() != kEnvironment) return;
-  std::vector<int> fair;
-  fairClasses(fair);
-  // No fair class (a crowded front field): the cell is dealt as any other.
-  if (fair.empty())
-    for (size_t c = 0; c < catalogue().classes(); ++c) fair.push_back(static_cast<int>(c));
-  double total = 0;
-  for (int c : fair) total += catalogue().probability(static_cast<size_t>(c));
-  for (int c : fair) out.push_back({c, catalogue().probability(static_cast<size_t>(c)) / total});
+  prepareDeal();
+  for (size_t c = 0; c < catalogue().classes(); ++c)
+    if ((dealable_ >> c) & 1u)
+      out.push_back({static_cast<Action>(c), catalogue().probability(c) / dealableTotal_});
 }
 
 bool HexaLinesState::rotatable(int field) const {
@@ -145,7 +150,9 @@ void HexaLinesState::finishMove(int mover, int addedField) {
   ++rounds_;
   revealedClass_ = -1;
   checkEnd();
-  if (!over_) player_ = nextLiving(mover);
+  if (over_) return;
+  player_ = nextLiving(mover);
+  dealReady_ = false;
 }
 
 void HexaLinesState::checkEnd() {
@@ -197,9 +204,11 @@ void HexaLinesState::recompute(int mover) {
 }
 
 // One pass: every living colour in order is cleared and flooded again from its source. True when
-// the pass changed a cell, a colour or a life.
+// it destroyed a cell or killed a player. A pass that did neither is a fixed point, so the pass
+// the rules add to see that nothing changes is skipped: each colour's flood then met no other
+// colour, so it coloured its whole reachable region, which touches no other region, and flooding
+// again colours the same segments (the test "recomputation is idempotent" checks this).
 bool HexaLinesState::pass(int mover) {
-  const std::vector<Cell> before = cells_;
   passChanged_ = false;
   for (int colour : colourOrder(mover)) {
     if (!alive_[colour]) continue;
@@ -208,7 +217,7 @@ bool HexaLinesState::pass(int mover) {
         if (segmentColour == colour) segmentColour = kNobody;
     pour(colour, board().centre(), sourceSide(colour));
   }
-  return passChanged_ || cells_ != before;
+  return passChanged_;
 }
 
 // Pours `colour` across side `side` of `field` into the neighbour there: colours and enters an
@@ -345,6 +354,7 @@ void HexaLinesState::placeForTest(int field, const Shape& shape, int owner) {
   const Shape canonical = classOf(shape).canonical;
   for (size_t i = 0; i < catalogue().classes(); ++i)
     if (catalogue().at(i).canonical == canonical) c.shapeClass = static_cast<int8_t>(i);
+  dealReady_ = false;
 }
 
 void HexaLinesState::revealForTest(int p, const Shape& shape) {
@@ -383,7 +393,7 @@ GameInfo gameInfo() {
   info.thesisCoefficients = {{"believability", 1000}, {"fairness", 10}, {"leading_time", 10},
                              {"tension", 10},         {"lead", 3},      {"freedom", 1}};
   info.params = {
-      {"radius", ParamType::Int, 3, 1, 6,
+      {"radius", ParamType::Int, 3, 1, kMaxRadius,
        "fields within this hex distance of the centre (3: 37 fields; 2: 19)"},
       {"first_player",
        ParamType::String,

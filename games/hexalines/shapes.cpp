@@ -132,6 +132,7 @@ ShapeCatalogue ShapeCatalogue::standard() {
     seen.insert(c.variants.begin(), c.variants.end());
     catalogue.classes_.push_back(std::move(c));
   }
+  catalogue.finish();
   return catalogue;
 }
 
@@ -157,17 +158,17 @@ ShapeCatalogue ShapeCatalogue::parse(std::string_view text, const std::string& s
     catalogue.classes_.push_back(std::move(c));
   }
   if (catalogue.classes_.empty()) throw InputError(source, "the catalogue has no shapes");
+  catalogue.finish();
   return catalogue;
 }
 
-size_t ShapeCatalogue::variants() const {
-  size_t total = 0;
-  for (const ShapeClass& c : classes_) total += c.variants.size();
-  return total;
-}
-
-double ShapeCatalogue::probability(size_t index) const {
-  return static_cast<double>(classes_[index].variants.size()) / static_cast<double>(variants());
+void ShapeCatalogue::finish() {
+  variants_ = 0;
+  for (const ShapeClass& c : classes_) variants_ += c.variants.size();
+  probabilities_.clear();
+  for (const ShapeClass& c : classes_)
+    probabilities_.push_back(static_cast<double>(c.variants.size()) /
+                             static_cast<double>(variants_));
 }
 
 std::string ShapeCatalogue::text() const {

@@ -52,14 +52,19 @@ class ShapeCatalogue {
   size_t classes() const { return classes_.size(); }
   const ShapeClass& at(size_t index) const { return classes_[index]; }
   // Oriented variants over all classes (202 for the standard catalogue).
-  size_t variants() const;
+  size_t variants() const { return variants_; }
   // The natural probability of class `index`: its share of all oriented variants.
-  double probability(size_t index) const;
+  double probability(size_t index) const { return probabilities_[index]; }
   // The catalogue in the form parse() reads (canonical shapes, one per line).
   std::string text() const;
 
  private:
+  // Counts the variants and each class's probability once the classes are in.
+  void finish();
+
   std::vector<ShapeClass> classes_;
+  size_t variants_ = 0;
+  std::vector<double> probabilities_;
 };
 
 // `segmentOf` with segments renumbered by first side (the form Shape keeps).
