@@ -19,16 +19,19 @@ int distanceFromCentre(Hex hex) {
 }
 
 Board::Board(int radius) : radius_(radius) {
-  if (radius < 1) throw std::invalid_argument("Board: the radius must be at least 1");
+  if (radius < 1 || radius > kMaxRadius)
+    throw std::invalid_argument("Board: the radius must be 1 .. kMaxRadius");
   for (int q = -radius; q <= radius; ++q)
     for (int r = -radius; r <= radius; ++r)
       if (distanceFromCentre({q, r}) <= radius) hexes_.push_back({q, r});
   centre_ = *fieldAt({0, 0});
   neighbours_.resize(hexes_.size());
+  around_.resize(hexes_.size());
   for (size_t field = 0; field < hexes_.size(); ++field)
     for (int side = 0; side < kSides; ++side) {
       const Hex next{hexes_[field].q + kSteps[side].q, hexes_[field].r + kSteps[side].r};
       neighbours_[field][side] = fieldAt(next).value_or(-1);
+      if (neighbours_[field][side] >= 0) around_[field].set(neighbours_[field][side]);
     }
 }
 

@@ -24,6 +24,7 @@ constexpr int kMaxPasses = 1000;
 HexaLinesState::HexaLinesState(const HexaLinesConfig& config, uint64_t seed)
     : config_(config), seed_(seed), player_(config.firstPlayer) {
   cells_.resize(static_cast<size_t>(board().fields()));
+  occupied_.set(board().centre());
 }
 
 int HexaLinesState::actor() const {
@@ -41,18 +42,15 @@ const Shape& HexaLinesState::orientationOf(int shapeClass, int round) const {
 }
 
 // Fair in front of a source: an end on the centre-facing side whose segment has two more ends
-// facing empty on-board fields (games/hexalines.md, "Precise choices").
-bool HexaLinesState::fairAt(int field, int entry, const Shape& shape) const {
+// facing empty on-board fields (games/hexalines.md, "Precise choices"). `freeSides` has a bit per
+// side of the field that faces an empty on-board field.
+bool HexaLinesState::fairAt(int entry, unsigned freeSides, const Shape& shape) const {
   const uint8_t segment = shape.segmentOf[entry];
   if (segment == kWall) return false;
-  int freeEnds = 0;
-  for (int side = 0; side < kSides; ++side) {
-    const int next = board().neighbour(field, side);
-    if (side != entry && shape.segmentOf[side] == segment && next >= 0 && cell(next).empty() &&
-        next != board().centre())
-      ++freeEnds;
-  }
-  return freeEnds >= 2;
+  unsigned ends = 0;
+  for (int side = 0; side < kSides; ++side)
+    if (shape.segmentOf[side] == segment) ends |= 1u << side;
+  return std::popcount(ends & freeSides) >= 2;
 }
 
 void HexaLinesState::prepareDeal() const {
@@ -62,8 +60,13 @@ void HexaLinesState::prepareDeal() const {
   const int front = frontField(player_);
   if (front >= 0 && cell(front).empty()) {
     const int entry = oppositeSide(sourceSide(player_));
+    unsigned freeSides = 0;
+    for (int side = 0; side < kSides; ++side) {
+      const int next = board().neighbour(front, side);
+      if (next >= 0 && !occupied_.test(static_cast<size_t>(next))) freeSides |= 1u << side;
+    }
     for (size_t c = 0; c < catalogue().classes(); ++c)
-      if (fairAt(front, entry, orientationOf(static_cast<int>(c), rounds_)))
+      if (fairAt(entry, freeSides, orientationOf(static_cast<int>(c), rounds_)))
         dealable_ |= uint64_t{1} << c;
   }
   // No fair class, or the front field is taken: the cell is dealt as any other.
@@ -90,16 +93,9 @@ bool HexaLinesState::rotatable(int field) const {
 void HexaLinesState::legalActions(std::vector<Action>& out) const {
   out.clear();
   if (actor() < 0) return;
-  for (int field = 0; field < fields(); ++field) {
-    if (field == board().centre() || !cell(field).empty()) continue;
-    for (int side = 0; side < kSides; ++side) {
-      const int next = board().neighbour(field, side);
-      if (next >= 0 && (next == board().centre() || !cell(next).empty())) {
-        out.push_back(addAction(field));
-        break;
-      }
-    }
-  }
+  for (int field = 0; field < fields(); ++field)
+    if (!occupied_.test(static_cast<size_t>(field)) && (board().around(field) & occupied_).any())
+      out.push_back(addAction(field));
   for (int field = 0; field < fields(); ++field) {
     if (!rotatable(field)) continue;
     const int period = static_cast<int>(
@@ -122,6 +118,7 @@ void HexaLinesState::apply(Action action) {
   Cell& target = cells_[static_cast<size_t>(field)];
   if (isAdd(action)) {
     target = Cell{static_cast<int8_t>(revealedClass_), kNobody, revealed_, {}};
+    occupied_.set(static_cast<size_t>(field));
     target.colour.fill(kNobody);
   } else {
     target.shape = target.shape.rotated(sixthsOf(action));
@@ -157,9 +154,7 @@ void HexaLinesState::finishMove(int mover, int addedField) {
 
 void HexaLinesState::checkEnd() {
   const int living = static_cast<int>(std::count(alive_.begin(), alive_.end(), true));
-  bool full = true;
-  for (int field = 0; field < fields() && full; ++field)
-    full = field == board().centre() || !cell(field).empty();
+  const bool full = static_cast<int>(occupied_.count()) == fields();
   if (living <= 1) {
     over_ = true;
     winner_ = living == 1
@@ -266,18 +261,18 @@ void HexaLinesState::kill(int victim) {
 
 void HexaLinesState::destroy(int field) {
   cells_[static_cast<size_t>(field)] = Cell{};
+  occupied_.reset(static_cast<size_t>(field));
   passChanged_ = true;
 }
 
 void HexaLinesState::updateScores() {
-  for (int p = 0; p < kColours; ++p) {
-    if (!alive_[p]) continue;
-    int total = 0;
-    for (const Cell& c : cells_)
-      for (int s = 0; s < kMaxSegments; ++s)
-        if (c.colour[s] == p) total += c.shape.length(s);
-    score_[p] = total;
-  }
+  // A segment's length is its number of sides, so counting coloured sides sums the lengths.
+  std::array<int, kColours> sides{};
+  for (const Cell& c : cells_)
+    for (int side = 0; side < kSides; ++side)
+      if (const int8_t colour = c.colourAt(side); colour != kNobody) ++sides[colour];
+  for (int p = 0; p < kColours; ++p)
+    if (alive_[p]) score_[p] = sides[p];
 }
 
 int HexaLinesState::freeExitDirections(int p) const {
@@ -350,6 +345,7 @@ std::string HexaLinesState::toString() const {
 void HexaLinesState::placeForTest(int field, const Shape& shape, int owner) {
   Cell& c = cells_[static_cast<size_t>(field)];
   c = Cell{static_cast<int8_t>(0), static_cast<int8_t>(owner), shape, {}};
+  occupied_.set(static_cast<size_t>(field));
   c.colour.fill(kNobody);
   const Shape canonical = classOf(shape).canonical;
   for (size_t i = 0; i < catalogue().classes(); ++i)

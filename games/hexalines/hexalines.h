@@ -26,8 +26,6 @@ inline constexpr int kColours = 3;     // red, green, blue = players 0, 1, 2
 inline constexpr int8_t kNobody = -1;  // a grey cell's owner, an uncoloured segment
 inline constexpr int kMaxSegments = 3;
 inline constexpr int kOpenSideBins = 5;  // believability bins: 2..6 open sides
-inline constexpr int kMaxRadius = 6;
-inline constexpr int kMaxFields = 3 * kMaxRadius * (kMaxRadius + 1) + 1;
 
 // One decision as the loop guard of the author's AI compares them (hexalines-notes.md 3.8).
 struct MoveRecord {
@@ -136,9 +134,9 @@ class HexaLinesState final : public State {
   void recomputeForTest(int mover) { recompute(mover); }
 
  private:
-  // Whether `shape` on `field` has an end on side `entry` (facing the source) whose segment has
-  // two more ends facing empty on-board fields.
-  bool fairAt(int field, int entry, const Shape& shape) const;
+  // Whether `shape` has an end on side `entry` (facing the source) whose segment has two more
+  // ends on `freeSides` (a bit per side facing an empty on-board field).
+  bool fairAt(int entry, unsigned freeSides, const Shape& shape) const;
   // Sets the classes the environment may deal the player on turn now (the fair ones while the
   // field in front of its source is empty).
   void prepareDeal() const;
@@ -169,6 +167,7 @@ class HexaLinesState final : public State {
   bool over_ = false;
   bool capped_ = false;
   bool passChanged_ = false;
+  FieldSet occupied_;  // fields holding a cell, the centre included
   // The deal is worked out when first asked for: simulations that only move never need it.
   mutable bool dealReady_ = false;
   mutable double dealableTotal_ = 1;  // their natural probability
