@@ -21,6 +21,21 @@ constexpr int kMaxPasses = 1000;
 
 }  // namespace
 
+Cell Cell::of(int shapeClass, int period, const Shape& oriented) {
+  Cell c;
+  c.shapeClass = static_cast<int8_t>(shapeClass);
+  c.period = static_cast<int8_t>(period);
+  c.shape = oriented;
+  c.rotate(0);
+  return c;
+}
+
+void Cell::rotate(int sixths) {
+  shape = shape.rotated(sixths);  // renumbers the segments by their first side
+  for (int s = 0; s < kMaxSegments; ++s) length[s] = static_cast<int8_t>(shape.length(s));
+  colour.fill(kNobody);
+}
+
 HexaLinesState::HexaLinesState(const HexaLinesConfig& config, uint64_t seed)
     : config_(config), seed_(seed), player_(config.firstPlayer) {
   cells_.resize(static_cast<size_t>(board().fields()));
@@ -70,7 +85,7 @@ void HexaLinesState::prepareDeal() const {
         dealable_ |= uint64_t{1} << c;
   }
   // No fair class, or the front field is taken: the cell is dealt as any other.
-  if (dealable_ == 0) dealable_ = (uint64_t{1} << catalogue().classes()) - 1;
+  if (dealable_ == 0) dealable_ = allClasses();
   dealableTotal_ = 0;
   for (size_t c = 0; c < catalogue().classes(); ++c)
     if ((dealable_ >> c) & 1u) dealableTotal_ += catalogue().probability(c);
@@ -80,6 +95,10 @@ void HexaLinesState::outcomes(std::vector<Outcome>& out) const {
   out.clear();
   if (actor() != kEnvironment) return;
   prepareDeal();
+  if (dealable_ == allClasses()) {
+    out = *config_.naturalDeal;
+    return;
+  }
   for (size_t c = 0; c < catalogue().classes(); ++c)
     if ((dealable_ >> c) & 1u)
       out.push_back({static_cast<Action>(c), catalogue().probability(c) / dealableTotal_});
@@ -93,15 +112,24 @@ bool HexaLinesState::rotatable(int field) const {
 void HexaLinesState::legalActions(std::vector<Action>& out) const {
   out.clear();
   if (actor() < 0) return;
-  for (int field = 0; field < fields(); ++field)
-    if (!occupied_.test(static_cast<size_t>(field)) && (board().around(field) & occupied_).any())
-      out.push_back(addAction(field));
+  FieldSet frontier;  // empty fields next to an occupied one
+  for (size_t field = occupied_._Find_first(); field < occupied_.size();
+       field = occupied_._Find_next(field))
+    frontier |= board().around(static_cast<int>(field));
+  frontier &= ~occupied_;
+  // Written through a pointer into room for every possible action: late in a game there are
+  // ~150 of them, and this runs for every decision.
+  out.resize(frontier.count() + static_cast<size_t>(fields()) * (kSides - 1));
+  Action* next = out.data();
+  for (size_t field = frontier._Find_first(); field < frontier.size();
+       field = frontier._Find_next(field))
+    *next++ = addAction(static_cast<int>(field));
   for (int field = 0; field < fields(); ++field) {
     if (!rotatable(field)) continue;
-    const int period = static_cast<int>(
-        catalogue().at(static_cast<size_t>(cell(field).shapeClass)).variants.size());
-    for (int k = 1; k < period; ++k) out.push_back(rotateAction(field, k));
+    const Action first = rotateAction(field, 0);
+    for (int k = 1; k < cell(field).period; ++k) *next++ = first + k;
   }
+  out.resize(static_cast<size_t>(next - out.data()));
 }
 
 void HexaLinesState::apply(Action action) {
@@ -117,12 +145,10 @@ void HexaLinesState::apply(Action action) {
             static_cast<int8_t>(sixthsOf(action)), isAdd(action) ? revealed_ : Shape{}});
   Cell& target = cells_[static_cast<size_t>(field)];
   if (isAdd(action)) {
-    target = Cell{static_cast<int8_t>(revealedClass_), kNobody, revealed_, {}};
+    target = Cell::of(revealedClass_, periodOf(revealedClass_), revealed_);
     occupied_.set(static_cast<size_t>(field));
-    target.colour.fill(kNobody);
   } else {
-    target.shape = target.shape.rotated(sixthsOf(action));
-    target.colour.fill(kNobody);
+    target.rotate(sixthsOf(action));
   }
   recompute(mover);
   finishMove(mover, isAdd(action) ? field : -1);
@@ -249,7 +275,7 @@ void HexaLinesState::kill(int victim) {
   for (Cell& c : cells_) {
     for (int s = 0; s < kMaxSegments; ++s)
       if (c.colour[s] == victim) {
-        total += c.shape.length(s);
+        total += c.length[s];
         c.colour[s] = kNobody;
       }
     if (c.owner == victim) c.owner = kNobody;
@@ -266,13 +292,12 @@ void HexaLinesState::destroy(int field) {
 }
 
 void HexaLinesState::updateScores() {
-  // A segment's length is its number of sides, so counting coloured sides sums the lengths.
-  std::array<int, kColours> sides{};
+  std::array<int, kColours> total{};
   for (const Cell& c : cells_)
-    for (int side = 0; side < kSides; ++side)
-      if (const int8_t colour = c.colourAt(side); colour != kNobody) ++sides[colour];
+    for (int s = 0; s < kMaxSegments; ++s)
+      if (c.colour[s] != kNobody) total[c.colour[s]] += c.length[s];
   for (int p = 0; p < kColours; ++p)
-    if (alive_[p]) score_[p] = sides[p];
+    if (alive_[p]) score_[p] = total[p];
 }
 
 int HexaLinesState::freeExitDirections(int p) const {
@@ -343,23 +368,29 @@ std::string HexaLinesState::toString() const {
 }
 
 void HexaLinesState::placeForTest(int field, const Shape& shape, int owner) {
+  const int shapeClass = classIndex(shape);
   Cell& c = cells_[static_cast<size_t>(field)];
-  c = Cell{static_cast<int8_t>(0), static_cast<int8_t>(owner), shape, {}};
+  c = Cell::of(shapeClass, periodOf(shapeClass), shape);
+  c.owner = static_cast<int8_t>(owner);
   occupied_.set(static_cast<size_t>(field));
-  c.colour.fill(kNobody);
-  const Shape canonical = classOf(shape).canonical;
-  for (size_t i = 0; i < catalogue().classes(); ++i)
-    if (catalogue().at(i).canonical == canonical) c.shapeClass = static_cast<int8_t>(i);
   dealReady_ = false;
 }
 
 void HexaLinesState::revealForTest(int p, const Shape& shape) {
   player_ = p;
   revealed_ = shape;
-  revealedClass_ = 0;
+  revealedClass_ = classIndex(shape);
+}
+
+int HexaLinesState::classIndex(const Shape& shape) const {
   const Shape canonical = classOf(shape).canonical;
   for (size_t i = 0; i < catalogue().classes(); ++i)
-    if (catalogue().at(i).canonical == canonical) revealedClass_ = static_cast<int>(i);
+    if (catalogue().at(i).canonical == canonical) return static_cast<int>(i);
+  throw std::invalid_argument("HexaLines: " + shape.text() + " is not in the catalogue");
+}
+
+int HexaLinesState::periodOf(int shapeClass) const {
+  return static_cast<int>(catalogue().at(static_cast<size_t>(shapeClass)).variants.size());
 }
 
 namespace {
@@ -425,6 +456,10 @@ GameInfo gameInfo() {
     config.believabilityThreshold = p.at("believability_threshold").get<double>();
     config.catalogue = loadCatalogue(p.at("catalogue_file").get<std::string>());
     config.board = std::make_shared<const Board>(config.radius);
+    std::vector<Outcome> natural;
+    for (size_t c = 0; c < config.catalogue->classes(); ++c)
+      natural.push_back({static_cast<Action>(c), config.catalogue->probability(c)});
+    config.naturalDeal = std::make_shared<const std::vector<Outcome>>(std::move(natural));
     return std::make_shared<HexaLinesGame>(config);
   };
   return info;

@@ -46,17 +46,24 @@ struct HexaLinesConfig {
   RecalcOrder recalcOrder = RecalcOrder::MoverFirst;
   int maxRounds = 600;
   double believabilityThreshold = 1.0;
-  std::shared_ptr<const ShapeCatalogue> catalogue;  // never null in a built game
-  std::shared_ptr<const Board> board;               // never null in a built game
+  std::shared_ptr<const ShapeCatalogue> catalogue;          // never null in a built game
+  std::shared_ptr<const Board> board;                       // never null in a built game
+  std::shared_ptr<const std::vector<Outcome>> naturalDeal;  // every class, natural probability
 };
 
 // One placed cell: its oriented shape, owner and the colour of each segment.
 struct Cell {
   int8_t shapeClass = -1;  // -1: the field is empty
   int8_t owner = kNobody;
+  int8_t period = 0;  // distinct orientations of the shape (rotations by 1 .. period-1 differ)
   Shape shape;
   std::array<int8_t, kMaxSegments> colour{kNobody, kNobody, kNobody};
+  std::array<int8_t, kMaxSegments> length{};  // of each segment (kept: scores sum them often)
 
+  // A cell of class `shapeClass` oriented as `oriented`, with no owner and no colour.
+  static Cell of(int shapeClass, int period, const Shape& oriented);
+  // Turns the shape by `sixths`; the segments lose their colour.
+  void rotate(int sixths);
   bool empty() const { return shapeClass < 0; }
   bool operator==(const Cell&) const = default;
   // The colour at side `side`, or kNobody for a wall or an uncoloured segment.
@@ -141,6 +148,11 @@ class HexaLinesState final : public State {
   // field in front of its source is empty).
   void prepareDeal() const;
   bool rotatable(int field) const;
+  // The catalogue index of `shape`'s class; throws std::invalid_argument if it has none.
+  int classIndex(const Shape& shape) const;
+  // The distinct orientations of class `shapeClass`.
+  int periodOf(int shapeClass) const;
+  uint64_t allClasses() const { return (uint64_t{1} << catalogue().classes()) - 1; }
   void recompute(int mover);
   bool pass(int mover);
   void pour(int colour, int field, int side);
