@@ -22,6 +22,8 @@ gui="$build/app/gui/ddalab-gui"
 for game in ludo lost-cities maze; do
   "$gui" --screenshot "docs/img/game-$game.png" --view "$game" --seed 1 --rounds 14 --size 1500x950
 done
+# HexaLines later on, when all three colours flow.
+"$gui" --screenshot docs/img/game-hexalines.png --view hexalines --seed 4 --rounds 30 --size 1500x950
 "$gui" --screenshot docs/img/game-settings.png --view game-settings --size 1100x800
 "$build/app/cli/ddalab" run experiments/quick.json --out "$work/quick" --trace "$work/trace" \
   --trace-detail -n 2 --quiet >/dev/null

@@ -111,7 +111,8 @@ bool screenshot(const QString& file, const QString& view, const QString& open, Q
                 const std::vector<int>& rows, uint64_t seed, int rounds) {
   MainWindow window;
   window.resize(size);
-  if (view == "ludo" || view == "lost-cities" || view == "maze") {  // a game in progress
+  if (view == "ludo" || view == "lost-cities" || view == "maze" ||
+      view == "hexalines") {  // a game in progress
     window.show();
     window.playMode()->session()->setPaused(true);
     QString error;

@@ -17,8 +17,8 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
 
 // Saves the window as PNG showing `view`: a batch view (queue, histogram, compare, scores, or the
 // settings dialog of the first selected row) on `open` (a batch file or results folder) with
-// `rows` selected; a game (ludo, lost-cities, maze) of `seed` after `rounds` rounds, a person on
-// seat 0; or a replay of the first game of the trace `open` at round `rounds`.
+// `rows` selected; a game (ludo, lost-cities, maze, hexalines) of `seed` after `rounds` rounds, a
+// person on seat 0; or a replay of the first game of the trace `open` at round `rounds`.
 bool screenshot(const QString& file, const QString& view, const QString& open, QSize size,
                 const std::vector<int>& rows, uint64_t seed, int rounds);
 

@@ -19,7 +19,11 @@
 #include "app/gui/play/play_mode.h"
 #include "app/gui/play/replay.h"
 #include "app/gui/views/game_view.h"
+#include "app/gui/views/hexalines_view.h"
+#include "core/params.h"
 #include "core/status.h"
+#include "games/hexalines/hexalines.h"
+#include "games/registry.h"
 
 using namespace ddalab;
 using namespace ddalab::gui;
@@ -28,12 +32,18 @@ namespace {
 
 const QString kCli = DDALAB_CLI;
 
-// A person on seat 0 against cheap AIs, e-hillclimber steering with the thesis's coefficients.
+// A person on seat 0 against cheap AIs, e-hillclimber steering with the thesis's coefficients
+// (HexaLines: a HillClimber and a random player, e-random steering).
 GameSetup personAgainstAis(const std::string& game, uint64_t seed) {
   GameSetup setup = PlayMode::defaultSetup(game, seed);
   for (size_t seat = 1; seat < setup.experiment["players"].size(); ++seat)
     if (game == "lost-cities")
       setup.experiment["players"][seat] = {{"id", "hillclimber-is"}, {"params", {{"samples", 3}}}};
+  if (game == "hexalines") {
+    setup.experiment["players"][1] = {{"id", "hillclimber"}};
+    setup.experiment["players"][2] = {{"id", "random"}};
+    setup.experiment["environment"] = {{"id", "e-random"}};
+  }
   return setup;
 }
 
@@ -71,6 +81,29 @@ void clickAMove(GameView& view, GameSession& session, std::mt19937& random) {
 
 // The record the core's match loop gives when a person's seat plays `personMoves` in order and
 // the AIs and the environment are built as the session built them.
+// The hit area whose label starts with `prefix` (an empty rect when there is none).
+GameView::HitArea areaStartingWith(const GameView& view, const QString& prefix) {
+  for (const auto& a : view.hitAreas())
+    if (a.label.startsWith(prefix)) return a;
+  return {};
+}
+
+// A HexaLines game at red's decision: red's bend (sides 0 and 1, six orientations) stands in
+// front of its source and the same bend is revealed.
+std::unique_ptr<hexalines::HexaLinesState> hexaLinesWithOwnBend() {
+  const GameInfo& info = findById<GameInfo>(gameRegistry(), "hexalines", "game", "game");
+  std::unique_ptr<State> state =
+      info.make(validateParams(info.params, nullptr, "params"))->newGame(1);
+  auto hexaLines = std::unique_ptr<hexalines::HexaLinesState>(
+      dynamic_cast<hexalines::HexaLinesState*>(state.release()));
+  using hexalines::kWall;
+  const hexalines::Shape bend = hexalines::normalized({0, 0, kWall, kWall, kWall, kWall});
+  hexaLines->placeForTest(hexaLines->frontField(0), bend, 0);
+  hexaLines->revealForTest(0, bend);
+  hexaLines->recomputeForTest(0);
+  return hexaLines;
+}
+
 GameRecord coreRecord(const GameSetup& setup, const std::vector<Action>& personMoves) {
   const Experiment e = parseSetup(setup);
   const auto human = humanSeats(setup);
@@ -106,7 +139,7 @@ class GameModeTest : public QObject {
 
   // A person plays a whole game of each game with the mouse; the record equals the core's.
   void personPlaysEveryGameByClicks() {
-    for (const std::string game : {"ludo", "lost-cities", "maze"}) {
+    for (const std::string game : {"ludo", "lost-cities", "maze", "hexalines"}) {
       MainWindow window;
       window.show();
       PlayMode& mode = *window.playMode();
@@ -146,6 +179,83 @@ class GameModeTest : public QObject {
     QVERIFY(!refused.front().front().toString().isEmpty());
     QCOMPARE(mode.session()->match().state().toString(), before);
     QVERIFY(mode.session()->personToMove());
+  }
+
+  // A rotation by clicks: the cell, again (one sixth further), then Rotate; a right click
+  // confirms too; Esc cancels. Each yields the matching rotate action or none.
+  void hexaLinesRotationByClicks() {
+    const auto state = hexaLinesWithOwnBend();
+    const int field = state->frontField(0);
+    std::vector<Action> legal;
+    state->legalActions(legal);
+    HexaLinesView view;
+    view.resize(700, 800);
+    view.show();
+    std::vector<Action> chosen;
+    connect(&view, &GameView::actionChosen, this, [&](Action a) { chosen.push_back(a); });
+    QSignalSpy refused(&view, &GameView::refused);
+    const auto rotation = [&](int sixths) {
+      return QString::fromStdString(state->actionToString(state->rotateAction(field, sixths)));
+    };
+
+    view.showState(*state, legal, true, 0);
+    const QPoint cell = view.fieldCentre(field).toPoint();
+    QCOMPARE(areaStartingWith(view, "choose").rect.center().toPoint(), cell);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, cell);
+    QCOMPARE(areaStartingWith(view, "rotate").label, rotation(1));
+    QTest::mouseClick(&view, Qt::LeftButton, {}, cell);
+    const GameView::HitArea confirm = areaStartingWith(view, "rotate");
+    QCOMPARE(confirm.label, rotation(2));
+    QVERIFY(chosen.empty());
+    QTest::mouseClick(&view, Qt::LeftButton, {}, confirm.rect.center().toPoint());
+    QCOMPARE(chosen, std::vector<Action>{state->rotateAction(field, 2)});
+
+    view.showState(*state, legal, true, 0);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, cell);
+    QTest::mouseClick(&view, Qt::RightButton, {}, cell);
+    QCOMPARE(chosen.back(), state->rotateAction(field, 1));
+
+    view.showState(*state, legal, true, 0);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, cell);
+    QTest::keyClick(&view, Qt::Key_Escape);
+    QVERIFY(areaStartingWith(view, "rotate").label.isEmpty());
+    QCOMPARE(chosen.size(), size_t{2});
+    QCOMPARE(refused.back().front().toString(), QString("rotation cancelled"));
+  }
+
+  // In a game: a click on an opponent's cell changes nothing and says whose cell it is.
+  void hexaLinesOpponentCellRefused() {
+    MainWindow window;
+    window.show();
+    PlayMode& mode = *window.playMode();
+    GameSession& session = *mode.session();
+    session.setDelay(0);
+    QVERIFY(mode.newGame(personAgainstAis("hexalines", 1)));
+    int opponentCell = -1;
+    for (int turn = 0; turn < 30 && opponentCell < 0; ++turn) {
+      QVERIFY(waitForPerson(session));
+      QVERIFY2(!session.match().over(), session.match().state().toString().c_str());
+      const auto& state = dynamic_cast<const hexalines::HexaLinesState&>(session.match().state());
+      for (int f = 0; f < state.fields() && opponentCell < 0; ++f)
+        if (state.cell(f).owner != hexalines::kNobody && state.cell(f).owner != state.player())
+          opponentCell = f;
+      if (opponentCell < 0)  // add the cell somewhere and wait for the opponents' cells
+        QTest::mouseClick(mode.view(), Qt::LeftButton, {},
+                          areaStartingWith(*mode.view(), "add").rect.center().toPoint());
+    }
+    QVERIFY(opponentCell >= 0);
+    const std::string before = session.match().state().toString();
+    const auto& state = dynamic_cast<const hexalines::HexaLinesState&>(session.match().state());
+    const QString owner = state.cell(opponentCell).owner == 1 ? "green" : "blue";
+    QSignalSpy refused(mode.view(), &GameView::refused);
+    auto& view = dynamic_cast<HexaLinesView&>(*mode.view());
+    QTest::mouseClick(&view, Qt::LeftButton, {}, view.fieldCentre(opponentCell).toPoint());
+    QCOMPARE(refused.count(), 1);
+    QCOMPARE(refused.front().front().toString(),
+             QString("that cell is %1's: you may rotate only your own or grey cells").arg(owner));
+    QCOMPARE(session.match().state().toString(), before);
+    QVERIFY(session.personToMove());
+    QVERIFY(areaStartingWith(view, "rotate").label.isEmpty());  // no rotation started
   }
 
   // A replay rebuilds every round's recorded gains and statuses; F breakdowns add up.

@@ -5,8 +5,6 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "app/gui/views/game_view.h"
-
 namespace ddalab::gui {
 
 namespace {
@@ -97,7 +95,7 @@ void LivePanel::show(const std::vector<PlayerLine>& players, const MetricValues&
   for (size_t p = 0; p < players.size(); ++p) {
     const int row = static_cast<int>(p);
     setCell(players_, row, 0, QString::fromStdString(players[p].label), false);
-    players_->item(row, 0)->setForeground(seatColour(row).darker(130));
+    players_->item(row, 0)->setForeground(players[p].colour.darker(130));
     setCell(players_, row, 1, number(players[p].gain, 2));
     setCell(players_, row, 2, number(players[p].status, 2));
   }

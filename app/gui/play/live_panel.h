@@ -3,6 +3,7 @@
 // running fun metrics of this game and F, and the environment's last decision — the outcome it
 // chose, that outcome's natural probability, the alternatives it had and, when the environment
 // player described its decision, each outcome's F broken down by metric (coefficient x value).
+#include <QColor>
 #include <QWidget>
 #include <optional>
 #include <string>
@@ -37,6 +38,7 @@ struct DecisionReport {
 struct PlayerLine {
   std::string label;  // "seat 0: hillclimber:50" or "seat 1: you"
   double gain = 0, status = 0;
+  QColor colour;  // the player's colour on the game's view
 };
 
 class LivePanel : public QWidget {

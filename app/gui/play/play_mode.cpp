@@ -186,7 +186,8 @@ std::vector<PlayerLine> PlayMode::playerLines(const State& state) const {
       label = "seat " + std::to_string(p) + ": " + players[static_cast<size_t>(p)].value("id", "") +
               ":" + std::to_string(players[static_cast<size_t>(p)].value("level", 100));
     }
-    lines.push_back({label, state.gain(p), statuses[static_cast<size_t>(p)]});
+    lines.push_back({label, state.gain(p), statuses[static_cast<size_t>(p)],
+                     view_ ? view_->playerColour(p) : seatColour(p)});
   }
   return lines;
 }

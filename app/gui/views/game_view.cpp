@@ -2,6 +2,7 @@
 
 #include <QMouseEvent>
 
+#include "app/gui/views/hexalines_view.h"
 #include "app/gui/views/lost_cities_view.h"
 #include "app/gui/views/ludo_view.h"
 #include "app/gui/views/maze_view.h"
@@ -23,6 +24,10 @@ void GameView::showState(const State& state, std::span<const Action> legal, bool
   update();
 }
 
+QColor GameView::playerColour(int player) const {
+  return seatColour(player);
+}
+
 bool GameView::isLegal(Action action) const {
   return std::find(legal_.begin(), legal_.end(), action) != legal_.end();
 }
@@ -42,6 +47,7 @@ GameView* makeGameView(const std::string& gameId, QWidget* parent) {
   if (gameId == "ludo") return new LudoView(parent);
   if (gameId == "lost-cities") return new LostCitiesView(parent);
   if (gameId == "maze") return new MazeView(parent);
+  if (gameId == "hexalines") return new HexaLinesView(parent);
   return nullptr;
 }
 

@@ -34,6 +34,8 @@ class GameView : public QWidget {
   // The areas that take a click now; each leads towards a legal action (empty when it is not a
   // person's turn). Tests click them the way a person would.
   virtual std::vector<HitArea> hitAreas() const = 0;
+  // The colour that stands for `player` on this view (and in the live panel).
+  virtual QColor playerColour(int player) const;
   const State* state() const { return state_.get(); }
 
  signals:
