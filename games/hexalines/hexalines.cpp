@@ -49,8 +49,9 @@ int HexaLinesState::actor() const {
 
 const Shape& HexaLinesState::orientationOf(int shapeClass, int round) const {
   const auto& variants = catalogue().at(static_cast<size_t>(shapeClass)).variants;
-  const uint64_t hash = splitmix64(
-      seed_ ^ splitmix64((static_cast<uint64_t>(round) << 8) + static_cast<uint64_t>(shapeClass)));
+  // One mix of a distinct input per (round, class): the game seed is already a mixed 64-bit value.
+  const uint64_t hash =
+      splitmix64(seed_ ^ ((static_cast<uint64_t>(round) << 8) | static_cast<uint64_t>(shapeClass)));
   // The high half scaled to the variant count (a multiply, not a division: this runs for every
   // class in every round while a source's front field is empty).
   return variants[((hash >> 32) * variants.size()) >> 32];
