@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes experiments/thesis/*.json: the six comparisons of the thesis (games/*.md) with every
-row, and all.json running all six. Run it after changing a set-up, then commit its output."""
+row, experiments/hexalines-3.json (the HexaLines comparison in the same style, which the thesis
+does not have), and all.json running all seven. Run it after changing a set-up, then commit its
+output."""
 import json
 import pathlib
 
@@ -79,6 +81,36 @@ def maze():
     return [experiment("maze", env["id"], game, explorer, env, MAZE) for env in environments]
 
 
+HEXALINES_ITERATIONS = 200
+
+
+def hexalines_3():
+    """hexalines-ai levels 50, 100, 100 (games/hexalines.md, "Suggested experiment"), Ludo's
+    coefficients; POSM / DL play the two level-100 seats over hexalines-ai, as in ludo-4mn. The
+    seats play the author's AI through the level's exact rank (sigma 0, as the Maze explorer):
+    with the default sigma 0.4 over ~100 legal moves, "level 100" plays the AI's own move in a few
+    turns only, seldom adds a cell, and most games reach max_rounds as draws. The searching
+    E-players get budgets for a 42-outcome chance node with ~100 replies each: one simulated round
+    (e-maxmax), depth 1 with 3 replies and 6 outcomes (e-maxn), 50 descents of 3 rounds
+    (e-montecarlo); their defaults cost minutes per game. 200 games a row keep the comparison
+    within about half an hour on two cores."""
+    game = {"id": "hexalines"}
+    exact = {"sigma": 0}
+    seats = [player("hexalines-ai", level, exact) for level in (50, 100, 100)]
+    environments = [{"id": "e-random"}, {"id": "e-hillclimber"},
+                    {"id": "e-maxmax", "params": {"depth": 1}},
+                    {"id": "e-montecarlo", "params": {"iterations": 50, "horizon": 3}},
+                    {"id": "e-maxn", "params": {"depth": 1, "width": 3, "chance_width": 6}}]
+    rows = [dict(experiment("hexalines-3", env["id"], game, seats, env, LUDO),
+                 iterations=HEXALINES_ITERATIONS) for env in environments]
+    for dda in DDA_PLAYERS:
+        players = [seats[0]] + [player(dda, 100, {"base": "hexalines-ai", "base_params": exact,
+                                                  "sigma": 0})] * 2
+        rows.append(dict(experiment("hexalines-3", dda, game, players, {"id": "e-random"}, LUDO),
+                         iterations=HEXALINES_ITERATIONS))
+    return rows
+
+
 def comparisons():
     lost_cities = {"id": "lost-cities", "params": {"hand_size": 8, "heuristic": "thesis"}}
     return {
@@ -102,10 +134,10 @@ def comparisons():
     }
 
 
-def write(name, description, experiments):
+def write(name, description, experiments, folder=HERE):
     document = {"format": "ddalab-batch/1", "description": description, "seed": SEED,
                 "experiments": experiments}
-    (HERE / f"{name}.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    (folder / f"{name}.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 
 
 def main():
@@ -113,7 +145,12 @@ def main():
     for name, (setup, rows) in comparisons().items():
         write(name, f"Thesis comparison {name} ({setup}); {ITERATIONS} games per row.", rows)
         everything += rows
-    write("all", "The whole thesis study: all six comparisons.", everything)
+    hexalines = hexalines_3()
+    write("hexalines-3", "HexaLines comparison hexalines-3 (hexalines-ai levels 50, 100, 100, "
+          "exact ranks; POSM / DL play the two level-100 seats); "
+          f"{HEXALINES_ITERATIONS} games per row.", hexalines, HERE.parent)
+    write("all", "The whole thesis study: all six comparisons, and hexalines-3.",
+          everything + hexalines)
 
 
 if __name__ == "__main__":
