@@ -261,3 +261,21 @@ TEST_CASE("hexalines-ai is deterministic for a seed and beats two random players
   for (uint64_t seed = 0; seed < 60; ++seed) wins += aiAgainst(*game, "random", seed).winner == 0;
   CHECK(wins > 40);
 }
+
+TEST_CASE("posm and dynamic-level play HexaLines over hexalines-ai", "[hexalines-ai]") {
+  const auto game = hexaLinesGame();
+  std::vector<std::unique_ptr<Player>> owned;
+  for (const std::string id : {"posm", "dynamic-level"}) {
+    const auto& info = findById<PlayerInfo>(playerRegistry(), id, "player", "");
+    const Json params = validateParams(info.params, {{"base", "hexalines-ai"}}, "p");
+    REQUIRE(info.whyNot(*game, params, PlayerKind::Regular).empty());
+    owned.push_back(info.makeRegular({*game, 100, params, {}}));
+  }
+  owned.push_back(makeAi(*game));
+  Player* seats[] = {owned[0].get(), owned[1].get(), owned[2].get()};
+  const auto& environment = findById<PlayerInfo>(playerRegistry(), "e-random", "player", "");
+  auto env = environment.makeEnvironment(
+      {*game, 100, validateParams(environment.params, nullptr, "p"), {}});
+  const GameRecord record = playGame(*game, seats, *env, 4);
+  CHECK(record.metrics[static_cast<size_t>(Metric::Rounds)] > 10);
+}
