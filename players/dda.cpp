@@ -173,7 +173,7 @@ std::vector<ParamSpec> sharedParams(bool levelScaled) {
   std::vector<ParamSpec> params = {
       {"base", ParamType::String, "hillclimber", 0, 0,
        "id of the player that ranks the actions in the regular role (it must rank every legal "
-       "action, e.g. hillclimber, hillclimber-is, minimax-is)"},
+       "action, e.g. hillclimber, hillclimber-is, minimax-is; hexalines-ai on HexaLines)"},
       {"base_params", ParamType::Object, Json::object(), 0, 0,
        "parameters of the base (its defaults for the rest)"},
   };

@@ -9,6 +9,7 @@ PlayerInfo randomPlayerInfo();
 PlayerInfo hillClimberInfo();
 PlayerInfo hillClimberISInfo();
 PlayerInfo minimaxISInfo();
+PlayerInfo hexaLinesAiInfo();
 PlayerInfo maxnInfo();
 PlayerInfo mctsInfo();
 PlayerInfo dynamicLevelInfo();
@@ -28,6 +29,7 @@ std::span<const PlayerInfo> playerRegistry() {
       hillClimberInfo(),
       hillClimberISInfo(),
       minimaxISInfo(),
+      hexaLinesAiInfo(),
       maxnInfo(),
       mctsInfo(),
       dynamicLevelInfo(),
