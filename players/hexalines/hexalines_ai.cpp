@@ -244,7 +244,14 @@ class HexaLinesAi final : public RankingPlayer {
     std::rotate(order.begin(), top, top + 1);
     for (size_t rank = 0; rank < order.size(); ++rank)
       scores[order[rank]] = static_cast<double>(order.size() - rank);
+    addsOnly_.clear();
+    if (loopDetected(s))
+      for (Action action : legal) addsOnly_.push_back(s.isAdd(action));
   }
+
+  // When the loop guard fires, the AI would play an add whatever it ranks first (3.8): the adds,
+  // so that a level scaled over proposals (level_proposed) still breaks the loop; else every move.
+  void proposals(std::vector<uint8_t>& out) const override { out = addsOnly_; }
 
  private:
   // All parameters of `action` (3.4..3.6), P1 and the special-case flags on a copy of the state.
@@ -355,6 +362,7 @@ class HexaLinesAi final : public RankingPlayer {
   AiConfig config_;
   int me_ = 0;
   std::optional<KillRotation> pending_;  // one player object plays one game
+  std::vector<uint8_t> addsOnly_;        // the proposals of the last scoring
 };
 
 AiConfig configFrom(const Json& params) {
