@@ -150,6 +150,63 @@ TEST_CASE("case 10: a block of moves repeated twice in a row makes the AI add", 
   CHECK(p.state->isAdd(choose(*makeAi(*game), *p.state)));
 }
 
+TEST_CASE("when the loop guard fires the AI proposes only the adds, so a weak level adds too",
+          "[hexalines-ai]") {
+  const auto game = hexaLinesGame();
+  IdleRed p = idleRed(*game);
+  // Level 50 at its exact rank, over every move or over the AI's proposals.
+  const auto weak = [&](bool overProposals) {
+    const Json params = {{"sigma", 0.0}, {"level_proposed", overProposals}};
+    return aiInfo().makeRegular({*game, 50, validateParams(aiInfo().params, params, "p"), {}});
+  };
+  std::vector<Action> legal;
+  p.state->legalActions(legal);
+  auto ai = makeAi(*game);
+  std::vector<double> scores(legal.size());
+  Rng rng(1);
+  ai->scoreActions(*p.state, legal, scores, rng);
+  std::vector<uint8_t> proposed;
+  ai->proposals(proposed);
+  CHECK(proposed.empty());  // no loop: every move is the AI's own
+  for (int twice = 0; twice < 2; ++twice) {
+    play(*p.state, 0, path({1, 4}), p.state->rotateAction(p.ownIdle, 1));
+    play(*p.state, 1, path({1, 4}), p.state->rotateAction(p.grey, 1));
+    play(*p.state, 2, path({1, 4}), p.state->rotateAction(p.grey, 1));
+  }
+  p.state->revealForTest(0, path({1, 4}));
+  p.state->legalActions(legal);
+  scores.resize(legal.size());
+  ai->scoreActions(*p.state, legal, scores, rng);
+  ai->proposals(proposed);
+  REQUIRE(proposed.size() == legal.size());
+  for (size_t i = 0; i < legal.size(); ++i) CHECK(bool(proposed[i]) == p.state->isAdd(legal[i]));
+  // Three level-50 seats over the proposals never rotate seven times in a row, and their games
+  // end by the rules (over every move, the median-ranked moves are mostly rotations).
+  for (uint64_t seed = 0; seed < 3; ++seed) {
+    auto state = game->newGame(seed);
+    auto& s = static_cast<HexaLinesState&>(*state);
+    std::vector<std::unique_ptr<Player>> seats;
+    for (int p = 0; p < 3; ++p) seats.push_back(weak(true));
+    std::array<int, 3> rotationsInARow{};
+    Rng nature(seed), own(seed + 1);
+    std::vector<Outcome> outcomes;
+    while (!s.isTerminal()) {
+      if (s.isEnvironmentNode()) {
+        s.outcomes(outcomes);
+        s.apply(sampleOutcome(outcomes, nature));
+        continue;
+      }
+      const int p = s.actor();
+      s.legalActions(legal);
+      const Action move = seats[static_cast<size_t>(p)]->chooseAction(s, legal, own);
+      rotationsInARow[p] = s.isAdd(move) ? 0 : rotationsInARow[p] + 1;
+      CHECK(rotationsInARow[p] <= 6);
+      s.apply(move);
+    }
+    CHECK_FALSE(s.capped());
+  }
+}
+
 TEST_CASE("case 11: with the field before its source empty the AI covers it", "[hexalines-ai]") {
   // Green: a chain of three cells out of its source, the first branching towards a grey cell.
   // Blue: two cells ending at that grey cell; turning it pours blue into green's chain.
