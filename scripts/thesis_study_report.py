@@ -16,6 +16,7 @@ ROWS = ["e-random", "e-hillclimber", "e-maxmax", "e-montecarlo", "e-maxn", "posm
 SHORT = {"e-random": "none", "e-hillclimber": "E-HC", "e-maxmax": "E-MM", "e-montecarlo": "E-MC",
          "e-maxn": "E-MN", "posm": "POSM", "dynamic-level": "DL"}
 COMPARISONS = ["maze", "lc-hcis", "lc-mmis", "ludo-2hc", "ludo-2mn", "ludo-4mn"]
+EXTRA = ["hexalines-3"]  # comparisons the thesis does not have
 METRICS = ["rounds", "lead_changes", "tension", "lead", "fairness", "believability", "freedom",
            "randomness", "leading_time"]
 
@@ -192,15 +193,39 @@ def score_table(folder, which):
     return "\n".join(out)
 
 
+def comparison_score_table(folder, comparison):
+    """Scores of one comparison without a thesis counterpart (hexalines-3): both tables."""
+    out = ["| row | table 8 score (nine metrics) | table 9 score (four metrics) |", "|---|---|---|"]
+    for r in read_csv(folder / f"{comparison}.ranks.csv"):
+        row = r["experiment"].split("/")[-1]
+        cells = []
+        for which in ("9", "4"):
+            cell = (f"{float(r['score' + which]):.2f} [{float(r['score' + which + '_low']):.2f}, "
+                    f"{float(r['score' + which + '_high']):.2f}]")
+            if row != "e-random":
+                cell += f" P>{float(r['p_above_reference' + which]) * 100:.0f}%"
+            cell += f" P1 {float(r['p_rank' + which + '_1']) * 100:.0f}%"
+            cells.append(cell)
+        out.append(f"| {SHORT.get(row, row)} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
 def main():
     folder = pathlib.Path(sys.argv[1])
-    for comparison in COMPARISONS:
+    present = [c for c in COMPARISONS if (folder / f"{c}.tests.csv").exists()]
+    for comparison in present + [c for c in EXTRA if (folder / f"{c}.tests.csv").exists()]:
         print(f"\n#### {comparison}: metric means ± 95 % CI (* differs from none, Holm) / thesis\n")
         print(metric_table(folder, comparison))
         print(f"\nPer-round rates ({comparison}):\n")
         print(rates_table(folder, comparison))
         print(f"\nDetectability ({comparison}):\n")
         print(detectability_table(folder, comparison))
+    for comparison in EXTRA:
+        if (folder / f"{comparison}.ranks.csv").exists():
+            print(f"\n#### {comparison}: scores [bootstrap 95 % CI], P(above none), P(rank 1)\n")
+            print(comparison_score_table(folder, comparison))
+    if present != COMPARISONS:
+        return  # tables 8 and 9 need all six comparisons
     for which, name in (("9", "Table 8 (nine metrics)"), ("4", "Table 9 (four metrics)")):
         print(f"\n#### {name}: ours [bootstrap 95 % CI], P(above none), P(rank 1) / thesis\n")
         print(score_table(folder, which))
