@@ -1,6 +1,7 @@
 // hexalines-ai, the HexaLines author's AI (hexalines-notes.md section 3): the test cases 10..12
 // of section 6 on constructed positions, P1, the strict total order it exposes, and whole games.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <set>
 
 #include "core/match.h"
@@ -335,4 +336,31 @@ TEST_CASE("posm and dynamic-level play HexaLines over hexalines-ai", "[hexalines
       {*game, 100, validateParams(environment.params, nullptr, "p"), {}});
   const GameRecord record = playGame(*game, seats, *env, 4);
   CHECK(record.metrics[static_cast<size_t>(Metric::Rounds)] > 10);
+}
+
+TEST_CASE("the general players play HexaLines: random, hillclimber, maxn, mcts", "[hexalines-ai]") {
+  // Short games (40 rounds) with cheap budgets: what is tested is that each decides legally on
+  // HexaLines' boards and 42-way chance nodes, and that the match records finite metrics.
+  const auto& gameInfo = findById<GameInfo>(gameRegistry(), "hexalines", "game", "");
+  const auto game = gameInfo.make(validateParams(gameInfo.params, {{"max_rounds", 40}}, "g"));
+  const std::vector<std::pair<std::string, Json>> players = {
+      {"random", Json::object()},
+      {"hillclimber", Json::object()},
+      {"maxn", {{"depth", 2}, {"width", 3}, {"chance_width", 4}}},
+      {"mcts", {{"iterations", 50}, {"horizon", 4}}}};
+  const auto& environment = findById<PlayerInfo>(playerRegistry(), "e-random", "player", "");
+  for (const auto& [id, params] : players) {
+    INFO(id);
+    const auto& info = findById<PlayerInfo>(playerRegistry(), id, "player", "");
+    const Json valid = validateParams(info.params, params, "p");
+    REQUIRE(info.whyNot(*game, valid, PlayerKind::Regular).empty());
+    std::vector<std::unique_ptr<Player>> owned;
+    for (int seat = 0; seat < 3; ++seat) owned.push_back(info.makeRegular({*game, 100, valid, {}}));
+    Player* seats[] = {owned[0].get(), owned[1].get(), owned[2].get()};
+    auto env = environment.makeEnvironment(
+        {*game, 100, validateParams(environment.params, nullptr, "p"), {}});
+    const GameRecord record = playGame(*game, seats, *env, 5);
+    CHECK(record.metrics[static_cast<size_t>(Metric::Rounds)] > 0);
+    for (double m : record.metrics) CHECK(std::isfinite(m));
+  }
 }

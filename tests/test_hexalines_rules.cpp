@@ -85,6 +85,15 @@ int occupied(const HexaLinesState& s) {
   return count;
 }
 
+// The total length of the segments holding colour `p`.
+int colouredLength(const HexaLinesState& s, int p) {
+  int total = 0;
+  for (int field = 0; field < s.fields(); ++field)
+    for (int segment = 0; segment < kMaxSegments; ++segment)
+      if (s.cell(field).colour[segment] == p) total += s.cell(field).shape.length(segment);
+  return total;
+}
+
 }  // namespace
 
 TEST_CASE("§6.1 inserting into an empty field with no occupied neighbour is illegal",
@@ -337,7 +346,7 @@ TEST_CASE("the first cell is fair: it can join the source and run on to two free
   }
 }
 
-TEST_CASE("recomputation is idempotent and cascades settle on the boards random games reach",
+TEST_CASE("recomputation is idempotent, cascades settle and final gains are the board's scores",
           "[hexalines]") {
   for (const char* order : {"mover-first", "fixed-rbg"}) {
     auto game = makeGame({{"recalc_order", order}});
@@ -365,6 +374,10 @@ TEST_CASE("recomputation is idempotent and cascades settle on the boards random 
         again->recomputeForTest(mover);
         REQUIRE(again->toString() == s->toString());
       }
+      // At the end the gains are the scores the board shows (dead players keep theirs).
+      const auto& end = static_cast<const HexaLinesState&>(*s);
+      for (int p = 0; p < kColours; ++p)
+        if (end.alive(p)) CHECK(end.gain(p) == colouredLength(end, p));
     }
     CHECK(destroyingMoves > 30);
   }
