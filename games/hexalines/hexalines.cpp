@@ -107,7 +107,7 @@ void HexaLinesState::outcomes(std::vector<Outcome>& out) const {
 
 bool HexaLinesState::rotatable(int field) const {
   const Cell& c = cell(field);
-  return field != board().centre() && !c.empty() && (c.owner == kNobody || c.owner == player_);
+  return !c.empty() && (c.owner == kNobody || c.owner == player_);  // the centre holds no cell
 }
 
 void HexaLinesState::legalActions(std::vector<Action>& out) const {
@@ -301,22 +301,26 @@ void HexaLinesState::updateScores() {
     if (alive_[p]) score_[p] = total[p];
 }
 
-int HexaLinesState::freeExitDirections(int p) const {
-  if (!alive_[p]) return 0;
-  unsigned directions = 0;
-  const int centre = board().centre();
+std::array<int, kSides> HexaLinesState::freeExits(int p) const {
+  std::array<int, kSides> counts{};
+  if (!alive_[p]) return counts;
   const int front = frontField(p);
-  if (front >= 0 && cell(front).empty()) directions |= 1u << sourceSide(p);
+  if (front >= 0 && cell(front).empty()) ++counts[sourceSide(p)];
   for (int field = 0; field < fields(); ++field) {
     const Cell& c = cell(field);
-    if (c.empty() || field == centre) continue;
+    if (c.empty()) continue;  // the centre holds no cell: its sources are counted above
     for (int side = 0; side < kSides; ++side) {
       const int next = board().neighbour(field, side);
-      if (c.colourAt(side) == p && next >= 0 && next != centre && cell(next).empty())
-        directions |= 1u << side;
+      if (c.colourAt(side) == p && next >= 0 && next != board().centre() && cell(next).empty())
+        ++counts[side];
     }
   }
-  return std::popcount(directions);
+  return counts;
+}
+
+int HexaLinesState::freeExitDirections(int p) const {
+  const auto counts = freeExits(p);
+  return static_cast<int>(std::count_if(counts.begin(), counts.end(), [](int n) { return n > 0; }));
 }
 
 double HexaLinesState::value(int p) const {

@@ -116,6 +116,8 @@ class HexaLinesState final : public State {
   static int sourceSide(int p) { return 2 * p; }
   // Player p's distinct directions with an own-coloured path end facing an empty field.
   int freeExitDirections(int p) const;
+  // Player p's own-coloured path ends facing an empty field (its source's too), per direction.
+  std::array<int, kSides> freeExits(int p) const;
   // The cells revealed to player p, counted by open sides 2..6.
   const std::array<int, kOpenSideBins>& received(int p) const { return received_[p]; }
 

@@ -76,7 +76,8 @@ bool isEmptyField(const HexaLinesState& s, int field) {
 
 // Adds `delta` per direction for each of p's free exits (own-coloured path ends facing an empty
 // field) that involve `field`: the cell's own ends when it is placed, the neighbours' ends (the
-// source's too) into it when it is empty. Summed over all empty fields: every free exit once.
+// source's too) into it when it is empty. Summed over all empty fields these are the counts of
+// HexaLinesState::freeExits; the AI updates them locally for a move.
 void countExitsAt(const HexaLinesState& s, int field, int p, std::array<int, kSides>& counts,
                   int delta) {
   if (!s.alive(p)) return;
@@ -92,14 +93,6 @@ void countExitsAt(const HexaLinesState& s, int field, int p, std::array<int, kSi
       counts[back] += delta;
     }
   }
-}
-
-// p's free exits per direction on the whole board.
-std::array<int, kSides> freeExits(const HexaLinesState& s, int p) {
-  std::array<int, kSides> counts{};
-  for (int field = 0; field < s.fields(); ++field)
-    if (isEmptyField(s, field)) countExitsAt(s, field, p, counts, 1);
-  return counts;
 }
 
 int distinctDirections(const std::array<int, kSides>& counts) {
@@ -276,7 +269,7 @@ class HexaLinesAi final : public RankingPlayer {
   // P3: distinct free-exit directions after the move minus before, where only the exits at the
   // moved field change (local, as the author's counts per direction).
   int newDirections(const HexaLinesState& before, const HexaLinesState& after, int field) const {
-    std::array<int, kSides> counts = freeExits(before, me_);
+    std::array<int, kSides> counts = before.freeExits(me_);
     const int old = distinctDirections(counts);
     countExitsAt(before, field, me_, counts, -1);
     countExitsAt(after, field, me_, counts, +1);
@@ -349,8 +342,7 @@ class HexaLinesAi final : public RankingPlayer {
     if (lastOwnMove(s.history(), me_) != played || !isPlaced(s, pending->field) ||
         s.cell(pending->field).shape != pending->turned)
       return std::nullopt;
-    const int period = static_cast<int>(
-        s.catalogue().at(static_cast<size_t>(s.cell(pending->field).shapeClass)).variants.size());
+    const int period = s.cell(pending->field).period;
     return indexOf(legal, s.rotateAction(pending->field, (kSides - pending->sixths) % period));
   }
 
