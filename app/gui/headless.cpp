@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "app/gui/batch/batch_mode.h"
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
 #include "app/gui/batch/run_controller.h"
@@ -139,20 +140,21 @@ bool screenshot(const QString& file, const QString& view, const QString& open, Q
     settle(300);
     return window.grab().save(file);
   }
+  BatchMode& batch = *window.batch();
   if (!open.isEmpty()) {
     const bool ok =
-        QFileInfo(open).isDir() ? window.openResults(open, true) : window.openBatch(open, true);
+        QFileInfo(open).isDir() ? batch.openResults(open, true) : batch.openBatch(open, true);
     if (!ok) return false;
   }
   window.show();
-  if (view == "histogram") window.tabs()->setCurrentWidget(window.histogram());
-  if (view == "compare") window.tabs()->setCurrentWidget(window.compare());
-  if (view == "scores") window.tabs()->setCurrentWidget(window.scores());
-  window.selectRows(rows.empty() ? std::vector<int>{0} : rows);
+  if (view == "histogram") batch.tabs()->setCurrentWidget(batch.histogram());
+  if (view == "compare") batch.tabs()->setCurrentWidget(batch.compare());
+  if (view == "scores") batch.tabs()->setCurrentWidget(batch.scores());
+  batch.selectRows(rows.empty() ? std::vector<int>{0} : rows);
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   if (view == "settings") {  // the settings dialog of the first experiment
     ExperimentDialog dialog(&window);
-    dialog.setExperiment(window.queue()->entry(0).experiment);
+    dialog.setExperiment(batch.queue()->entry(0).experiment);
     dialog.resize(size);
     dialog.show();
     QEventLoop loop;
@@ -167,14 +169,15 @@ bool screenshot(const QString& file, const QString& view, const QString& open, Q
 int probeLatency(const QString& batchFile, double seconds) {
   MainWindow window;
   window.show();
-  if (!window.openBatch(batchFile, true)) {
+  BatchMode& batch = *window.batch();
+  if (!batch.openBatch(batchFile, true)) {
     std::fprintf(stderr, "error: cannot open %s\n", batchFile.toStdString().c_str());
     return 2;
   }
-  window.setThreads(0);
-  window.selectRows({0, 1});
-  window.tabs()->setCurrentWidget(window.histogram());  // the heaviest live view
-  std::vector<double> lateness;                         // ms past the timer's due time
+  batch.setThreads(0);
+  batch.selectRows({0, 1});
+  batch.tabs()->setCurrentWidget(batch.histogram());  // the heaviest live view
+  std::vector<double> lateness;                       // ms past the timer's due time
   QElapsedTimer clock;
   clock.start();
   constexpr int kIntervalMs = 10;
@@ -187,10 +190,10 @@ int probeLatency(const QString& batchFile, double seconds) {
     due = now + kIntervalMs;
   });
   QEventLoop loop;
-  QObject::connect(&window, &MainWindow::runFinished, &loop, &QEventLoop::quit);
-  QTimer::singleShot(static_cast<int>(seconds * 1000), &loop, [&] { window.stop(); });
+  QObject::connect(&batch, &BatchMode::runFinished, &loop, &QEventLoop::quit);
+  QTimer::singleShot(static_cast<int>(seconds * 1000), &loop, [&] { batch.stop(); });
   timer.start(kIntervalMs);
-  window.start();
+  batch.start();
   loop.exec();
   timer.stop();
   if (lateness.empty()) return 1;
@@ -199,7 +202,7 @@ int probeLatency(const QString& batchFile, double seconds) {
     return lateness[static_cast<size_t>(q * static_cast<double>(lateness.size() - 1))];
   };
   size_t games = 0;
-  for (int r = 0; r < window.queue()->rowCount(); ++r) games += window.queue()->entry(r).games();
+  for (int r = 0; r < batch.queue()->rowCount(); ++r) games += batch.queue()->entry(r).games();
   std::printf(
       "GUI-thread timer lateness over %zu ticks of %d ms while %zu games ran on every "
       "core, histograms live: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",

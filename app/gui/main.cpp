@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "app/gui/batch/batch_mode.h"
 #include "app/gui/headless.h"
 #include "app/gui/main_window.h"
 
@@ -101,9 +102,9 @@ int main(int argc, char** argv) {
   if (!parser.positionalArguments().isEmpty()) {
     const QString target = parser.positionalArguments().front();
     if (QFileInfo(target).isDir())
-      window.openResults(target);
+      window.batch()->openResults(target);
     else
-      window.openBatch(target);
+      window.batch()->openBatch(target);
   }
   return app.exec();
 }

@@ -3,315 +3,70 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
-#include <QDateTime>
-#include <QDir>
-#include <QElapsedTimer>
 #include <QFileDialog>
-#include <QHBoxLayout>
-#include <QHeaderView>
+#include <QFileInfo>
 #include <QInputDialog>
-#include <QItemSelectionModel>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QPushButton>
 #include <QSettings>
-#include <QSpinBox>
-#include <QSplitter>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QStatusBar>
-#include <QTabWidget>
-#include <QTableView>
-#include <QTableWidget>
-#include <QTimer>
 #include <QToolBar>
-#include <QVBoxLayout>
-#include <algorithm>
 #include <fstream>
 
+#include "app/gui/batch/batch_mode.h"
 #include "app/gui/batch/experiment_dialog.h"
-#include "app/gui/batch/queue_model.h"
-#include "app/gui/batch/run_controller.h"
-#include "app/gui/charts/chart_views.h"
 #include "app/gui/play/play_mode.h"
 #include "app/gui/play/replay.h"
-#include "experiments/run_service.h"
+#include "experiments/batch.h"
 #include "games/registry.h"
-#include "results/csv.h"
 
 namespace ddalab::gui {
 
-namespace fs = std::filesystem;
-
-namespace {
-
-constexpr int kMaxRecent = 8;
-
-QString duration(double seconds) {
-  const long total = std::lround(std::max(0.0, seconds));
-  return total >= 3600 ? QString("%1:%2:%3")
-                             .arg(total / 3600)
-                             .arg(total / 60 % 60, 2, 10, QChar('0'))
-                             .arg(total % 60, 2, 10, QChar('0'))
-                       : QString("%1:%2").arg(total / 60).arg(total % 60, 2, 10, QChar('0'));
-}
-
-QString path(const fs::path& p) {
-  return QString::fromStdString(p.string());
-}
-
-}  // namespace
-
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
-      model_(new QueueModel(this)),
-      runner_(new RunController(this)),
-      chartTimer_(new QTimer(this)) {
-  setWindowTitle("ddalab — batch experiments");
-  buildActions();
+      batch_(new BatchMode(this)),
+      playMode_(new PlayMode(this)),
+      modes_(new QStackedWidget(this)) {
+  quit_ = new QAction("Quit", this);
+  quit_->setShortcut(QKeySequence::Quit);
+  quit_->setToolTip("Close ddalab-gui (" + quit_->shortcut().toString() + ")");
+  connect(quit_, &QAction::triggered, this, &QWidget::close);
   buildGameActions();
-  buildToolBar();
-  buildCentre();
+  addToolBar(batch_->toolBar());
+  modes_->addWidget(batch_);
+  modes_->addWidget(playMode_);
+  setCentralWidget(modes_);
+  statusBar()->addWidget(batch_->progressBar());
+  statusBar()->addWidget(batch_->statusLabel(), 1);
+  connect(playMode_, &PlayMode::message, this, [this](const QString& text) {
+    statusBar()->showMessage(text, text.isEmpty() ? 1 : 6000);
+  });
+  connect(batch_, &BatchMode::titleChanged, this, [this](const QString& title) {
+    if (modes_->currentWidget() == batch_) setWindowTitle(title);
+  });
   buildMenus();
-  chartTimer_->setSingleShot(true);
-  chartTimer_->setInterval(400);  // charts follow live results at most ~2.5 times a second
-  connect(chartTimer_, &QTimer::timeout, this, &MainWindow::refreshSelection);
-  connect(runner_, &RunController::progressed, this, &MainWindow::showProgress);
-  connect(runner_, &RunController::gamesFinished, this,
-          [this](int experiment, const std::vector<GameRecord>& games) {
-            model_->addGames(experiment, games);
-            if (!chartTimer_->isActive()) chartTimer_->start();
-          });
-  connect(runner_, &RunController::experimentDone, this, [this](int experiment) {
-    log(QString("finished %1").arg(QString::fromStdString(model_->entry(experiment).label.name)));
-  });
-  connect(runner_, &RunController::finished, this, &MainWindow::runEnded);
-  connect(model_, &QAbstractItemModel::rowsInserted, this, [this] {
-    queueChangedSinceRun_ = true;
-    updateActions();
-  });
-  connect(model_, &QAbstractItemModel::rowsRemoved, this, [this] {
-    queueChangedSinceRun_ = true;
-    updateActions();
-  });
-  connect(model_, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
+  setWindowTitle(batch_->title());
   restoreSettings();
-  updateActions();
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildActions() {
-  const auto action = [this](const QString& text, QKeySequence key, const QString& tip, auto slot) {
-    auto* a = new QAction(text, this);
-    a->setShortcut(key);
-    a->setToolTip(tip + (key.isEmpty() ? "" : " (" + key.toString() + ")"));
-    connect(a, &QAction::triggered, this, slot);
-    return a;
-  };
-  open_ = action(
-      "Open batch…", QKeySequence::Open, "Load a batch or experiment file into the queue", [this] {
-        QSettings s;
-        const QString file =
-            QFileDialog::getOpenFileName(this, "Open batch", s.value("folders/batch").toString(),
-                                         "Batch files (*.json);;All files (*)");
-        if (!file.isEmpty()) openBatch(file);
-      });
-  save_ = action("Save batch", QKeySequence::Save, "Save the queue as a batch file", [this] {
-    if (batchFile_.isEmpty())
-      saveAs_->trigger();
-    else
-      saveBatch(batchFile_);
-  });
-  saveAs_ =
-      action("Save batch as…", QKeySequence::SaveAs, "Save the queue as a new batch file", [this] {
-        QSettings s;
-        const QString file = QFileDialog::getSaveFileName(
-            this, "Save batch", s.value("folders/batch").toString() + "/batch.json",
-            "Batch files (*.json)");
-        if (!file.isEmpty()) saveBatch(file);
-      });
-  openResults_ = action("Open results…", QKeySequence("Ctrl+Shift+O"),
-                        "Show a results folder written by ddalab run", [this] {
-                          QSettings s;
-                          const QString dir = QFileDialog::getExistingDirectory(
-                              this, "Open results folder", s.value("folders/results").toString());
-                          if (!dir.isEmpty()) openResults(dir);
-                        });
-  add_ = action("Add", QKeySequence("Ctrl+N"), "Add an experiment of the chosen game",
-                [this] { selectRow(addExperiment(game_->currentText(), iterations_->value())); });
-  remove_ = action("Remove", QKeySequence::Delete, "Remove the selected experiment", [this] {
-    if (const int row = selectedRow(); row >= 0) model_->remove(row);
-  });
-  duplicate_ = action("Duplicate", QKeySequence("Ctrl+D"), "Copy the selected experiment", [this] {
-    if (const int row = selectedRow(); row >= 0) {
-      model_->duplicate(row);
-      selectRow(row + 1);
-    }
-  });
-  settings_ = action("Settings…", QKeySequence("Ctrl+E"), "Edit the selected experiment",
-                     [this] { editSettings(selectedRow()); });
-  saveOne_ =
-      action("Save…", QKeySequence("Ctrl+Shift+S"), "Save the CSVs of the selected experiment",
-             [this] { saveExperiment(selectedRow()); });
-  showHistogram_ =
-      action("Histogram", QKeySequence("Ctrl+H"), "Show the histograms of the selected experiment",
-             [this] { tabs_->setCurrentWidget(histogram_); });
-  start_ = action("Start", QKeySequence("F5"), "Run the queue from the start", [this] { start(); });
-  stop_ = action("Stop", QKeySequence("Esc"),
-                 "Stop: running games finish (a second at most), finished games are kept",
-                 [this] { stop(); });
-  resume_ =
-      action("Resume", QKeySequence("Shift+F5"), "Continue the stopped run", [this] { resume(); });
-  saveAll_ = action(
-      "Save all…", QKeySequence("Ctrl+Alt+S"), "Save every result as ddalab run --out writes it",
-      [this] {
-        QSettings s;
-        const QString dir = QFileDialog::getExistingDirectory(
-            this, "Save all results into", s.value("folders/results").toString());
-        if (dir.isEmpty()) return;
-        if (!saveAll(dir, false) &&
-            QMessageBox::question(this, "Save all", "Replace the results that folder holds?") ==
-                QMessageBox::Yes)
-          saveAll(dir, true);
-      });
-  quit_ = action("Quit", QKeySequence::Quit, "Close ddalab-gui", [this] { close(); });
-}
-
-void MainWindow::buildToolBar() {
-  auto* bar = addToolBar("Batch");
-  batchBar_ = bar;
-  bar->setObjectName("batchToolBar");
-  bar->setMovable(false);
-  bar->addAction(open_);
-  bar->addAction(save_);
-  bar->addAction(openResults_);
-  bar->addSeparator();
-  game_ = new QComboBox(this);
-  for (const auto& info : gameRegistry()) {
-    game_->addItem(QString::fromStdString(info.id));
-    game_->setItemData(game_->count() - 1, QString::fromStdString(info.description),
-                       Qt::ToolTipRole);
-  }
-  game_->setToolTip("The game of the experiment Add creates");
-  iterations_ = new QSpinBox(this);
-  iterations_->setRange(1, 100'000'000);
-  iterations_->setValue(1000);
-  iterations_->setToolTip("Games of the experiment Add creates");
-  iterations_->setSuffix(" games");
-  bar->addWidget(game_);
-  bar->addWidget(iterations_);
-  bar->addAction(add_);
-  bar->addSeparator();
-  bar->addAction(start_);
-  bar->addAction(stop_);
-  bar->addAction(resume_);
-  bar->addAction(saveAll_);
-  bar->addSeparator();
-  bar->addWidget(new QLabel(" Threads ", this));
-  threads_ = new QSpinBox(this);
-  threads_->setRange(0, 1024);
-  threads_->setSpecialValueText("all cores");
-  threads_->setToolTip("Worker threads (results do not depend on it)");
-  bar->addWidget(threads_);
-  bar->addWidget(new QLabel(" Seed ", this));
-  seed_ = new QLineEdit("42", this);
-  seed_->setMaximumWidth(170);
-  seed_->setToolTip("The batch's master seed (0 .. 2^64 - 1): the same seed gives the same games");
-  bar->addWidget(seed_);
-}
-
-void MainWindow::buildCentre() {
-  table_ = new QTableView(this);
-  table_->setModel(model_);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-  table_->setAlternatingRowColors(true);
-  table_->verticalHeader()->setVisible(false);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setStretchLastSection(false);
-  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-          &MainWindow::selectionChanged);
-  connect(table_, &QTableView::doubleClicked, this,
-          [this](const QModelIndex& index) { editSettings(index.row()); });
-
-  statistic_ = new QComboBox(this);
-  statistic_->addItems({"Mean", "Standard deviation", "Minimum", "Maximum", "Mean ± 95 % CI"});
-  statistic_->setToolTip("What the metric columns show, over the finished games of each row");
-  connect(statistic_, &QComboBox::currentIndexChanged, this,
-          [this](int i) { model_->setStatistic(static_cast<Statistic>(i)); });
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(new QLabel("Show", this));
-  buttons->addWidget(statistic_);
-  buttons->addStretch();
-  for (QAction* a : {remove_, duplicate_, settings_, saveOne_, showHistogram_}) {
-    auto* button = new QPushButton(a->text(), this);
-    button->setToolTip(a->toolTip());
-    connect(button, &QPushButton::clicked, a, &QAction::trigger);
-    connect(a, &QAction::changed, button, [a, button] { button->setEnabled(a->isEnabled()); });
-    buttons->addWidget(button);
-  }
-  auto* queuePane = new QWidget(this);
-  auto* queueLayout = new QVBoxLayout(queuePane);
-  queueLayout->setContentsMargins(4, 4, 4, 0);
-  queueLayout->addLayout(buttons);
-  queueLayout->addWidget(table_);
-
-  players_ = new QTableWidget(this);
-  players_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  players_->verticalHeader()->setVisible(false);
-  histogram_ = new HistogramView(model_, this);
-  compare_ = new CompareView(model_, this);
-  scoresView_ = new ScoresView(model_, this);
-  log_ = new QPlainTextEdit(this);
-  log_->setReadOnly(true);
-  tabs_ = new QTabWidget(this);
-  tabs_->addTab(players_, "Players");
-  tabs_->addTab(histogram_, "Histogram");
-  tabs_->addTab(compare_, "Compare");
-  tabs_->addTab(scoresView_, "Scores");
-  tabs_->addTab(log_, "Log");
-  connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::refreshSelection);
-
-  auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->setObjectName("mainSplitter");
-  splitter->addWidget(queuePane);
-  splitter->addWidget(tabs_);
-  splitter->setStretchFactor(0, 1);
-  splitter->setStretchFactor(1, 1);
-  splitter->setSizes({420, 480});
-  playMode_ = new PlayMode(this);
-  connect(playMode_, &PlayMode::message, this, [this](const QString& text) {
-    statusBar()->showMessage(text, text.isEmpty() ? 1 : 6000);
-  });
-  modes_ = new QStackedWidget(this);
-  modes_->addWidget(splitter);
-  modes_->addWidget(playMode_);
-  setCentralWidget(modes_);
-
-  progress_ = new QProgressBar(this);
-  progress_->setMinimumWidth(220);
-  progress_->setMaximumWidth(260);
-  progress_->setFormat("%p%");
-  status_ = new QLabel("Add experiments (choose a game, Add) or open a batch file", this);
-  statusBar()->addWidget(progress_);
-  statusBar()->addWidget(status_, 1);
-}
-
 void MainWindow::buildMenus() {
+  const auto addAll = [](QMenu* menu, const std::vector<QAction*>& actions) {
+    for (QAction* a : actions)
+      if (a)
+        menu->addAction(a);
+      else
+        menu->addSeparator();
+  };
   auto* file = menuBar()->addMenu("&File");
-  file->addAction(open_);
-  recentMenu_ = file->addMenu("Open recent");
-  file->addAction(save_);
-  file->addAction(saveAs_);
-  file->addSeparator();
-  file->addAction(openResults_);
-  file->addAction(saveAll_);
+  const std::vector<QAction*> fileActions = batch_->fileActions();
+  file->addAction(fileActions.front());  // Open batch…, then the recent ones
+  batch_->setRecentMenu(file->addMenu("Open recent"));
+  addAll(file, {fileActions.begin() + 1, fileActions.end()});
   file->addSeparator();
   file->addAction(quit_);
   auto* game = menuBar()->addMenu("&Game");
@@ -326,12 +81,7 @@ void MainWindow::buildMenus() {
   game->addSeparator();
   game->addAction(batchMode_);
   game->addAction(gameMode_);
-  auto* batch = menuBar()->addMenu("&Batch");
-  for (QAction* a : {add_, remove_, duplicate_, settings_, saveOne_, showHistogram_})
-    batch->addAction(a);
-  batch->addSeparator();
-  for (QAction* a : {start_, stop_, resume_}) batch->addAction(a);
-  rebuildRecentMenu();
+  addAll(menuBar()->addMenu("&Batch"), batch_->batchActions());
 }
 
 void MainWindow::buildGameActions() {
@@ -379,18 +129,18 @@ void MainWindow::buildGameActions() {
 }
 
 void MainWindow::showBatchMode() {
-  modes_->setCurrentIndex(0);
-  batchBar_->show();
-  progress_->show();
-  status_->show();
-  setWindowTitle("ddalab — batch experiments");
+  modes_->setCurrentWidget(batch_);
+  batch_->toolBar()->show();
+  batch_->progressBar()->show();
+  batch_->statusLabel()->show();
+  setWindowTitle(batch_->title());
 }
 
 void MainWindow::enterGameMode() {
-  modes_->setCurrentIndex(1);
-  batchBar_->hide();
-  progress_->hide();  // the batch's progress; the game's news come as messages
-  status_->hide();
+  modes_->setCurrentWidget(playMode_);
+  batch_->toolBar()->hide();
+  batch_->progressBar()->hide();  // the batch's progress; the game's news come as messages
+  batch_->statusLabel()->hide();
   setWindowTitle("ddalab — game mode");
 }
 
@@ -458,7 +208,7 @@ bool MainWindow::openTrace(const QString& file, int index, bool quiet) {
     return true;
   } catch (const std::exception& e) {
     if (!quiet) QMessageBox::warning(this, "Open trace", QString::fromStdString(e.what()));
-    log(QString::fromStdString(e.what()));
+    batch_->log(QString::fromStdString(e.what()));
     return false;
   }
 }
@@ -467,390 +217,20 @@ void MainWindow::restoreSettings() {
   QSettings s;
   restoreGeometry(s.value("window/geometry").toByteArray());
   restoreState(s.value("window/state").toByteArray());
-  if (auto* splitter = findChild<QSplitter*>("mainSplitter"))
-    splitter->restoreState(s.value("window/splitter").toByteArray());
-  threads_->setValue(s.value("run/threads", 0).toInt());
+  batch_->restoreSettings();
   if (!s.contains("window/geometry")) resize(1400, 900);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (runner_->running() &&
-      QMessageBox::question(this, "Quit",
-                            "A batch is running. Stop it and quit? (Finished games "
-                            "stay in the run folder and can be resumed.)") != QMessageBox::Yes) {
+  if (!batch_->confirmClose()) {
     event->ignore();
     return;
   }
   QSettings s;
   s.setValue("window/geometry", saveGeometry());
   s.setValue("window/state", saveState());
-  if (auto* splitter = findChild<QSplitter*>("mainSplitter"))
-    s.setValue("window/splitter", splitter->saveState());
-  s.setValue("run/threads", threads_->value());
+  batch_->saveSettings();
   event->accept();
-}
-
-void MainWindow::setThreads(int threads) {
-  threads_->setValue(threads);
-}
-
-int MainWindow::selectedRow() const {
-  const QModelIndex current = table_->selectionModel()->currentIndex();
-  if (current.isValid() && table_->selectionModel()->isRowSelected(current.row(), {}))
-    return current.row();
-  const std::vector<int> rows = selectedRows();
-  return rows.empty() ? -1 : rows.front();
-}
-
-std::vector<int> MainWindow::selectedRows() const {
-  std::vector<int> rows;
-  for (const QModelIndex& index : table_->selectionModel()->selectedRows())
-    rows.push_back(index.row());
-  std::sort(rows.begin(), rows.end());
-  const int current = table_->selectionModel()->currentIndex().row();
-  const auto found = std::find(rows.begin(), rows.end(), current);
-  if (found != rows.end()) std::rotate(rows.begin(), found, found + 1);  // current first
-  return rows;
-}
-
-void MainWindow::selectRow(int row) {
-  selectRows({row});
-}
-
-void MainWindow::selectRows(const std::vector<int>& rows) {
-  QItemSelection selection;
-  for (int row : rows)
-    if (row >= 0 && row < model_->rowCount())
-      selection.select(model_->index(row, 0), model_->index(row, model_->columnCount() - 1));
-  if (selection.isEmpty()) return;
-  table_->selectionModel()->setCurrentIndex(model_->index(rows.front(), 0),
-                                            QItemSelectionModel::NoUpdate);
-  table_->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
-}
-
-void MainWindow::updateActions() {
-  const bool running = runner_->running();
-  const bool selected = selectedRow() >= 0;
-  for (QAction* a : {add_, open_, openResults_}) a->setEnabled(!running);
-  for (QAction* a : {remove_, duplicate_, settings_}) a->setEnabled(!running && selected);
-  saveOne_->setEnabled(!running && selected && runFolder_ &&
-                       model_->entry(selectedRow()).games() > 0);
-  showHistogram_->setEnabled(selected);
-  start_->setEnabled(!running && model_->rowCount() > 0);
-  stop_->setEnabled(running);
-  resume_->setEnabled(!running && runFolder_ && !runComplete_ && !queueChangedSinceRun_);
-  saveAll_->setEnabled(!running && runFolder_.has_value());
-  game_->setEnabled(!running);
-  iterations_->setEnabled(!running);
-  threads_->setEnabled(!running);
-  seed_->setEnabled(!running);
-}
-
-void MainWindow::selectionChanged() {
-  updateActions();
-  refreshSelection();
-}
-
-void MainWindow::refreshSelection() {
-  const int row = selectedRow();
-  players_->clear();
-  const QStringList headers = {"Seat",      "Player",    "Level", "Win rate",   "Moves mean",
-                               "Moves min", "Moves max", "Turns", "Lead rounds"};
-  players_->setColumnCount(headers.size());
-  players_->setHorizontalHeaderLabels(headers);
-  players_->setRowCount(0);
-  if (row >= 0) {
-    const QueueEntry& entry = model_->entry(row);
-    const auto summary = model_->summary(row);
-    players_->setRowCount(static_cast<int>(entry.label.players.size()));
-    for (size_t seat = 0; seat < entry.label.players.size(); ++seat) {
-      const SeatLabel& label = entry.label.players[seat];
-      QStringList cells = {QString::number(seat), QString::fromStdString(label.id),
-                           QString::number(label.level)};
-      if (summary && seat < summary->players.size()) {
-        const PlayerSummary& p = summary->players[seat];
-        cells << QString::number(p.winRate, 'f', 3) << QString::number(p.movesMean, 'f', 1)
-              << QString::number(p.movesMin) << QString::number(p.movesMax)
-              << QString::number(p.turnsMean, 'f', 1) << QString::number(p.leadRoundsMean, 'f', 1);
-      }
-      for (int c = 0; c < cells.size(); ++c) {
-        auto* item = new QTableWidgetItem(cells[c]);
-        item->setTextAlignment(c <= 1 ? Qt::AlignLeft | Qt::AlignVCenter
-                                      : Qt::AlignRight | Qt::AlignVCenter);
-        players_->setItem(static_cast<int>(seat), c, item);
-      }
-    }
-    players_->resizeColumnsToContents();
-    players_->horizontalHeader()->setStretchLastSection(true);
-  }
-  if (tabs_->currentWidget() == histogram_) histogram_->showRows(selectedRows());
-  if (tabs_->currentWidget() == compare_) compare_->showRow(row);
-  if (tabs_->currentWidget() == scoresView_) scoresView_->refresh();
-}
-
-uint64_t MainWindow::seed() const {
-  bool ok = false;
-  const qulonglong value = seed_->text().trimmed().toULongLong(&ok);
-  if (!ok)
-    throw InputError("seed", "expected a whole number 0 .. 18446744073709551615, got '" +
-                                 seed_->text().toStdString() + "'");
-  return value;
-}
-
-int MainWindow::addExperiment(const QString& game, int iterations) {
-  ExperimentDialog defaults;  // the dialog knows each game's default seats
-  defaults.setExperiment({{"name", model_->freeName(game.toStdString())},
-                          {"game", {{"id", game.toStdString()}}},
-                          {"iterations", iterations}});
-  try {
-    model_->append(defaults.experiment());
-  } catch (const InputError& e) {
-    QMessageBox::warning(this, "Add", QString::fromStdString(e.what()));
-    return -1;
-  }
-  return model_->rowCount() - 1;
-}
-
-void MainWindow::editSettings(int row) {
-  if (row < 0 || runner_->running()) return;
-  ExperimentDialog dialog(this);
-  dialog.setExperiment(model_->entry(row).experiment);
-  while (dialog.exec() == QDialog::Accepted) {
-    try {
-      model_->replace(row, dialog.experiment());
-      queueChangedSinceRun_ = true;
-      refreshSelection();
-      updateActions();
-      return;
-    } catch (const InputError& e) {
-      QMessageBox::warning(this, "Settings", QString::fromStdString(e.what()));
-    }
-  }
-}
-
-bool MainWindow::openBatch(const QString& file, bool quiet) {
-  try {
-    const Batch batch = loadBatch(file.toStdString());
-    model_->load(batch);
-    seed_->setText(QString::number(batch.seed));
-    batchFile_ = file;
-    runFolder_.reset();
-    queueChangedSinceRun_ = false;
-    rememberRecent(file);
-    QSettings().setValue("folders/batch", QFileInfo(file).absolutePath());
-    setWindowTitle("ddalab — " + QFileInfo(file).fileName());
-    log("opened " + file);
-    size_t games = 0;
-    for (const auto& e : batch.experiments) games += static_cast<size_t>(e.iterations);
-    status_->setText(QString("%1 experiments, %2 games in all: Start (F5) runs them")
-                         .arg(model_->rowCount())
-                         .arg(games));
-    progress_->setValue(0);
-    selectRow(0);
-    updateActions();
-    return true;
-  } catch (const std::exception& e) {
-    if (!quiet) QMessageBox::warning(this, "Open batch", QString::fromStdString(e.what()));
-    log(QString::fromStdString(e.what()));
-    return false;
-  }
-}
-
-bool MainWindow::openResults(const QString& dir, bool quiet) {
-  QElapsedTimer clock;
-  clock.start();
-  try {
-    const fs::path folder = dir.toStdString();
-    const Batch batch = loadBatch(folder / "batch.json");
-    model_->load(batch);
-    seed_->setText(QString::number(batch.seed));
-    int row = -1;
-    std::vector<GameRecord> games;  // handed to the model in chunks: memory stays flat
-    const auto flush = [&] {
-      if (row >= 0 && !games.empty()) model_->addGames(row, games);
-      games.clear();
-    };
-    readResultsDir(
-        folder,
-        [&](const ExperimentLabel& label) {
-          flush();
-          row = -1;
-          for (int r = 0; r < model_->rowCount(); ++r)
-            if (model_->entry(r).label.name == label.name) row = r;
-        },
-        [&](const GameRecord& game) {
-          games.push_back(game);
-          if (games.size() == 4096) flush();
-        });
-    flush();
-    runFolder_ = folder;
-    size_t done = 0, planned = 0;
-    for (int r = 0; r < model_->rowCount(); ++r) {
-      done += model_->entry(r).games();
-      planned += static_cast<size_t>(model_->entry(r).label.plannedIterations);
-    }
-    runComplete_ = done == planned;
-    queueChangedSinceRun_ = false;
-    batchFile_.clear();
-    QSettings().setValue("folders/results", QFileInfo(dir).absolutePath());
-    setWindowTitle("ddalab — results " + QFileInfo(dir).fileName());
-    status_->setText(QString("%1 of %2 games read from %3 in %4 s")
-                         .arg(done)
-                         .arg(planned)
-                         .arg(dir)
-                         .arg(clock.elapsed() / 1000.0, 0, 'f', 2));
-    progress_->setValue(planned ? static_cast<int>(100 * done / planned) : 0);
-    log("opened results " + dir);
-    selectRow(0);
-    updateActions();
-    return true;
-  } catch (const std::exception& e) {
-    if (!quiet) QMessageBox::warning(this, "Open results", QString::fromStdString(e.what()));
-    log(QString::fromStdString(e.what()));
-    return false;
-  }
-}
-
-bool MainWindow::saveBatch(const QString& file) {
-  try {
-    const Batch batch = model_->batch(seed());
-    writeFileAtomically(file.toStdString(), toJson(batch).dump(2) + "\n");
-    batchFile_ = file;
-    rememberRecent(file);
-    QSettings().setValue("folders/batch", QFileInfo(file).absolutePath());
-    log("saved " + file);
-    return true;
-  } catch (const std::exception& e) {
-    QMessageBox::warning(this, "Save batch", QString::fromStdString(e.what()));
-    return false;
-  }
-}
-
-void MainWindow::rememberRecent(const QString& file) {
-  QSettings s;
-  QStringList recent = s.value("recent/batches").toStringList();
-  recent.removeAll(file);
-  recent.prepend(QFileInfo(file).absoluteFilePath());
-  while (recent.size() > kMaxRecent) recent.removeLast();
-  s.setValue("recent/batches", recent);
-  rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-  if (!recentMenu_) return;
-  recentMenu_->clear();
-  const QStringList recent = QSettings().value("recent/batches").toStringList();
-  for (const QString& file : recent)
-    recentMenu_->addAction(file, this, [this, file] { openBatch(file); });
-  recentMenu_->setEnabled(!recent.isEmpty());
-}
-
-fs::path MainWindow::newRunFolder() const {
-  const QString base = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-  const QString name = QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss-zzz");
-  return fs::path(base.toStdString()) / "runs" / name.toStdString();
-}
-
-void MainWindow::start() {
-  startRun(false);
-}
-
-void MainWindow::resume() {
-  startRun(true);
-}
-
-void MainWindow::startRun(bool resume) {
-  if (runner_->running()) return;
-  RunRequest request;
-  try {
-    request.batch = model_->batch(seed());
-  } catch (const InputError& e) {
-    QMessageBox::warning(this, "Start", QString::fromStdString(e.what()));
-    return;
-  }
-  if (resume && !runFolder_) return;
-  request.out = resume ? *runFolder_ : newRunFolder();
-  request.mode = resume ? FolderMode::Resume : FolderMode::Fresh;
-  request.threads = threads_->value();
-  if (!resume) model_->clearResults();
-  if (resume) model_->clearResults();  // the run service replays the checkpointed games
-  runFolder_ = request.out;
-  runComplete_ = false;
-  queueChangedSinceRun_ = false;
-  log(QString("%1 into %2").arg(resume ? "resuming" : "starting", path(request.out)));
-  runner_->start(std::move(request));
-  progress_->setValue(0);
-  updateActions();
-}
-
-void MainWindow::stop() {
-  if (!runner_->running()) return;
-  runner_->stop();
-  status_->setText("stopping: running games finish, finished games are kept…");
-  log("stop requested");
-}
-
-void MainWindow::showProgress(const Progress& p) {
-  progress_->setValue(p.gamesTotal ? static_cast<int>(100 * p.gamesDone / p.gamesTotal) : 0);
-  status_->setText(QString("%1 / %2 games · elapsed %3 · left %4 · running %5")
-                       .arg(p.gamesDone)
-                       .arg(p.gamesTotal)
-                       .arg(duration(p.elapsedSeconds))
-                       .arg(duration(p.etaSeconds))
-                       .arg(QString::fromStdString(p.experimentName)));
-}
-
-void MainWindow::runEnded(bool complete, const QString& error) {
-  runComplete_ = complete;
-  if (!error.isEmpty()) {
-    log("error: " + error);
-    status_->setText("the run failed: " + error);
-    QMessageBox::warning(this, "Run", error);
-  } else {
-    status_->setText(complete ? "finished: every game of the batch is done"
-                              : "stopped: finished games are kept; Resume continues the run");
-    log(complete ? "run complete" : "run stopped");
-  }
-  if (complete) progress_->setValue(100);
-  refreshSelection();
-  updateActions();
-  emit runFinished(complete);
-}
-
-bool MainWindow::saveAll(const QString& dir, bool overwrite) {
-  if (!runFolder_) return false;
-  try {
-    exportResults(*runFolder_, dir.toStdString(),
-                  overwrite ? FolderMode::Overwrite : FolderMode::Fresh);
-    QSettings().setValue("folders/results", dir);
-    log("saved all results into " + dir);
-    return true;
-  } catch (const InputError& e) {
-    log(QString::fromStdString(e.what()));
-    if (overwrite) QMessageBox::warning(this, "Save all", QString::fromStdString(e.what()));
-    return false;
-  } catch (const std::exception& e) {
-    QMessageBox::warning(this, "Save all", QString::fromStdString(e.what()));
-    return true;  // not a question of overwriting
-  }
-}
-
-void MainWindow::saveExperiment(int row) {
-  if (row < 0 || !runFolder_) return;
-  QSettings s;
-  const QString dir = QFileDialog::getExistingDirectory(this, "Save the experiment's CSVs into",
-                                                        s.value("folders/results").toString());
-  if (dir.isEmpty()) return;
-  try {
-    exportExperiment(*runFolder_, model_->entry(row).label.name, dir.toStdString());
-    log("saved " + QString::fromStdString(model_->entry(row).label.name) + " into " + dir);
-  } catch (const std::exception& e) {
-    QMessageBox::warning(this, "Save", QString::fromStdString(e.what()));
-  }
-}
-
-void MainWindow::log(const QString& message) {
-  log_->appendPlainText(QTime::currentTime().toString("hh:mm:ss  ") + message);
 }
 
 }  // namespace ddalab::gui

@@ -25,6 +25,7 @@
 #include <QToolButton>
 #include <fstream>
 
+#include "app/gui/batch/batch_mode.h"
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
 #include "app/gui/batch/run_controller.h"
@@ -157,12 +158,12 @@ class GuiTest : public QObject {
   void addCreatesValidExperimentsOfEveryGame() {
     MainWindow window;
     for (const QString game : {"ludo", "lost-cities", "maze"}) {
-      const int row = window.addExperiment(game, 7);
+      const int row = window.batch()->addExperiment(game, 7);
       QVERIFY(row >= 0);
-      QCOMPARE(QString::fromStdString(window.queue()->entry(row).label.game), game);
+      QCOMPARE(QString::fromStdString(window.batch()->queue()->entry(row).label.game), game);
     }
-    QCOMPARE(window.queue()->rowCount(), 3);
-    QVERIFY(window.queue()->batch(1).experiments.size() == 3);
+    QCOMPARE(window.batch()->queue()->rowCount(), 3);
+    QVERIFY(window.batch()->queue()->batch(1).experiments.size() == 3);
   }
 
   // A batch started from the window writes exactly the files `ddalab run` writes.
@@ -172,18 +173,18 @@ class GuiTest : public QObject {
     QCOMPARE(runCli({"run", batch, "--out", dir.filePath("cli"), "--quiet"}), 0);
     MainWindow window;
     QVERIFY(showActive(window));
-    QVERIFY(window.openBatch(batch, true));
-    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QVERIFY(window.batch()->openBatch(batch, true));
+    QSignalSpy finished(window.batch(), &BatchMode::runFinished);
     QTest::keyClick(&window, Qt::Key_F5);  // Start
     QVERIFY(waitForRun(window, finished));
-    QVERIFY(window.runFolder());
-    QCOMPARE(folderFiles(QString::fromStdString(window.runFolder()->string())),
+    QVERIFY(window.batch()->runFolder());
+    QCOMPARE(folderFiles(QString::fromStdString(window.batch()->runFolder()->string())),
              folderFiles(dir.filePath("cli")));
     // Save all writes the same folder.
-    QVERIFY(window.saveAll(dir.filePath("saved"), false));
+    QVERIFY(window.batch()->saveAll(dir.filePath("saved"), false));
     QCOMPARE(folderFiles(dir.filePath("saved")), folderFiles(dir.filePath("cli")));
     // The live table shows every game.
-    QCOMPARE(window.queue()->entry(0).games(), size_t(30));
+    QCOMPARE(window.batch()->queue()->entry(0).games(), size_t(30));
   }
 
   // Stop keeps finished games; Resume finishes the batch with the same files.
@@ -193,18 +194,19 @@ class GuiTest : public QObject {
     QCOMPARE(runCli({"run", batch, "--out", dir.filePath("cli"), "--quiet"}), 0);
     MainWindow window;
     QVERIFY(showActive(window));
-    window.setThreads(2);
-    QVERIFY(window.openBatch(batch, true));
-    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.batch()->setThreads(2);
+    QVERIFY(window.batch()->openBatch(batch, true));
+    QSignalSpy finished(window.batch(), &BatchMode::runFinished);
     clickToolButton(window, "Start");
-    QTRY_VERIFY_WITH_TIMEOUT(window.queue()->entry(0).games() >= 50, 60'000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.batch()->queue()->entry(0).games() >= 50, 60'000);
     QTest::keyClick(&window, Qt::Key_Escape);  // Stop
     QVERIFY(!waitForRun(window, finished));
-    const size_t kept = window.queue()->entry(0).games() + window.queue()->entry(1).games();
+    const size_t kept =
+        window.batch()->queue()->entry(0).games() + window.batch()->queue()->entry(1).games();
     QVERIFY(kept > 0 && kept < 6000);
     clickToolButton(window, "Resume");
     QVERIFY(waitForRun(window, finished));
-    QCOMPARE(folderFiles(QString::fromStdString(window.runFolder()->string())),
+    QCOMPARE(folderFiles(QString::fromStdString(window.batch()->runFolder()->string())),
              folderFiles(dir.filePath("cli")));
   }
 
@@ -213,24 +215,24 @@ class GuiTest : public QObject {
     QTemporaryDir dir;
     QCOMPARE(runCli({"run", smallBatch(dir, 40), "--out", dir.filePath("r"), "--quiet"}), 0);
     MainWindow window;
-    QVERIFY(window.openResults(dir.filePath("r"), true));
-    window.selectRow(0);
-    window.tabs()->setCurrentWidget(window.histogram());
-    const auto rows = window.histogram()->rowsShown();
+    QVERIFY(window.batch()->openResults(dir.filePath("r"), true));
+    window.batch()->selectRow(0);
+    window.batch()->tabs()->setCurrentWidget(window.batch()->histogram());
+    const auto rows = window.batch()->histogram()->rowsShown();
     QCOMPARE(rows.size(), size_t(2));  // the comparison's other row is overlaid
     for (int bins : {1, 7, 30}) {
-      window.histogram()->binsBox()->setValue(bins);
+      window.batch()->histogram()->binsBox()->setValue(bins);
       std::vector<Sample> samples;
       for (int r : rows)
-        samples.push_back({"", window.queue()->entry(r).values[size_t(Metric::Tension)]});
+        samples.push_back({"", window.batch()->queue()->entry(r).values[size_t(Metric::Tension)]});
       for (const Histogram& h : sharedHistograms(samples, bins)) {
         QCOMPARE(h.counts.size(), size_t(bins));
         QCOMPARE(h.total(), size_t(40));
       }
     }
-    window.tabs()->setCurrentWidget(window.compare());
-    window.selectRow(1);
-    auto* view = window.compare()->view();
+    window.batch()->tabs()->setCurrentWidget(window.batch()->compare());
+    window.batch()->selectRow(1);
+    auto* view = window.batch()->compare()->view();
     auto* series = qobject_cast<QBarSeries*>(view->chart()->series().value(0));
     QVERIFY(series);
     const auto scores = scoreAll(summarizeResultsDir(dir.filePath("r").toStdString()));
@@ -271,10 +273,10 @@ class GuiTest : public QObject {
     QTemporaryDir dir;
     MainWindow window;
     window.show();
-    QVERIFY(window.openBatch(smallBatch(dir, 100000), true));
-    window.setThreads(0);
-    QSignalSpy finished(&window, &MainWindow::runFinished);
-    window.start();
+    QVERIFY(window.batch()->openBatch(smallBatch(dir, 100000), true));
+    window.batch()->setThreads(0);
+    QSignalSpy finished(window.batch(), &BatchMode::runFinished);
+    window.batch()->start();
     QElapsedTimer clock;
     clock.start();
     qint64 worst = 0, last = 0;
@@ -283,11 +285,11 @@ class GuiTest : public QObject {
       worst = std::max(worst, clock.elapsed() - last);
       last = clock.elapsed();
     }
-    window.tabs()->setCurrentIndex(1);  // a person clicks a tab
-    QCOMPARE(window.tabs()->currentIndex(), 1);
+    window.batch()->tabs()->setCurrentIndex(1);  // a person clicks a tab
+    QCOMPARE(window.batch()->tabs()->currentIndex(), 1);
     QElapsedTimer stopClock;
     stopClock.start();
-    window.stop();
+    window.batch()->stop();
     QVERIFY(!waitForRun(window, finished));
     qInfo("longest event-loop gap during the run: %lld ms; stop took %lld ms", worst,
           stopClock.elapsed());
@@ -301,12 +303,12 @@ class GuiTest : public QObject {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     clickToolButton(window, "Add");
-    QCOMPARE(window.queue()->rowCount(), 1);
-    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QCOMPARE(window.batch()->queue()->rowCount(), 1);
+    QSignalSpy finished(window.batch(), &BatchMode::runFinished);
     clickToolButton(window, "Start");
     QVERIFY(waitForRun(window, finished));
-    QVERIFY(window.queue()->entry(0).games() ==
-            size_t(window.queue()->entry(0).label.plannedIterations));
+    QVERIFY(window.batch()->queue()->entry(0).games() ==
+            size_t(window.batch()->queue()->entry(0).label.plannedIterations));
     QVERIFY(window.close());
   }
 };
