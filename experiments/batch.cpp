@@ -521,4 +521,39 @@ Json toJson(const Batch& batch) {
   return {{"format", kBatchFormat}, {"seed", batch.seed}, {"experiments", experiments}};
 }
 
+namespace {
+
+// What decides the games of each experiment of `batch`: its document without the fields that
+// do not change game i.
+std::vector<Json> playKeys(const Batch& batch) {
+  std::vector<Json> keys;
+  const Json document = toJson(batch);  // outlives the loop (a temporary's member would not)
+  for (Json e : document.at("experiments")) {
+    for (const char* field : {"name", "comparison", "iterations"}) e.erase(field);
+    keys.push_back(std::move(e));
+  }
+  return keys;
+}
+
+}  // namespace
+
+std::vector<std::optional<size_t>> matchExperiments(const Batch& held, const Batch& wanted) {
+  std::vector<std::optional<size_t>> match(wanted.experiments.size());
+  if (held.seed != wanted.seed) return match;
+  const std::vector<Json> heldKeys = playKeys(held), wantedKeys = playKeys(wanted);
+  std::vector<bool> used(heldKeys.size(), false);
+  const auto assign = [&](bool sameNameOnly) {
+    for (size_t w = 0; w < wantedKeys.size(); ++w)
+      for (size_t h = 0; h < heldKeys.size() && !match[w]; ++h)
+        if (!used[h] && heldKeys[h] == wantedKeys[w] &&
+            (!sameNameOnly || held.experiments[h].name == wanted.experiments[w].name)) {
+          match[w] = h;
+          used[h] = true;
+        }
+  };
+  assign(true);  // an experiment keeps its own games first, then renamed ones find theirs
+  assign(false);
+  return match;
+}
+
 }  // namespace ddalab

@@ -2,6 +2,7 @@
 // Experiment and batch files (app.md): versioned JSON, validated strictly.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,5 +65,11 @@ Batch parseBatch(const Json& document, const std::string& source);
 
 // The document `batch` would be loaded from (defaults written out), for saving batches.
 Json toJson(const Batch& batch);
+
+// For each experiment of `wanted`, the experiment of `held` that plays the same games: the same
+// master seed, game, seats, environment, coefficients and salt (the name, the comparison and the
+// number of games do not change game i). One of the same name is preferred; each experiment of
+// `held` answers at most one of `wanted`.
+std::vector<std::optional<size_t>> matchExperiments(const Batch& held, const Batch& wanted);
 
 }  // namespace ddalab

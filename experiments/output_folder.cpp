@@ -11,6 +11,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "experiments/journal.h"
+#include "experiments/runner.h"
+#include "results/csv.h"
 #include "results/experiment_result.h"
 #include "results/file_io.h"
 
@@ -25,10 +28,12 @@ constexpr const char* kStateDir = ".ddalab";
 constexpr const char* kStateName = "state.json";
 constexpr const char* kStateFormat = "ddalab-run/1";
 constexpr const char* kBatchName = "batch.json";
+constexpr const char* kNextDir = ".ddalab-next";  // the kept checkpoints while a folder updates
 
 // The suffixes of every file a run writes into its folder (besides batch.json and summary.csv).
-constexpr std::array<std::string_view, 4> kResultSuffixes = {".games.csv", ".summary.csv",
-                                                             ".scores.csv", ".trace.jsonl"};
+constexpr std::array<std::string_view, 7> kResultSuffixes = {
+    ".games.csv", ".summary.csv",       ".scores.csv", ".trace.jsonl",
+    ".tests.csv", ".detectability.csv", ".ranks.csv"};
 
 std::string errorText(int error) {
   return std::strerror(error);
@@ -254,7 +259,12 @@ void OutputFolder::classify(const Batch& batch, FolderMode mode,
     if (!complete_) writeState(false);
     return;
   }
-  if (mode == FolderMode::Fresh && holdsResults(dir_) && !(sameBatch && wasComplete)) {
+  if (mode == FolderMode::Update && held) {
+    update(batch, *held);
+    return;
+  }
+  if ((mode == FolderMode::Fresh || mode == FolderMode::Update) && holdsResults(dir_) &&
+      !(sameBatch && wasComplete)) {
     if (sameBatch)
       throw InputError(where,
                        "the folder holds an unfinished run of this batch; continue it with "
@@ -293,6 +303,56 @@ void OutputFolder::markComplete() {
   for (const auto& entry : fs::directory_iterator(stateDir_, error))
     if (entry.path().extension() == ".journal") fs::remove(entry.path(), error);
   complete_ = true;
+}
+
+void OutputFolder::update(const Batch& batch, const Json& held) {
+  std::optional<Batch> heldBatch;
+  try {
+    heldBatch = parseBatch(held, (dir_ / kBatchName).string());
+  } catch (const InputError&) {  // a batch.json of another version: nothing is kept
+  }
+  const std::vector<std::optional<size_t>> match =
+      heldBatch && traceKind_ == "none"
+          ? matchExperiments(*heldBatch, batch)
+          : std::vector<std::optional<size_t>>(batch.experiments.size());
+  // Crash-safe order: the kept games are copied aside, the old results removed, the new batch
+  // written, and only then the kept checkpoints put in place (a stop in between loses games,
+  // never pairs them with the wrong experiment).
+  const fs::path next = dir_ / kNextDir;
+  fs::remove_all(next);
+  fs::create_directories(next);
+  for (size_t i = 0; i < batch.experiments.size(); ++i)
+    if (match[i])
+      keepGames(heldBatch->experiments[*match[i]], batch.experiments[i].iterations,
+                next / journal(batch.experiments[i]).filename());
+  clearResults();
+  writeFileAtomically(dir_ / kBatchName, toJson(batch).dump(2) + "\n");
+  writeState(false);
+  for (const auto& entry : fs::directory_iterator(next))
+    fs::rename(entry.path(), stateDir_ / entry.path().filename());
+  fs::remove_all(next);
+  resuming_ = true;
+}
+
+void OutputFolder::keepGames(const Experiment& held, int iterations, const fs::path& to) const {
+  JournalWriter out(to, 0);
+  uint64_t count = 0;
+  const auto keep = [&](const GameRecord& record) {
+    if (record.iteration != count || count >= static_cast<uint64_t>(iterations)) return false;
+    out.append(record, "");
+    ++count;
+    return true;
+  };
+  if (fs::exists(journal(held))) {
+    readJournal(journal(held), [&](JournalEntry&& entry) { return keep(entry.record); });
+  } else if (fs::exists(dir_ / (fileStem(held.name) + ".games.csv"))) {
+    try {
+      for (const GameRecord& record : readExperimentGames(dir_, labelOf(held)).records)
+        if (!keep(record)) break;
+    } catch (const InputError&) {  // a damaged games file: its experiment starts over
+    }
+  }
+  out.sync();
 }
 
 }  // namespace ddalab

@@ -16,6 +16,9 @@ enum class FolderMode {
   Fresh,      // refuse a folder holding other results (a finished run of the same batch is redone)
   Overwrite,  // replace whatever results the folder holds
   Resume,     // continue the interrupted run of the same batch
+  Update,     // run this batch, keeping the finished games of every experiment that plays the
+              // same games as one of the folder's batch (see matchExperiments); the rest start
+              // over (keeping games needs a run without traces)
 };
 
 // Where and how a run writes its per-game traces.
@@ -56,6 +59,11 @@ class OutputFolder {
   bool wouldReplace(const std::filesystem::path& input, bool sameBatch,
                     const std::optional<std::filesystem::path>& traceDir) const;
   void clearResults();
+  // FolderMode::Update of a folder holding the run of `held`.
+  void update(const Batch& batch, const Json& held);
+  // Writes the games of `held` the folder holds (its checkpoint, else its games CSV) into the
+  // new checkpoint `to`, the first `iterations` of them.
+  void keepGames(const Experiment& held, int iterations, const std::filesystem::path& to) const;
   void writeState(bool complete) const;
 
   std::filesystem::path dir_;

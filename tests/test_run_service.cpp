@@ -395,3 +395,80 @@ TEST_CASE("streamed summaries equal in-memory ones, and score reads a folder in 
     CHECK(streamed[e].winRatio == outcome.summaries[e].winRatio);
   }
 }
+
+namespace {
+
+Batch batchOf(const std::vector<Json>& experiments, uint64_t seed = 7) {
+  return parseBatch({{"format", "ddalab-batch/1"}, {"seed", seed}, {"experiments", experiments}},
+                    "test");
+}
+
+}  // namespace
+
+TEST_CASE("matchExperiments pairs the experiments that play the same games", "[service]") {
+  Json changed = ludoExperiment("x/e-hc", "e-hillclimber", 20);
+  changed["coefficients"]["tension"] = 11;
+  const Batch held = batchOf({ludoExperiment("x/e-hc", "e-hillclimber", 20),
+                              ludoExperiment("x/e-random", "e-random", 20)});
+  // Renamed, regrouped and with more games: the same games; other coefficients: not.
+  Json renamed = ludoExperiment("y/random", "e-random", 50);
+  renamed["comparison"] = "y";
+  const auto match = matchExperiments(held, batchOf({changed, renamed}));
+  CHECK_FALSE(match[0]);
+  CHECK(match[1] == std::optional<size_t>(1));
+  // Another master seed plays other games; a held experiment answers one wanted one only.
+  CHECK_FALSE(matchExperiments(held, batchOf({renamed}, 8))[0]);
+  const auto twice = matchExperiments(
+      held, batchOf({renamed, ludoExperiment("x/e-random", "e-random", 20)}));
+  CHECK_FALSE(twice[0]);  // x/e-random keeps its own games first
+  CHECK(twice[1] == std::optional<size_t>(1));
+  // A salt changes every game.
+  Json salted = ludoExperiment("x/e-random", "e-random", 20);
+  salted["salt"] = 3;
+  CHECK_FALSE(matchExperiments(held, batchOf({salted}))[0]);
+}
+
+TEST_CASE("FolderMode::Update keeps the games of unchanged experiments, byte-identically",
+          "[service]") {
+  TempDir dir;
+  const Batch first = batchOf({ludoExperiment("x/e-hc", "e-hillclimber", 12),
+                               ludoExperiment("x/e-random", "e-random", 12)});
+  Json changed = ludoExperiment("x/e-hc", "e-hillclimber", 12);
+  changed["coefficients"]["lead"] = 4;
+  const Batch second = batchOf({ludoExperiment("x/more", "e-random", 20), changed,
+                                ludoExperiment("x/new", "e-maxn", 3)});
+  run(requestFor(second, dir.path() / "fresh"));
+
+  SECTION("after a complete run (the games come back from the CSVs)") {
+    run(requestFor(first, dir.path() / "u"));
+  }
+  SECTION("after a stopped run (the games come back from the checkpoints)") {
+    runAndStop(requestFor(first, dir.path() / "u"), 16, false);
+  }
+  RunRequest update = requestFor(second, dir.path() / "u");
+  update.mode = FolderMode::Update;
+  const RunOutcome outcome = run(update);
+  CHECK(outcome.complete);
+  // x/e-random's games, renamed x/more, are kept (at least the 12 of a complete first run)
+  // and only its 8 more are played; x/e-hc changed and x/new is new: they run in full.
+  CHECK(outcome.gamesResumed >= 4);
+  CHECK(outcome.gamesResumed + outcome.gamesPlayed == 35);
+  requireSameFolders(dir.path() / "u", dir.path() / "fresh");
+  CHECK(Json::parse(readText(dir.path() / "u" / "batch.json")) == toJson(second));
+
+  // Fewer games: the first ones are kept, none is played; the files equal a fresh run's.
+  const Batch fewer = batchOf({ludoExperiment("x/more", "e-random", 5)});
+  update.batch = fewer;
+  const RunOutcome again = run(update);
+  CHECK(again.gamesResumed == 5);
+  CHECK(again.gamesPlayed == 0);
+  run(requestFor(fewer, dir.path() / "fresh-fewer"));
+  requireSameFolders(dir.path() / "u", dir.path() / "fresh-fewer");
+  // An empty folder is simply run into; a folder of something else is refused.
+  update.out = dir.path() / "empty";
+  CHECK(run(update).complete);
+  fs::create_directories(dir.path() / "other");
+  writeFileAtomically(dir.path() / "other" / "summary.csv", "x\n");
+  update.out = dir.path() / "other";
+  REQUIRE_THROWS_WITH(run(update), Contains("different batch"));
+}
