@@ -146,6 +146,12 @@ std::string traceText(const std::string& kind) {
 
 }  // namespace
 
+bool holdsUnfinishedRun(const fs::path& dir) {
+  const std::optional<Json> state = readJson(dir / kStateDir / kStateName);
+  return state && state->is_object() && fs::exists(dir / kBatchName) &&
+         !state->value("complete", true);
+}
+
 bool OutputFolder::wouldReplace(const fs::path& input, bool sameBatch,
                                 const std::optional<fs::path>& traceDir) const {
   std::error_code error;

@@ -27,6 +27,10 @@ struct TraceOutput {
   bool detail = false;  // every environment decision described (--trace-detail)
 };
 
+// Whether `dir` holds a run that was started and did not finish (stopped, killed or cut off):
+// FolderMode::Resume or FolderMode::Update continue it.
+bool holdsUnfinishedRun(const std::filesystem::path& dir);
+
 class OutputFolder {
  public:
   // Prepares `dir` for `batch`: creates it, takes its lock (.ddalab.lock, with pid and host),

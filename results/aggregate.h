@@ -83,6 +83,9 @@ class SummaryBuilder {
   ExperimentSummary summary(bool withIntervals = true) const;
   size_t games() const { return games_; }
   const ExperimentLabel& label() const { return label_; }
+  // Gives the games added so far another label (the experiment was renamed, regrouped or given
+  // more games: the games are the same).
+  void relabel(ExperimentLabel label) { label_ = std::move(label); }
 
  private:
   struct SeatTotals {

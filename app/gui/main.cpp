@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QStandardPaths>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -56,6 +57,11 @@ int main(int argc, char** argv) {
   const QCommandLineOption open(
       "open", "with --screenshot: a batch file, results folder or (replay) trace file", "PATH");
   const QCommandLineOption select("select", "with --screenshot: rows to select, e.g. 0,1", "ROWS");
+  const QCommandLineOption session(
+      "session",
+      "the folder where the window keeps its queue and games across restarts (default: the "
+      "user's data folder)",
+      "DIR");
   const QCommandLineOption size("size", "image size for --export-charts / --screenshot", "WxH",
                                 "1400x900");
   const QCommandLineOption probe("probe-latency",
@@ -64,8 +70,8 @@ int main(int argc, char** argv) {
                                  "BATCH");
   const QCommandLineOption seconds("seconds", "with --probe-latency: stop after this long", "S",
                                    "10");
-  parser.addOptions(
-      {exportCharts, out, svg, shot, view, open, select, seed, rounds, size, probe, seconds});
+  parser.addOptions({exportCharts, out, svg, shot, view, open, select, seed, rounds, session, size,
+                     probe, seconds});
   parser.process(app);
 
   const QSize imageSize = parseSize(parser.value(size));
@@ -98,6 +104,10 @@ int main(int argc, char** argv) {
   }
 
   ddalab::gui::MainWindow window;
+  window.batch()->openSession(
+      parser.isSet(session)
+          ? parser.value(session)
+          : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/session");
   window.show();
   if (!parser.positionalArguments().isEmpty()) {
     const QString target = parser.positionalArguments().front();

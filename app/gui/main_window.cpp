@@ -104,6 +104,7 @@ void MainWindow::buildGameActions() {
           newGame(gameRegistry().front().id);
           return;
         }
+        if (!confirmAbandonGame("A new game")) return;
         GameSetup setup = playMode_->session()->setup();
         setup.seed = playMode_->seed();
         QString error;
@@ -150,7 +151,15 @@ void MainWindow::showGameMode() {
     newGame(gameRegistry().front().id);
 }
 
+bool MainWindow::confirmAbandonGame(const QString& what) {
+  if (!playMode_->session()->inProgress()) return true;
+  return QMessageBox::question(
+             this, "Game in progress", what + " ends the game in progress. Go on?",
+             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Yes;
+}
+
 void MainWindow::newGame(const std::string& gameId) {
+  if (!confirmAbandonGame("A new game of " + QString::fromStdString(gameId))) return;
   enterGameMode();
   QString error;
   if (!playMode_->newGame(PlayMode::defaultSetup(gameId, playMode_->seed()), &error))
@@ -162,13 +171,14 @@ void MainWindow::editGameSettings() {
   ExperimentDialog dialog(this);
   dialog.setGameMode(true);
   dialog.setExperiment(playMode_->session()->setup().experiment);
-  if (dialog.exec() != QDialog::Accepted) return;
+  if (dialog.exec() != QDialog::Accepted || !confirmAbandonGame("New settings")) return;
   QString error;
   if (!playMode_->newGame({dialog.experiment(), playMode_->seed()}, &error))
     QMessageBox::warning(this, "Game settings", error);
 }
 
 bool MainWindow::openTrace(const QString& file, int index, bool quiet) {
+  if (!quiet && !confirmAbandonGame("Opening a trace")) return false;
   try {
     std::ifstream in(file.toStdString());
     if (!in) throw InputError(file.toStdString(), "cannot open the file");
@@ -222,7 +232,7 @@ void MainWindow::restoreSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (!batch_->confirmClose()) {
+  if (!confirmAbandonGame("Quitting") || !batch_->confirmClose()) {
     event->ignore();
     return;
   }

@@ -45,6 +45,8 @@ class MainWindow : public QMainWindow {
   void restoreSettings();
   void enterGameMode();  // shows the game mode's page as it is
   void editGameSettings();
+  // Asks before `what` ends a game in progress; true to go on.
+  bool confirmAbandonGame(const QString& what);
 
   BatchMode* batch_;
   PlayMode* playMode_;

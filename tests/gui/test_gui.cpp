@@ -34,6 +34,7 @@
 #include "app/gui/main_window.h"
 #include "experiments/batch.h"
 #include "results/csv.h"
+#include "tests/gui/gui_support.h"
 
 using namespace ddalab;
 using namespace ddalab::gui;
@@ -53,15 +54,6 @@ std::map<QString, QByteArray> folderFiles(const QString& dir) {
     files[info.fileName()] = file.readAll();
   }
   return files;
-}
-
-// Writes quick.json with `iterations` games per experiment into `dir`; returns its path.
-QString smallBatch(const QTemporaryDir& dir, int iterations) {
-  Json document = Json::parse(std::ifstream((kSource + "/experiments/quick.json").toStdString()));
-  for (Json& e : document.at("experiments")) e["iterations"] = iterations;
-  const QString file = dir.filePath("small.json");
-  std::ofstream(file.toStdString()) << document.dump(2);
-  return file;
 }
 
 // Runs the CLI; returns its exit code.
@@ -309,7 +301,10 @@ class GuiTest : public QObject {
     QVERIFY(waitForRun(window, finished));
     QVERIFY(window.batch()->queue()->entry(0).games() ==
             size_t(window.batch()->queue()->entry(0).label.plannedIterations));
+    // The queue was never saved: closing asks, and "Quit" closes.
+    DialogScript script({press("Quit")});
     QVERIFY(window.close());
+    QCOMPARE(script.seen.size(), 1);
   }
 };
 

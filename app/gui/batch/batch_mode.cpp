@@ -23,11 +23,14 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTime>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <fstream>
+#include <map>
 
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
@@ -36,6 +39,7 @@
 #include "experiments/run_service.h"
 #include "games/registry.h"
 #include "results/csv.h"
+#include "results/file_io.h"
 
 namespace ddalab::gui {
 
@@ -80,19 +84,27 @@ BatchMode::BatchMode(QWidget* parent)
     log(QString("finished %1").arg(QString::fromStdString(model_->entry(experiment).label.name)));
   });
   connect(runner_, &RunController::finished, this, &BatchMode::runEnded);
-  connect(model_, &QAbstractItemModel::rowsInserted, this, [this] {
-    queueChangedSinceRun_ = true;
-    updateActions();
-  });
-  connect(model_, &QAbstractItemModel::rowsRemoved, this, [this] {
-    queueChangedSinceRun_ = true;
-    updateActions();
-  });
+  connect(model_, &QAbstractItemModel::rowsInserted, this, &BatchMode::updateActions);
+  connect(model_, &QAbstractItemModel::rowsRemoved, this, &BatchMode::updateActions);
   connect(model_, &QAbstractItemModel::modelReset, this, &BatchMode::updateActions);
+  connect(seed_, &QLineEdit::textEdited, this, [this] {
+    queueSaved_ = false;
+    persist();
+  });
   updateActions();
 }
 
 BatchMode::~BatchMode() = default;
+
+namespace {
+
+constexpr const char* kSessionFormat = "ddalab-gui-session/1";
+
+QString gamesText(size_t games) {
+  return QString("%1 finished game%2").arg(games).arg(games == 1 ? "" : "s");
+}
+
+}  // namespace
 
 void BatchMode::buildActions() {
   const auto action = [this](const QString& text, QKeySequence key, const QString& tip, auto slot) {
@@ -134,14 +146,27 @@ void BatchMode::buildActions() {
   add_ = action("Add", QKeySequence("Ctrl+N"), "Add an experiment of the chosen game",
                 [this] { selectRow(addExperiment(game_->currentText(), iterations_->value())); });
   remove_ = action("Remove", QKeySequence::Delete, "Remove the selected experiment", [this] {
-    if (const int row = selectedRow(); row >= 0) model_->remove(row);
+    const int row = selectedRow();
+    if (row < 0) return;
+    const QString name = QString::fromStdString(model_->entry(row).label.name);
+    if (!confirmDiscard("Removing " + name, model_->entry(row).games())) return;
+    pushUndo("remove " + name);
+    model_->remove(row);
+    queueEdited();
   });
   duplicate_ = action("Duplicate", QKeySequence("Ctrl+D"), "Copy the selected experiment", [this] {
     if (const int row = selectedRow(); row >= 0) {
+      pushUndo("duplicate");
       model_->duplicate(row);
+      queueEdited();
       selectRow(row + 1);
     }
   });
+  newQueue_ = action("New queue", QKeySequence("Ctrl+Shift+N"), "Start an empty queue",
+                     [this] { newQueue(); });
+  undoAction_ =
+      action("Undo", QKeySequence::Undo, "Go back to the queue and its games before the last edit",
+             [this] { undo(); });
   settings_ = action("Settings…", QKeySequence("Ctrl+E"), "Edit the selected experiment",
                      [this] { editSettings(selectedRow()); });
   saveOne_ =
@@ -150,7 +175,9 @@ void BatchMode::buildActions() {
   showHistogram_ =
       action("Histogram", QKeySequence("Ctrl+H"), "Show the histograms of the selected experiment",
              [this] { tabs_->setCurrentWidget(histogram_); });
-  start_ = action("Start", QKeySequence("F5"), "Run the queue from the start", [this] { start(); });
+  start_ = action("Start", QKeySequence("F5"),
+                  "Run the experiments that are not complete (finished games are kept)",
+                  [this] { start(); });
   stop_ = action("Stop", QKeySequence("Esc"),
                  "Stop: running games finish (a second at most), finished games are kept",
                  [this] { stop(); });
@@ -284,12 +311,12 @@ void BatchMode::buildPage() {
 }
 
 std::vector<QAction*> BatchMode::fileActions() const {
-  return {open_, save_, saveAs_, nullptr, openResults_, saveAll_};
+  return {open_, newQueue_, save_, saveAs_, nullptr, openResults_, saveAll_};
 }
 
 std::vector<QAction*> BatchMode::batchActions() const {
-  return {add_,           remove_, duplicate_, settings_, saveOne_,
-          showHistogram_, nullptr, start_,     stop_,     resume_};
+  return {undoAction_, nullptr,        add_,    remove_, duplicate_, settings_,
+          saveOne_,    showHistogram_, nullptr, start_,  stop_,      resume_};
 }
 
 void BatchMode::setRecentMenu(QMenu* menu) {
@@ -315,11 +342,228 @@ void BatchMode::saveSettings() const {
 }
 
 bool BatchMode::confirmClose() {
-  return !runner_->running() ||
-         QMessageBox::question(this, "Quit",
-                               "A batch is running. Stop it and quit? (Finished games "
-                               "stay in the run folder and can be resumed.)") == QMessageBox::Yes;
+  if (runner_->running())
+    return QMessageBox::question(this, "Quit",
+                                 "A batch is running. Stop it and quit? (Finished games are "
+                                 "kept; Start continues the run.)") == QMessageBox::Yes;
+  if (!hasUnsavedWork()) return true;
+  return askToSave("Quit",
+                   session_ ? "The session keeps them: they are here again at the next start."
+                            : "Quitting discards them.",
+                   "Quit");
 }
+
+bool BatchMode::hasUnsavedWork() const {
+  return model_->rowCount() > 0 && (!queueSaved_ || (!resultsSaved_ && model_->games() > 0));
+}
+
+QString BatchMode::unsavedText() const {
+  QStringList lines;
+  if (!queueSaved_)
+    lines << (batchFile_.isEmpty()
+                  ? QString("The queue (%1 experiments) is not saved as a batch file.")
+                        .arg(model_->rowCount())
+                  : "The queue has changes not saved to " + QFileInfo(batchFile_).fileName() + ".");
+  if (!resultsSaved_ && model_->games() > 0)
+    lines << "Its " + gamesText(model_->games()) + " are not saved with Save all.";
+  return lines.join("\n");
+}
+
+bool BatchMode::confirmReplace(const QString& title) {
+  return !hasUnsavedWork() || askToSave(title, "Replace the queue and discard them?", "Discard");
+}
+
+bool BatchMode::askToSave(const QString& title, const QString& question, const QString& goOn) {
+  QMessageBox box(QMessageBox::Question, title, unsavedText() + "\n\n" + question,
+                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+  box.button(QMessageBox::Save)->setText("Save batch…");
+  box.button(QMessageBox::Discard)->setText(goOn);
+  box.setDefaultButton(QMessageBox::Cancel);
+  switch (box.exec()) {
+    case QMessageBox::Save:
+      return saveQueue();
+    case QMessageBox::Discard:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool BatchMode::confirmDiscard(const QString& what, size_t games) {
+  if (games == 0) return true;
+  return QMessageBox::question(
+             this, "Discard finished games",
+             what + " discards " + gamesText(games) + ". Undo (Ctrl+Z) brings them back.\n\nGo on?",
+             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Yes;
+}
+
+bool BatchMode::saveQueue() {
+  if (batchFile_.isEmpty()) {
+    const QString file = QFileDialog::getSaveFileName(
+        this, "Save batch", QSettings().value("folders/batch").toString() + "/batch.json",
+        "Batch files (*.json)");
+    return !file.isEmpty() && saveBatch(file);
+  }
+  return saveBatch(batchFile_);
+}
+
+void BatchMode::pushUndo(const QString& what) {
+  constexpr size_t kMaxUndo = 20;
+  undo_.push_back({what, model_->snapshot()});
+  if (undo_.size() > kMaxUndo) undo_.erase(undo_.begin());
+  updateUndo();
+}
+
+void BatchMode::updateUndo() {
+  undoAction_->setEnabled(!undo_.empty() && !runner_->running());
+  undoAction_->setText(undo_.empty() ? "Undo" : "Undo " + undo_.back().what);
+}
+
+void BatchMode::undo() {
+  if (undo_.empty() || runner_->running()) return;
+  model_->restore(std::move(undo_.back().entries));
+  log("undid " + undo_.back().what);
+  undo_.pop_back();
+  updateUndo();
+  queueEdited();
+  selectRow(0);
+}
+
+void BatchMode::queueEdited() {
+  queueSaved_ = false;
+  persist();
+  refreshSelection();
+  updateActions();
+}
+
+void BatchMode::newQueue() {
+  if (runner_->running() || !confirmReplace("New queue")) return;
+  undo_.clear();
+  updateUndo();
+  model_->clear();
+  batchFile_.clear();
+  queueSaved_ = resultsSaved_ = true;
+  persist();
+  setTitle("ddalab — batch experiments");
+  status_->setText("Add experiments (choose a game, Add) or open a batch file");
+  refreshSelection();
+}
+
+std::optional<fs::path> BatchMode::runFolder() const {
+  if (work_ && fs::exists(*work_ / "batch.json")) return work_;
+  return std::nullopt;
+}
+
+fs::path BatchMode::workFolder() {
+  if (!work_) {
+    temporary_ = std::make_unique<QTemporaryDir>();
+    if (!temporary_->isValid())
+      throw InputError(temporary_->path().toStdString(), "cannot create a temporary folder");
+    work_ = fs::path(temporary_->path().toStdString()) / "results";
+  }
+  return *work_;
+}
+
+void BatchMode::openSession(const QString& dir) {
+  const fs::path folder = dir.toStdString();
+  session_ = folder / "session.json";
+  work_ = folder / "results";
+  temporary_.reset();
+  std::error_code error;
+  fs::create_directories(folder, error);
+  if (fs::exists(*session_)) restoreSession();
+  persist();
+}
+
+void BatchMode::restoreSession() {
+  try {
+    Json state;
+    try {
+      std::ifstream in(*session_);
+      state = Json::parse(in);
+    } catch (const Json::exception& e) {
+      throw InputError(session_->string(), e.what());
+    }
+    if (!state.is_object() || state.value("format", "") != kSessionFormat)
+      throw InputError(session_->string() + ": format",
+                       std::string("expected \"") + kSessionFormat + "\"");
+    const Batch batch = parseBatch(state.at("queue"), session_->string() + ": queue");
+    model_->load(batch);
+    seed_->setText(QString::number(batch.seed));
+    batchFile_ = QString::fromStdString(state.value("batch_file", ""));
+    queueSaved_ = state.value("queue_saved", true);
+    resultsSaved_ = state.value("results_saved", true);
+    loadGames(*work_);
+    interrupted_ = holdsUnfinishedRun(*work_);
+    status_->setText(
+        QString("the last session: %1 experiments, %2%3")
+            .arg(model_->rowCount())
+            .arg(gamesText(model_->games()))
+            .arg(interrupted_ ? " — its run was cut off: Start (F5) continues it" : ""));
+    log("restored the session " + path(session_->parent_path()));
+    selectRow(0);
+  } catch (const std::exception& e) {
+    // The damaged file is kept beside for the person to look at; the window starts empty.
+    const fs::path kept = session_->string() + ".damaged";
+    std::error_code error;
+    fs::rename(*session_, kept, error);
+    model_->clear();
+    status_->setText("the last session could not be restored (kept as " + path(kept) + ")");
+    log(QString::fromStdString(e.what()));
+  }
+  updateActions();
+}
+
+void BatchMode::persist() {
+  if (!session_) return;
+  try {
+    const Json state = {{"format", kSessionFormat},
+                        {"queue", model_->document(seed())},
+                        {"batch_file", batchFile_.toStdString()},
+                        {"queue_saved", queueSaved_},
+                        {"results_saved", resultsSaved_}};
+    writeFileAtomically(*session_, state.dump(2) + "\n");
+  } catch (const InputError&) {  // a seed being typed: kept once it is a number again
+  } catch (const std::exception& e) {
+    log("the session could not be saved: " + QString::fromStdString(e.what()));
+  }
+}
+
+void BatchMode::loadGames(const fs::path& folder, int onlyRow) {
+  if (!fs::exists(folder / "batch.json")) return;
+  try {
+    const Batch held = loadBatch(folder / "batch.json");
+    const std::vector<std::optional<size_t>> match = matchExperiments(held, model_->batch(seed()));
+    std::map<std::string, int> rowOf;  // held experiment -> the row that plays its games
+    for (size_t row = 0; row < match.size(); ++row)
+      if (match[row] && (onlyRow < 0 || static_cast<int>(row) == onlyRow))
+        rowOf[held.experiments[*match[row]].name] = static_cast<int>(row);
+    int row = -1;
+    std::vector<GameRecord> games;  // handed to the model in chunks: memory stays flat
+    const auto flush = [&] {
+      if (row >= 0 && !games.empty()) model_->addGames(row, games);
+      games.clear();
+    };
+    readResultsDir(
+        folder,
+        [&](const ExperimentLabel& label) {
+          flush();
+          const auto found = rowOf.find(label.name);
+          row = found == rowOf.end() ? -1 : found->second;
+        },
+        [&](const GameRecord& game) {
+          if (row < 0 ||
+              game.iteration >= static_cast<uint64_t>(model_->entry(row).label.plannedIterations))
+            return;
+          games.push_back(game);
+          if (games.size() == 4096) flush();
+        });
+    flush();
+  } catch (const std::exception& e) {
+    log("the games of " + path(folder) + " could not be read: " + QString::fromStdString(e.what()));
+  }
+}
+
 void BatchMode::setThreads(int threads) {
   threads_->setValue(threads);
 }
@@ -361,19 +605,20 @@ void BatchMode::selectRows(const std::vector<int>& rows) {
 void BatchMode::updateActions() {
   const bool running = runner_->running();
   const bool selected = selectedRow() >= 0;
-  for (QAction* a : {add_, open_, openResults_}) a->setEnabled(!running);
+  for (QAction* a : {add_, open_, openResults_, newQueue_}) a->setEnabled(!running);
   for (QAction* a : {remove_, duplicate_, settings_}) a->setEnabled(!running && selected);
-  saveOne_->setEnabled(!running && selected && runFolder_ &&
+  saveOne_->setEnabled(!running && selected && runFolder() &&
                        model_->entry(selectedRow()).games() > 0);
   showHistogram_->setEnabled(selected);
   start_->setEnabled(!running && model_->rowCount() > 0);
   stop_->setEnabled(running);
-  resume_->setEnabled(!running && runFolder_ && !runComplete_ && !queueChangedSinceRun_);
-  saveAll_->setEnabled(!running && runFolder_.has_value());
+  resume_->setEnabled(!running && interrupted_ && model_->rowCount() > 0);
+  saveAll_->setEnabled(!running && runFolder().has_value());
   game_->setEnabled(!running);
   iterations_->setEnabled(!running);
   threads_->setEnabled(!running);
   seed_->setEnabled(!running);
+  updateUndo();
 }
 
 void BatchMode::selectionChanged() {
@@ -431,16 +676,24 @@ uint64_t BatchMode::seed() const {
 }
 
 int BatchMode::addExperiment(const QString& game, int iterations) {
+  const std::string id = game.toStdString();
   ExperimentDialog defaults;  // the dialog knows each game's default seats
-  defaults.setExperiment({{"name", model_->freeName(game.toStdString())},
-                          {"game", {{"id", game.toStdString()}}},
-                          {"iterations", iterations}});
+  defaults.setExperiment({{"name", id}, {"game", {{"id", id}}}, {"iterations", iterations}});
+  Json experiment = defaults.experiment();
+  // The game's default comparison, so that rows added one after another compare at once.
+  experiment["comparison"] = id;
+  experiment["name"] =
+      model_->freeName(id + "/" + experiment.at("environment").value("id", "e-random"));
   try {
-    model_->append(defaults.experiment());
+    pushUndo("add");
+    model_->append(experiment);
   } catch (const InputError& e) {
+    undo_.pop_back();
+    updateUndo();
     QMessageBox::warning(this, "Add", QString::fromStdString(e.what()));
     return -1;
   }
+  queueEdited();
   return model_->rowCount() - 1;
 }
 
@@ -450,10 +703,17 @@ void BatchMode::editSettings(int row) {
   dialog.setExperiment(model_->entry(row).experiment);
   while (dialog.exec() == QDialog::Accepted) {
     try {
-      model_->replace(row, dialog.experiment());
-      queueChangedSinceRun_ = true;
-      refreshSelection();
-      updateActions();
+      const Json changed = QueueModel::canonical(dialog.experiment());
+      const QueueEntry& entry = model_->entry(row);
+      if (changed == entry.experiment) return;  // nothing changed: every game stays
+      const size_t games = entry.games(), kept = model_->gamesKept(row, changed);
+      const QString name = QString::fromStdString(entry.label.name);
+      if (!confirmDiscard("The change of " + name, games - kept)) continue;  // back to the dialog
+      pushUndo("settings of " + name);
+      model_->replace(row, changed);
+      if (kept > 0 && model_->entry(row).games() == 0 && work_)
+        loadGames(*work_, row);  // fewer games than were finished: the first ones stay
+      queueEdited();
       return;
     } catch (const InputError& e) {
       QMessageBox::warning(this, "Settings", QString::fromStdString(e.what()));
@@ -462,23 +722,28 @@ void BatchMode::editSettings(int row) {
 }
 
 bool BatchMode::openBatch(const QString& file, bool quiet) {
+  if (runner_->running() || (!quiet && !confirmReplace("Open batch"))) return false;
   try {
     const Batch batch = loadBatch(file.toStdString());
+    pushUndo("open " + QFileInfo(file).fileName());
     model_->load(batch);
     seed_->setText(QString::number(batch.seed));
+    if (work_) loadGames(*work_);  // experiments already run keep their games
     batchFile_ = file;
-    runFolder_.reset();
-    queueChangedSinceRun_ = false;
+    queueSaved_ = true;
+    if (model_->games() == 0) resultsSaved_ = true;
+    persist();
     rememberRecent(file);
     QSettings().setValue("folders/batch", QFileInfo(file).absolutePath());
     setTitle("ddalab — " + QFileInfo(file).fileName());
     log("opened " + file);
     size_t games = 0;
     for (const auto& e : batch.experiments) games += static_cast<size_t>(e.iterations);
-    status_->setText(QString("%1 experiments, %2 games in all: Start (F5) runs them")
+    status_->setText(QString("%1 experiments, %2 games in all%3: Start (F5) runs them")
                          .arg(model_->rowCount())
-                         .arg(games));
-    progress_->setValue(0);
+                         .arg(games)
+                         .arg(model_->games() ? ", " + gamesText(model_->games()) : QString()));
+    progress_->setValue(games ? static_cast<int>(100 * model_->games() / games) : 0);
     selectRow(0);
     updateActions();
     return true;
@@ -490,49 +755,33 @@ bool BatchMode::openBatch(const QString& file, bool quiet) {
 }
 
 bool BatchMode::openResults(const QString& dir, bool quiet) {
+  if (runner_->running() || (!quiet && !confirmReplace("Open results"))) return false;
   QElapsedTimer clock;
   clock.start();
   try {
-    const fs::path folder = dir.toStdString();
-    const Batch batch = loadBatch(folder / "batch.json");
+    const fs::path from = dir.toStdString();
+    const Batch batch = loadBatch(from / "batch.json");  // checked before anything is replaced
+    const fs::path work = workFolder();
+    exportResults(from, work, FolderMode::Overwrite);  // the folder opened is never written
+    undo_.clear();
+    updateUndo();
     model_->load(batch);
     seed_->setText(QString::number(batch.seed));
-    int row = -1;
-    std::vector<GameRecord> games;  // handed to the model in chunks: memory stays flat
-    const auto flush = [&] {
-      if (row >= 0 && !games.empty()) model_->addGames(row, games);
-      games.clear();
-    };
-    readResultsDir(
-        folder,
-        [&](const ExperimentLabel& label) {
-          flush();
-          row = -1;
-          for (int r = 0; r < model_->rowCount(); ++r)
-            if (model_->entry(r).label.name == label.name) row = r;
-        },
-        [&](const GameRecord& game) {
-          games.push_back(game);
-          if (games.size() == 4096) flush();
-        });
-    flush();
-    runFolder_ = folder;
-    size_t done = 0, planned = 0;
-    for (int r = 0; r < model_->rowCount(); ++r) {
-      done += model_->entry(r).games();
-      planned += static_cast<size_t>(model_->entry(r).label.plannedIterations);
-    }
-    runComplete_ = done == planned;
-    queueChangedSinceRun_ = false;
+    loadGames(work);
     batchFile_.clear();
+    queueSaved_ = resultsSaved_ = true;  // both are in the folder opened
+    interrupted_ = false;
+    persist();
+    size_t planned = 0;
+    for (const auto& e : batch.experiments) planned += static_cast<size_t>(e.iterations);
     QSettings().setValue("folders/results", QFileInfo(dir).absolutePath());
     setTitle("ddalab — results " + QFileInfo(dir).fileName());
     status_->setText(QString("%1 of %2 games read from %3 in %4 s")
-                         .arg(done)
+                         .arg(model_->games())
                          .arg(planned)
                          .arg(dir)
                          .arg(clock.elapsed() / 1000.0, 0, 'f', 2));
-    progress_->setValue(planned ? static_cast<int>(100 * done / planned) : 0);
+    progress_->setValue(planned ? static_cast<int>(100 * model_->games() / planned) : 0);
     log("opened results " + dir);
     selectRow(0);
     updateActions();
@@ -549,6 +798,8 @@ bool BatchMode::saveBatch(const QString& file) {
     const Batch batch = model_->batch(seed());
     writeFileAtomically(file.toStdString(), toJson(batch).dump(2) + "\n");
     batchFile_ = file;
+    queueSaved_ = true;
+    persist();
     rememberRecent(file);
     QSettings().setValue("folders/batch", QFileInfo(file).absolutePath());
     log("saved " + file);
@@ -578,39 +829,43 @@ void BatchMode::rebuildRecentMenu() {
   recentMenu_->setEnabled(!recent.isEmpty());
 }
 
-fs::path BatchMode::newRunFolder() const {
-  const QString base = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-  const QString name = QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss-zzz");
-  return fs::path(base.toStdString()) / "runs" / name.toStdString();
-}
-
 void BatchMode::start() {
-  startRun(false);
+  if (runner_->running() || model_->rowCount() == 0) return;
+  if (!model_->complete()) return startRun(FolderMode::Update);
+  const QString question =
+      QString(
+          "Every experiment of the queue is complete (%1). Run them all again from the "
+          "start? Their games are discarded (the same seed plays the same games again).")
+          .arg(gamesText(model_->games()));
+  if (QMessageBox::question(this, "Start", question, QMessageBox::Yes | QMessageBox::Cancel,
+                            QMessageBox::Cancel) == QMessageBox::Yes)
+    startRun(FolderMode::Overwrite);
 }
 
 void BatchMode::resume() {
-  startRun(true);
+  if (!runner_->running() && model_->rowCount() > 0) startRun(FolderMode::Update);
 }
 
-void BatchMode::startRun(bool resume) {
-  if (runner_->running()) return;
+void BatchMode::startRun(FolderMode mode) {
   RunRequest request;
   try {
     request.batch = model_->batch(seed());
+    request.out = workFolder();
   } catch (const InputError& e) {
     QMessageBox::warning(this, "Start", QString::fromStdString(e.what()));
     return;
   }
-  if (resume && !runFolder_) return;
-  request.out = resume ? *runFolder_ : newRunFolder();
-  request.mode = resume ? FolderMode::Resume : FolderMode::Fresh;
+  request.mode = mode;
   request.threads = threads_->value();
-  if (!resume) model_->clearResults();
-  if (resume) model_->clearResults();  // the run service replays the checkpointed games
-  runFolder_ = request.out;
-  runComplete_ = false;
-  queueChangedSinceRun_ = false;
-  log(QString("%1 into %2").arg(resume ? "resuming" : "starting", path(request.out)));
+  model_->clearResults();  // the run service hands back the games it keeps first
+  undo_.clear();           // the run folder now holds this queue: no going back past it
+  updateUndo();
+  resultsSaved_ = false;
+  interrupted_ = true;  // until the run says it finished
+  persist();
+  log(QString("%1 into %2")
+          .arg(mode == FolderMode::Overwrite ? "running everything again" : "running",
+               path(request.out)));
   runner_->start(std::move(request));
   progress_->setValue(0);
   updateActions();
@@ -634,29 +889,37 @@ void BatchMode::showProgress(const Progress& p) {
 }
 
 void BatchMode::runEnded(bool complete, const QString& error) {
-  runComplete_ = complete;
+  interrupted_ = !complete;
   if (!error.isEmpty()) {
     log("error: " + error);
     status_->setText("the run failed: " + error);
     QMessageBox::warning(this, "Run", error);
   } else {
     status_->setText(complete ? "finished: every game of the batch is done"
-                              : "stopped: finished games are kept; Resume continues the run");
-    log(complete ? "run complete" : "run stopped");
+                              : "stopped: finished games are kept; Start or Resume continues");
+    log(QString("%1: %2 kept, %3 played")
+            .arg(complete ? "run complete" : "run stopped")
+            .arg(gamesText(runner_->gamesKept()))
+            .arg(runner_->gamesPlayed()));
   }
   if (complete) progress_->setValue(100);
+  persist();
   refreshSelection();
   updateActions();
   emit runFinished(complete);
 }
 
 bool BatchMode::saveAll(const QString& dir, bool overwrite) {
-  if (!runFolder_) return false;
+  const std::optional<fs::path> folder = runFolder();
+  if (!folder) return false;
   try {
-    exportResults(*runFolder_, dir.toStdString(),
+    exportResults(*folder, dir.toStdString(),
                   overwrite ? FolderMode::Overwrite : FolderMode::Fresh);
     QSettings().setValue("folders/results", dir);
+    resultsSaved_ = true;
+    persist();
     log("saved all results into " + dir);
+    status_->setText("saved " + gamesText(model_->games()) + " into " + dir);
     return true;
   } catch (const InputError& e) {
     log(QString::fromStdString(e.what()));
@@ -669,13 +932,14 @@ bool BatchMode::saveAll(const QString& dir, bool overwrite) {
 }
 
 void BatchMode::saveExperiment(int row) {
-  if (row < 0 || !runFolder_) return;
+  const std::optional<fs::path> folder = runFolder();
+  if (row < 0 || !folder) return;
   QSettings s;
   const QString dir = QFileDialog::getExistingDirectory(this, "Save the experiment's CSVs into",
                                                         s.value("folders/results").toString());
   if (dir.isEmpty()) return;
   try {
-    exportExperiment(*runFolder_, model_->entry(row).label.name, dir.toStdString());
+    exportExperiment(*folder, model_->entry(row).label.name, dir.toStdString());
     log("saved " + QString::fromStdString(model_->entry(row).label.name) + " into " + dir);
   } catch (const std::exception& e) {
     QMessageBox::warning(this, "Save", QString::fromStdString(e.what()));

@@ -3,12 +3,19 @@
 // selected experiment (players, histogram, comparison, scores, log), its toolbar and the progress
 // it shows in the window's status bar. Everything it runs, scores and saves goes through the
 // libraries (the run service on a worker thread, the results library's tables).
+//
+// Nothing finished is discarded unasked: the queue's games live in a results folder of the run
+// service (the session's, which survives a restart, or a temporary one); Start runs only what is
+// missing (FolderMode::Update); an edit that invalidates games asks and can be undone.
 #include <QString>
 #include <QWidget>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <vector>
 
+#include "app/gui/batch/queue_model.h"
+#include "experiments/output_folder.h"
 #include "experiments/runner.h"
 
 QT_BEGIN_NAMESPACE
@@ -24,6 +31,7 @@ class QSplitter;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
+class QTemporaryDir;
 class QTimer;
 class QToolBar;
 QT_END_NAMESPACE
@@ -32,7 +40,6 @@ namespace ddalab::gui {
 
 class CompareView;
 class HistogramView;
-class QueueModel;
 class RunController;
 class ScoresView;
 
@@ -42,17 +49,32 @@ class BatchMode : public QWidget {
   explicit BatchMode(QWidget* parent = nullptr);
   ~BatchMode() override;
 
-  // Loads a batch file into the queue; false (with a message box unless quiet) on failure.
+  // Keeps the queue and its results in the folder `dir` from now on (session.json and a results
+  // folder), restoring what an earlier window left there; a run cut off by a crash is continued
+  // by Start.
+  void openSession(const QString& dir);
+  // Loads a batch file into the queue, keeping the games of experiments that stay the same;
+  // false (with a message box unless quiet) on failure. Unless quiet, asks first when the queue
+  // holds unsaved work.
   bool openBatch(const QString& file, bool quiet = false);
-  // Shows a results folder written by `ddalab run` as if it had just run.
+  // Shows a results folder written by `ddalab run` as if it had just run (its files are copied
+  // into the session's results). Unless quiet, asks first when the queue holds unsaved work.
   bool openResults(const QString& dir, bool quiet = false);
+  // Empties the queue (asking first when it holds unsaved work).
+  void newQueue();
   // Saves the queue as a ddalab-batch/1 file.
   bool saveBatch(const QString& file);
   // Adds an experiment of `game` with its defaults; returns its row.
   int addExperiment(const QString& game, int iterations);
-  // Starts the queue from scratch (a new run folder) or resumes the stopped run.
+  // Runs the experiments that are not complete (asking before running complete ones again);
+  // resume continues a stopped or cut-off run the same way.
   void start();
   void resume();
+  // Goes back to the queue and its games before the last edit (until the next Start).
+  void undo();
+  bool canUndo() const { return !undo_.empty(); }
+  // Whether the queue has changes not saved to a batch file or games not saved with Save all.
+  bool hasUnsavedWork() const;
   void stop();
   // Writes the results of the last run into `dir` as `ddalab run --out` would.
   bool saveAll(const QString& dir, bool overwrite);
@@ -78,13 +100,14 @@ class BatchMode : public QWidget {
   void setRecentMenu(QMenu* menu);
   // The window title this mode asks for (changes are signalled by titleChanged).
   QString title() const { return title_; }
-  // The folder the last run wrote into (none before the first run).
-  std::optional<std::filesystem::path> runFolder() const { return runFolder_; }
+  // The results folder the queue's games are kept in (none before a run or an opened folder).
+  std::optional<std::filesystem::path> runFolder() const;
   void setThreads(int threads);
   void selectRow(int row);
   // Selects these rows (the first becomes the current one).
   void selectRows(const std::vector<int>& rows);
-  // Whether the window may close now; asks the person when a batch is running.
+  // Whether the window may close now; asks the person when a batch is running or the queue
+  // holds unsaved work.
   bool confirmClose();
   // Reads and writes the splitter and thread count in QSettings.
   void restoreSettings();
@@ -113,8 +136,27 @@ class BatchMode : public QWidget {
   int selectedRow() const;
   std::vector<int> selectedRows() const;
   uint64_t seed() const;
-  std::filesystem::path newRunFolder() const;
-  void startRun(bool resume);
+  std::filesystem::path workFolder();
+  void startRun(FolderMode mode);
+  // Hands the games `folder` holds to the rows that play the same games (`onlyRow` >= 0: that
+  // row only), at most each row's planned number.
+  void loadGames(const std::filesystem::path& folder, int onlyRow = -1);
+  void restoreSession();
+  void persist();
+  // After an edit of the queue: not saved any more, kept in the session, redrawn.
+  void queueEdited();
+  void pushUndo(const QString& what);
+  void updateUndo();
+  // Asks before `what` discards `games` finished games (Ctrl+Z undoes it).
+  bool confirmDiscard(const QString& what, size_t games);
+  // Asks before the queue is replaced when it holds unsaved work: true to go on.
+  bool confirmReplace(const QString& title);
+  QString unsavedText() const;
+  // Says what is unsaved and asks `question`: Save batch… (then true when saved), `goOn` (true)
+  // or Cancel (false).
+  bool askToSave(const QString& title, const QString& question, const QString& goOn);
+  // Saves the queue to its batch file (asking for one if it has none); true when saved.
+  bool saveQueue();
 
   QueueModel* model_;
   RunController* runner_;
@@ -136,12 +178,20 @@ class BatchMode : public QWidget {
   QLabel* status_;
   QMenu* recentMenu_ = nullptr;
   QAction *open_, *save_, *saveAs_, *openResults_, *add_, *remove_, *duplicate_, *settings_,
-      *saveOne_, *showHistogram_, *start_, *stop_, *resume_, *saveAll_;
+      *saveOne_, *showHistogram_, *start_, *stop_, *resume_, *saveAll_, *newQueue_, *undoAction_;
   QString title_ = "ddalab — batch experiments";
   QString batchFile_;
-  std::optional<std::filesystem::path> runFolder_;
-  bool runComplete_ = false;
-  bool queueChangedSinceRun_ = false;
+  std::optional<std::filesystem::path> session_;  // session.json, when the window keeps one
+  std::optional<std::filesystem::path> work_;     // where the queue's games are kept
+  std::unique_ptr<QTemporaryDir> temporary_;      // the work folder of a window without session
+  bool queueSaved_ = true;                        // the queue equals its batch file (or is empty)
+  bool resultsSaved_ = true;  // the games are saved with Save all (or came from a folder)
+  bool interrupted_ = false;  // the work folder holds a run that did not finish
+  struct Undo {
+    QString what;
+    std::vector<QueueEntry> entries;
+  };
+  std::vector<Undo> undo_;
   QTimer* chartTimer_;
 };
 

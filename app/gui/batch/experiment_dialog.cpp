@@ -174,6 +174,7 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
   auto* coefficientLayout = new QFormLayout(coefficientsBox);
   for (const auto& metric : allMetrics()) {
     auto* edit = new QLineEdit(this);
+    edit->setObjectName(text("coefficient-" + std::string(metric.key)));  // for tests
     edit->setPlaceholderText("0");
     const QString tip = text(std::string(metric.description));
     edit->setToolTip(tip);

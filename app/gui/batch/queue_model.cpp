@@ -143,8 +143,34 @@ void QueueModel::append(const Json& experiment) {
 void QueueModel::replace(int row, const Json& experiment) {
   QueueEntry entry = makeEntry(experiment);
   checkNameFree(entry.label.name, row);
-  entries_.at(static_cast<size_t>(row)) = std::move(entry);
+  QueueEntry& old = entries_.at(static_cast<size_t>(row));
+  if (old.games() > 0 && gamesKept(row, entry.experiment) == old.games()) {
+    entry.results = std::move(old.results);
+    entry.results->relabel(entry.label);
+    entry.values = std::move(old.values);
+  }
+  old = std::move(entry);
   emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+Json QueueModel::canonical(const Json& experiment) {
+  return makeEntry(experiment).experiment;
+}
+
+size_t QueueModel::gamesKept(int row, const Json& experiment) const {
+  const QueueEntry& old = entry(row);
+  const auto batchOf = [](const Json& e) {
+    return parseBatch({{"format", kBatchFormat}, {"seed", 0}, {"experiments", {e}}}, "queue");
+  };
+  const Batch now = batchOf(experiment);
+  if (!matchExperiments(batchOf(old.experiment), now).front()) return 0;
+  return std::min(old.games(), static_cast<size_t>(now.experiments.front().iterations));
+}
+
+void QueueModel::restore(std::vector<QueueEntry> entries) {
+  beginResetModel();
+  entries_ = std::move(entries);
+  endResetModel();
 }
 
 void QueueModel::remove(int row) {
@@ -155,7 +181,7 @@ void QueueModel::remove(int row) {
 
 void QueueModel::duplicate(int row) {
   Json copy = entry(row).experiment;
-  copy["name"] = freeName(copy.at("name").get<std::string>() + " copy");
+  copy["name"] = freeName(copy.at("name").get<std::string>() + "-copy");
   QueueEntry entry = makeEntry(copy);
   beginInsertRows({}, row + 1, row + 1);
   entries_.insert(entries_.begin() + row + 1, std::move(entry));
@@ -175,7 +201,7 @@ std::string QueueModel::freeName(const std::string& base) const {
     return false;
   };
   std::string name = base;
-  for (int k = 2; taken(name); ++k) name = base + " " + std::to_string(k);
+  for (int k = 2; taken(name); ++k) name = base + "-" + std::to_string(k);
   return name;
 }
 
@@ -208,6 +234,25 @@ void QueueModel::clearResults() {
     for (auto& v : e.values) v.clear();
   }
   if (!entries_.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+void QueueModel::clearResults(int row) {
+  QueueEntry& e = entries_.at(static_cast<size_t>(row));
+  e.results.reset();
+  for (auto& v : e.values) v.clear();
+  emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+size_t QueueModel::games() const {
+  size_t total = 0;
+  for (const auto& e : entries_) total += e.games();
+  return total;
+}
+
+bool QueueModel::complete() const {
+  for (const auto& e : entries_)
+    if (e.games() != static_cast<size_t>(e.label.plannedIterations)) return false;
+  return true;
 }
 
 void QueueModel::addGames(int row, std::span<const GameRecord> games) {

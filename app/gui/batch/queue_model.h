@@ -56,10 +56,21 @@ class QueueModel : public QAbstractTableModel {
 
   // Editing (throws InputError for an experiment file validation would refuse).
   void append(const Json& experiment);
+  // Replaces a row's settings; its finished games stay when they all still count (see
+  // gamesKept), else the row starts without games.
   void replace(int row, const Json& experiment);
   void remove(int row);
   void duplicate(int row);  // a copy under a new name, right below
   void clear();
+  // The experiment as the queue holds it: validated, every default written out.
+  static Json canonical(const Json& experiment);
+  // How many of the row's finished games still count when its settings become `experiment`:
+  // all of them when only the name, the comparison or the number of games change (game i is
+  // the same game), up to the new number of games; none when anything else changes.
+  size_t gamesKept(int row, const Json& experiment) const;
+  // The whole queue with its results, to go back to (Undo).
+  std::vector<QueueEntry> snapshot() const { return entries_; }
+  void restore(std::vector<QueueEntry> entries);
 
   // The queue as a batch: `seed` is the batch's master seed. Throws InputError when invalid.
   Batch batch(uint64_t seed) const;
@@ -69,6 +80,10 @@ class QueueModel : public QAbstractTableModel {
 
   // Results.
   void clearResults();
+  void clearResults(int row);
+  // Finished games over every row; whether every row has all its games.
+  size_t games() const;
+  bool complete() const;
   void addGames(int row, std::span<const GameRecord> games);
   const QueueEntry& entry(int row) const { return entries_.at(static_cast<size_t>(row)); }
   std::optional<ExperimentSummary> summary(int row) const;

@@ -80,16 +80,19 @@ void RunController::start(RunRequest request) {
     events.onExperimentDone = [&](size_t e, const ExperimentSummary&) {
       batcher.experimentDone(e);
     };
-    bool complete = false;
+    RunOutcome outcome;
     QString error;
     try {
-      complete = runToFolder(request, events, control_).complete;
+      outcome = runToFolder(request, events, control_);
     } catch (const std::exception& e) {
       error = QString::fromStdString(e.what());
     }
     batcher.post();
-    batcher.deliver([complete, error](RunController* c) {
+    batcher.deliver([complete = outcome.complete, kept = outcome.gamesResumed,
+                     played = outcome.gamesPlayed, error](RunController* c) {
       c->join();
+      c->gamesKept_ = kept;
+      c->gamesPlayed_ = played;
       emit c->finished(complete, error);
     });
   });

@@ -23,6 +23,9 @@ class RunController : public QObject {
   // Graceful stop: no new game starts, running games get a second, finished ones are saved.
   void stop();
   bool running() const { return worker_ != nullptr; }
+  // Of the last run that ended: the finished games it kept and the games it played.
+  size_t gamesKept() const { return gamesKept_; }
+  size_t gamesPlayed() const { return gamesPlayed_; }
   // Seconds between deliveries to the GUI thread.
   static constexpr double kDeliveryInterval = 0.05;
 
@@ -38,6 +41,7 @@ class RunController : public QObject {
   void join();
 
   RunControl control_;
+  size_t gamesKept_ = 0, gamesPlayed_ = 0;
   std::unique_ptr<std::thread> worker_;
 };
 

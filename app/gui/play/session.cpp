@@ -58,6 +58,7 @@ void GameSession::start(const GameSetup& setup) {
   ++generation_;
   setup_ = setup;
   experiment_ = std::move(experiment);
+  personMoved_ = over_ = false;
   const std::vector<bool> human = humanSeats(setup_);
   const StopToken stop(abandon_);
   players_.clear();
@@ -94,6 +95,7 @@ std::vector<Action> GameSession::legal() {
 
 bool GameSession::act(Action action) {
   if (!personToMove() || !match_->applyIfLegal(action)) return false;
+  personMoved_ = true;
   emit changed();
   scheduleNext();
   return true;
@@ -146,6 +148,7 @@ void GameSession::fastForward(int rounds) {
 void GameSession::scheduleNext() {
   if (!match_ || thinking_) return;
   if (match_->over()) {
+    over_ = true;
     emit finished(match_->record());
     return;
   }

@@ -47,6 +47,8 @@ class GameSession : public QObject {
   // Starts the game `setup` describes; throws InputError when it is not valid.
   void start(const GameSetup& setup);
   bool started() const { return match_ != nullptr; }
+  // Whether a person has moved in the game and it is not over: starting another loses it.
+  bool inProgress() const { return started() && personMoved_ && !over_; }
   const GameSetup& setup() const { return setup_; }
   const Experiment& experiment() const { return experiment_; }
 
@@ -94,6 +96,8 @@ class GameSession : public QObject {
   std::optional<EnvironmentMove> lastMove_;
   QTimer pace_;
   bool paused_ = false;
+  bool personMoved_ = false;
+  bool over_ = false;
   bool thinking_ = false;
   int thinker_ = kTerminal;
   std::atomic<bool> abandon_{false};

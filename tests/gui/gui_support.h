@@ -1,0 +1,82 @@
+#pragma once
+// What the Qt Tests of ddalab-gui share: a person's answers to the modal dialogs a window opens
+// (message boxes that ask, settings dialogs), given in order before the action that opens them;
+// small batches of the shipped experiments.
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDialog>
+#include <QMessageBox>
+#include <QPointer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <fstream>
+#include <functional>
+#include <vector>
+
+#include "experiments/batch.h"
+
+namespace ddalab::gui {
+
+// Plays a person's part in the dialogs the window opens, one step per dialog shown, in order.
+// A dialog beyond the script is cancelled (and counted), so that a test never hangs on it.
+class DialogScript : public QObject {
+ public:
+  using Step = std::function<void(QDialog*)>;
+  explicit DialogScript(std::vector<Step> steps) : steps_(std::move(steps)) {
+    qApp->installEventFilter(this);
+  }
+  ~DialogScript() override { qApp->removeEventFilter(this); }
+  // Each dialog shown: a message box's text, else the dialog's title.
+  QStringList seen;
+  size_t unexpected = 0;
+
+ protected:
+  bool eventFilter(QObject* object, QEvent* event) override {
+    auto* dialog = qobject_cast<QDialog*>(object);
+    if (dialog && event->type() == QEvent::Show) {
+      QPointer<QDialog> shown(dialog);
+      QTimer::singleShot(0, this, [this, shown] {
+        if (!shown || !shown->isVisible()) return;
+        auto* box = qobject_cast<QMessageBox*>(shown.data());
+        seen << (box ? box->text() : shown->windowTitle());
+        if (next_ < steps_.size()) {
+          steps_[next_++](shown);
+        } else {
+          ++unexpected;
+          shown->reject();
+        }
+      });
+    }
+    return false;
+  }
+
+ private:
+  std::vector<Step> steps_;
+  size_t next_ = 0;
+};
+
+// Clicks the button of `dialog` whose text is `text` (mnemonics ignored).
+inline void click(QDialog* dialog, const QString& text) {
+  for (QAbstractButton* b : dialog->findChildren<QAbstractButton*>())
+    if (b->text().remove('&') == text) {
+      QTest::mouseClick(b, Qt::LeftButton);
+      return;
+    }
+  QFAIL(qPrintable("no button " + text + " in " + dialog->windowTitle()));
+}
+
+inline DialogScript::Step press(const QString& text) {
+  return [text](QDialog* d) { click(d, text); };
+}
+
+// quick.json (two Ludo rows) with `iterations` games each, written into `dir`; returns its path.
+inline QString smallBatch(const QTemporaryDir& dir, int iterations) {
+  Json document = Json::parse(std::ifstream(DDALAB_SOURCE_DIR "/experiments/quick.json"));
+  for (Json& e : document.at("experiments")) e["iterations"] = iterations;
+  const QString file = dir.filePath("small.json");
+  std::ofstream(file.toStdString()) << document.dump(2);
+  return file;
+}
+
+}  // namespace ddalab::gui

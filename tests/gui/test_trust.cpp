@@ -1,0 +1,320 @@
+// ddalab-gui never discards finished games unasked (issue 18): driven as a person drives it —
+// double-click, Settings… and OK, keys, the answers a person gives in the dialogs that ask —
+// including the careless paths (OK without changes, Start on a finished queue, Quit with unsaved
+// work) and a restart of the window (its session folder), also after a run was cut off.
+#include <QAbstractButton>
+#include <QAction>
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPointer>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QToolBar>
+#include <fstream>
+#include <functional>
+
+#include "app/gui/batch/batch_mode.h"
+#include "app/gui/batch/experiment_dialog.h"
+#include "app/gui/batch/queue_model.h"
+#include "app/gui/batch/run_controller.h"
+#include "app/gui/main_window.h"
+#include "app/gui/play/play_mode.h"
+#include "experiments/batch.h"
+#include "tests/gui/gui_support.h"
+
+using namespace ddalab;
+using namespace ddalab::gui;
+
+namespace {
+
+const QString kSource = DDALAB_SOURCE_DIR;
+const QString kCli = DDALAB_CLI;
+
+// In the settings dialog: types `value` into the coefficient `metric`, then OK.
+DialogScript::Step setCoefficient(const QString& metric, const QString& value) {
+  return [metric, value](QDialog* d) {
+    auto* edit = d->findChild<QLineEdit*>("coefficient-" + metric);
+    QVERIFY(edit);
+    edit->selectAll();
+    QTest::keyClicks(edit, value);
+    click(d, "OK");
+  };
+}
+
+// In the settings dialog: the games box set to `games`, then OK.
+DialogScript::Step setGames(int games) {
+  return [games](QDialog* d) {
+    for (QSpinBox* box : d->findChildren<QSpinBox*>())
+      if (box->maximum() >= 100'000'000 && box->value() > 1) box->setValue(games);
+    click(d, "OK");
+  };
+}
+
+bool showActive(QWidget& window) {
+  window.show();
+  window.activateWindow();
+  return QTest::qWaitForWindowActive(&window);
+}
+
+// Starts the queue with F5 and waits for the run's end; true when it completed.
+bool runWithF5(MainWindow& window) {
+  if (!showActive(window)) return false;  // as after a dialog: the person is back in the window
+  QSignalSpy finished(window.batch(), &BatchMode::runFinished);
+  QTest::keyClick(window.batch()->queueView(), Qt::Key_F5);
+  if (finished.isEmpty() && !finished.wait(120'000)) return false;
+  return finished.takeFirst().at(0).toBool();
+}
+
+// Presses `key` in the queue of the active window (a closed dialog gives the window back).
+void pressKey(MainWindow& window, int key, Qt::KeyboardModifiers modifiers = {}) {
+  QVERIFY(showActive(window));
+  QTest::keyClick(window.batch()->queueView(), Qt::Key(key), modifiers);
+}
+
+void doubleClickRow(MainWindow& window, int row) {
+  QTableView* table = window.batch()->queueView();
+  const QRect cell = table->visualRect(window.batch()->queue()->index(row, 0));
+  QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+  QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+}
+
+double coefficient(const QueueModel& queue, int row, const char* metric) {
+  return queue.entry(row).experiment.at("coefficients").value(metric, 0.0);
+}
+
+QByteArray fileBytes(const QString& file) {
+  QFile f(file);
+  f.open(QIODevice::ReadOnly);
+  return f.readAll();
+}
+
+}  // namespace
+
+class TrustTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  // Looking at a row (double-click opens Settings…) and pressing OK keeps every game.
+  void settingsOkWithoutChangeKeepsGames() {
+    QTemporaryDir dir;
+    MainWindow window;
+    QVERIFY(showActive(window));
+    QVERIFY(window.batch()->openBatch(smallBatch(dir, 20), true));
+    QVERIFY(runWithF5(window));
+    QCOMPARE(window.batch()->queue()->entry(0).games(), size_t(20));
+    DialogScript script({press("OK")});
+    doubleClickRow(window, 0);
+    QTRY_COMPARE(script.seen.size(), 1);
+    QCOMPARE(window.batch()->queue()->entry(0).games(), size_t(20));
+    QCOMPARE(window.batch()->queue()->entry(1).games(), size_t(20));
+    QVERIFY(!window.batch()->canUndo());  // nothing happened
+    QCOMPARE(script.unexpected, size_t(0));
+  }
+
+  // A change that invalidates games asks with their number; Cancel goes back to the dialog
+  // and keeps them; Yes discards them; Ctrl+Z brings the row back with its games. A change that
+  // keeps the games (fewer of them, a new name) asks only when it drops some.
+  void changeAsksAndUndoRestores() {
+    QTemporaryDir dir;
+    MainWindow window;
+    QVERIFY(showActive(window));
+    BatchMode& batch = *window.batch();
+    QVERIFY(batch.openBatch(smallBatch(dir, 20), true));
+    QVERIFY(runWithF5(window));
+    const double tension = coefficient(*batch.queue(), 0, "tension");
+    {
+      DialogScript script({setCoefficient("tension", "77"), press("Cancel"), press("Cancel")});
+      batch.selectRow(0);
+      pressKey(window, Qt::Key_E, Qt::ControlModifier);  // Settings…
+      QTRY_COMPARE(script.seen.size(), 3);
+      QVERIFY2(script.seen[1].contains("20 finished games"), qPrintable(script.seen[1]));
+      QCOMPARE(batch.queue()->entry(0).games(), size_t(20));
+      QCOMPARE(coefficient(*batch.queue(), 0, "tension"), tension);
+    }
+    {
+      DialogScript script({setCoefficient("tension", "77"), press("Yes")});
+      pressKey(window, Qt::Key_E, Qt::ControlModifier);
+      QTRY_COMPARE(script.seen.size(), 2);
+      QCOMPARE(batch.queue()->entry(0).games(), size_t(0));
+      QCOMPARE(coefficient(*batch.queue(), 0, "tension"), 77.0);
+    }
+    pressKey(window, Qt::Key_Z, Qt::ControlModifier);  // Undo
+    QCOMPARE(batch.queue()->entry(0).games(), size_t(20));
+    QCOMPARE(coefficient(*batch.queue(), 0, "tension"), tension);
+    {
+      // 12 games instead of 20: asks for the 8 it drops; the first 12 stay.
+      DialogScript script({setGames(12), press("Yes")});
+      pressKey(window, Qt::Key_E, Qt::ControlModifier);
+      QTRY_COMPARE(script.seen.size(), 2);
+      QVERIFY2(script.seen[1].contains("8 finished games"), qPrintable(script.seen[1]));
+      QCOMPARE(batch.queue()->entry(0).games(), size_t(12));
+    }
+    // Remove asks too, and Undo brings the row back.
+    {
+      DialogScript script({press("Yes")});
+      pressKey(window, Qt::Key_Delete);
+      QTRY_COMPARE(script.seen.size(), 1);
+      QCOMPARE(batch.queue()->rowCount(), 1);
+    }
+    pressKey(window, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(batch.queue()->rowCount(), 2);
+    QCOMPARE(batch.queue()->entry(0).games(), size_t(12));
+  }
+
+  // Start runs only what is missing; on a complete queue it asks before running it again.
+  void startRunsOnlyWhatIsMissing() {
+    QTemporaryDir dir;
+    const QString file = smallBatch(dir, 20);
+    MainWindow window;
+    QVERIFY(showActive(window));
+    BatchMode& batch = *window.batch();
+    QVERIFY(batch.openBatch(file, true));
+    QVERIFY(runWithF5(window));
+    const QString games0 =
+        QString::fromStdString((*batch.runFolder() / "ludo-4hc__e-random.games.csv").string());
+    const QByteArray before = fileBytes(games0);
+    const int row = batch.addExperiment("ludo", 5);
+    QCOMPARE(QString::fromStdString(batch.queue()->entry(row).label.name),
+             QString("ludo/e-random"));
+    QVERIFY(runWithF5(window));
+    QCOMPARE(batch.runner()->gamesPlayed(), size_t(5));
+    QCOMPARE(batch.runner()->gamesKept(), size_t(40));
+    QCOMPARE(fileBytes(games0), before);
+    QCOMPARE(batch.queue()->games(), size_t(45));
+    {
+      // Complete: F5 asks; Cancel runs nothing.
+      DialogScript script({press("Cancel")});
+      QSignalSpy finished(&batch, &BatchMode::runFinished);
+      pressKey(window, Qt::Key_F5);
+      QTRY_COMPARE(script.seen.size(), 1);
+      QVERIFY2(script.seen[0].contains("complete"), qPrintable(script.seen[0]));
+      QVERIFY(!batch.runner()->running());
+      QCOMPARE(finished.size(), 0);
+    }
+    {
+      DialogScript script({press("Yes")});
+      QVERIFY(runWithF5(window));
+      QCOMPARE(batch.runner()->gamesPlayed(), size_t(45));
+      QCOMPARE(fileBytes(games0), before);  // the same seed plays the same games
+    }
+  }
+
+  // Replacing or leaving a queue with unsaved work asks first; Cancel keeps it.
+  void unsavedWorkAsks() {
+    QTemporaryDir dir;
+    const QString file = smallBatch(dir, 5);
+    MainWindow window;
+    QVERIFY(showActive(window));
+    BatchMode& batch = *window.batch();
+    batch.addExperiment("ludo", 3);
+    QVERIFY(batch.hasUnsavedWork());
+    {
+      DialogScript script({press("Cancel")});
+      QVERIFY(!batch.openBatch(file));
+      QCOMPARE(script.seen.size(), 1);
+      QCOMPARE(batch.queue()->rowCount(), 1);
+    }
+    {
+      DialogScript script({press("Cancel")});
+      QVERIFY(!batch.openResults(dir.path()));
+      QCOMPARE(batch.queue()->rowCount(), 1);
+    }
+    {
+      DialogScript script({press("Cancel")});
+      pressKey(window, Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);  // New
+      QTRY_COMPARE(script.seen.size(), 1);
+      QCOMPARE(batch.queue()->rowCount(), 1);
+    }
+    {
+      DialogScript script({press("Cancel")});
+      QVERIFY(!window.close());  // Quit
+      QCOMPARE(script.seen.size(), 1);
+      QVERIFY2(script.seen[0].contains("not saved"), qPrintable(script.seen[0]));
+      QVERIFY(window.isVisible());
+    }
+    {
+      DialogScript script({press("Discard")});
+      QVERIFY(batch.openBatch(file));
+      QCOMPARE(batch.queue()->rowCount(), 2);
+      QVERIFY(!batch.hasUnsavedWork());  // as the file says
+    }
+    // A game in progress: changing the game asks; Cancel keeps it.
+    window.newGame("ludo");
+    GameSession* game = window.playMode()->session();
+    game->setDelay(0);
+    QTRY_VERIFY_WITH_TIMEOUT(game->personToMove(), 60'000);
+    QVERIFY(game->act(game->legal().front()));
+    QVERIFY(game->inProgress());
+    const Json setup = game->setup().experiment;
+    {
+      DialogScript script({press("Cancel")});
+      window.newGame("maze");
+      QCOMPARE(script.seen.size(), 1);
+      QVERIFY(game->setup().experiment == setup);
+    }
+    {
+      DialogScript script({press("Yes")});
+      window.newGame("maze");
+      QCOMPARE(script.seen.size(), 1);
+      QCOMPARE(game->setup().experiment.at("game").value("id", ""), std::string("maze"));
+    }
+    QVERIFY(window.close());  // nothing unsaved any more: no question
+  }
+
+  // The queue and its games survive a restart of the window; a run cut off (the window gone
+  // mid-run) is continued by Start, with the files of a run never interrupted.
+  void sessionSurvivesRestart() {
+    QTemporaryDir dir;
+    const QString file = smallBatch(dir, 400);
+    QProcess cli;
+    cli.start(kCli, {"run", file, "--out", dir.filePath("cli"), "--quiet"});
+    QVERIFY(cli.waitForFinished(120'000));
+    QCOMPARE(cli.exitCode(), 0);
+    const QString session = dir.filePath("session");
+    {
+      auto window = std::make_unique<MainWindow>();
+      window->batch()->openSession(session);
+      window->batch()->setThreads(2);
+      QVERIFY(window->batch()->openBatch(file, true));
+      window->batch()->start();
+      QTRY_VERIFY_WITH_TIMEOUT(window->batch()->queue()->games() >= 30, 60'000);
+      window.reset();  // gone without Stop or Quit, as in a crash
+    }
+    MainWindow window;
+    window.batch()->openSession(session);
+    BatchMode& batch = *window.batch();
+    QCOMPARE(batch.queue()->rowCount(), 2);
+    QVERIFY(batch.statusLabel()->text().contains("cut off"));
+    QVERIFY(runWithF5(window));
+    QVERIFY(batch.runner()->gamesKept() > 0);
+    const auto files = [](const QString& folder) {
+      std::map<QString, QByteArray> bytes;
+      for (const QFileInfo& f : QDir(folder).entryInfoList(QDir::Files))
+        bytes[f.fileName()] = fileBytes(f.absoluteFilePath());
+      return bytes;
+    };
+    QCOMPARE(files(QString::fromStdString(batch.runFolder()->string())),
+             files(dir.filePath("cli")));
+    // A restart after a complete run: every game is there at once, Undo history is not.
+    MainWindow again;
+    again.batch()->openSession(session);
+    QCOMPARE(again.batch()->queue()->games(), size_t(800));
+    QVERIFY(again.batch()->queue()->complete());
+  }
+};
+
+QTEST_MAIN(TrustTest)
+#include "test_trust.moc"
