@@ -119,15 +119,6 @@ void printPlayerTable(std::ostream& out, const ExperimentSummary& summary) {
   table.print(out);
 }
 
-// '*' when the row's mean differs from the reference row's significantly (Holm-adjusted paired
-// test), '' otherwise or without an analysis.
-std::string significanceMark(const ComparisonAnalysis* analysis, const std::string& experiment,
-                             ScoredMetric metric) {
-  if (!analysis) return "";
-  const PairedTest* test = findTest(*analysis, experiment, std::string(scoredMetricKey(metric)));
-  return test && test->significant() ? "*" : "";
-}
-
 void printScoreTable(std::ostream& out, const ComparisonScores& scores,
                      const ComparisonAnalysis* analysis) {
   Cells header = {"experiment"};

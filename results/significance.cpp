@@ -370,4 +370,11 @@ const PairedTest* findTest(const ComparisonAnalysis& analysis, const std::string
   return nullptr;
 }
 
+std::string significanceMark(const ComparisonAnalysis* analysis, const std::string& experiment,
+                             ScoredMetric metric) {
+  if (!analysis) return "";
+  const PairedTest* test = findTest(*analysis, experiment, std::string(scoredMetricKey(metric)));
+  return test && test->significant() ? "*" : "";
+}
+
 }  // namespace ddalab

@@ -93,4 +93,9 @@ std::vector<ComparisonAnalysis> analyzeAll(std::span<const ExperimentResult> res
 const PairedTest* findTest(const ComparisonAnalysis& analysis, const std::string& experiment,
                            const std::string& metric);
 
+// '*' when the row's mean of `metric` differs from the reference row's significantly
+// (Holm-adjusted paired test), "" otherwise or without an analysis: the mark of the score tables.
+std::string significanceMark(const ComparisonAnalysis* analysis, const std::string& experiment,
+                             ScoredMetric metric);
+
 }  // namespace ddalab

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "app/gui/batch/analysis_views.h"
 #include "app/gui/batch/batch_mode.h"
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
@@ -150,6 +151,8 @@ bool screenshot(const QString& file, const QString& view, const QString& open, Q
   if (view == "histogram") batch.tabs()->setCurrentWidget(batch.histogram());
   if (view == "compare") batch.tabs()->setCurrentWidget(batch.compare());
   if (view == "scores") batch.tabs()->setCurrentWidget(batch.scores());
+  if (view == "tests") batch.tabs()->setCurrentWidget(batch.tests());
+  if (view == "detectability") batch.tabs()->setCurrentWidget(batch.detectability());
   batch.selectRows(rows.empty() ? std::vector<int>{0} : rows);
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   if (view == "settings") {  // the settings dialog of the first experiment

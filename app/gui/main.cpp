@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
   const QCommandLineOption shot("screenshot", "save a view as PNG and exit", "FILE");
   const QCommandLineOption view(
       "view",
-      "with --screenshot: queue, histogram, compare, scores, settings, ludo, lost-cities, maze, "
+      "with --screenshot: queue, histogram, compare, scores, tests, detectability, settings, ludo, "
+      "lost-cities, maze, "
       "hexalines or replay",
       "VIEW", "queue");
   const QCommandLineOption seed("seed", "with --screenshot of a game: its seed", "S", "1");

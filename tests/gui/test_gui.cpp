@@ -19,12 +19,14 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
 #include <QToolButton>
 #include <fstream>
 
+#include "app/gui/batch/analysis_views.h"
 #include "app/gui/batch/batch_mode.h"
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
@@ -233,6 +235,74 @@ class GuiTest : public QObject {
       for (size_t k = 0, bar = 0; k < kNumScoredMetrics; ++k)
         if (scores.front().scored[k])
           QCOMPARE(series->barSets()[r]->at(int(bar++)), scores.front().rows[size_t(r)].ratios[k]);
+  }
+
+  // The Tests, Detectability and Scores tabs show the analyses the CLI writes (the same library
+  // code): every paired test with its Holm p, every seat's chi-square p, every score interval;
+  // the Compare table marks the significant ratios; Mean ± 95 % CI shows win_ratio's interval.
+  void statisticsTabsShowTheCliAnalyses() {
+    QTemporaryDir dir;
+    QCOMPARE(runCli({"run", smallBatch(dir, 60), "--out", dir.filePath("r"), "--quiet"}), 0);
+    MainWindow window;
+    BatchMode& batch = *window.batch();
+    QVERIFY(batch.openResults(dir.filePath("r"), true));
+    batch.selectRow(1);
+    const auto csvRows = [&](const QString& name) {
+      std::vector<QStringList> rows;
+      QFile file(dir.filePath("r/" + name));
+      file.open(QIODevice::ReadOnly);
+      file.readLine();  // the header
+      while (!file.atEnd()) rows.push_back(QString(file.readLine()).trimmed().split(','));
+      return rows;
+    };
+    batch.tabs()->setCurrentWidget(batch.tests());
+    QTableWidget* tests = batch.tests()->table();
+    const auto testRows = csvRows("ludo-4hc.tests.csv");
+    QVERIFY(!testRows.empty());
+    QCOMPARE(tests->rowCount(), int(testRows.size()));
+    for (int r = 0; r < tests->rowCount(); ++r) {
+      QCOMPARE(tests->item(r, 0)->text(), testRows[size_t(r)][0]);
+      QCOMPARE(tests->item(r, 1)->text(), testRows[size_t(r)][2]);
+      QCOMPARE(tests->item(r, 8)->text(), pText(testRows[size_t(r)][10].toDouble()));
+      QCOMPARE(tests->item(r, 9)->text().startsWith("yes"), testRows[size_t(r)][11] == "1");
+    }
+    batch.tabs()->setCurrentWidget(batch.detectability());
+    QTableWidget* detect = batch.detectability()->table();
+    const auto detectRows = csvRows("ludo-4hc.detectability.csv");
+    QCOMPARE(detect->rowCount(), int(detectRows.size()));
+    for (int r = 0; r < detect->rowCount(); ++r)
+      QCOMPARE(detect->item(r, 6)->text(), pText(detectRows[size_t(r)][6].toDouble()));
+    batch.tabs()->setCurrentWidget(batch.scores());
+    QTableWidget* intervals = batch.scores()->intervals();
+    const auto rankRows = csvRows("ludo-4hc.ranks.csv");
+    QCOMPARE(intervals->rowCount(), int(rankRows.size()));
+    for (int r = 0; r < intervals->rowCount(); ++r)
+      QCOMPARE(intervals->item(r, 2)->text(),
+               QString::number(rankRows[size_t(r)][2].toDouble(), 'f', 2) + " .. " +
+                   QString::number(rankRows[size_t(r)][3].toDouble(), 'f', 2));
+    // Compare: a ratio is marked '*' exactly when its test is significant.
+    batch.tabs()->setCurrentWidget(batch.compare());
+    QTableWidget* ratios = batch.compare()->ratios();
+    QCOMPARE(ratios->rowCount(), 2);
+    int marks = 0;
+    for (int c = 1; c < ratios->columnCount(); ++c)
+      marks += ratios->item(1, c)->text().endsWith('*');
+    int significant = 0;
+    for (const auto& row : testRows)
+      significant += row[0] == "ludo-4hc/e-hillclimber" && row[11] == "1" &&
+                     !row[2].endsWith("per_round") && row[2] != "rounds";
+    QCOMPARE(marks, significant);
+    // Mean ± 95 % CI: win_ratio with its bootstrap interval, fairness never "± 0.000".
+    QueueModel& queue = *batch.queue();
+    queue.setStatistic(Statistic::CI);
+    const QString winRatio =
+        queue.data(queue.index(0, QueueModel::WinRatio), Qt::DisplayRole).toString();
+    QVERIFY2(winRatio.contains("(") && winRatio.contains("–"), qPrintable(winRatio));
+    const QString fairness =
+        queue.data(queue.index(0, QueueModel::Fairness), Qt::DisplayRole).toString();
+    QVERIFY2(!fairness.endsWith("± 0.000") && !fairness.endsWith("± 0"), qPrintable(fairness));
+    QVERIFY(
+        !queue.data(queue.index(0, QueueModel::BalanceP), Qt::DisplayRole).toString().isEmpty());
   }
 
   // --export-charts writes every expected chart as a non-blank PNG of the requested size.

@@ -32,6 +32,7 @@
 #include <fstream>
 #include <map>
 
+#include "app/gui/batch/analysis_views.h"
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
 #include "app/gui/batch/run_controller.h"
@@ -282,6 +283,8 @@ void BatchMode::buildPage() {
   histogram_ = new HistogramView(model_, this);
   compare_ = new CompareView(model_, this);
   scoresView_ = new ScoresView(model_, this);
+  tests_ = new TestsView(this);
+  detectability_ = new DetectabilityView(this);
   log_ = new QPlainTextEdit(this);
   log_->setReadOnly(true);
   tabs_ = new QTabWidget(this);
@@ -289,6 +292,8 @@ void BatchMode::buildPage() {
   tabs_->addTab(histogram_, "Histogram");
   tabs_->addTab(compare_, "Compare");
   tabs_->addTab(scoresView_, "Scores");
+  tabs_->addTab(tests_, "Tests");
+  tabs_->addTab(detectability_, "Detectability");
   tabs_->addTab(log_, "Log");
   connect(tabs_, &QTabWidget::currentChanged, this, &BatchMode::refreshSelection);
 
@@ -429,7 +434,27 @@ void BatchMode::undo() {
   selectRow(0);
 }
 
+const ComparisonAnalysis* BatchMode::analysisOf(int row) const {
+  if (row < 0) return nullptr;
+  const std::string& comparison = model_->entry(row).label.comparison;
+  for (const ComparisonAnalysis& a : analyses_)
+    if (!comparison.empty() && a.comparison == comparison) return &a;
+  return nullptr;
+}
+
+void BatchMode::refreshAnalyses() {
+  analyses_.clear();
+  const std::optional<fs::path> folder = runFolder();
+  try {
+    if (folder && toJson(loadBatch(*folder / "batch.json")) == toJson(model_->batch(seed())))
+      analyses_ = analyzeResultsDir(*folder);
+  } catch (const std::exception& e) {
+    log("no analysis: " + QString::fromStdString(e.what()));
+  }
+}
+
 void BatchMode::queueEdited() {
+  analyses_.clear();  // they no longer describe the queue
   queueSaved_ = false;
   persist();
   refreshSelection();
@@ -495,6 +520,7 @@ void BatchMode::restoreSession() {
     resultsSaved_ = state.value("results_saved", true);
     loadGames(*work_);
     interrupted_ = holdsUnfinishedRun(*work_);
+    refreshAnalyses();
     status_->setText(
         QString("the last session: %1 experiments, %2%3")
             .arg(model_->rowCount())
@@ -630,8 +656,15 @@ void BatchMode::refreshSelection() {
   const int row = selectedRow();
   refreshPlayers(row);
   if (tabs_->currentWidget() == histogram_) histogram_->showRows(selectedRows());
-  if (tabs_->currentWidget() == compare_) compare_->showRow(row);
-  if (tabs_->currentWidget() == scoresView_) scoresView_->refresh();
+  const ComparisonAnalysis* analysis = analysisOf(row);
+  const std::string name = row >= 0 ? model_->entry(row).label.name : "";
+  if (tabs_->currentWidget() == compare_) compare_->showRow(row, analysis);
+  if (tabs_->currentWidget() == scoresView_) {
+    scoresView_->refresh();
+    scoresView_->showAnalysis(analysis);
+  }
+  if (tabs_->currentWidget() == tests_) tests_->show(analysis, name);
+  if (tabs_->currentWidget() == detectability_) detectability_->show(analysis, name);
 }
 
 void BatchMode::refreshPlayers(int row) {
@@ -729,6 +762,7 @@ bool BatchMode::openBatch(const QString& file, bool quiet) {
     model_->load(batch);
     seed_->setText(QString::number(batch.seed));
     if (work_) loadGames(*work_);  // experiments already run keep their games
+    refreshAnalyses();
     batchFile_ = file;
     queueSaved_ = true;
     if (model_->games() == 0) resultsSaved_ = true;
@@ -768,6 +802,7 @@ bool BatchMode::openResults(const QString& dir, bool quiet) {
     model_->load(batch);
     seed_->setText(QString::number(batch.seed));
     loadGames(work);
+    refreshAnalyses();
     batchFile_.clear();
     queueSaved_ = resultsSaved_ = true;  // both are in the folder opened
     interrupted_ = false;
@@ -858,7 +893,8 @@ void BatchMode::startRun(FolderMode mode) {
   request.mode = mode;
   request.threads = threads_->value();
   model_->clearResults();  // the run service hands back the games it keeps first
-  undo_.clear();           // the run folder now holds this queue: no going back past it
+  analyses_.clear();
+  undo_.clear();  // the run folder now holds this queue: no going back past it
   updateUndo();
   resultsSaved_ = false;
   interrupted_ = true;  // until the run says it finished
@@ -890,6 +926,7 @@ void BatchMode::showProgress(const Progress& p) {
 
 void BatchMode::runEnded(bool complete, const QString& error) {
   interrupted_ = !complete;
+  analyses_ = runner_->analyses();
   if (!error.isEmpty()) {
     log("error: " + error);
     status_->setText("the run failed: " + error);

@@ -17,6 +17,7 @@
 #include "app/gui/batch/queue_model.h"
 #include "experiments/output_folder.h"
 #include "experiments/runner.h"
+#include "results/significance.h"
 
 QT_BEGIN_NAMESPACE
 class QAction;
@@ -39,6 +40,8 @@ QT_END_NAMESPACE
 namespace ddalab::gui {
 
 class CompareView;
+class DetectabilityView;
+class TestsView;
 class HistogramView;
 class RunController;
 class ScoresView;
@@ -88,6 +91,8 @@ class BatchMode : public QWidget {
   HistogramView* histogram() const { return histogram_; }
   CompareView* compare() const { return compare_; }
   ScoresView* scores() const { return scoresView_; }
+  TestsView* tests() const { return tests_; }
+  DetectabilityView* detectability() const { return detectability_; }
   RunController* runner() const { return runner_; }
   QToolBar* toolBar() const { return toolBar_; }
   // The widgets the window's status bar shows while this mode is active.
@@ -142,6 +147,10 @@ class BatchMode : public QWidget {
   // row only), at most each row's planned number.
   void loadGames(const std::filesystem::path& folder, int onlyRow = -1);
   void restoreSession();
+  // The analyses of the work folder when it holds exactly the queue (else none: stale).
+  void refreshAnalyses();
+  // The analysis of `row`'s comparison (null: none).
+  const ComparisonAnalysis* analysisOf(int row) const;
   void persist();
   // After an edit of the queue: not saved any more, kept in the session, redrawn.
   void queueEdited();
@@ -166,6 +175,9 @@ class BatchMode : public QWidget {
   HistogramView* histogram_;
   CompareView* compare_;
   ScoresView* scoresView_;
+  TestsView* tests_;
+  DetectabilityView* detectability_;
+  std::vector<ComparisonAnalysis> analyses_;  // of the last run or the folder opened
   QPlainTextEdit* log_;
   QSplitter* splitter_;
   QToolBar* toolBar_;

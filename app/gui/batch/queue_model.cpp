@@ -2,6 +2,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <cmath>
 
 #include "experiments/runner.h"
 
@@ -9,10 +10,10 @@ namespace ddalab::gui {
 
 namespace {
 
-constexpr const char* kHeaders[] = {"Experiment",   "Game",      "Environment",   "Games",
-                                    "Rounds",       "Win ratio", "Lead changes",  "Tension",
-                                    "Lead",         "Fairness",  "Believability", "Randomness",
-                                    "Leading time", "Freedom"};
+constexpr const char* kHeaders[] = {"Experiment", "Game",         "Environment", "Games",
+                                    "Rounds",     "Win ratio",    "Balance p",   "Lead changes",
+                                    "Tension",    "Lead",         "Fairness",    "Believability",
+                                    "Randomness", "Leading time", "Freedom"};
 
 QString number(double value) {
   return QString::number(value, 'f', std::abs(value) >= 1000 ? 1 : 3);
@@ -29,12 +30,18 @@ QString statText(const Stats& s, Statistic statistic) {
     case Statistic::Max:
       return number(s.max);
     case Statistic::CI:
-      return number(s.mean) + " ± " + number((s.ci95High - s.ci95Low) / 2);
+      // Two significant digits: a small interval (fairness) must not read "± 0.000".
+      return number(s.mean) + " ± " + QString::number((s.ci95High - s.ci95Low) / 2, 'g', 2);
   }
   return {};
 }
 
 }  // namespace
+
+QString pText(double p) {
+  if (std::isnan(p)) return "–";
+  return p < 0.0001 ? QString("< 0.0001") : QString::number(p, 'f', 4);
+}
 
 std::optional<Metric> columnMetric(int column) {
   switch (column) {
@@ -76,7 +83,12 @@ QVariant QueueModel::headerData(int section, Qt::Orientation orientation, int ro
   if (role == Qt::ToolTipRole) {
     if (const auto metric = columnMetric(section))
       return QString::fromStdString(std::string(metricInfo(*metric).description));
-    if (section == WinRatio) return "std over players of their win rates (lower: more balanced)";
+    if (section == WinRatio)
+      return "std over players of their win rates (lower: more balanced); with Mean ± 95 % CI, "
+             "its bootstrap interval once the row is complete";
+    if (section == BalanceP)
+      return "p of the chi-square test that every seat is equally likely to win (below 0.05: "
+             "the seats' chances differ)";
     if (section == Iterations) return "games finished / planned";
   }
   return {};
@@ -94,8 +106,16 @@ QVariant QueueModel::cell(const QueueEntry& entry, int column) const {
       return QString("%1 / %2").arg(entry.games()).arg(entry.label.plannedIterations);
   }
   if (!entry.results || entry.games() == 0) return QString("–");
-  const ExperimentSummary s = entry.results->summary(/*withIntervals=*/false);
-  if (column == WinRatio) return number(s.winRatio);
+  // The bootstrap interval of win_ratio costs 1,000 resamples: only for complete rows, once.
+  const bool interval = statistic_ == Statistic::CI &&
+                        entry.games() == static_cast<size_t>(entry.label.plannedIterations);
+  const ExperimentSummary s = entry.results->summary(interval);
+  if (column == WinRatio)
+    return statistic_ != Statistic::CI ? number(s.winRatio)
+           : interval                  ? number(s.winRatio) + " (" + number(s.winRatioLow) + "–" +
+                            number(s.winRatioHigh) + ")"
+                      : number(s.winRatio) + " (…)";
+  if (column == BalanceP) return std::isnan(s.balance.p) ? QString("–") : pText(s.balance.p);
   return statText(s.metrics[static_cast<size_t>(*columnMetric(column))], statistic_);
 }
 

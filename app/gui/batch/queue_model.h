@@ -34,6 +34,7 @@ class QueueModel : public QAbstractTableModel {
     Iterations,
     Rounds,
     WinRatio,
+    BalanceP,
     LeadChanges,
     Tension,
     Lead,
@@ -100,6 +101,9 @@ class QueueModel : public QAbstractTableModel {
   std::vector<QueueEntry> entries_;
   Statistic statistic_ = Statistic::Mean;
 };
+
+// A p-value as the CLI prints it (4 decimals, "< 0.0001" below), "–" for NaN.
+QString pText(double p);
 
 // The metric a queue column shows (none for the columns that are not per-game metrics).
 std::optional<Metric> columnMetric(int column);

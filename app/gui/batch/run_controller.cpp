@@ -89,10 +89,12 @@ void RunController::start(RunRequest request) {
     }
     batcher.post();
     batcher.deliver([complete = outcome.complete, kept = outcome.gamesResumed,
-                     played = outcome.gamesPlayed, error](RunController* c) {
+                     played = outcome.gamesPlayed, analyses = std::move(outcome.analyses),
+                     error](RunController* c) {
       c->join();
       c->gamesKept_ = kept;
       c->gamesPlayed_ = played;
+      c->analyses_ = analyses;
       emit c->finished(complete, error);
     });
   });

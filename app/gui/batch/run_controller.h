@@ -26,6 +26,8 @@ class RunController : public QObject {
   // Of the last run that ended: the finished games it kept and the games it played.
   size_t gamesKept() const { return gamesKept_; }
   size_t gamesPlayed() const { return gamesPlayed_; }
+  // The last run's analyses (paired tests, score intervals, detectability), as the CLI prints.
+  const std::vector<ComparisonAnalysis>& analyses() const { return analyses_; }
   // Seconds between deliveries to the GUI thread.
   static constexpr double kDeliveryInterval = 0.05;
 
@@ -42,6 +44,7 @@ class RunController : public QObject {
 
   RunControl control_;
   size_t gamesKept_ = 0, gamesPlayed_ = 0;
+  std::vector<ComparisonAnalysis> analyses_;
   std::unique_ptr<std::thread> worker_;
 };
 

@@ -1,7 +1,6 @@
 #include "app/gui/charts/chart_views.h"
 
 #include <QChart>
-#include <cmath>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
@@ -15,7 +14,9 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <cmath>
 
+#include "app/gui/batch/analysis_views.h"
 #include "app/gui/batch/queue_model.h"
 #include "app/gui/charts/charts.h"
 
@@ -27,6 +28,13 @@ QChart* emptyChart(const QString& message) {
   auto* chart = new QChart;
   chart->setTitle(message);
   return chart;
+}
+
+QTableWidget* readOnlyTable(QWidget* parent) {
+  auto* table = new QTableWidget(parent);
+  table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table->verticalHeader()->setVisible(false);
+  return table;
 }
 
 }  // namespace
@@ -144,16 +152,25 @@ void HistogramView::refresh() {
   setChart(histogramChart(metric, samples, bins_->value(), share_->isChecked()));
 }
 
-CompareView::CompareView(QueueModel* model, QWidget* parent) : ChartPanel(parent), model_(model) {
+CompareView::CompareView(QueueModel* model, QWidget* parent)
+    : ChartPanel(parent), model_(model), ratios_(readOnlyTable(this)), note_(new QLabel(this)) {
+  ratios_->setMinimumHeight(110);  // the header and three rows
+  ratios_->setMaximumHeight(220);
+  note_->setWordWrap(true);
+  static_cast<QVBoxLayout*>(layout())->addWidget(ratios_);
+  static_cast<QVBoxLayout*>(layout())->addWidget(note_);
   refresh();
 }
 
-void CompareView::showRow(int row) {
+void CompareView::showRow(int row, const ComparisonAnalysis* analysis) {
   row_ = row;
+  analysis_ = analysis;
   refresh();
 }
 
 void CompareView::refresh() {
+  fillTable(ratios_, {}, {});
+  note_->clear();
   if (row_ < 0 || row_ >= model_->rowCount()) {
     setChart(emptyChart("Select an experiment to compare the rows of its comparison"));
     return;
@@ -169,6 +186,32 @@ void CompareView::refresh() {
   }
   const auto scores = scoreAll(rows);
   setChart(comparisonChart(scores.front()));
+  // The CLI's ratio-to-best table, with the same significance marks.
+  const ComparisonScores& table = scores.front();
+  QStringList headers = {"Experiment"};
+  for (size_t k = 0; k < kNumScoredMetrics; ++k)
+    headers << QString::fromStdString(std::string(scoredMetricKey(static_cast<ScoredMetric>(k))));
+  headers << "score9"
+          << "score4";
+  std::vector<QStringList> cells;
+  for (const ScoreRow& r : table.rows) {
+    QStringList line = {QString::fromStdString(r.experiment)};
+    for (size_t k = 0; k < kNumScoredMetrics; ++k)
+      line << (std::isnan(r.ratios[k])
+                   ? QString("–")
+                   : QString::number(r.ratios[k], 'f', 3) +
+                         QString::fromStdString(significanceMark(analysis_, r.experiment,
+                                                                 static_cast<ScoredMetric>(k))));
+    line << QString::number(r.score9, 'f', 3) << QString::number(r.score4, 'f', 3);
+    cells.push_back(line);
+  }
+  fillTable(ratios_, headers, cells);
+  note_->setText(analysis_ ? QString("* the row's mean differs from %1's (paired test over %2 "
+                                     "paired games, Holm-corrected over the comparison, 5 %); "
+                                     "the Tests tab has every difference with its interval.")
+                                 .arg(QString::fromStdString(analysis_->reference))
+                                 .arg(analysis_->pairs)
+                           : noAnalysisText(comparison) + " Without it no difference is marked.");
 }
 
 ScoresView::ScoresView(QueueModel* model, QWidget* parent)
@@ -176,6 +219,8 @@ ScoresView::ScoresView(QueueModel* model, QWidget* parent)
       model_(model),
       table_(new QComboBox(this)),
       grid_(new QTableWidget(this)),
+      intervals_(readOnlyTable(this)),
+      intervalsNote_(new QLabel(this)),
       chart_(new ChartPanel(this)) {
   table_->addItems({"Table 8: all nine metrics (score9)",
                     "Table 9: lead changes, tension, lead, win ratio (score4)"});
@@ -183,10 +228,17 @@ ScoresView::ScoresView(QueueModel* model, QWidget* parent)
   grid_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   grid_->verticalHeader()->setVisible(true);
   grid_->setToolTip("Per comparison, each row's score: the sum of its ratios to the best");
-  auto* layout = new QHBoxLayout(this);
+  intervalsNote_->setWordWrap(true);
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(0, 0, 0, 0);
+  top->addWidget(grid_);
+  top->addWidget(chart_, 1);
+  auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(grid_);
-  layout->addWidget(chart_, 1);
+  layout->addLayout(top, 1);
+  layout->addWidget(intervalsNote_);
+  layout->addWidget(intervals_, 1);
+  intervals_->setMinimumHeight(110);  // the header and three rows
   connect(table_, &QComboBox::currentIndexChanged, this, &ScoresView::refresh);
   refresh();
 }
@@ -206,8 +258,8 @@ void ScoresView::refresh() {
     rows << QString::fromStdString(grid.rows[r]);
     for (size_t c = 0; c <= grid.comparisons.size(); ++c) {
       // A score, the mean over the comparisons with every row, or nothing ("–").
-      const double value = c < grid.comparisons.size() ? grid.scores[r][c].value_or(std::nan(""))
-                                                       : grid.means[r];
+      const double value =
+          c < grid.comparisons.size() ? grid.scores[r][c].value_or(std::nan("")) : grid.means[r];
       auto* item =
           new QTableWidgetItem(std::isnan(value) ? QString("–") : QString::number(value, 'f', 2));
       item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -224,6 +276,44 @@ void ScoresView::refresh() {
     return;
   }
   chart_->setChart(scoresChart(grid, table));
+}
+
+void ScoresView::showAnalysis(const ComparisonAnalysis* a) {
+  if (!a || a->scores.empty()) {
+    intervalsNote_->setText("Score intervals: " + (a ? noAnalysisText(a->comparison)
+                                                     : QString("select a row of a comparison.")));
+    fillTable(intervals_, {}, {});
+    return;
+  }
+  const auto range = [](double low, double high) {
+    return QString::number(low, 'f', 2) + " .. " + QString::number(high, 'f', 2);
+  };
+  const auto percent = [](double share) { return QString::number(100 * share, 'f', 0) + " %"; };
+  QStringList headers = {"Experiment",    "score9",
+                         "95 % interval", "score4",
+                         "95 % interval", "P(> " + QString::fromStdString(a->reference) + ")"};
+  for (size_t rank = 1; rank <= a->scores.size(); ++rank)
+    headers << QString("P(rank %1)").arg(rank);
+  std::vector<QStringList> rows;
+  for (const ScoreInterval& s : a->scores) {
+    QStringList line = {QString::fromStdString(s.experiment),
+                        QString::number(s.score9, 'f', 2),
+                        range(s.score9Low, s.score9High),
+                        QString::number(s.score4, 'f', 2),
+                        range(s.score4Low, s.score4High),
+                        s.experiment == a->reference ? QString("–") : percent(s.above9)};
+    for (double p : s.rank9) line << percent(p);
+    rows.push_back(line);
+  }
+  intervalsNote_->setText(
+      QString("Comparison %1: bootstrap 95 % intervals of the scores (%2 replicates of the %3 "
+              "paired games); P(> %4): the share of replicates in which score9 is above %4's; "
+              "P(rank): by score9, rank 1 the highest.")
+          .arg(QString::fromStdString(a->comparison))
+          .arg(a->replicates)
+          .arg(a->pairs)
+          .arg(QString::fromStdString(a->reference)));
+  fillTable(intervals_, headers, rows);
 }
 
 }  // namespace ddalab::gui

@@ -11,9 +11,14 @@ class QChartView;
 class QCheckBox;
 class QComboBox;
 class QHBoxLayout;
+class QLabel;
 class QSpinBox;
 class QTableWidget;
 QT_END_NAMESPACE
+
+namespace ddalab {
+struct ComparisonAnalysis;
+}
 
 namespace ddalab::gui {
 
@@ -63,12 +68,18 @@ class CompareView : public ChartPanel {
   Q_OBJECT
  public:
   explicit CompareView(QueueModel* model, QWidget* parent = nullptr);
-  void showRow(int row);
+  // Shows the comparison of `row` with `analysis` (its paired tests; may be null).
+  void showRow(int row, const ComparisonAnalysis* analysis = nullptr);
   void refresh();
+  // The ratio-to-best table under the chart, '*' marking significant differences.
+  QTableWidget* ratios() const { return ratios_; }
 
  private:
   QueueModel* model_;
   int row_ = -1;
+  const ComparisonAnalysis* analysis_ = nullptr;
+  QTableWidget* ratios_;
+  QLabel* note_;
 };
 
 class ScoresView : public QWidget {
@@ -76,12 +87,17 @@ class ScoresView : public QWidget {
  public:
   explicit ScoresView(QueueModel* model, QWidget* parent = nullptr);
   void refresh();
+  // The bootstrap intervals and rank probabilities of the selected row's comparison (null: none).
+  void showAnalysis(const ComparisonAnalysis* analysis);
   ChartPanel* chart() const { return chart_; }
+  QTableWidget* intervals() const { return intervals_; }
 
  private:
   QueueModel* model_;
   QComboBox* table_;
   QTableWidget* grid_;
+  QTableWidget* intervals_;
+  QLabel* intervalsNote_;
   ChartPanel* chart_;
 };
 

@@ -134,9 +134,8 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table) {
   auto* chart = new QChart;
   // "mean" is over the comparisons every row takes part in (CrossScores); the title says so,
   // since a longer category label is cut off at the chart's usual sizes.
-  const QString mean = grid.comparisons.size() > 1
-                           ? "<br>mean: over the comparisons every row takes part in"
-                           : "";
+  const QString mean =
+      grid.comparisons.size() > 1 ? "<br>mean: over the comparisons every row takes part in" : "";
   styleChart(chart, (table == ScoreTable::AllMetrics
                          ? "Scores over the metrics each game can have (thesis table 8)"
                          : "Scores over lead changes, tension, lead, win ratio (thesis table 9)") +
