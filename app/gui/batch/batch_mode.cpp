@@ -227,18 +227,16 @@ void BatchMode::buildToolBar() {
   bar->addAction(stop_);
   bar->addAction(resume_);
   bar->addAction(saveAll_);
-  bar->addSeparator();
-  bar->addWidget(new QLabel(" Threads ", this));
+  // Threads and the seed sit in the row above the queue, where a 20-digit seed fits at
+  // 1024 pixels (the toolbar is full).
   threads_ = new QSpinBox(this);
   threads_->setRange(0, 1024);
   threads_->setSpecialValueText("all cores");
   threads_->setToolTip("Worker threads (results do not depend on it)");
-  bar->addWidget(threads_);
-  bar->addWidget(new QLabel(" Seed ", this));
   seed_ = new QLineEdit("42", this);
-  seed_->setMaximumWidth(170);
+  seed_->setMinimumWidth(seed_->fontMetrics().horizontalAdvance("18446744073709551615") + 12);
+  seed_->setMaximumWidth(seed_->minimumWidth() + 20);
   seed_->setToolTip("The batch's master seed (0 .. 2^64 - 1): the same seed gives the same games");
-  bar->addWidget(seed_);
 }
 
 void BatchMode::buildPage() {
@@ -263,6 +261,11 @@ void BatchMode::buildPage() {
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(new QLabel("Show", this));
   buttons->addWidget(statistic_);
+  buttons->addSpacing(12);
+  buttons->addWidget(new QLabel("Threads", this));
+  buttons->addWidget(threads_);
+  buttons->addWidget(new QLabel("Seed", this));
+  buttons->addWidget(seed_);
   buttons->addStretch();
   for (QAction* a : {remove_, duplicate_, settings_, saveOne_, showHistogram_}) {
     auto* button = new QPushButton(a->text(), this);
@@ -303,7 +306,7 @@ void BatchMode::buildPage() {
   splitter_->addWidget(tabs_);
   splitter_->setStretchFactor(0, 1);
   splitter_->setStretchFactor(1, 1);
-  splitter_->setSizes({420, 480});
+  splitter_->setSizes({300, 600});  // the tabs hold charts and tables: they get more
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(splitter_);

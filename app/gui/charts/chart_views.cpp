@@ -1,5 +1,7 @@
 #include "app/gui/charts/chart_views.h"
 
+#include <QBarLegendMarker>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -7,11 +9,15 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLegendMarker>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <cmath>
@@ -42,7 +48,7 @@ QTableWidget* readOnlyTable(QWidget* parent) {
 ChartPanel::ChartPanel(QWidget* parent)
     : QWidget(parent), view_(new QChartView(this)), controls_(new QHBoxLayout) {
   view_->setRenderHint(QPainter::Antialiasing);
-  view_->setMinimumHeight(260);
+  view_->setMinimumHeight(180);
   auto* png = new QPushButton("Export PNG…", this);
   auto* svg = new QPushButton("Export SVG…", this);
   png->setToolTip("Save the chart as a PNG image of the size shown");
@@ -61,6 +67,34 @@ void ChartPanel::setChart(QChart* chart) {
   QChart* previous = view_->chart();
   view_->setChart(chart);
   delete previous;
+  makeLegendClickable(chart);
+}
+
+void makeLegendClickable(QChart* chart) {
+  for (QLegendMarker* marker : chart->legend()->markers()) {
+    QObject::connect(marker, &QLegendMarker::clicked, marker, [marker] {
+      // A bar set is hidden by making it transparent (a bar series has one legend marker per
+      // set); any other series is hidden as a whole.
+      bool shown = true;
+      if (auto* bar = qobject_cast<QBarLegendMarker*>(marker)) {
+        QBarSet* set = bar->barset();
+        const QVariant kept = set->property("shownColor");
+        shown = !kept.isValid();
+        set->setProperty("shownColor", shown ? QVariant(set->color()) : QVariant());
+        set->setColor(shown ? Qt::transparent : kept.value<QColor>());
+        set->setBorderColor(shown ? Qt::transparent : kept.value<QColor>().darker(110));
+        shown = !shown;
+      } else {
+        marker->series()->setVisible(!marker->series()->isVisible());
+        marker->setVisible(true);  // the marker stays to show the series again
+        shown = marker->series()->isVisible();
+      }
+      QFont font = marker->font();
+      font.setStrikeOut(!shown);
+      marker->setFont(font);
+      marker->setLabelBrush(shown ? QBrush(Qt::black) : QBrush(Qt::gray));
+    });
+  }
 }
 
 void ChartPanel::exportChart(const QString& suffix) {
@@ -70,7 +104,25 @@ void ChartPanel::exportChart(const QString& suffix) {
       this, "Export chart", folder + "/chart." + suffix, suffix.toUpper() + " (*." + suffix + ")");
   if (file.isEmpty()) return;
   settings.setValue("folders/charts", QFileInfo(file).absolutePath());
-  if (!saveChartView(view_, file))
+  bool ok = false;
+  const QString shown = QString("%1x%2").arg(view_->width()).arg(view_->height());
+  const QString size = QInputDialog::getText(
+      this, "Export chart",
+      "Size in pixels (width x height; a paper figure: 1600x1000):", QLineEdit::Normal,
+      settings.value("charts/size", shown).toString(), &ok);
+  if (!ok) return;
+  const QStringList parts = size.toLower().split('x');
+  const QSize pixels = parts.size() == 2 ? QSize(parts[0].toInt(), parts[1].toInt()) : QSize();
+  if (pixels.width() < 100 || pixels.height() < 100 || pixels.width() > 10000 ||
+      pixels.height() > 10000) {
+    QMessageBox::warning(this, "Export chart",
+                         "The size must be WIDTHxHEIGHT, each 100 to 10000 pixels, e.g. "
+                         "1600x1000; got '" +
+                             size + "'");
+    return;
+  }
+  settings.setValue("charts/size", size);
+  if (!saveChartView(view_, file, pixels))
     QMessageBox::warning(this, "Export chart", "Cannot write " + file);
 }
 
@@ -154,11 +206,21 @@ void HistogramView::refresh() {
 
 CompareView::CompareView(QueueModel* model, QWidget* parent)
     : ChartPanel(parent), model_(model), ratios_(readOnlyTable(this)), note_(new QLabel(this)) {
-  ratios_->setMinimumHeight(110);  // the header and three rows
-  ratios_->setMaximumHeight(220);
+  ratios_->setMinimumHeight(84);  // the header and two rows
   note_->setWordWrap(true);
-  static_cast<QVBoxLayout*>(layout())->addWidget(ratios_);
-  static_cast<QVBoxLayout*>(layout())->addWidget(note_);
+  // The chart over the table, the split movable: a small window can favour either.
+  auto* table = new QWidget(this);
+  auto* tableLayout = new QVBoxLayout(table);
+  tableLayout->setContentsMargins(0, 0, 0, 0);
+  tableLayout->addWidget(ratios_, 1);
+  tableLayout->addWidget(note_);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  layout()->removeWidget(view());
+  split->addWidget(view());
+  split->addWidget(table);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  static_cast<QVBoxLayout*>(layout())->addWidget(split, 1);
   refresh();
 }
 
@@ -238,7 +300,7 @@ ScoresView::ScoresView(QueueModel* model, QWidget* parent)
   layout->addLayout(top, 1);
   layout->addWidget(intervalsNote_);
   layout->addWidget(intervals_, 1);
-  intervals_->setMinimumHeight(110);  // the header and three rows
+  intervals_->setMinimumHeight(84);  // the header and two rows
   connect(table_, &QComboBox::currentIndexChanged, this, &ScoresView::refresh);
   refresh();
 }

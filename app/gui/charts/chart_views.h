@@ -42,6 +42,9 @@ class ChartPanel : public QWidget {
   QHBoxLayout* controls_;
 };
 
+// Legend entries of `chart` hide and show their series (or bar set) when clicked.
+void makeLegendClickable(QChart* chart);
+
 class HistogramView : public ChartPanel {
   Q_OBJECT
  public:

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 
 namespace ddalab::gui {
 
@@ -183,6 +184,26 @@ bool saveChartView(QChartView* view, const QString& file) {
   view->render(&painter);
   painter.end();
   return image.save(file);
+}
+
+bool saveChartView(QChartView* view, const QString& file, QSize size) {
+  if (size == view->size()) return saveChartView(view, file);
+  // The chart is lent to a view of `size` off screen and given back (a view owns its chart).
+  QChart* chart = view->chart();
+  auto placeholder = std::make_unique<QChart>();
+  view->setChart(placeholder.get());
+  bool saved = false;
+  {
+    QChartView sized(chart);
+    sized.setRenderHint(QPainter::Antialiasing);
+    sized.setAttribute(Qt::WA_DontShowOnScreen);
+    sized.resize(size);
+    sized.show();
+    saved = saveChartView(&sized, file);
+    sized.setChart(new QChart);  // releases `chart`; the view deletes this one
+  }
+  view->setChart(chart);  // releases the placeholder, deleted here
+  return saved;
 }
 
 bool saveChart(QChart* chart, const QString& file, QSize size) {

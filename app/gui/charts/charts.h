@@ -43,6 +43,8 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table);
 // Saves what `view` shows as PNG or SVG (by the file's suffix) at the view's size; false on
 // failure.
 bool saveChartView(QChartView* view, const QString& file);
+// The same at `size` pixels, whatever the view's size on screen.
+bool saveChartView(QChartView* view, const QString& file, QSize size);
 // Saves `chart` (taking ownership) as PNG or SVG at `size` pixels, without a window.
 bool saveChart(QChart* chart, const QString& file, QSize size);
 
