@@ -1,8 +1,10 @@
 #include "app/gui/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDesktopServices>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -14,6 +16,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QUrl>
 #include <fstream>
 
 #include "app/gui/batch/batch_mode.h"
@@ -44,6 +47,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(playMode_, &PlayMode::message, this, [this](const QString& text) {
     statusBar()->showMessage(text, text.isEmpty() ? 1 : 6000);
   });
+  connect(batch_, &BatchMode::playRequested, this, &MainWindow::showGameMode);
   connect(batch_, &BatchMode::titleChanged, this, [this](const QString& title) {
     if (modes_->currentWidget() == batch_) setWindowTitle(title);
   });
@@ -82,6 +86,37 @@ void MainWindow::buildMenus() {
   game->addAction(batchMode_);
   game->addAction(gameMode_);
   addAll(menuBar()->addMenu("&Batch"), batch_->batchActions());
+  auto* help = menuBar()->addMenu("&Help");
+  help->addAction("Keyboard shortcuts", QKeySequence::HelpContents, this,
+                  [this] { showShortcuts(); });
+  help->addAction("The guide (README)", this, [this] {
+    const QString readme = QString(DDALAB_EXPERIMENTS_DIR) + "/../README.md";
+    if (!QFileInfo::exists(readme) || !QDesktopServices::openUrl(QUrl::fromLocalFile(readme)))
+      QMessageBox::information(this, "The guide",
+                               "The README of the ddalab repository describes every view, the "
+                               "files and the command line; it is at " +
+                                   readme);
+  });
+  help->addAction("About ddalab", this, [this] {
+    QMessageBox::about(
+        this, "About ddalab",
+        QString("<b>ddalab %1</b><p>A testbed for research on dynamic difficulty adjustment in "
+                "turn-based games: batch experiments over the fun metrics of the master thesis "
+                "it comes from, with paired statistics, and games played against the AIs while "
+                "an environment player steers chance.</p><p>Qt %2</p>")
+            .arg(DDALAB_VERSION, qVersion()));
+  });
+}
+
+void MainWindow::showShortcuts() {
+  QString text = "<table>";
+  for (QAction* a : findChildren<QAction*>())
+    if (!a->shortcut().isEmpty())
+      text += "<tr><td><b>" + a->shortcut().toString(QKeySequence::NativeText) +
+              "</b>&nbsp;&nbsp;</td><td>" + a->text().remove('&') + "</td></tr>";
+  QMessageBox box(QMessageBox::NoIcon, "Keyboard shortcuts", text + "</table>", QMessageBox::Close,
+                  this);
+  box.exec();
 }
 
 void MainWindow::buildGameActions() {
@@ -97,6 +132,13 @@ void MainWindow::buildGameActions() {
   gameMode_ = action("Game mode", QKeySequence("Ctrl+2"),
                      "Play a game against the AIs while an environment player steers",
                      [this] { showGameMode(); });
+  // The mode shown is the checked one (View and Game menus say where the person is).
+  auto* modes = new QActionGroup(this);
+  for (QAction* mode : {batchMode_, gameMode_}) {
+    mode->setCheckable(true);
+    modes->addAction(mode);
+  }
+  batchMode_->setChecked(true);
   newGame_ =
       action("New game", QKeySequence("Ctrl+G"), "Start a new game with the same settings", [this] {
         showGameMode();
@@ -130,6 +172,7 @@ void MainWindow::buildGameActions() {
 }
 
 void MainWindow::showBatchMode() {
+  batchMode_->setChecked(true);
   modes_->setCurrentWidget(batch_);
   batch_->toolBar()->show();
   batch_->progressBar()->show();
@@ -138,6 +181,7 @@ void MainWindow::showBatchMode() {
 }
 
 void MainWindow::enterGameMode() {
+  gameMode_->setChecked(true);
   modes_->setCurrentWidget(playMode_);
   batch_->toolBar()->hide();
   batch_->progressBar()->hide();  // the batch's progress; the game's news come as messages

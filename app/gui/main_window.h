@@ -44,6 +44,7 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void restoreSettings();
   void enterGameMode();  // shows the game mode's page as it is
+  void showShortcuts();
   void editGameSettings();
   // Asks before `what` ends a game in progress; true to go on.
   bool confirmAbandonGame(const QString& what);

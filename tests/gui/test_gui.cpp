@@ -31,6 +31,7 @@
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
 #include "app/gui/batch/run_controller.h"
+#include "app/gui/batch/start_page.h"
 #include "app/gui/charts/chart_views.h"
 #include "app/gui/charts/charts.h"
 #include "app/gui/main_window.h"
@@ -303,6 +304,43 @@ class GuiTest : public QObject {
     QVERIFY2(!fairness.endsWith("± 0.000") && !fairness.endsWith("± 0"), qPrintable(fairness));
     QVERIFY(
         !queue.data(queue.index(0, QueueModel::BalanceP), Qt::DisplayRole).toString().isEmpty());
+  }
+
+  // An empty queue shows the start page: its buttons open the shipped quick comparison and the
+  // game mode (marked in the menu); Help has the shortcuts and About with the version.
+  void startPageAndHelpTeach() {
+    MainWindow window;
+    window.show();
+    auto* start = window.findChild<StartPage*>();
+    QVERIFY(start && start->isVisible());
+    const auto button = [&](const QString& prefix) -> QPushButton* {
+      for (QPushButton* b : start->findChildren<QPushButton*>())
+        if (b->text().contains(prefix)) return b;
+      return nullptr;
+    };
+    QVERIFY(button("quick comparison") && button("thesis study") && button("Play a game"));
+    QTest::mouseClick(button("quick comparison"), Qt::LeftButton);
+    QCOMPARE(window.batch()->queue()->rowCount(), 2);
+    QVERIFY(!start->isVisible());  // the queue replaces it
+    QVERIFY(actionNamed(window, "Batch mode")->isChecked());
+    window.batch()->newQueue();  // saved as the file says: no question
+    QVERIFY(start->isVisible());
+    QTest::mouseClick(button("Play a game"), Qt::LeftButton);
+    QVERIFY(actionNamed(window, "Game mode")->isChecked());
+    QVERIFY(!actionNamed(window, "Batch mode")->isChecked());
+    {
+      DialogScript script({press("OK")});
+      actionNamed(window, "About ddalab")->trigger();
+      QCOMPARE(script.seen.size(), 1);
+      QVERIFY2(script.seen[0].contains("ddalab " DDALAB_VERSION), qPrintable(script.seen[0]));
+    }
+    {
+      DialogScript script({press("Close")});
+      actionNamed(window, "Keyboard shortcuts")->trigger();
+      QCOMPARE(script.seen.size(), 1);
+      for (const QString key : {"F5", "Ctrl+Z", "Ctrl+E", "Ctrl+G"})
+        QVERIFY2(script.seen[0].contains(key), qPrintable(key));
+    }
   }
 
   // --export-charts writes every expected chart as a non-blank PNG of the requested size.

@@ -19,6 +19,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -36,6 +37,7 @@
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
 #include "app/gui/batch/run_controller.h"
+#include "app/gui/batch/start_page.h"
 #include "app/gui/charts/chart_views.h"
 #include "experiments/run_service.h"
 #include "games/registry.h"
@@ -88,6 +90,7 @@ BatchMode::BatchMode(QWidget* parent)
   connect(model_, &QAbstractItemModel::rowsInserted, this, &BatchMode::updateActions);
   connect(model_, &QAbstractItemModel::rowsRemoved, this, &BatchMode::updateActions);
   connect(model_, &QAbstractItemModel::modelReset, this, &BatchMode::updateActions);
+  rebuildRecentMenu();  // the start page lists them too
   connect(seed_, &QLineEdit::textEdited, this, [this] {
     queueSaved_ = false;
     persist();
@@ -278,7 +281,14 @@ void BatchMode::buildPage() {
   auto* queueLayout = new QVBoxLayout(queuePane);
   queueLayout->setContentsMargins(4, 4, 4, 0);
   queueLayout->addLayout(buttons);
-  queueLayout->addWidget(table_);
+  startPage_ = new StartPage(this);
+  connect(startPage_, &StartPage::openRequested, this,
+          [this](const QString& file) { openBatch(file); });
+  connect(startPage_, &StartPage::playRequested, this, &BatchMode::playRequested);
+  queueStack_ = new QStackedWidget(this);
+  queueStack_->addWidget(startPage_);
+  queueStack_->addWidget(table_);
+  queueLayout->addWidget(queueStack_);
 
   players_ = new QTableWidget(this);
   players_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -632,6 +642,9 @@ void BatchMode::selectRows(const std::vector<int>& rows) {
 }
 
 void BatchMode::updateActions() {
+  queueStack_->setCurrentWidget(model_->rowCount() > 0 ? static_cast<QWidget*>(table_)
+                                                       : startPage_);
+  tabs_->setVisible(model_->rowCount() > 0);  // an empty queue: the start page fills the page
   const bool running = runner_->running();
   const bool selected = selectedRow() >= 0;
   for (QAction* a : {add_, open_, openResults_, newQueue_}) a->setEnabled(!running);
@@ -859,9 +872,10 @@ void BatchMode::rememberRecent(const QString& file) {
 }
 
 void BatchMode::rebuildRecentMenu() {
+  const QStringList recent = QSettings().value("recent/batches").toStringList();
+  startPage_->setRecent(recent);
   if (!recentMenu_) return;
   recentMenu_->clear();
-  const QStringList recent = QSettings().value("recent/batches").toStringList();
   for (const QString& file : recent)
     recentMenu_->addAction(file, this, [this, file] { openBatch(file); });
   recentMenu_->setEnabled(!recent.isEmpty());

@@ -29,6 +29,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QSpinBox;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
@@ -44,6 +45,7 @@ class DetectabilityView;
 class TestsView;
 class HistogramView;
 class RunController;
+class StartPage;
 class ScoresView;
 
 class BatchMode : public QWidget {
@@ -122,6 +124,8 @@ class BatchMode : public QWidget {
   // A run ended (complete: every game finished).
   void runFinished(bool complete);
   void titleChanged(const QString& title);
+  // The start page's "Play a game".
+  void playRequested();
 
  private:
   void buildActions();
@@ -170,6 +174,8 @@ class BatchMode : public QWidget {
   QueueModel* model_;
   RunController* runner_;
   QTableView* table_;
+  StartPage* startPage_;
+  QStackedWidget* queueStack_;  // the start page while the queue is empty, else the queue
   QTabWidget* tabs_;
   QTableWidget* players_;
   HistogramView* histogram_;
