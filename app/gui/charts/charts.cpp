@@ -7,11 +7,14 @@
 #include <QChart>
 #include <QChartView>
 #include <QImage>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QValueAxis>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -45,6 +48,40 @@ QValueAxis* valueAxis(const QString& label) {
   return axis;
 }
 
+// One colour per experiment, the same in every chart: the palette index follows the name after
+// the comparison (so "e-hillclimber" keeps its colour in the histogram, the comparison and the
+// score charts), collisions broken by the order of `names`.
+std::vector<QColor> experimentColors(const std::vector<QString>& names) {
+  static const std::array<QColor, 12> palette = {
+      QColor("#1f77b4"), QColor("#ff7f0e"), QColor("#2ca02c"), QColor("#d62728"),
+      QColor("#9467bd"), QColor("#8c564b"), QColor("#e377c2"), QColor("#7f7f7f"),
+      QColor("#bcbd22"), QColor("#17becf"), QColor("#393b79"), QColor("#637939")};
+  std::vector<QColor> colors;
+  std::vector<bool> taken(palette.size(), false);
+  for (const QString& name : names) {
+    // The part after the comparison ("e-hillclimber"): score charts name rows by it alone.
+    size_t index = qHash(name.mid(name.lastIndexOf('/') + 1)) % palette.size();
+    for (size_t tries = 0; taken[index] && tries < palette.size(); ++tries)
+      index = (index + 1) % palette.size();
+    taken[index] = true;
+    colors.push_back(palette[index]);
+  }
+  return colors;
+}
+
+// The names without the prefix they all share up to a '/' (the comparison, said in the title):
+// legends stay short enough to read.
+std::vector<QString> shortNames(const std::vector<QString>& names) {
+  if (names.size() < 2) return names;
+  const int slash = names.front().lastIndexOf('/');
+  const QString prefix = names.front().left(slash + 1);
+  for (const QString& n : names)
+    if (slash < 0 || !n.startsWith(prefix)) return names;
+  std::vector<QString> shorter;
+  for (const QString& n : names) shorter.push_back(n.mid(prefix.size()));
+  return shorter;
+}
+
 }  // namespace
 
 std::vector<Histogram> sharedHistograms(std::span<const Sample> samples, int bins) {
@@ -61,14 +98,31 @@ std::vector<Histogram> sharedHistograms(std::span<const Sample> samples, int bin
 QChart* histogramChart(Metric metric, std::span<const Sample> samples, int bins, bool share) {
   auto* chart = new QChart;
   const MetricInfo& info = metricInfo(metric);
-  styleChart(chart, "Histogram of " + title(info.key).toLower() + " (" +
-                        QString::number(std::max(1, bins)) + " bins)");
   const std::vector<Histogram> histograms = sharedHistograms(samples, bins);
+  std::vector<QString> names;
+  for (const Sample& sample : samples) names.push_back(sample.name);
+  const std::vector<QColor> colors = experimentColors(names);
+  const std::vector<QString> labels = shortNames(names);
+  // Said once in the title when the same for all: the comparison and the number of games.
+  const QString comparison =
+      labels.empty() || labels.front() == names.front()
+          ? QString()
+          : " — " + names.front().left(names.front().size() - labels.front().size() - 1);
+  bool sameGames = true;
+  for (const Histogram& h : histograms) sameGames = sameGames && h.total() == histograms[0].total();
+  const QString games = sameGames && !histograms.empty()
+                            ? QString(", %1 games each").arg(histograms.front().total())
+                            : QString();
+  styleChart(chart, "Histogram of " + title(info.key).toLower() + comparison + " (" +
+                        QString::number(std::max(1, bins)) + " bins" +
+                        (histograms.size() > 1 ? games : QString()) + ")");
   auto* x = valueAxis(title(info.key) + " per game");
   auto* y = valueAxis(share ? "Share of games" : "Games");
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
   double top = 0;
+  // Two histograms overlay as translucent areas; more as step outlines, which stay readable.
+  const bool outlines = histograms.size() > 2;
   for (size_t i = 0; i < histograms.size(); ++i) {
     const Histogram& h = histograms[i];
     const double scale = share && h.total() ? 1.0 / static_cast<double>(h.total()) : 1.0;
@@ -85,14 +139,18 @@ QChart* histogramChart(Metric metric, std::span<const Sample> samples, int bins,
     auto* area = new QAreaSeries(upper, lower);
     upper->setParent(area);  // an area series does not own its outlines
     lower->setParent(area);
-    area->setName(QString("%1 (%2 games)").arg(samples[i].name).arg(h.total()));
+    area->setName(sameGames && histograms.size() > 1
+                      ? labels[i]
+                      : QString("%1 (%2 games)").arg(labels[i]).arg(h.total()));
     chart->addSeries(area);
-    QColor color = area->color();
-    QPen pen(color.darker(130));
-    pen.setWidthF(1.6);
+    QColor color = colors[i];
+    QPen pen(outlines ? color : color.darker(130));
+    pen.setWidthF(outlines ? 2.2 : 1.6);
     area->setPen(pen);
-    color.setAlphaF(histograms.size() > 1 ? 0.35 : 0.6);
+    color.setAlphaF(outlines ? 0.0 : histograms.size() > 1 ? 0.35 : 0.6);
     area->setBrush(color);
+    for (QLegendMarker* marker : chart->legend()->markers(area))
+      marker->setBrush(colors[i]);  // an outline's legend entry shows its colour filled
     area->attachAxis(x);
     area->attachAxis(y);
   }
@@ -109,8 +167,14 @@ QChart* comparisonChart(const ComparisonScores& scores) {
   styleChart(chart, "Comparison " + QString::fromStdString(scores.comparison) +
                         ": ratio to the best per metric (1 = best)");
   auto* series = new QBarSeries;
-  for (const ScoreRow& row : scores.rows) {
-    auto* set = new QBarSet(QString::fromStdString(row.experiment));
+  std::vector<QString> names;
+  for (const ScoreRow& row : scores.rows) names.push_back(QString::fromStdString(row.experiment));
+  const std::vector<QColor> colors = experimentColors(names);
+  const std::vector<QString> labels = shortNames(names);
+  for (size_t r = 0; r < scores.rows.size(); ++r) {
+    const ScoreRow& row = scores.rows[r];
+    auto* set = new QBarSet(labels[r]);
+    set->setColor(colors[r]);
     for (size_t k = 0; k < kNumScoredMetrics; ++k)
       if (scores.scored[k]) set->append(row.ratios[k]);
     series->append(set);
@@ -142,8 +206,12 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table) {
                          : "Scores over lead changes, tension, lead, win ratio (thesis table 9)") +
                         mean);
   auto* series = new QBarSeries;
+  std::vector<QString> names;
+  for (const std::string& row : grid.rows) names.push_back(QString::fromStdString(row));
+  const std::vector<QColor> colors = experimentColors(names);
   for (size_t r = 0; r < grid.rows.size(); ++r) {
-    auto* set = new QBarSet(QString::fromStdString(grid.rows[r]));
+    auto* set = new QBarSet(names[r]);
+    set->setColor(colors[r]);
     for (const auto& s : grid.scores[r]) set->append(s.value_or(0));
     if (grid.comparisons.size() > 1) set->append(std::isnan(grid.means[r]) ? 0 : grid.means[r]);
     series->append(set);
