@@ -5,6 +5,7 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
@@ -172,6 +173,31 @@ class TrustTest : public QObject {
     pressKey(window, Qt::Key_Z, Qt::ControlModifier);
     QCOMPARE(batch.queue()->rowCount(), 2);
     QCOMPARE(batch.queue()->entry(0).games(), size_t(12));
+  }
+
+  // Add puts rows in the game's comparison, named <comparison>/<environment> without spaces;
+  // a name Add gave follows a new environment chosen in Settings…
+  void addNamesRowsInTheGamesComparison() {
+    MainWindow window;
+    QVERIFY(showActive(window));
+    BatchMode& batch = *window.batch();
+    batch.addExperiment("ludo", 5);
+    batch.addExperiment("ludo", 5);
+    QCOMPARE(QString::fromStdString(batch.queue()->entry(1).label.name),
+             QString("ludo/e-random-2"));
+    QCOMPARE(QString::fromStdString(batch.queue()->entry(1).label.comparison), QString("ludo"));
+    DialogScript script({[](QDialog* d) {
+      for (QComboBox* box : d->findChildren<QComboBox*>())
+        if (box->currentText() == "e-random") box->setCurrentText("e-hillclimber");
+      click(d, "OK");
+    }});
+    batch.selectRow(1);
+    pressKey(window, Qt::Key_E, Qt::ControlModifier);
+    QTRY_COMPARE(script.seen.size(), 1);
+    QCOMPARE(QString::fromStdString(batch.queue()->entry(1).label.name),
+             QString("ludo/e-hillclimber"));
+    QCOMPARE(QString::fromStdString(batch.queue()->entry(1).label.environment),
+             QString("e-hillclimber"));
   }
 
   // Start runs only what is missing; on a complete queue it asks before running it again.

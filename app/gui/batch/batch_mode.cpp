@@ -1,5 +1,6 @@
 #include "app/gui/batch/batch_mode.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QComboBox>
 #include <QDateTime>
@@ -249,6 +250,7 @@ void BatchMode::buildPage() {
   table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   table_->setAlternatingRowColors(true);
   table_->verticalHeader()->setVisible(false);
+  table_->setWordWrap(false);  // "ludo/e-random-2" on one line
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setStretchLastSection(false);
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -368,7 +370,7 @@ bool BatchMode::confirmClose() {
   return askToSave("Quit",
                    session_ ? "The session keeps them: they are here again at the next start."
                             : "Quitting discards them.",
-                   "Quit");
+                   "Quit", !session_);
 }
 
 bool BatchMode::hasUnsavedWork() const {
@@ -388,23 +390,24 @@ QString BatchMode::unsavedText() const {
 }
 
 bool BatchMode::confirmReplace(const QString& title) {
-  return !hasUnsavedWork() || askToSave(title, "Replace the queue and discard them?", "Discard");
+  return !hasUnsavedWork() ||
+         askToSave(title, "Replace the queue and discard them?", "Discard", true);
 }
 
-bool BatchMode::askToSave(const QString& title, const QString& question, const QString& goOn) {
+bool BatchMode::askToSave(const QString& title, const QString& question, const QString& goOn,
+                          bool discards) {
   QMessageBox box(QMessageBox::Question, title, unsavedText() + "\n\n" + question,
-                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+                  QMessageBox::Save | QMessageBox::Cancel, this);
   box.button(QMessageBox::Save)->setText("Save batch…");
-  box.button(QMessageBox::Discard)->setText(goOn);
+  // Going on is a "discard" only when something is lost (the session keeps a quit queue).
+  QAbstractButton* go = discards
+                            ? static_cast<QAbstractButton*>(box.addButton(QMessageBox::Discard))
+                            : box.addButton(goOn, QMessageBox::AcceptRole);
+  go->setText(goOn);
   box.setDefaultButton(QMessageBox::Cancel);
-  switch (box.exec()) {
-    case QMessageBox::Save:
-      return saveQueue();
-    case QMessageBox::Discard:
-      return true;
-    default:
-      return false;
-  }
+  box.exec();
+  if (box.clickedButton() == box.button(QMessageBox::Save)) return saveQueue();
+  return box.clickedButton() == go;
 }
 
 bool BatchMode::confirmDiscard(const QString& what, size_t games) {
@@ -443,8 +446,9 @@ void BatchMode::undo() {
   log("undid " + undo_.back().what);
   undo_.pop_back();
   updateUndo();
+  const int row = selectedRow();
   queueEdited();
-  selectRow(0);
+  selectRow(std::clamp(row, 0, model_->rowCount() - 1));
 }
 
 const ComparisonAnalysis* BatchMode::analysisOf(int row) const {
@@ -712,7 +716,7 @@ void BatchMode::refreshPlayers(int row) {
     }
   }
   players_->resizeColumnsToContents();
-  players_->horizontalHeader()->setStretchLastSection(true);
+  players_->horizontalHeader()->setStretchLastSection(false);
 }
 
 uint64_t BatchMode::seed() const {
@@ -724,6 +728,22 @@ uint64_t BatchMode::seed() const {
   return value;
 }
 
+std::string BatchMode::addedName(const Json& experiment) const {
+  return experiment.value("comparison", "") + "/" +
+         experiment.at("environment").value("id", "e-random");
+}
+
+Json BatchMode::followEnvironment(const Json& before, Json after) const {
+  // A name Add made ("ludo/e-random", "ludo/e-random-2") follows a new environment, unless the
+  // person named the row in the same edit.
+  const std::string old = before.value("name", "");
+  const std::string made = addedName(before);
+  const bool added = old == made || old.rfind(made + "-", 0) == 0;
+  if (added && after.value("name", "") == old && addedName(after) != made)
+    after["name"] = model_->freeName(addedName(after));
+  return after;
+}
+
 int BatchMode::addExperiment(const QString& game, int iterations) {
   const std::string id = game.toStdString();
   ExperimentDialog defaults;  // the dialog knows each game's default seats
@@ -731,8 +751,7 @@ int BatchMode::addExperiment(const QString& game, int iterations) {
   Json experiment = defaults.experiment();
   // The game's default comparison, so that rows added one after another compare at once.
   experiment["comparison"] = id;
-  experiment["name"] =
-      model_->freeName(id + "/" + experiment.at("environment").value("id", "e-random"));
+  experiment["name"] = model_->freeName(addedName(experiment));
   try {
     pushUndo("add");
     model_->append(experiment);
@@ -758,8 +777,9 @@ void BatchMode::editSettings(int row) {
       const size_t games = entry.games(), kept = model_->gamesKept(row, changed);
       const QString name = QString::fromStdString(entry.label.name);
       if (!confirmDiscard("The change of " + name, games - kept)) continue;  // back to the dialog
+      const Json renamed = followEnvironment(entry.experiment, changed);
       pushUndo("settings of " + name);
-      model_->replace(row, changed);
+      model_->replace(row, renamed);
       if (kept > 0 && model_->entry(row).games() == 0 && work_)
         loadGames(*work_, row);  // fewer games than were finished: the first ones stay
       queueEdited();

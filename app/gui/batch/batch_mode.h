@@ -165,9 +165,13 @@ class BatchMode : public QWidget {
   // Asks before the queue is replaced when it holds unsaved work: true to go on.
   bool confirmReplace(const QString& title);
   QString unsavedText() const;
-  // Says what is unsaved and asks `question`: Save batch… (then true when saved), `goOn` (true)
-  // or Cancel (false).
-  bool askToSave(const QString& title, const QString& question, const QString& goOn);
+  // Says what is unsaved and asks `question`: Save batch… (then true when saved), `goOn` (true;
+  // shown as a discard when `discards`) or Cancel (false).
+  bool askToSave(const QString& title, const QString& question, const QString& goOn, bool discards);
+  // The name Add gives `experiment`: <comparison>/<environment>.
+  std::string addedName(const Json& experiment) const;
+  // `after` renamed to follow its new environment when `before` had the name Add gave it.
+  Json followEnvironment(const Json& before, Json after) const;
   // Saves the queue to its batch file (asking for one if it has none); true when saved.
   bool saveQueue();
 

@@ -4,9 +4,11 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSpinBox>
 
@@ -208,7 +210,11 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
   layout->addWidget(scroll, 1);
   layout->addWidget(error_);
   layout->addWidget(buttons);
-  resize(980, 720);
+  // 980 x 720, or less on a smaller screen: the form scrolls, the buttons stay in sight.
+  QSize size(980, 720);
+  if (const QScreen* screen = QGuiApplication::primaryScreen())
+    size = size.boundedTo(screen->availableGeometry().size() - QSize(40, 60));
+  resize(size);
 
   connect(game_, &QComboBox::currentIndexChanged, this, [this] {
     const GameInfo* info = findGame(game_->currentText().toStdString());
