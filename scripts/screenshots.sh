@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A settings and data folder of its own: no recent files or window layout of the person running it.
+export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data"
 mkdir -p docs/img
 # The thesis's two-HillClimber Ludo comparison, every DDA row, 500 games each.
 "$build/app/cli/ddalab" run experiments/thesis/ludo-2hc.json --out "$work/ludo-2hc" -n 500 --quiet >/dev/null
@@ -16,6 +18,9 @@ gui="$build/app/gui/ddalab-gui"
 "$gui" --screenshot docs/img/gui-histogram.png --view histogram --open "$work/ludo-2hc" --select 0,1 --size 1500x900
 "$gui" --screenshot docs/img/gui-compare.png --view compare --open "$work/ludo-2hc" --size 1500x900
 "$gui" --screenshot docs/img/gui-scores.png --view scores --open "$work/ludo-2hc" --size 1500x900
+"$gui" --screenshot docs/img/gui-tests.png --view tests --open "$work/ludo-2hc" --select 1 --size 1500x900
+"$gui" --screenshot docs/img/gui-detectability.png --view detectability --open "$work/ludo-2hc" --select 1 --size 1500x900
+"$gui" --screenshot docs/img/gui-start.png --view queue --size 1024x700
 "$gui" --screenshot docs/img/gui-settings.png --view settings --open experiments/thesis/ludo-2hc.json --size 1100x800
 # Game mode: each game a few rounds in, a person on seat 0 (their moves highlighted), the
 # environment's last decision with F broken down; its settings; a replay of a detailed trace.

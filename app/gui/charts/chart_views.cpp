@@ -146,7 +146,8 @@ HistogramView::HistogramView(QueueModel* model, QWidget* parent)
   overlay_->setToolTip(
       "With one experiment selected, draw the other experiments of its "
       "comparison on the same bins; select rows with Ctrl+click to choose them "
-      "(e.g. e-random against e-hillclimber: what the DDA does)");
+      "(e.g. e-random against e-hillclimber: what the DDA does). Comparisons of more than "
+      "4 rows are overlaid only when you tick it.");
   share_->setToolTip("Heights as the share of each experiment's games instead of game counts");
   controls()->insertWidget(0, new QLabel("Metric", this));
   controls()->insertWidget(1, metric_);
@@ -155,7 +156,10 @@ HistogramView::HistogramView(QueueModel* model, QWidget* parent)
   controls()->insertWidget(4, share_);
   connect(metric_, &QComboBox::currentIndexChanged, this, &HistogramView::refresh);
   connect(bins_, &QSpinBox::valueChanged, this, &HistogramView::refresh);
-  connect(overlay_, &QCheckBox::toggled, this, &HistogramView::refresh);
+  connect(overlay_, &QCheckBox::clicked, this, [this] {
+    overlayChosen_ = true;  // the person's choice holds from now on
+    refresh();
+  });
   connect(share_, &QCheckBox::toggled, this, &HistogramView::refresh);
   refresh();
 }
@@ -165,35 +169,35 @@ void HistogramView::showRows(std::vector<int> rows) {
   refresh();
 }
 
-std::vector<int> HistogramView::rowsShown() const {
+std::vector<int> HistogramView::rowsShown() {
   std::vector<int> rows;
   for (int r : selected_)
     if (r >= 0 && r < model_->rowCount()) rows.push_back(r);
   if (rows.size() != 1) return rows;
   const int row = rows.front();
   const std::string& comparison = model_->entry(row).label.comparison;
-  if (!overlay_->isChecked() || comparison.empty()) return rows;
+  std::vector<int> others;
   for (int r = 0; r < model_->rowCount(); ++r)
-    if (r != row && model_->entry(r).label.comparison == comparison && model_->entry(r).games())
-      rows.push_back(r);
+    if (r != row && !comparison.empty() && model_->entry(r).label.comparison == comparison &&
+        model_->entry(r).games())
+      others.push_back(r);
+  // Overlaying more than 4 rows is opt-in: until the person ticks the box it follows the size.
+  if (!overlayChosen_) {
+    const QSignalBlocker quiet(overlay_);
+    overlay_->setChecked(others.size() + 1 <= kAutoOverlayRows);
+  }
+  if (overlay_->isChecked()) rows.insert(rows.end(), others.begin(), others.end());
   return rows;
 }
 
 void HistogramView::refresh() {
   const auto metric = static_cast<Metric>(metric_->currentIndex());
   const std::vector<int> rows = rowsShown();
-  // Rows of one comparison are named by what follows it ("e-random" for "ludo-2hc/e-random").
-  bool sameComparison = !rows.empty();
-  for (int r : rows)
-    sameComparison = sameComparison && !model_->entry(r).label.comparison.empty() &&
-                     model_->entry(r).label.comparison == model_->entry(rows[0]).label.comparison;
-  std::vector<Sample> samples;
+  std::vector<Sample> samples;  // the chart shortens names that share their comparison
   for (int r : rows) {
     const QueueEntry& e = model_->entry(r);
-    QString name = QString::fromStdString(e.label.name);
-    const QString prefix = QString::fromStdString(e.label.comparison) + "/";
-    if (sameComparison && rows.size() > 1 && name.startsWith(prefix)) name.remove(0, prefix.size());
-    samples.push_back({name, e.values[static_cast<size_t>(metric)]});
+    samples.push_back(
+        {QString::fromStdString(e.label.name), e.values[static_cast<size_t>(metric)]});
   }
   if (samples.empty() || samples.front().values.empty()) {
     setChart(emptyChart(rows.empty() ? "Select an experiment to see its histograms (Ctrl+click "

@@ -53,8 +53,8 @@ class HistogramView : public ChartPanel {
   // comparison when "Overlay its comparison" is on.
   void showRows(std::vector<int> rows);
   void refresh();
-  // The rows drawn (the first selected one first).
-  std::vector<int> rowsShown() const;
+  // The rows drawn (the first selected one first); sets the overlay box to what it does.
+  std::vector<int> rowsShown();
   QComboBox* metricBox() const { return metric_; }
   QSpinBox* binsBox() const { return bins_; }
 
@@ -64,6 +64,8 @@ class HistogramView : public ChartPanel {
   QComboBox* metric_;
   QSpinBox* bins_;
   QCheckBox* overlay_;
+  bool overlayChosen_ = false;  // the person ticked or cleared "Overlay its comparison"
+  static constexpr size_t kAutoOverlayRows = 4;
   QCheckBox* share_;
 };
 
