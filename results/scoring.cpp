@@ -166,15 +166,10 @@ std::vector<ComparisonScores> scoreAll(std::span<const ExperimentSummary> summar
   return all;
 }
 
-namespace {
-
-// The row key of an experiment in a comparison: what follows its last '/'.
 std::string rowKey(const std::string& experiment) {
   const size_t slash = experiment.rfind('/');
   return slash == std::string::npos ? experiment : experiment.substr(slash + 1);
 }
-
-}  // namespace
 
 CrossScores crossScores(std::span<const ComparisonScores> comparisons, ScoreTable table) {
   CrossScores cross;

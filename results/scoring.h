@@ -72,6 +72,10 @@ std::vector<ComparisonScores> scoreAll(std::span<const ExperimentSummary> summar
 // named by what follows the last '/' of the experiment name ("e-hillclimber"), columns the
 // comparisons of two or more rows.
 enum class ScoreTable { AllMetrics, FourMetrics };
+// The row key of an experiment in a comparison (its row of the cross tables): what follows its
+// last '/' ("e-hillclimber" of "ludo-2hc/e-hillclimber").
+std::string rowKey(const std::string& experiment);
+
 struct CrossScores {
   std::vector<std::string> rows;
   std::vector<std::string> comparisons;

@@ -90,13 +90,14 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
     }
   }
   const std::vector<ComparisonScores> scores = scoreAll(summaries);
+  const std::vector<ComparisonAnalysis> analyses = analyzeResultsDir(results.toStdString());
   for (const ComparisonScores& s : scores)
     if (s.rows.size() >= 2)
       write([&] { return comparisonChart(s); }, fileName(s.comparison) + ".compare");
   for (const ScoreTable table : {ScoreTable::AllMetrics, ScoreTable::FourMetrics}) {
     const CrossScores grid = crossScores(scores, table);
     if (!grid.rows.empty())
-      write([&] { return scoresChart(grid, table); },
+      write([&] { return scoresChart(grid, table, analyses); },
             table == ScoreTable::AllMetrics ? "scores.table8" : "scores.table9");
   }
   return written;

@@ -3,6 +3,7 @@
 // byte-identical files to `ddalab run`, also after Stop and Resume; histograms count every game;
 // the comparison chart shows the library's ratios; --export-charts writes real images; the
 // window keeps answering while a batch runs.
+#include <QAbstractSeries>
 #include <QAction>
 #include <QBarSeries>
 #include <QBarSet>
@@ -281,6 +282,11 @@ class GuiTest : public QObject {
       QCOMPARE(intervals->item(r, 2)->text(),
                QString::number(rankRows[size_t(r)][2].toDouble(), 'f', 2) + " .. " +
                    QString::number(rankRows[size_t(r)][3].toDouble(), 'f', 2));
+    // The score chart carries each score's interval as an error bar (one line series a bar).
+    int errorBars = 0;
+    for (QAbstractSeries* series : batch.scores()->chart()->view()->chart()->series())
+      errorBars += series->type() == QAbstractSeries::SeriesTypeLine;
+    QCOMPARE(errorBars, int(rankRows.size()));
     // Compare: a ratio is marked '*' exactly when its test is significant.
     batch.tabs()->setCurrentWidget(batch.compare());
     QTableWidget* ratios = batch.compare()->ratios();

@@ -679,10 +679,7 @@ void BatchMode::refreshSelection() {
   const ComparisonAnalysis* analysis = analysisOf(row);
   const std::string name = row >= 0 ? model_->entry(row).label.name : "";
   if (tabs_->currentWidget() == compare_) compare_->showRow(row, analysis);
-  if (tabs_->currentWidget() == scoresView_) {
-    scoresView_->refresh();
-    scoresView_->showAnalysis(analysis);
-  }
+  if (tabs_->currentWidget() == scoresView_) scoresView_->refresh(analyses_, analysis);
   if (tabs_->currentWidget() == tests_) tests_->show(analysis, name);
   if (tabs_->currentWidget() == detectability_) detectability_->show(analysis, name);
 }

@@ -305,11 +305,14 @@ ScoresView::ScoresView(QueueModel* model, QWidget* parent)
   layout->addWidget(intervalsNote_);
   layout->addWidget(intervals_, 1);
   intervals_->setMinimumHeight(84);  // the header and two rows
-  connect(table_, &QComboBox::currentIndexChanged, this, &ScoresView::refresh);
+  connect(table_, &QComboBox::currentIndexChanged, this, [this] { refresh(analyses_); });
   refresh();
 }
 
-void ScoresView::refresh() {
+void ScoresView::refresh(std::span<const ComparisonAnalysis> analyses,
+                         const ComparisonAnalysis* selected) {
+  analyses_ = analyses;
+  showAnalysis(selected);
   const auto table = table_->currentIndex() == 0 ? ScoreTable::AllMetrics : ScoreTable::FourMetrics;
   const CrossScores grid = crossScores(scoreAll(model_->summaries()), table);
   grid_->clear();
@@ -341,7 +344,7 @@ void ScoresView::refresh() {
     chart_->setChart(emptyChart("Scores appear once a comparison has results of two or more rows"));
     return;
   }
-  chart_->setChart(scoresChart(grid, table));
+  chart_->setChart(scoresChart(grid, table, analyses));
 }
 
 void ScoresView::showAnalysis(const ComparisonAnalysis* a) {

@@ -3,6 +3,7 @@
 // rows of its comparison overlaid), the ratio-to-best chart of its comparison and the score tables
 // 8/9 with their chart. Each chart exports PNG and SVG.
 #include <QWidget>
+#include <span>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -91,9 +92,10 @@ class ScoresView : public QWidget {
   Q_OBJECT
  public:
   explicit ScoresView(QueueModel* model, QWidget* parent = nullptr);
-  void refresh();
-  // The bootstrap intervals and rank probabilities of the selected row's comparison (null: none).
-  void showAnalysis(const ComparisonAnalysis* analysis);
+  // Redraws the score tables; with `analyses`, the chart's error bars, and the intervals and
+  // rank probabilities of `selected` (the selected row's comparison; null: none).
+  void refresh(std::span<const ComparisonAnalysis> analyses = {},
+               const ComparisonAnalysis* selected = nullptr);
   ChartPanel* chart() const { return chart_; }
   QTableWidget* intervals() const { return intervals_; }
 
@@ -103,6 +105,8 @@ class ScoresView : public QWidget {
   QTableWidget* grid_;
   QTableWidget* intervals_;
   QLabel* intervalsNote_;
+  std::span<const ComparisonAnalysis> analyses_;  // owned by the caller of refresh
+  void showAnalysis(const ComparisonAnalysis* analysis);
   ChartPanel* chart_;
 };
 

@@ -195,7 +195,57 @@ QChart* comparisonChart(const ComparisonScores& scores) {
   return chart;
 }
 
-QChart* scoresChart(const CrossScores& grid, ScoreTable table) {
+namespace {
+
+// The bootstrap interval of `row`'s score in comparison `comparison`, if an analysis has it.
+std::optional<std::pair<double, double>> scoreInterval(std::span<const ComparisonAnalysis> analyses,
+                                                       const std::string& comparison,
+                                                       const std::string& row, ScoreTable table) {
+  for (const ComparisonAnalysis& a : analyses)
+    if (a.comparison == comparison)
+      for (const ScoreInterval& s : a.scores)
+        if (rowKey(s.experiment) == row)
+          return table == ScoreTable::AllMetrics ? std::pair(s.score9Low, s.score9High)
+                                                 : std::pair(s.score4Low, s.score4High);
+  return std::nullopt;
+}
+
+// Draws each bar's interval as an error bar: vertical lines with caps on a hidden value axis
+// laid over the categories (a bar series of n sets fills the middle half of each category).
+void addErrorBars(QChart* chart, const CrossScores& grid, ScoreTable table,
+                  std::span<const ComparisonAnalysis> analyses, QValueAxis* y) {
+  const size_t sets = grid.rows.size();
+  const size_t categories = grid.comparisons.size() + (grid.comparisons.size() > 1 ? 1 : 0);
+  auto* x = new QValueAxis;
+  x->setRange(-0.5, static_cast<double>(categories) - 0.5);
+  x->setVisible(false);
+  chart->addAxis(x, Qt::AlignBottom);
+  for (size_t r = 0; r < sets; ++r)
+    for (size_t c = 0; c < grid.comparisons.size(); ++c) {
+      const auto interval = scoreInterval(analyses, grid.comparisons[c], grid.rows[r], table);
+      if (!interval || !grid.scores[r][c]) continue;
+      const double centre = static_cast<double>(c) - 0.25 +
+                            0.5 * (static_cast<double>(r) + 0.5) / static_cast<double>(sets);
+      const double cap = 0.15 / static_cast<double>(sets);
+      auto* bar = new QLineSeries;
+      bar->append({{centre - cap, interval->first},
+                   {centre + cap, interval->first},
+                   {centre, interval->first},
+                   {centre, interval->second},
+                   {centre - cap, interval->second},
+                   {centre + cap, interval->second}});
+      bar->setPen(QPen(Qt::black, 1.3));
+      chart->addSeries(bar);
+      bar->attachAxis(x);
+      bar->attachAxis(y);
+      for (QLegendMarker* marker : chart->legend()->markers(bar)) marker->setVisible(false);
+    }
+}
+
+}  // namespace
+
+QChart* scoresChart(const CrossScores& grid, ScoreTable table,
+                    std::span<const ComparisonAnalysis> analyses) {
   auto* chart = new QChart;
   // "mean" is over the comparisons every row takes part in (CrossScores); the title says so,
   // since a longer category label is cut off at the chart's usual sizes.
@@ -230,6 +280,10 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table) {
   chart->addAxis(y, Qt::AlignLeft);
   series->attachAxis(categories);
   series->attachAxis(y);
+  if (!analyses.empty()) {
+    addErrorBars(chart, grid, table, analyses, y);
+    chart->setTitle(chart->title() + "<br>error bars: bootstrap 95 % intervals");
+  }
   return chart;
 }
 

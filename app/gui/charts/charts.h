@@ -12,6 +12,7 @@
 #include "core/metrics.h"
 #include "results/histogram.h"
 #include "results/scoring.h"
+#include "results/significance.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -38,7 +39,9 @@ QChart* comparisonChart(const ComparisonScores& scores);
 
 // Grouped bars of a score table across comparisons: per comparison (and the mean over the
 // comparisons every row takes part in), each row's score.
-QChart* scoresChart(const CrossScores& grid, ScoreTable table);
+// With `analyses`, each score carries its bootstrap 95 % interval as an error bar.
+QChart* scoresChart(const CrossScores& grid, ScoreTable table,
+                    std::span<const ComparisonAnalysis> analyses = {});
 
 // Saves what `view` shows as PNG or SVG (by the file's suffix) at the view's size; false on
 // failure.
