@@ -110,8 +110,29 @@ void settle(int ms) {
   loop.exec();
 }
 
-bool screenshot(const QString& file, const QString& view, const QString& open, QSize size,
+namespace {
+
+const QStringList kViews = {"queue",         "histogram",     "compare", "scores",      "tests",
+                            "detectability", "settings",      "ludo",    "lost-cities", "maze",
+                            "hexalines",     "game-settings", "replay"};
+
+// Saves `widget` as the PNG `file`; throws when it cannot be written.
+void save(QWidget& widget, const QString& file) {
+  if (!widget.grab().save(file))
+    throw std::runtime_error(file.toStdString() + ": cannot write the image");
+}
+
+}  // namespace
+
+QStringList screenshotViews() {
+  return kViews;
+}
+
+void screenshot(const QString& file, const QString& view, const QString& open, QSize size,
                 const std::vector<int>& rows, uint64_t seed, int rounds) {
+  if (!kViews.contains(view))
+    throw InputError("--view " + view.toStdString(),
+                     "expected one of " + kViews.join(", ").toStdString());
   MainWindow window;
   window.resize(size);
   if (view == "ludo" || view == "lost-cities" || view == "maze" ||
@@ -120,11 +141,11 @@ bool screenshot(const QString& file, const QString& view, const QString& open, Q
     window.playMode()->session()->setPaused(true);
     QString error;
     if (!window.playMode()->newGame(PlayMode::defaultSetup(view.toStdString(), seed), &error))
-      return false;
+      throw InputError("--view " + view.toStdString(), error.toStdString());
     window.showGameMode();
     window.playMode()->session()->fastForward(rounds);
     settle(300);
-    return window.grab().save(file);
+    return save(window, file);
   }
   if (view == "game-settings") {  // the game mode's settings of a default Ludo game
     ExperimentDialog dialog(&window);
@@ -133,20 +154,22 @@ bool screenshot(const QString& file, const QString& view, const QString& open, Q
     dialog.resize(size);
     dialog.show();
     settle(300);
-    return dialog.grab().save(file);
+    return save(dialog, file);
   }
   if (view == "replay") {  // a game of a trace (--open TRACE.jsonl), at round `rounds`
     window.show();
-    if (!window.openTrace(open, 0, true)) return false;
+    QString error;
+    if (!window.openTrace(open, 0, true, &error)) throw InputError("", error.toStdString());
     window.playMode()->showRound(rounds);
     settle(300);
-    return window.grab().save(file);
+    return save(window, file);
   }
   BatchMode& batch = *window.batch();
   if (!open.isEmpty()) {
-    const bool ok =
-        QFileInfo(open).isDir() ? batch.openResults(open, true) : batch.openBatch(open, true);
-    if (!ok) return false;
+    QString error;
+    const bool ok = QFileInfo(open).isDir() ? batch.openResults(open, true, &error)
+                                            : batch.openBatch(open, true, &error);
+    if (!ok) throw InputError("", error.toStdString());
   }
   window.show();
   if (view == "histogram") batch.tabs()->setCurrentWidget(batch.histogram());
@@ -164,10 +187,10 @@ bool screenshot(const QString& file, const QString& view, const QString& open, Q
     QEventLoop loop;
     QTimer::singleShot(300, &loop, &QEventLoop::quit);
     loop.exec();
-    return dialog.grab().save(file);
+    return save(dialog, file);
   }
   settle(300);
-  return window.grab().save(file);
+  return save(window, file);
 }
 
 int probeLatency(const QString& batchFile, double seconds) {

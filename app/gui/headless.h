@@ -19,8 +19,12 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
 // settings dialog of the first selected row) on `open` (a batch file or results folder) with
 // `rows` selected; a game (ludo, lost-cities, maze, hexalines) of `seed` after `rounds` rounds, a
 // person on seat 0; or a replay of the first game of the trace `open` at round `rounds`.
-bool screenshot(const QString& file, const QString& view, const QString& open, QSize size,
+// Throws InputError for an unknown view or input that cannot be opened (saying which file and
+// line), std::runtime_error when the image cannot be written.
+void screenshot(const QString& file, const QString& view, const QString& open, QSize size,
                 const std::vector<int>& rows, uint64_t seed, int rounds);
+// The views --screenshot knows.
+QStringList screenshotViews();
 
 // Runs `batch` on every core while a timer on the GUI thread measures how late it fires; prints
 // the lateness percentiles. Returns the process exit code.

@@ -11,6 +11,7 @@
 #include "app/gui/batch/batch_mode.h"
 #include "app/gui/headless.h"
 #include "app/gui/main_window.h"
+#include "core/params.h"
 
 namespace {
 
@@ -47,11 +48,7 @@ int main(int argc, char** argv) {
   const QCommandLineOption svg("svg", "with --export-charts: SVG files too");
   const QCommandLineOption shot("screenshot", "save a view as PNG and exit", "FILE");
   const QCommandLineOption view(
-      "view",
-      "with --screenshot: queue, histogram, compare, scores, tests, detectability, settings, ludo, "
-      "lost-cities, maze, "
-      "hexalines or replay",
-      "VIEW", "queue");
+      "view", "with --screenshot: " + ddalab::gui::screenshotViews().join(", "), "VIEW", "queue");
   const QCommandLineOption seed("seed", "with --screenshot of a game: its seed", "S", "1");
   const QCommandLineOption rounds(
       "rounds", "with --screenshot of a game or replay: rounds played first", "N", "12");
@@ -73,7 +70,12 @@ int main(int argc, char** argv) {
                                    "10");
   parser.addOptions({exportCharts, out, svg, shot, view, open, select, seed, rounds, session, size,
                      probe, seconds});
-  parser.process(app);
+  // Bad usage exits 2 with the reason, as the CLI does (QCommandLineParser::process exits 1).
+  if (!parser.parse(QApplication::arguments())) {
+    std::fprintf(stderr, "error: %s (see --help)\n", qPrintable(parser.errorText()));
+    return 2;
+  }
+  if (parser.isSet("help")) parser.showHelp(0);
 
   const QSize imageSize = parseSize(parser.value(size));
   if (!imageSize.isValid() || imageSize.isEmpty()) {
@@ -91,17 +93,18 @@ int main(int argc, char** argv) {
       std::vector<int> rows;
       for (const QString& row : parser.value(select).split(',', Qt::SkipEmptyParts))
         rows.push_back(row.toInt());
-      return ddalab::gui::screenshot(parser.value(shot), parser.value(view), parser.value(open),
-                                     imageSize, rows, parser.value(seed).toULongLong(),
-                                     parser.value(rounds).toInt())
-                 ? 0
-                 : 1;
+      ddalab::gui::screenshot(parser.value(shot), parser.value(view), parser.value(open), imageSize,
+                              rows, parser.value(seed).toULongLong(), parser.value(rounds).toInt());
+      return 0;
     }
     if (parser.isSet(probe))
       return ddalab::gui::probeLatency(parser.value(probe), parser.value(seconds).toDouble());
-  } catch (const std::exception& e) {
+  } catch (const ddalab::InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
+  } catch (const std::exception& e) {  // a file that cannot be written
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
   }
 
   ddalab::gui::MainWindow window;

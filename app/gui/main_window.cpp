@@ -221,7 +221,7 @@ void MainWindow::editGameSettings() {
     QMessageBox::warning(this, "Game settings", error);
 }
 
-bool MainWindow::openTrace(const QString& file, int index, bool quiet) {
+bool MainWindow::openTrace(const QString& file, int index, bool quiet, QString* error) {
   if (!quiet && !confirmAbandonGame("Opening a trace")) return false;
   try {
     std::ifstream in(file.toStdString());
@@ -236,9 +236,18 @@ bool MainWindow::openTrace(const QString& file, int index, bool quiet) {
     } catch (const Json::exception& e) {
       throw InputError(file.toStdString() + ":" + std::to_string(index + 1), e.what());
     }
-    std::shared_ptr<const Game> game = gameOfTrace(line);
-    Coefficients coefficients = coefficientsOfTrace(line);
-    std::string gameId = game ? line.at("game").value("id", "") : "";
+    const std::string where = file.toStdString() + ":" + std::to_string(index + 1);
+    // What the line says is checked against its game: an error names the file and the line.
+    const auto onLine = [&](auto read) {
+      try {
+        return read();
+      } catch (const std::exception& e) {
+        throw InputError(where, e.what());
+      }
+    };
+    std::shared_ptr<const Game> game = onLine([&] { return gameOfTrace(line); });
+    Coefficients coefficients = onLine([&] { return coefficientsOfTrace(line); });
+    std::string gameId = game ? onLine([&] { return line.at("game").value("id", ""); }) : "";
     if (!game) {  // a plain trace: the batch file says how the game was set up
       if (quiet)
         throw InputError(file.toStdString(), "a plain trace: record it with --trace-detail");
@@ -257,11 +266,13 @@ bool MainWindow::openTrace(const QString& file, int index, bool quiet) {
       if (!game)
         throw InputError(batchFile.toStdString(), "has no experiment named '" + name + "'");
     }
+    auto replay = onLine([&] { return std::make_unique<Replay>(line, *game, coefficients); });
     enterGameMode();
-    playMode_->openReplay(std::make_unique<Replay>(line, *game, coefficients), gameId);
+    playMode_->openReplay(std::move(replay), gameId);
     return true;
   } catch (const std::exception& e) {
     if (!quiet) QMessageBox::warning(this, "Open trace", QString::fromStdString(e.what()));
+    if (error) *error = QString::fromStdString(e.what());
     batch_->log(QString::fromStdString(e.what()));
     return false;
   }

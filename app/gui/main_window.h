@@ -30,8 +30,9 @@ class MainWindow : public QMainWindow {
   // Game mode: a new game of `gameId` with its default seats (a person, AIs, e-hillclimber).
   void newGame(const std::string& gameId);
   // Game mode: replays game `index` of the trace file (asking for the batch file when the trace
-  // does not say how the game was set up, unless `quiet`); false on failure.
-  bool openTrace(const QString& file, int index, bool quiet = false);
+  // does not say how the game was set up, unless `quiet`); false on failure, saying why in a
+  // message box unless quiet, and in `error` if given.
+  bool openTrace(const QString& file, int index, bool quiet = false, QString* error = nullptr);
 
   BatchMode* batch() const { return batch_; }
   PlayMode* playMode() const { return playMode_; }

@@ -26,6 +26,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <fstream>
+#include <functional>
 
 #include "app/gui/batch/analysis_views.h"
 #include "app/gui/batch/batch_mode.h"
@@ -347,6 +348,64 @@ class GuiTest : public QObject {
       for (const QString key : {"F5", "Ctrl+Z", "Ctrl+E", "Ctrl+G"})
         QVERIFY2(script.seen[0].contains(key), qPrintable(key));
     }
+  }
+
+  // Bad input to ddalab-gui without a person is refused as the CLI refuses it: exit 2 and
+  // "error: FILE[:line]: ..." on stderr (a trace with no players used to crash the replay; an
+  // unknown view rendered something and exited 0).
+  void headlessRefusesBadInput() {
+    QTemporaryDir dir;
+    QCOMPARE(runCli({"run", smallBatch(dir, 1), "--out", dir.filePath("r"), "--trace",
+                     dir.filePath("t"), "--trace-detail", "--quiet"}),
+             0);
+    const QString trace = dir.filePath("t/ludo-4hc__e-random.trace.jsonl");
+    const Json good = Json::parse(std::ifstream(trace.toStdString()));
+    const auto variant = [&](const QString& name, const std::function<void(Json&)>& change) {
+      Json line = good;
+      change(line);
+      const QString file = dir.filePath(name);
+      std::ofstream(file.toStdString()) << line.dump() << "\n";
+      return file;
+    };
+    const auto gui = [&](const QStringList& arguments) {
+      QProcess process;
+      process.start(kGui, arguments);
+      process.waitForFinished(60'000);
+      return std::pair(process.exitCode(), QString(process.readAllStandardError()));
+    };
+    const QString png = dir.filePath("shot.png");
+    const auto refused = [&](const QStringList& arguments, const QStringList& says) {
+      const auto [code, error] = gui(arguments);
+      QCOMPARE(code, 2);
+      for (const QString& text : says)
+        QVERIFY2(error.contains(text), qPrintable(text + " not in: " + error));
+      QVERIFY(!QFileInfo::exists(png));
+    };
+    refused({"--screenshot", png, "--view", "no-such-view"}, {"error: ", "queue", "replay"});
+    refused({"--no-such-option"}, {"error: ", "no-such-option"});
+    const QString noPlayers =
+        variant("no-players.jsonl", [](Json& line) { line["players"] = Json::array(); });
+    refused({"--screenshot", png, "--view", "replay", "--open", noPlayers},
+            {"error: " + noPlayers + ":1", "$.players", "expected 4"});
+    const QString longGains = variant("long-gains.jsonl", [](Json& line) {
+      for (int i = 0; i < 3; ++i) line["rounds"][0]["gains"].push_back(1.0);
+    });
+    refused({"--screenshot", png, "--view", "replay", "--open", longGains},
+            {longGains + ":1", "$.rounds[0].gains"});
+    refused({"--screenshot", png, "--open", dir.filePath("missing.json")}, {"missing.json"});
+    // A damaged games CSV: the file and the line.
+    const QString games = dir.filePath("r/ludo-4hc__e-random.games.csv");
+    QFile csv(games);
+    QVERIFY(csv.open(QIODevice::Append));
+    csv.write("not,a,game\n");
+    csv.close();
+    const auto [code, error] =
+        gui({"--export-charts", dir.filePath("r"), "--out", dir.filePath("c")});
+    QCOMPARE(code, 2);
+    QVERIFY2(error.contains("error: ") && error.contains("ludo-4hc__e-random.games.csv:"),
+             qPrintable(error));
+    // The good trace still renders.
+    QCOMPARE(gui({"--screenshot", png, "--view", "replay", "--open", trace}).first, 0);
   }
 
   // --export-charts writes every expected chart as a non-blank PNG of the requested size.

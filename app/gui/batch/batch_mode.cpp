@@ -787,7 +787,7 @@ void BatchMode::editSettings(int row) {
   }
 }
 
-bool BatchMode::openBatch(const QString& file, bool quiet) {
+bool BatchMode::openBatch(const QString& file, bool quiet, QString* error) {
   if (runner_->running() || (!quiet && !confirmReplace("Open batch"))) return false;
   try {
     const Batch batch = loadBatch(file.toStdString());
@@ -816,12 +816,13 @@ bool BatchMode::openBatch(const QString& file, bool quiet) {
     return true;
   } catch (const std::exception& e) {
     if (!quiet) QMessageBox::warning(this, "Open batch", QString::fromStdString(e.what()));
+    if (error) *error = QString::fromStdString(e.what());
     log(QString::fromStdString(e.what()));
     return false;
   }
 }
 
-bool BatchMode::openResults(const QString& dir, bool quiet) {
+bool BatchMode::openResults(const QString& dir, bool quiet, QString* error) {
   if (runner_->running() || (!quiet && !confirmReplace("Open results"))) return false;
   QElapsedTimer clock;
   clock.start();
@@ -856,6 +857,7 @@ bool BatchMode::openResults(const QString& dir, bool quiet) {
     return true;
   } catch (const std::exception& e) {
     if (!quiet) QMessageBox::warning(this, "Open results", QString::fromStdString(e.what()));
+    if (error) *error = QString::fromStdString(e.what());
     log(QString::fromStdString(e.what()));
     return false;
   }

@@ -59,12 +59,12 @@ class BatchMode : public QWidget {
   // by Start.
   void openSession(const QString& dir);
   // Loads a batch file into the queue, keeping the games of experiments that stay the same;
-  // false (with a message box unless quiet) on failure. Unless quiet, asks first when the queue
+  // false on failure, saying why in a message box unless quiet, and in `error` if given. Unless quiet, asks first when the queue
   // holds unsaved work.
-  bool openBatch(const QString& file, bool quiet = false);
+  bool openBatch(const QString& file, bool quiet = false, QString* error = nullptr);
   // Shows a results folder written by `ddalab run` as if it had just run (its files are copied
   // into the session's results). Unless quiet, asks first when the queue holds unsaved work.
-  bool openResults(const QString& dir, bool quiet = false);
+  bool openResults(const QString& dir, bool quiet = false, QString* error = nullptr);
   // Empties the queue (asking first when it holds unsaved work).
   void newQueue();
   // Saves the queue as a ddalab-batch/1 file.

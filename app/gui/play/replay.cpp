@@ -91,10 +91,44 @@ DecisionReport decisionReport(const State& before, Action chosen,
   return report;
 }
 
+namespace {
+
+// Throws unless `values` (at `path`) holds one number per seat.
+void checkPerSeat(const Json& values, size_t seats, const std::string& path) {
+  if (!values.is_array() || values.size() != seats)
+    throw InputError(path, "expected " + std::to_string(seats) + " entries, one per seat, got " +
+                               (values.is_array() ? std::to_string(values.size())
+                                                  : std::string(values.type_name())));
+  for (const Json& v : values)
+    if (!v.is_number()) throw InputError(path, "expected numbers, got " + v.dump());
+}
+
+// The parts of a trace line the replay indexes by seat, checked against the game's seat count.
+void checkSeats(const Json& line, size_t seats) {
+  const Json& players = line.at("players");
+  if (!players.is_array() || players.size() != seats)
+    throw InputError("$.players", "expected " + std::to_string(seats) +
+                                      " players (the game's seats), got " +
+                                      (players.is_array() ? std::to_string(players.size())
+                                                          : std::string(players.type_name())));
+  for (const Json& p : players)
+    if (!p.is_object()) throw InputError("$.players", "expected objects, got " + p.dump());
+  for (const char* key : {"gains", "statuses"}) {
+    checkPerSeat(line.at("initial").at(key), seats, std::string("$.initial.") + key);
+    const Json& rounds = line.at("rounds");
+    for (size_t r = 0; r < rounds.size(); ++r)
+      checkPerSeat(rounds[r].at(key), seats,
+                   "$.rounds[" + std::to_string(r) + "]." + std::string(key));
+  }
+}
+
+}  // namespace
+
 Replay::Replay(const Json& line, const Game& game, const Coefficients& coefficients)
     : line_(line), coefficients_(coefficients) {
   const std::string where = "trace of iteration " + std::to_string(line.value("iteration", 0));
   Match match(game, line.at("seed").get<uint64_t>());
+  checkSeats(line, static_cast<size_t>(match.state().numPlayers()));
   states_.push_back(match.state().clone());
   trackers_.push_back(match.tracker());
   decisions_.emplace_back();
