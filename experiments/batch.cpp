@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "games/registry.h"
 #include "players/registry.h"
@@ -36,11 +37,14 @@ std::string readBatchFile(const std::filesystem::path& file) {
   if (std::filesystem::is_directory(status))
     throw InputError(name, std::string("cannot read the file: ") + std::strerror(EISDIR) +
                                "; expected a batch or experiment JSON file");
-  if (std::filesystem::is_regular_file(status)) {
-    const auto size = std::filesystem::file_size(file, error);
-    if (!error && size > kMaxBatchFileBytes)
-      throw InputError(name, tooLargeMessage(std::to_string(size)));
-  }
+  // A FIFO, socket or device could block the read forever or never end: only files are read.
+  if (!std::filesystem::is_regular_file(status))
+    throw InputError(name,
+                     "not a regular file (a pipe, socket or device); expected a batch or "
+                     "experiment JSON file");
+  const auto size = std::filesystem::file_size(file, error);
+  if (!error && size > kMaxBatchFileBytes)
+    throw InputError(name, tooLargeMessage(std::to_string(size)));
   const std::unique_ptr<std::FILE, FileCloser> in(std::fopen(name.c_str(), "rb"));
   if (!in) throw InputError(name, std::string("cannot open the file: ") + std::strerror(errno));
   std::string text;
@@ -74,19 +78,28 @@ class BoundedDomBuilder {
 
   explicit BoundedDomBuilder(Json& root) : dom_(root, false) {}
 
-  bool null() { return dom_.null(); }
-  bool boolean(bool value) { return dom_.boolean(value); }
-  bool number_integer(Json::number_integer_t value) { return dom_.number_integer(value); }
-  bool number_unsigned(Json::number_unsigned_t value) { return dom_.number_unsigned(value); }
-  bool number_float(Json::number_float_t value, const Json::string_t& text) {
-    return dom_.number_float(value, text);
+  bool null() { return value() && dom_.null(); }
+  bool boolean(bool v) { return value() && dom_.boolean(v); }
+  bool number_integer(Json::number_integer_t v) { return value() && dom_.number_integer(v); }
+  bool number_unsigned(Json::number_unsigned_t v) { return value() && dom_.number_unsigned(v); }
+  bool number_float(Json::number_float_t v, const Json::string_t& text) {
+    return value() && dom_.number_float(v, text);
   }
-  bool string(Json::string_t& value) { return dom_.string(value); }
-  bool binary(Json::binary_t& value) { return dom_.binary(value); }
-  bool key(Json::string_t& value) { return dom_.key(value); }
-  bool start_object(size_t size) { return enter() && dom_.start_object(size); }
+  bool string(Json::string_t& v) { return value() && dom_.string(v); }
+  bool binary(Json::binary_t& v) { return value() && dom_.binary(v); }
+  bool key(Json::string_t& k) {
+    Frame& object = frames_.back();
+    if (!object.keys.insert(k).second) {  // the last would silently win: refused instead
+      object.key = k;
+      duplicate_ = path();
+      return false;
+    }
+    object.key = k;
+    return dom_.key(k);
+  }
+  bool start_object(size_t size) { return value() && enter(true) && dom_.start_object(size); }
   bool end_object() { return leave() && dom_.end_object(); }
-  bool start_array(size_t size) { return enter() && dom_.start_array(size); }
+  bool start_array(size_t size) { return value() && enter(false) && dom_.start_array(size); }
   bool end_array() { return leave() && dom_.end_array(); }
   bool parse_error(size_t position, const std::string& lastToken,
                    const nlohmann::detail::exception& error) {
@@ -96,22 +109,50 @@ class BoundedDomBuilder {
 
   // Whether parsing stopped at the nesting limit.
   bool tooDeep() const { return tooDeep_; }
+  // The JSON path of a key an object repeats, when parsing stopped there.
+  const std::optional<std::string>& duplicate() const { return duplicate_; }
   // The parser's error, if it reported one.
   const std::optional<Failure>& failure() const { return failure_; }
 
  private:
-  bool enter() {
+  // An object (its keys so far, the current one) or an array (the index of its last value).
+  struct Frame {
+    bool object = false;
+    std::set<std::string> keys;
+    std::string key;
+    long index = -1;
+  };
+
+  bool enter(bool object) {
     tooDeep_ = ++depth_ > kMaxJsonDepth;
+    frames_.push_back({object, {}, {}, -1});
     return !tooDeep_;
   }
   bool leave() {
     --depth_;
+    frames_.pop_back();
     return true;
+  }
+  // Before every value: counts the values of the enclosing array (for paths).
+  bool value() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    return true;
+  }
+  std::string path() const {
+    std::string text = "$";
+    for (const Frame& f : frames_) {  // appended piece by piece (g++ 12 warns of "." + key)
+      text.append(f.object ? "." : "[");
+      text.append(f.object ? f.key : std::to_string(f.index));
+      if (!f.object) text.append("]");
+    }
+    return text;
   }
 
   nlohmann::detail::json_sax_dom_parser<Json> dom_;
   size_t depth_ = 0;
   bool tooDeep_ = false;
+  std::vector<Frame> frames_;
+  std::optional<std::string> duplicate_;
   std::optional<Failure> failure_;
 };
 
@@ -173,6 +214,10 @@ Json parseJsonText(std::string_view text, const std::string& source) {
   Json document;
   BoundedDomBuilder builder(document);
   if (Json::sax_parse(text.data(), text.data() + text.size(), &builder)) return document;
+  if (builder.duplicate())
+    throw InputError(source + ": " + *builder.duplicate(),
+                     "the key appears twice in the same object; expected each key once (which "
+                     "one counts would be a guess)");
   if (builder.tooDeep())
     throw errorAt(text, offsetOfDepth(text, kMaxJsonDepth + 1), source, "nested too deeply",
                   "arrays and objects nested more than " + std::to_string(kMaxJsonDepth) +
@@ -536,6 +581,13 @@ std::vector<Json> playKeys(const Batch& batch) {
 }
 
 }  // namespace
+
+uint64_t playIdentity(const Batch& batch, size_t index) {
+  const std::string key = std::to_string(batch.seed) + " " + playKeys(batch).at(index).dump();
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+  for (unsigned char c : key) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
 
 std::vector<std::optional<size_t>> matchExperiments(const Batch& held, const Batch& wanted) {
   std::vector<std::optional<size_t>> match(wanted.experiments.size());

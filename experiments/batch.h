@@ -72,4 +72,8 @@ Json toJson(const Batch& batch);
 // `held` answers at most one of `wanted`.
 std::vector<std::optional<size_t>> matchExperiments(const Batch& held, const Batch& wanted);
 
+// A fingerprint of what decides the games of experiment `index` of `batch` (see
+// matchExperiments): equal for experiments that play the same games. Checkpoints carry it.
+uint64_t playIdentity(const Batch& batch, size_t index);
+
 }  // namespace ddalab

@@ -1,5 +1,6 @@
 #include "experiments/journal.h"
 
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -10,10 +11,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view kFileHeader = "ddalab-journal/2\n";  // 2: with chance bins
-constexpr uint32_t kRecordMagic = 0x4a444444;                   // "DDDJ"
-constexpr size_t kRecordHeader = 16;                            // magic, payload size, checksum
-constexpr uint32_t kMaxPayload = 1u << 30;  // a trace line of a very long game fits
+// 3: the header names the experiment ("ddalab-journal/3 <playIdentity, 16 hex digits>\n");
+// 2: with chance bins.
+constexpr std::string_view kFormat = "ddalab-journal/3 ";
+constexpr size_t kHeaderSize = kFormat.size() + 16 + 1;
+
+std::string fileHeader(uint64_t identity) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(identity));
+  return std::string(kFormat) + hex + "\n";
+}
+constexpr uint32_t kRecordMagic = 0x4a444444;  // "DDDJ"
+constexpr size_t kRecordHeader = 16;           // magic, payload size, checksum
+constexpr uint32_t kMaxPayload = 1u << 30;     // a trace line of a very long game fits
 
 uint64_t checksum(std::string_view bytes) {
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
@@ -97,17 +107,27 @@ bool decode(std::string_view payload, JournalEntry& entry) {
 
 }  // namespace
 
-JournalScan readJournal(const fs::path& file, const std::function<bool(JournalEntry&&)>& onEntry) {
+JournalScan readJournal(const fs::path& file, uint64_t identity,
+                        const std::function<bool(JournalEntry&&)>& onEntry) {
   JournalScan scan;
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     if (!fs::exists(file)) return scan;
     throw std::runtime_error("cannot read the checkpoint " + file.string());
   }
-  std::string header(kFileHeader.size(), '\0');
-  if (!in.read(header.data(), static_cast<std::streamsize>(header.size())) || header != kFileHeader)
-    return scan;  // empty, torn or foreign: start again
-  scan.validBytes = kFileHeader.size();
+  const std::string expected = fileHeader(identity);
+  std::string header(kHeaderSize, '\0');
+  if (!in.read(header.data(), static_cast<std::streamsize>(header.size())) ||
+      !header.starts_with(kFormat) || header.back() != '\n')
+    return scan;  // empty, torn or of another format: start again
+  if (header != expected)
+    throw InputError(file.string(),
+                     "holds the finished games of another experiment (checkpoint " +
+                         header.substr(kFormat.size(), 16) + ", this experiment's is " +
+                         expected.substr(kFormat.size(), 16) +
+                         "); were checkpoints renamed or moved? Remove it to play the "
+                         "experiment again, or resume with the batch it was started with");
+  scan.validBytes = kHeaderSize;
   std::string payload;
   while (true) {
     char head[kRecordHeader];
@@ -128,8 +148,9 @@ JournalScan readJournal(const fs::path& file, const std::function<bool(JournalEn
   return scan;
 }
 
-JournalWriter::JournalWriter(const fs::path& file, uintmax_t validBytes) : file_(file, validBytes) {
-  if (validBytes == 0) file_.write(kFileHeader);
+JournalWriter::JournalWriter(const fs::path& file, uintmax_t validBytes, uint64_t identity)
+    : file_(file, validBytes) {
+  if (validBytes == 0) file_.write(fileHeader(identity));
 }
 
 void JournalWriter::append(const GameRecord& record, std::string_view trace) {

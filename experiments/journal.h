@@ -27,16 +27,19 @@ struct JournalScan {
 };
 
 // Calls `onEntry` for each valid record of `file` in order, up to the first torn or foreign one or
-// the first `onEntry` refuses (returns false; that record counts as not valid). A missing file
-// has no entries. Throws std::runtime_error when the file cannot be read.
-JournalScan readJournal(const std::filesystem::path& file,
+// the first `onEntry` refuses (returns false; that record counts as not valid). A missing file,
+// or one of another format, has no entries. `identity` is the experiment's playIdentity: a
+// checkpoint of another experiment (journals renamed or swapped) throws InputError, and
+// std::runtime_error is thrown when the file cannot be read.
+JournalScan readJournal(const std::filesystem::path& file, uint64_t identity,
                         const std::function<bool(JournalEntry&&)>& onEntry);
 
 // Appends records to a journal after its valid prefix.
 class JournalWriter {
  public:
-  // Opens `file`, keeping its first `validBytes` (from readJournal; 0 starts a new journal).
-  JournalWriter(const std::filesystem::path& file, uintmax_t validBytes);
+  // Opens `file`, keeping its first `validBytes` (from readJournal; 0 starts a new journal of
+  // the experiment whose playIdentity is `identity`).
+  JournalWriter(const std::filesystem::path& file, uintmax_t validBytes, uint64_t identity);
   // Appends one finished game (buffered).
   void append(const GameRecord& record, std::string_view trace);
   // Hands the buffered records to the operating system; throws WriteError.

@@ -261,7 +261,8 @@ void OutputFolder::classify(const Batch& batch, FolderMode mode,
       throw InputError(where,
                        "the run was started " + traceText(started) + "; resume it the same way");
     resuming_ = true;
-    complete_ = wasComplete;
+    // state.json's word is checked against the files: an experiment short of games resumes.
+    complete_ = wasComplete && holdsEveryGame(batch);
     if (!complete_) writeState(false);
     return;
   }
@@ -283,6 +284,20 @@ void OutputFolder::classify(const Batch& batch, FolderMode mode,
   fs::create_directories(stateDir_);
   if (!sameBatch) writeFileAtomically(dir_ / kBatchName, wanted.dump(2) + "\n");
   writeState(false);
+}
+
+bool OutputFolder::holdsEveryGame(const Batch& batch) const {
+  try {
+    const std::vector<ExperimentSummary> summaries = summarizeResultsDir(dir_);
+    if (summaries.size() != batch.experiments.size()) return false;
+    for (size_t i = 0; i < summaries.size(); ++i)
+      if (summaries[i].label.name != batch.experiments[i].name ||
+          summaries[i].games != static_cast<size_t>(batch.experiments[i].iterations))
+        return false;
+    return true;
+  } catch (const std::exception&) {  // missing or damaged files: not complete
+    return false;
+  }
 }
 
 void OutputFolder::clearResults() {
@@ -329,8 +344,8 @@ void OutputFolder::update(const Batch& batch, const Json& held) {
   fs::create_directories(next);
   for (size_t i = 0; i < batch.experiments.size(); ++i)
     if (match[i])
-      keepGames(heldBatch->experiments[*match[i]], batch.experiments[i].iterations,
-                next / journal(batch.experiments[i]).filename());
+      keepGames(heldBatch->experiments[*match[i]], playIdentity(batch, i),
+                batch.experiments[i].iterations, next / journal(batch.experiments[i]).filename());
   clearResults();
   writeFileAtomically(dir_ / kBatchName, toJson(batch).dump(2) + "\n");
   writeState(false);
@@ -340,8 +355,10 @@ void OutputFolder::update(const Batch& batch, const Json& held) {
   resuming_ = true;
 }
 
-void OutputFolder::keepGames(const Experiment& held, int iterations, const fs::path& to) const {
-  JournalWriter out(to, 0);
+void OutputFolder::keepGames(const Experiment& held, uint64_t identity, int iterations,
+                             const fs::path& to) const {
+  // Matched experiments play the same games: the held one's identity is `identity` too.
+  JournalWriter out(to, 0, identity);
   uint64_t count = 0;
   const auto keep = [&](const GameRecord& record) {
     if (record.iteration != count || count >= static_cast<uint64_t>(iterations)) return false;
@@ -350,7 +367,11 @@ void OutputFolder::keepGames(const Experiment& held, int iterations, const fs::p
     return true;
   };
   if (fs::exists(journal(held))) {
-    readJournal(journal(held), [&](JournalEntry&& entry) { return keep(entry.record); });
+    try {
+      readJournal(journal(held), identity,
+                  [&](JournalEntry&& entry) { return keep(entry.record); });
+    } catch (const InputError&) {  // a checkpoint of something else: the experiment starts over
+    }
   } else if (fs::exists(dir_ / (fileStem(held.name) + ".games.csv"))) {
     try {
       for (const GameRecord& record : readExperimentGames(dir_, labelOf(held)).records)

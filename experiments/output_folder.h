@@ -63,11 +63,14 @@ class OutputFolder {
   bool wouldReplace(const std::filesystem::path& input, bool sameBatch,
                     const std::optional<std::filesystem::path>& traceDir) const;
   void clearResults();
+  // Whether the folder's CSVs hold every game of every experiment of `batch`.
+  bool holdsEveryGame(const Batch& batch) const;
   // FolderMode::Update of a folder holding the run of `held`.
   void update(const Batch& batch, const Json& held);
   // Writes the games of `held` the folder holds (its checkpoint, else its games CSV) into the
   // new checkpoint `to`, the first `iterations` of them.
-  void keepGames(const Experiment& held, int iterations, const std::filesystem::path& to) const;
+  void keepGames(const Experiment& held, uint64_t identity, int iterations,
+                 const std::filesystem::path& to) const;
   void writeState(bool complete) const;
 
   std::filesystem::path dir_;

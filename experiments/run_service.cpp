@@ -33,12 +33,13 @@ class ExperimentRun {
         experiment_(request.batch.experiments[index]),
         index_(index),
         journalFile_(folder.journal(experiment_)),
+        identity_(playIdentity(request.batch, index)),
         events_(events),
         summary_(labelOf(experiment_)) {}
 
   // Reads back the checkpoint of an interrupted run; returns how many games it held.
   size_t resume() {
-    const JournalScan scan = readJournal(journalFile_, [this](JournalEntry&& entry) {
+    const JournalScan scan = readJournal(journalFile_, identity_, [this](JournalEntry&& entry) {
       if (entry.record.iteration != summary_.games()) return false;  // not the next game
       add(entry.record);
       return true;
@@ -50,7 +51,7 @@ class ExperimentRun {
   // Plays the games not yet finished; returns how many were played.
   size_t play(RunControl& control, const std::function<void()>& tick) {
     const size_t first = summary_.games();
-    JournalWriter journal(journalFile_, validBytes_);
+    JournalWriter journal(journalFile_, validBytes_, identity_);
     auto lastSync = Clock::now();
     PlayOptions options;
     options.threads = request_.threads;
@@ -90,7 +91,7 @@ class ExperimentRun {
       games.add(record);
       if (trace) trace->write(traceLine + "\n");
     };
-    readJournal(journalFile_, [&](JournalEntry&& entry) {
+    readJournal(journalFile_, identity_, [&](JournalEntry&& entry) {
       writeGame(entry.record, entry.trace);
       return true;
     });
@@ -115,6 +116,7 @@ class ExperimentRun {
   const Experiment& experiment_;
   size_t index_;
   fs::path journalFile_;
+  uint64_t identity_;  // the experiment's playIdentity, in its checkpoint's header
   const RunEvents& events_;
   SummaryBuilder summary_;
   uintmax_t validBytes_ = 0;
@@ -204,7 +206,8 @@ RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunCo
   }
   outcome.complete = complete && outcome.summaries.size() == request.batch.experiments.size();
   outcome.scores = scoreAll(outcome.summaries);
-  outcome.analyses = analyzeResultsDir(request.out);
+  // A run stopped before its first experiment wrote nothing to analyse (no summary.csv).
+  if (!outcome.summaries.empty()) outcome.analyses = analyzeResultsDir(request.out);
   writeAnalysisCsvs(request.out, outcome.analyses);
   if (outcome.complete) folder.markComplete();
   return outcome;

@@ -343,6 +343,13 @@ class RowCursor {
     return bins;
   }
 
+  // A finite number >= 0.
+  double nonNegative() {
+    const double value = finite();
+    if (value < 0) failLast("expected a number >= 0");
+    return value;
+  }
+
   // A count: an integer >= 0.
   int count() {
     const int value = number<int>();
@@ -449,8 +456,10 @@ GameRecord parseGame(RowCursor& row, size_t seats, std::optional<uint64_t> previ
   g.metrics[static_cast<size_t>(Metric::Rounds)] = row.count();
   g.winner = parseWinner(row, seats);
   g.capped = parseFlag(row);
+  // Counts, means of counts, absolute values and deviations: none of them can be negative.
   for (const auto& info : allMetrics())
-    if (info.metric != Metric::Rounds) g.metrics[static_cast<size_t>(info.metric)] = row.finite();
+    if (info.metric != Metric::Rounds)
+      g.metrics[static_cast<size_t>(info.metric)] = row.nonNegative();
   for (size_t seat = 0; seat < seats; ++seat) {
     g.scores[seat] = row.finite();
     g.counters[seat] = {row.count(), row.count(), row.count()};

@@ -186,6 +186,51 @@ corrupt negative '2s/^\(0,[0-9]*,\)[0-9]*/\1-5/'
 expect 2 "hc__e-hillclimber.games.csv:2.*rounds" "$ddalab" score "$work/negative"
 corrupt duplicate '3s/^1,/0,/'
 expect 2 "hc__e-hillclimber.games.csv:3.*increasing" "$ddalab" score "$work/duplicate"
+corrupt negative-lead-changes '2s/^\(0,[0-9]*,[0-9]*,[0-9]*,[01],\)[^,]*/\1-3/'
+expect 2 "hc__e-hillclimber.games.csv:2.*lead_changes.*>= 0" "$ddalab" score "$work/negative-lead-changes"
+corrupt negative-freedom '2s/^\(\([^,]*,\)\{9\}\)[^,]*/\1-1.5/'
+expect 2 "hc__e-hillclimber.games.csv:2.*freedom.*>= 0" "$ddalab" score "$work/negative-freedom"
+
+# A stop signal at once (before the first experiment has started) is a stop, not an error.
+for signal in INT TERM HUP; do
+  "$ddalab" run "$work/b.json" --out "$work/early-$signal" -t 2 --quiet >"$work/early.out" 2>&1 &
+  pid=$!
+  sleep 0.05
+  kill -$signal $pid
+  wait $pid
+  code=$?
+  case $signal in INT) want=130 ;; TERM) want=143 ;; HUP) want=129 ;; esac
+  [ "$code" -eq "$want" ] || fail "SIG$signal at once exited $code, expected $want: $(tail -c 300 "$work/early.out")"
+  grep -q "stopped by SIG$signal" "$work/early.out" || fail "SIG$signal at once: no stop line"
+done
+
+# The "continue with" hint repeats --iterations and --seed, so the command it prints resumes.
+"$ddalab" run "$work/b.json" --out "$work/hint" -t 2 -n 20000 --seed 5 --quiet >"$work/hint.out" 2>&1 &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+hint=$(grep -o "continue with: .*" "$work/hint.out" | sed 's/^continue with: //')
+case "$hint" in *"--iterations 20000"*"--seed 5"*) ;; *) fail "the hint lacks the overrides: $hint" ;; esac
+if [ -n "$hint" ]; then  # the printed command is accepted: it resumes (stopped again here)
+  eval "exec ${hint/ddalab/\"$ddalab\"} --quiet" >"$work/hint2.out" 2>&1 &
+  pid=$!
+  sleep 0.5
+  kill -INT $pid
+  wait $pid
+  code=$?
+  [ "$code" -eq 130 ] || fail "the printed command exited $code: $(tail -c 300 "$work/hint2.out")"
+fi
+
+# Past a file-size limit (ulimit -f) the write fails like a full disk: exit 1, the file named.
+expect 1 "File too large\|too large" bash -c "ulimit -f 16; exec \"$ddalab\" run \"$work/b.json\" --out \"$work/fsize\" -t 2 -n 300 --quiet"
+no_temporary_files "$work/fsize"
+
+# A pipe as the batch file is refused at once instead of blocking; a key given twice is refused.
+mkfifo "$work/fifo.json"
+expect 2 "not a regular file" timeout 10 "$ddalab" run "$work/fifo.json" --out "$work/fifo"
+sed 's/"iterations": 1500}]}/"iterations": 1500, "iterations": 3}]}/' "$work/b.json" >"$work/twice.json"
+expect 2 'experiments\[1\].iterations.*twice' "$ddalab" validate "$work/twice.json"
 
 echo "$((failures == 0 ? 1 : 0)) passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -390,3 +390,23 @@ TEST_CASE("the shipped experiments still load, and what toJson writes loads agai
     }
   CHECK(files >= 8);
 }
+
+TEST_CASE("a key given twice in an object is refused with its JSON path", "[batch]") {
+  const auto errorOfText = [](const std::string& text) {
+    try {
+      parseBatchText(text, "b.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(errorOfText(R"({"format": "ddalab-batch/1", "seed": 1, "seed": 2, "experiments": []})"),
+             Catch::Matchers::Contains("b.json: $.seed") && Catch::Matchers::Contains("twice"));
+  CHECK_THAT(errorOfText(R"({"format": "ddalab-batch/1", "experiments": [{}, {"name": "a",
+             "game": {"id": "ludo", "params": {"players": 2, "players": 4}}}]})"),
+             Catch::Matchers::Contains("$.experiments[1].game.params.players"));
+  // The same key in different objects is fine.
+  CHECK_THAT(errorOfText(R"({"format": "ddalab-batch/1", "experiments": [{"name": "a"},
+             {"name": "b"}]})"),
+             !Catch::Matchers::Contains("twice"));
+}

@@ -295,10 +295,14 @@ GameRecord detailedGame(uint64_t iteration, int numPlayers, double salt) {
   g.winner = static_cast<int>(iteration % (numPlayers + 1)) - 1;  // includes draws
   g.capped = iteration % 2 == 1;
   const double tricky[] = {0.1 + 0.2, 1e-300, -0.0, 1.0 / 3, 5e-324, 1e150, -2.5e17, 42};
-  for (size_t k = 0; k < kNumMetrics; ++k) g.metrics[k] = tricky[(k + iteration) % 8] * salt;
+  // Metrics are never negative (files refuse that), but -0.0 keeps its sign bit; scores may be.
+  for (size_t k = 0; k < kNumMetrics; ++k) {
+    const double value = tricky[(k + iteration) % 8] * salt;
+    g.metrics[k] = std::signbit(value) && value != 0 ? -value : value;
+  }
   g.metrics[at(Metric::Rounds)] = 17 + static_cast<double>(iteration);
   for (int p = 0; p < numPlayers; ++p) {
-    g.scores[p] = (p + 1) * 0.1 * salt;
+    g.scores[p] = (p + 1) * 0.1 * salt + (p == 1 ? -2.5e17 : 0);
     g.counters[p] = {p + 3, p + 11, p};
   }
   return g;

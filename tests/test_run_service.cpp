@@ -115,7 +115,7 @@ TEST_CASE("journal: records and traces round-trip, a torn tail is dropped", "[fi
     records[i].counters[0] = {static_cast<int>(i), 7, 3};
   }
   {
-    JournalWriter journal(file, 0);
+    JournalWriter journal(file, 0, 42);
     for (const auto& r : records) journal.append(r, "{\"i\":" + std::to_string(r.iteration) + "}");
     journal.sync();
   }
@@ -124,7 +124,7 @@ TEST_CASE("journal: records and traces round-trip, a torn tail is dropped", "[fi
     read.push_back(std::move(e));
     return true;
   };
-  const JournalScan full = readJournal(file, collect);
+  const JournalScan full = readJournal(file, 42, collect);
   REQUIRE(full.entries == 5);
   CHECK(full.validBytes == fs::file_size(file));
   for (size_t i = 0; i < 5; ++i) {
@@ -135,16 +135,16 @@ TEST_CASE("journal: records and traces round-trip, a torn tail is dropped", "[fi
   // A kill in the middle of a write: the last record is cut short.
   fs::resize_file(file, full.validBytes - 3);
   read.clear();
-  const JournalScan torn = readJournal(file, collect);
+  const JournalScan torn = readJournal(file, 42, collect);
   CHECK(torn.entries == 4);
   // Appending continues after the valid prefix.
   {
-    JournalWriter journal(file, torn.validBytes);
+    JournalWriter journal(file, torn.validBytes, 42);
     journal.append(records[4], "again");
     journal.sync();
   }
   read.clear();
-  CHECK(readJournal(file, collect).entries == 5);
+  CHECK(readJournal(file, 42, collect).entries == 5);
   CHECK(read.back().trace == "again");
   // A flipped byte inside a record ends the valid prefix there.
   {
@@ -153,8 +153,8 @@ TEST_CASE("journal: records and traces round-trip, a torn tail is dropped", "[fi
     f.put('\x7f');
   }
   read.clear();
-  CHECK(readJournal(file, collect).entries == 3);
-  CHECK(readJournal(dir.path() / "missing.journal", collect).entries == 0);
+  CHECK(readJournal(file, 42, collect).entries == 3);
+  CHECK(readJournal(dir.path() / "missing.journal", 42, collect).entries == 0);
 }
 
 TEST_CASE("playIterations delivers every game in order with a tiny window", "[runner]") {
@@ -418,8 +418,8 @@ TEST_CASE("matchExperiments pairs the experiments that play the same games", "[s
   CHECK(match[1] == std::optional<size_t>(1));
   // Another master seed plays other games; a held experiment answers one wanted one only.
   CHECK_FALSE(matchExperiments(held, batchOf({renamed}, 8))[0]);
-  const auto twice = matchExperiments(
-      held, batchOf({renamed, ludoExperiment("x/e-random", "e-random", 20)}));
+  const auto twice =
+      matchExperiments(held, batchOf({renamed, ludoExperiment("x/e-random", "e-random", 20)}));
   CHECK_FALSE(twice[0]);  // x/e-random keeps its own games first
   CHECK(twice[1] == std::optional<size_t>(1));
   // A salt changes every game.
@@ -435,8 +435,8 @@ TEST_CASE("FolderMode::Update keeps the games of unchanged experiments, byte-ide
                                ludoExperiment("x/e-random", "e-random", 12)});
   Json changed = ludoExperiment("x/e-hc", "e-hillclimber", 12);
   changed["coefficients"]["lead"] = 4;
-  const Batch second = batchOf({ludoExperiment("x/more", "e-random", 20), changed,
-                                ludoExperiment("x/new", "e-maxn", 3)});
+  const Batch second = batchOf(
+      {ludoExperiment("x/more", "e-random", 20), changed, ludoExperiment("x/new", "e-maxn", 3)});
   run(requestFor(second, dir.path() / "fresh"));
 
   SECTION("after a complete run (the games come back from the CSVs)") {
@@ -471,4 +471,34 @@ TEST_CASE("FolderMode::Update keeps the games of unchanged experiments, byte-ide
   writeFileAtomically(dir.path() / "other" / "summary.csv", "x\n");
   update.out = dir.path() / "other";
   REQUIRE_THROWS_WITH(run(update), Contains("different batch"));
+}
+
+TEST_CASE("a resumed run checks the checkpoints and the completion it is told of", "[service]") {
+  TempDir dir;
+  const Batch batch = batchOf({ludoExperiment("x/e-hc", "e-hillclimber", 60),
+                               ludoExperiment("x/e-random", "e-random", 400)});
+  RunRequest request = requestFor(batch, dir.path() / "r");
+  runAndStop(request, 70, false);  // the first experiment finished, the second has started
+  const fs::path state = dir.path() / "r" / ".ddalab";
+  REQUIRE(fs::exists(state / "x__e-hc.journal"));
+  request.mode = FolderMode::Resume;
+
+  SECTION("checkpoints swapped between experiments are refused, nothing is written") {
+    REQUIRE(fs::exists(state / "x__e-random.journal"));
+    fs::rename(state / "x__e-hc.journal", state / "swap");
+    fs::rename(state / "x__e-random.journal", state / "x__e-hc.journal");
+    fs::rename(state / "swap", state / "x__e-random.journal");
+    REQUIRE_THROWS_WITH(run(request), Contains("x__e-hc.journal") &&
+                                          Contains("another experiment"));
+  }
+  SECTION("a state.json claiming completion does not drop an unfinished experiment") {
+    writeFileAtomically(state / "state.json",
+                        R"({"format":"ddalab-run/1","complete":true,"traces":"none"})"
+                        "\n");
+    const RunOutcome outcome = run(request);
+    CHECK(outcome.complete);
+    CHECK(outcome.gamesPlayed > 0);
+    run(requestFor(batch, dir.path() / "whole"));
+    requireSameFolders(dir.path() / "r", dir.path() / "whole");
+  }
 }

@@ -1,4 +1,5 @@
 // ddalab: the command-line front end (app.md "CLI").
+#include <csignal>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -28,6 +29,9 @@ int main(int argc, char** argv) {
     std::cout << kUsage;
     return argc < 2 ? kBadInput : kOk;
   }
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported like a full disk
+  // (the file, the reason, exit 1; finished games stay checkpointed) instead of killing ddalab.
+  std::signal(SIGXFSZ, SIG_IGN);
   const std::string command = argv[1];
   const Args args(argv + 2, argv + argc);
   try {

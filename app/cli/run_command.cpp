@@ -109,6 +109,14 @@ const char* signalName(int signal) {
   return "a signal";
 }
 
+// The --iterations and --seed a run was started with: a resumed run needs the same batch.
+std::string overrides(const po::variables_map& vm) {
+  std::string text;
+  for (const char* option : {"iterations", "seed"})
+    if (vm.count(option)) text += std::string(" --") + option + " " + vm[option].as<std::string>();
+  return text;
+}
+
 void printOutcome(const RunOutcome& outcome, const RunRequest& request) {
   printSummaryTables(std::cout, outcome.summaries);
   printComparisonScores(std::cout, outcome.scores, outcome.analyses);
@@ -163,7 +171,8 @@ int runCommand(const Args& args) {
             << " finished games kept and saved; continue with: ddalab run "
             << vm["batch"].as<std::string>() << " --out " << request.out.string()
             << (request.traces ? " --trace " + request.traces->dir.string() : "")
-            << (request.traces && request.traces->detail ? " --trace-detail" : "") << " --resume\n";
+            << (request.traces && request.traces->detail ? " --trace-detail" : "") << overrides(vm)
+            << " --resume\n";
   return signal ? 128 + signal : kRuntimeError;
 }
 
