@@ -63,6 +63,27 @@ class State {
   virtual std::string actionToString(Action action) const = 0;
   // Human-readable form of the whole state.
   virtual std::string toString() const = 0;
+
+  // What a seat may know (OpenSpiel's observation strings are the model): the views, the live
+  // panel and a person's replays show a person only this. Games without hidden information keep
+  // the defaults (everything is seen by everyone).
+  // The state as seat `player` sees it: other seats' hidden cards and undealt ones left out.
+  virtual std::string observationString(int player) const {
+    (void)player;
+    return toString();
+  }
+  // At an environment node: whether seat `player` learns which outcome is chosen (a die all see,
+  // a card into its own hand), not only that one was (a card into another seat's hidden hand).
+  virtual bool outcomeVisibleTo(int player) const {
+    (void)player;
+    return true;
+  }
+  // At an environment node: whether the outcomes and their natural probabilities are public (a
+  // die's faces), or would tell hidden information (the cards left in a deck, whose split with
+  // the hidden hands is secret).
+  virtual bool outcomesPublic() const { return true; }
+  // At an environment node: how the chosen outcome reads to a seat it is hidden from.
+  virtual std::string hiddenOutcomeString() const { return "an outcome hidden from you"; }
   // A state consistent with everything `player` has seen, hidden parts re-sampled from rng.
   // `kindWeights` (empty = uniform) weights the game's hidden item kinds for inference
   // (the game documents its kind ids). Perfect-information games return a plain copy.

@@ -149,6 +149,21 @@ struct Playout {
 };
 
 // One random playout from `seed` with every invariant checked along the way.
+// What each seat may know is well defined: the same for a copy of the state, and for a game
+// without hidden information everything (every seat sees the state and every outcome).
+void checkObservations(const Game& game, const State& s) {
+  const auto copy = s.clone();
+  for (int p = 0; p < s.numPlayers(); ++p) {
+    REQUIRE(s.observationString(p) == copy->observationString(p));
+    REQUIRE_FALSE(s.observationString(p).empty());
+    if (!game.hasHiddenInformation()) {
+      REQUIRE(s.observationString(p) == s.toString());
+      if (s.isEnvironmentNode()) REQUIRE(s.outcomeVisibleTo(p));
+    }
+  }
+  if (!game.hasHiddenInformation() && s.isEnvironmentNode()) REQUIRE(s.outcomesPublic());
+}
+
 Playout randomPlayout(const Game& game, uint64_t seed) {
   auto s = game.newGame(seed);
   const int n = s->numPlayers();
@@ -164,7 +179,10 @@ Playout randomPlayout(const Game& game, uint64_t seed) {
   while (!s->isTerminal()) {
     REQUIRE(result.actions.size() < static_cast<size_t>(kMaxActions));
     checkNode(*s, n, legal, outcomes);
-    if (result.actions.size() % kCloneCheckEvery == 0) checkCloneIndependence(*s, cloneRng);
+    if (result.actions.size() % kCloneCheckEvery == 0) {
+      checkCloneIndependence(*s, cloneRng);
+      checkObservations(game, *s);
+    }
     const Action a = randomAction(*s, rng, legal, outcomes);
     REQUIRE_FALSE(s->actionToString(a).empty());
     const int roundsBefore = s->roundsCompleted();

@@ -917,3 +917,54 @@ TEST_CASE("Lost Cities: parameters and their validation", "[lost-cities][params]
   pos.hands[0] = cards("Y6");
   CHECK(stateAt(pos)->gain(0) != stateAt(pos, Json{{"heuristic", "thesis"}})->gain(0));
 }
+
+TEST_CASE("a seat's observation hides the other hand, the deck and draws into the other hand",
+          "[lost-cities]") {
+  const auto game =
+      lostcities::gameInfo().make(validateParams(lostcities::gameInfo().params, nullptr, "params"));
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    auto state = game->newGame(seed);
+    Rng rng(seed);
+    std::vector<Action> legal;
+    std::vector<Outcome> outcomes;
+    for (int step = 0; step < 400 && !state->isTerminal(); ++step) {
+      const auto& s = dynamic_cast<const LostCitiesState&>(*state);
+      for (int p = 0; p < 2; ++p) {
+        // The card names the seat sees (letters and digits between other characters).
+        const std::string seen = s.observationString(p);
+        std::set<std::string> named;
+        std::string token;
+        for (const char c : seen + " ") {
+          if (std::isalnum(static_cast<unsigned char>(c))) {
+            token.push_back(c);
+          } else if (!token.empty()) {
+            named.insert(token);
+            token.clear();
+          }
+        }
+        // A number card (each exists once) of the other hand that this seat did not see taken
+        // from a pile, or one still in the deck, is named nowhere in what the seat sees.
+        for (int kind = 0; kind < lostcities::kKinds; ++kind) {
+          if (lostcities::rankOf(kind) == 0) continue;
+          const bool secret =
+              (s.hand(1 - p).count(kind) && !s.known(p).count(kind)) || s.deckCards().count(kind);
+          INFO("seed " << seed << ", seat " << p << ", card " << lostcities::cardName(kind) << "\n"
+                       << seen);
+          if (secret) CHECK_FALSE(named.count(lostcities::cardName(kind)));
+        }
+      }
+      if (s.isEnvironmentNode()) {
+        const int drawer = s.chanceRecipient();
+        CHECK(s.outcomeVisibleTo(drawer));
+        CHECK_FALSE(s.outcomeVisibleTo(1 - drawer));
+        CHECK_FALSE(s.outcomesPublic());  // the outcomes are the deck's cards
+        CHECK(s.hiddenOutcomeString().find("draws a card") != std::string::npos);
+        state->outcomes(outcomes);
+        state->apply(outcomes[rng.below(static_cast<uint32_t>(outcomes.size()))].action);
+      } else {
+        state->legalActions(legal);
+        state->apply(legal[rng.below(static_cast<uint32_t>(legal.size()))]);
+      }
+    }
+  }
+}

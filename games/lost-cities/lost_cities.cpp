@@ -364,6 +364,43 @@ std::string LostCitiesState::describePlayer(int p) const {
   return out.str();
 }
 
+std::string LostCitiesState::hiddenOutcomeString() const {
+  return "player " + std::to_string(player_) + " draws a card from the deck (hidden)";
+}
+
+std::string LostCitiesState::observationString(int player) const {
+  std::ostringstream out;
+  out << "round " << rounds_ << ", ";
+  if (over_)
+    out << (capped_ ? "capped" : "over") << ", winner "
+        << (winner() < 0 ? std::string("none (draw)") : "player " + std::to_string(winner()));
+  else
+    out << "player " << player_ << (drawPending_ ? " draws from the deck" : " on turn");
+  out << ", deck " << deckSize_ << "\n";
+  for (int p = 0; p < 2; ++p) {
+    if (p == player) {
+      out << describePlayer(p);
+      continue;
+    }
+    out << "player " << p << ": hand of " << hands_[p].size() << " cards (hidden) | expeditions";
+    for (int c = 0; c < kColours; ++c) {
+      CardSet one;
+      one.numbers[c] = expeditions_[p].numbers[c];
+      one.wagers[c] = expeditions_[p].wagers[c];
+      if (one.size()) out << ' ' << kColourLetters[c] << '[' << cardList(one) << ']';
+    }
+    out << "\n  taken from piles (so in that hand, if not played since): "
+        << cardList(known(player)) << "\n";
+  }
+  out << "piles:";
+  for (int c = 0; c < kColours; ++c) {
+    out << ' ' << kColourLetters[c] << '[';
+    for (int i = 0; i < piles_[c].size; ++i) out << (i ? " " : "") << cardName(pileCard(c, i));
+    out << ']';
+  }
+  return out.str();
+}
+
 std::string LostCitiesState::toString() const {
   std::ostringstream out;
   out << "round " << rounds_ << ", ";

@@ -131,6 +131,12 @@ class LostCitiesState final : public State {
   // The card and whether it is played or discarded; the draw source is the group's detail.
   Action actionGroup(Action action) const override { return action / kSources; }
   std::string actionToString(Action action) const override;
+  // A seat sees its own hand, both expeditions, the piles, the deck's size and the cards the
+  // other seat took from the piles; not the other hand, the deck or a draw into the other hand.
+  std::string observationString(int player) const override;
+  bool outcomeVisibleTo(int player) const override { return player == player_; }
+  bool outcomesPublic() const override { return false; }
+  std::string hiddenOutcomeString() const override;
   std::string toString() const override;
   // Keeps `player`'s hand, both expeditions, the piles, deck size, hand sizes and K; the
   // opponent's hand becomes K plus cards drawn from the unseen ones (uniformly, or one at a time
