@@ -86,6 +86,13 @@ void MainWindow::buildMenus() {
   game->addAction(batchMode_);
   game->addAction(gameMode_);
   addAll(menuBar()->addMenu("&Batch"), batch_->batchActions());
+  auto* view = menuBar()->addMenu("&View");
+  QAction* hidden = view->addAction("Show hidden information");
+  hidden->setCheckable(true);  // off at every start: a person never sees another seat's secrets
+  hidden->setToolTip(
+      "For researchers: the game mode shows what the persons' seats may not know (the other "
+      "hands, the cards dealt to them, every outcome the environment weighed)");
+  connect(hidden, &QAction::toggled, playMode_, &PlayMode::setShowHidden);
   auto* help = menuBar()->addMenu("&Help");
   help->addAction("Keyboard shortcuts", QKeySequence::HelpContents, this,
                   [this] { showShortcuts(); });

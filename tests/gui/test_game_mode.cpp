@@ -4,7 +4,9 @@
 // illegal click changes nothing and says why; a replay rebuilds every round's gains and statuses
 // and the recorded F breakdowns add up; the window answers while an AI thinks.
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -23,6 +25,7 @@
 #include "core/params.h"
 #include "core/status.h"
 #include "games/hexalines/hexalines.h"
+#include "games/lost-cities/lost_cities.h"
 #include "games/registry.h"
 
 using namespace ddalab;
@@ -163,6 +166,59 @@ class GameModeTest : public QObject {
       QVERIFY(moves.size() >= 10);
       QCOMPARE(fingerprint(played), fingerprint(coreRecord(setup, moves)));
     }
+  }
+
+  // Playing Lost Cities against an AI, the live panel never names a card the person may not
+  // know: the AI's hand, the cards the deck gave it (it showed "deck gives Y9": a cheat sheet),
+  // the deck's cards as the outcomes of a draw. View -> Show hidden information shows the draw.
+  void lostCitiesKeepsTheAisCardsHidden() {
+    MainWindow window;
+    window.show();
+    PlayMode& mode = *window.playMode();
+    GameSession& session = *mode.session();
+    session.setDelay(0);
+    QVERIFY(mode.newGame(personAgainstAis("lost-cities", 5)));
+    const auto panelText = [&] {
+      QStringList texts;
+      for (QLabel* label : mode.panel()->findChildren<QLabel*>()) texts << label->text();
+      for (QTableWidget* table : mode.panel()->findChildren<QTableWidget*>())
+        for (int r = 0; r < table->rowCount(); ++r)
+          for (int c = 0; c < table->columnCount(); ++c)
+            if (table->item(r, c)) texts << table->item(r, c)->text();
+      return " " + texts.join(" ") + " ";
+    };
+    std::mt19937 random(3);
+    int aiDraws = 0;
+    for (int turn = 0; turn < 12; ++turn) {
+      QVERIFY(waitForPerson(session));
+      if (session.match().over()) break;
+      const auto& state = dynamic_cast<const lostcities::LostCitiesState&>(session.match().state());
+      const QString text = panelText();
+      // Number cards exist once: one in the AI's hand that the person did not see taken from a
+      // pile, or in the deck, must not be named.
+      for (int kind = 0; kind < lostcities::kKinds; ++kind) {
+        if (lostcities::rankOf(kind) == 0) continue;
+        const bool secret = (state.hand(1).count(kind) && !state.known(0).count(kind)) ||
+                            state.deckCards().count(kind);
+        const QString name = QString::fromStdString(lostcities::cardName(kind));
+        if (secret)
+          QVERIFY2(!QRegularExpression("\\b" + name + "\\b").match(text).hasMatch(),
+                   qPrintable(name + " shown in: " + text));
+      }
+      if (const EnvironmentMove* move = session.lastEnvironmentMove();
+          move && move->before->chanceRecipient() == 1) {
+        ++aiDraws;
+        QVERIFY2(text.contains("draws a card from the deck (hidden)"), qPrintable(text));
+        mode.setShowHidden(true);  // the researcher's switch shows the AI's draw
+        const QString card =
+            QString::fromStdString(lostcities::cardName(static_cast<int>(move->action)));
+        QVERIFY2(panelText().contains(card), qPrintable(card + " not in " + panelText()));
+        mode.setShowHidden(false);
+      }
+      clickAMove(*mode.view(), session, random);
+      if (QTest::currentTestFailed()) return;
+    }
+    QVERIFY(aiDraws >= 5);
   }
 
   // A click on something that is not a legal target changes nothing and says why.

@@ -118,6 +118,20 @@ void LivePanel::show(const std::vector<PlayerLine>& players, const MetricValues&
     breakdown_->clear();
     return;
   }
+  if (decision->outcomesHidden) {
+    decision_->setText(
+        QString("<b>%1</b>%2<br><i>%3 View → Show hidden information shows it (for "
+                "researchers).</i>")
+            .arg(QString::fromStdString(decision->chosen).toHtmlEscaped(),
+                 decision->chosenHidden ? QString() : QString(" (dealt to you)"),
+                 decision->chosenHidden
+                     ? "Hidden from you, and so are the other outcomes and how they were weighed."
+                     : "The other outcomes and their probabilities are hidden: they would tell "
+                       "what the hidden hands hold."));
+    outcomes_->setRowCount(0);
+    breakdown_->clear();
+    return;
+  }
   decision_->setText(
       QString("chose <b>%1</b> (natural probability %2)%3")
           .arg(QString::fromStdString(decision->chosen).toHtmlEscaped(),

@@ -32,6 +32,10 @@ struct DecisionReport {
   double probability = 0;
   bool natural = false;  // drawn by its natural probability (random_prob fired, or no DDA)
   std::vector<Row> rows;
+  // What the person may not see (State::outcomeVisibleTo, outcomesPublic): the chosen outcome
+  // (then `chosen` says only that one was chosen), or the others and the probabilities.
+  bool chosenHidden = false;
+  bool outcomesHidden = false;
 };
 
 // One player's line of the panel.

@@ -192,6 +192,25 @@ std::vector<PlayerLine> PlayMode::playerLines(const State& state) const {
   return lines;
 }
 
+std::vector<int> PlayMode::viewers() const {
+  // What every person at the table may know (a seat's secret is kept from the other persons
+  // too); a demo of AIs only, or a researcher's switch, shows everything.
+  std::vector<int> seats;
+  if (showHidden_) return seats;
+  const std::vector<bool> human = humanSeats(session_->setup());
+  for (size_t seat = 0; seat < human.size(); ++seat)
+    if (human[seat]) seats.push_back(static_cast<int>(seat));
+  return seats;
+}
+
+void PlayMode::setShowHidden(bool show) {
+  showHidden_ = show;
+  if (replay_)
+    refreshReplay();
+  else
+    refresh();
+}
+
 void PlayMode::refresh() {
   if (replay_ || !session_->started() || session_->thinking()) return;
   const Match& match = session_->match();
@@ -212,7 +231,7 @@ void PlayMode::refresh() {
   if (const EnvironmentMove* move = session_->lastEnvironmentMove())
     report =
         decisionReport(*move->before, move->action, move->decision ? &*move->decision : nullptr,
-                       session_->experiment().coefficients);
+                       session_->experiment().coefficients, viewers());
   QString heading;
   if (state.isTerminal())
     heading = state.winner() >= 0 ? QString("Game over: seat %1 wins").arg(state.winner())

@@ -43,6 +43,11 @@ class PlayMode : public QWidget {
   int round() const { return round_; }
 
   GameSession* session() const { return session_; }
+  // The researcher's switch: show what the persons' seats may not know (off: hidden).
+  void setShowHidden(bool show);
+  bool showHidden() const { return showHidden_; }
+  // The seats whose knowledge bounds what is shown (the persons'; none when all is shown).
+  std::vector<int> viewers() const;
   GameView* view() const { return view_; }
   LivePanel* panel() const { return panel_; }
   uint64_t seed() const;
@@ -73,6 +78,7 @@ class PlayMode : public QWidget {
   QLabel* roundLabel_;
   std::unique_ptr<Replay> replay_;
   int round_ = 0;
+  bool showHidden_ = false;
 };
 
 }  // namespace ddalab::gui

@@ -1,5 +1,7 @@
 #include "app/gui/play/replay.h"
 
+#include <cmath>
+
 #include "core/status.h"
 #include "games/registry.h"
 
@@ -66,9 +68,19 @@ DecisionReport decisionReport(const Json& action, const State& before) {
 }
 
 DecisionReport decisionReport(const State& before, Action chosen,
-                              const EnvironmentDecision* decision,
-                              const Coefficients& coefficients) {
+                              const EnvironmentDecision* decision, const Coefficients& coefficients,
+                              std::span<const int> viewers) {
   DecisionReport report;
+  for (int seat : viewers)
+    report.chosenHidden = report.chosenHidden || !before.outcomeVisibleTo(seat);
+  report.outcomesHidden = report.chosenHidden || (!viewers.empty() && !before.outcomesPublic());
+  if (report.outcomesHidden) {  // the outcomes, their probabilities and their F would tell it
+    report.chosen =
+        report.chosenHidden ? before.hiddenOutcomeString() : before.actionToString(chosen);
+    report.probability = std::nan("");
+    report.natural = decision && decision->natural;
+    return report;
+  }
   report.chosen = before.actionToString(chosen);
   std::vector<Outcome> outcomes;
   before.outcomes(outcomes);

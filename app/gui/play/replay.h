@@ -4,6 +4,7 @@
 // game's view with the live panel; the recorded gains are checked against the rebuilt ones.
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,9 +53,10 @@ Coefficients coefficientsOfTrace(const Json& line);
 // A decision as the panel shows it, from a detailed trace's "decision" (or, for a plain trace,
 // from the outcomes at `before` and the chosen one).
 DecisionReport decisionReport(const Json& action, const State& before);
-// A live decision: the outcome chosen at `before` and, when described, how it was weighed.
+// A live decision: the outcome chosen at `before` and, when described, how it was weighed —
+// as far as every seat of `viewers` may know it (none: everything, for researchers and demos).
 DecisionReport decisionReport(const State& before, Action chosen,
-                              const EnvironmentDecision* decision,
-                              const Coefficients& coefficients);
+                              const EnvironmentDecision* decision, const Coefficients& coefficients,
+                              std::span<const int> viewers = {});
 
 }  // namespace ddalab::gui

@@ -187,11 +187,6 @@ void GameSession::applyChosen(Action action) {
     EnvironmentMove move;
     move.action = action;
     move.before = match_->state().clone();
-    move.chosen = match_->state().actionToString(action);
-    for (const Outcome& o : match_->outcomes()) {
-      move.alternatives.emplace_back(match_->state().actionToString(o.action), o.probability);
-      if (o.action == action) move.probability = o.probability;
-    }
     if (const EnvironmentDecision* d = match_->lastDecision()) move.decision = *d;
     lastMove_ = std::move(move);
   }

@@ -30,12 +30,10 @@ Experiment parseSetup(const GameSetup& setup);
 
 // The last environment decision with what it chose from.
 struct EnvironmentMove {
-  Action action = 0;                                         // the outcome chosen
-  std::string chosen;                                        // the game's text of the outcome
-  double probability = 0;                                    // its natural probability
-  std::vector<std::pair<std::string, double>> alternatives;  // every outcome and its probability
-  std::optional<EnvironmentDecision> decision;               // how the environment player saw it
-  std::unique_ptr<State> before;                             // the state it was chosen at
+  Action action = 0;                            // the outcome chosen
+  std::optional<EnvironmentDecision> decision;  // how the environment player saw it
+  std::unique_ptr<State> before;                // the state it was chosen at (its texts, what
+                                                // each seat may know of it)
 };
 
 class GameSession : public QObject {
