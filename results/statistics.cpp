@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/math/distributions/students_t.hpp>
+#include <boost/math/special_functions/beta.hpp>
+#include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 #include <numeric>
 
@@ -9,85 +12,14 @@ namespace ddalab {
 
 namespace {
 
-constexpr double kEpsilon = 1e-15;
-constexpr int kMaxIterations = 500;
-
-// ln Gamma(x) (std::lgamma is not thread-safe on every platform: it may write signgam).
-double logGamma(double x) {
-  static constexpr std::array<double, 6> kCoefficients = {
-      76.18009172947146,  -86.50532032941677,    24.01409824083091,
-      -1.231739572450155, 0.1208650973866179e-2, -0.5395239384953e-5};
-  double y = x, sum = 1.000000000190015;
-  const double tmp = x + 5.5 - (x + 0.5) * std::log(x + 5.5);
-  for (double c : kCoefficients) sum += c / ++y;
-  return -tmp + std::log(2.5066282746310005 * sum / x);
-}
-
-// The continued fraction of the regularized incomplete beta function (modified Lentz).
-double betaFraction(double a, double b, double x) {
-  const double tiny = 1e-300;
-  double c = 1, d = 1 - (a + b) * x / (a + 1);
-  d = 1 / (std::abs(d) < tiny ? tiny : d);
-  double h = d;
-  for (int m = 1; m <= kMaxIterations; ++m) {
-    const double m2 = 2.0 * m;
-    double aa = m * (b - m) * x / ((a - 1 + m2) * (a + m2));
-    d = 1 + aa * d;
-    d = 1 / (std::abs(d) < tiny ? tiny : d);
-    c = 1 + aa / c;
-    c = std::abs(c) < tiny ? tiny : c;
-    h *= d * c;
-    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));
-    d = 1 + aa * d;
-    d = 1 / (std::abs(d) < tiny ? tiny : d);
-    c = 1 + aa / c;
-    c = std::abs(c) < tiny ? tiny : c;
-    const double delta = d * c;
-    h *= delta;
-    if (std::abs(delta - 1) < kEpsilon) break;
-  }
-  return h;
-}
-
-// The regularized incomplete beta function I_x(a, b).
-double incompleteBeta(double a, double b, double x) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const double front =
-      std::exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * std::log(x) + b * std::log(1 - x));
-  if (x < (a + 1) / (a + b + 2)) return front * betaFraction(a, b, x) / a;
-  return 1 - front * betaFraction(b, a, 1 - x) / b;
-}
-
-// The regularized upper incomplete gamma function Q(a, x).
-double upperIncompleteGamma(double a, double x) {
-  if (x <= 0) return 1;
-  const double logFront = -x + a * std::log(x) - logGamma(a);
-  if (x < a + 1) {  // series for P(a, x)
-    double sum = 1 / a, term = sum;
-    for (int n = 1; n <= kMaxIterations; ++n) {
-      term *= x / (a + n);
-      sum += term;
-      if (std::abs(term) < std::abs(sum) * kEpsilon) break;
-    }
-    return std::max(0.0, 1 - sum * std::exp(logFront));
-  }
-  const double tiny = 1e-300;  // continued fraction for Q(a, x)
-  double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
-  for (int i = 1; i <= kMaxIterations; ++i) {
-    const double an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    d = std::abs(d) < tiny ? tiny : d;
-    c = b + an / c;
-    c = std::abs(c) < tiny ? tiny : c;
-    d = 1 / d;
-    const double delta = d * c;
-    h *= delta;
-    if (std::abs(delta - 1) < kEpsilon) break;
-  }
-  return std::min(1.0, std::exp(logFront) * h);
-}
+// Boost.Math's distributions and special functions (tested to full double precision), computing
+// in double and returning NaN instead of throwing where a value is undefined.
+using Quiet = boost::math::policies::policy<
+    boost::math::policies::domain_error<boost::math::policies::ignore_error>,
+    boost::math::policies::pole_error<boost::math::policies::ignore_error>,
+    boost::math::policies::overflow_error<boost::math::policies::ignore_error>,
+    boost::math::policies::evaluation_error<boost::math::policies::ignore_error>,
+    boost::math::policies::promote_double<false>>;
 
 // Wilcoxon signed-rank test of `differences` (normal approximation, ties and continuity
 // corrected); 1 when no difference is non-zero.
@@ -128,28 +60,20 @@ double wilcoxonP(std::span<const double> differences) {
 }  // namespace
 
 double studentT95(size_t df) {
-  static constexpr std::array<double, 30> kTable = {
-      12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004,
-      2.262157,  2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905,
-      2.109816,  2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899,
-      2.059539,  2.055529, 2.051831, 2.048407, 2.045230, 2.042272};
-  if (df <= kTable.size()) return kTable[df - 1];
-  // Cornish-Fisher expansion around the normal quantile; beyond df = 30 its error is below 1e-7.
-  const double z = 1.959963984540054;
-  const double d = static_cast<double>(df);
-  const double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z, z9 = z7 * z * z;
-  return z + (z3 + z) / (4 * d) + (5 * z5 + 16 * z3 + 3 * z) / (96 * d * d) +
-         (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * d * d * d) +
-         (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * d * d * d * d);
+  if (df == 0) return std::nan("");
+  return boost::math::quantile(
+      boost::math::students_t_distribution<double, Quiet>(static_cast<double>(df)), 0.975);
 }
 
 double studentTwoSidedP(double t, double df) {
   if (!std::isfinite(t)) return std::isnan(t) ? 1.0 : 0.0;
-  return incompleteBeta(df / 2, 0.5, df / (df + t * t));
+  // I_{df/(df+t^2)}(df/2, 1/2): the two tails at once, exact for small p as well.
+  return boost::math::ibeta(df / 2, 0.5, df / (df + t * t), Quiet());
 }
 
 double chiSquareUpperTail(double x, double df) {
-  return upperIncompleteGamma(df / 2, x / 2);
+  if (x <= 0) return 1;
+  return boost::math::gamma_q(df / 2, x / 2, Quiet());
 }
 
 double normalUpperTail(double z) {

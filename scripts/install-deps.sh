@@ -4,7 +4,7 @@ set -euo pipefail
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 packages=(
-  cmake make g++ libboost-program-options-dev nlohmann-json3-dev catch2 locales
+  cmake make g++ libboost-program-options-dev libboost-math-dev nlohmann-json3-dev catch2 locales
   # ddalab-gui: Qt 6 Widgets, Charts, Svg. Debian 12's Qt6Charts CMake package needs the OpenGL
   # development files, which --no-install-recommends leaves out; fonts for the offscreen platform.
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core
@@ -12,6 +12,8 @@ packages=(
   xvfb xauth
   # the libFuzzer target (scripts/fuzz.sh)
   clang libclang-rt-14-dev
+  # the micro-benchmarks (-DDDALAB_BENCHMARKS=ON)
+  libbenchmark-dev
 )
 
 missing=()

@@ -7,3 +7,6 @@ bash scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=OFF -DDDALAB_GUI=OFF > /dev/null
 cmake --build build -j2 --target ddalab
 ./build/app/cli/ddalab run experiments/quick.json --out ddalab-out/quick "$@"
+echo
+echo "ddalab is $PWD/build/app/cli/ddalab; to type 'ddalab ...' in this shell:"
+echo "  export PATH=\"$PWD/build/app/cli:\$PATH\""

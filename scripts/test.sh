@@ -2,21 +2,70 @@
 # Fresh Debian 12 machine -> every test: installs, builds everything (GUI included, warnings are
 # errors) and runs CTest (the GUI tests on the offscreen platform and one in a real X server
 # under Xvfb); then runs the tests again under AddressSanitizer and UndefinedBehaviorSanitizer;
-# then fuzzes the batch parser for a minute.
-set -euo pipefail
+# then fuzzes the batch parser for a minute. Ends with one line of what passed and failed over
+# the stages (every CTest test counted, the fuzzing stage counted as one); a failed stage makes
+# the script exit non-zero, after the stages that can still run have run.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=ON -DDDALAB_GUI=ON \
-  -DCMAKE_CXX_FLAGS="-Werror" > /dev/null
-cmake --build build-test -j2
-ctest --test-dir build-test --output-on-failure -j2
+passed=0
+failed=0
+logs=$(mktemp -d)
+
+# ctest_stage NAME BUILD_DIR: runs CTest in BUILD_DIR, counts its tests.
+ctest_stage() {
+  local name=$1 dir=$2 log="$logs/$1.log"
+  ctest --test-dir "$dir" --output-on-failure -j2 2>&1 | tee "$log"
+  local summary
+  summary=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log" | tail -1)
+  if [ -z "$summary" ]; then
+    echo "$name: CTest gave no summary"
+    failed=$((failed + 1))
+    return
+  fi
+  local total bad
+  total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$summary")
+  bad=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$summary")
+  passed=$((passed + total - bad))
+  failed=$((failed + bad))
+}
+
+# build NAME COMMAND...: a build step; a failure counts once and skips that stage's tests.
+build() {
+  local name=$1
+  shift
+  if "$@"; then return 0; fi
+  echo "$name: the build failed"
+  failed=$((failed + 1))
+  return 1
+}
+
+bash scripts/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+if build release cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=ON \
+  -DDDALAB_GUI=ON -DCMAKE_CXX_FLAGS="-Werror" >/dev/null &&
+  build release cmake --build build-test -j2; then
+  ctest_stage release build-test
+fi
 
 # Memory errors and undefined behaviour (dangling references, overflows) fail the run.
-cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDDALAB_TESTS=ON -DDDALAB_GUI=${SANITIZE_GUI:-ON} \
+if build sanitize cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDDALAB_TESTS=ON \
+  -DDDALAB_GUI="${SANITIZE_GUI:-ON}" \
   -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
-  > /dev/null
-cmake --build build-sanitize -j2
-LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp ctest --test-dir build-sanitize --output-on-failure -j2
+  >/dev/null && build sanitize cmake --build build-sanitize -j2; then
+  export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
+  ctest_stage sanitize build-sanitize
+fi
 
-# The batch parser and validator under libFuzzer (findings fail the run).
-bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+# The batch parser and validator under libFuzzer (findings fail the run); its thousands of
+# lines of progress go to a log, shown in part only when it fails.
+if bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}" >"$logs/fuzz.log" 2>&1; then
+  echo "fuzz: $(grep -E 'stat::number_of_executed_units' "$logs/fuzz.log" | tail -1)"
+  passed=$((passed + 1))
+else
+  tail -60 "$logs/fuzz.log"
+  echo "fuzz: failed (the findings are in build-fuzz/findings/)"
+  failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -75,3 +75,25 @@ TEST_CASE("the balance test of win counts by hand", "[statistics]") {
   const std::vector<size_t> even = {10, 10};
   CHECK(winBalance(even, 50).p == Approx(1.0));
 }
+
+TEST_CASE("the distributions give the published quantiles and tail probabilities", "[statistics]") {
+  // Student's t 97.5 % quantiles (any statistics table; R's qt(0.975, df)).
+  CHECK(studentT95(1) == Approx(12.706204736174707).epsilon(1e-12));
+  CHECK(studentT95(5) == Approx(2.570581835636314).epsilon(1e-12));
+  CHECK(studentT95(30) == Approx(2.042272456301238).epsilon(1e-12));
+  CHECK(studentT95(100) == Approx(1.983971518523552).epsilon(1e-12));
+  // Two-sided p of t (R's 2 * pt(-|t|, df)).
+  CHECK(studentTwoSidedP(2.0, 10) == Approx(0.07338803477074).epsilon(1e-10));
+  CHECK(studentTwoSidedP(-2.0, 10) == Approx(0.07338803477074).epsilon(1e-10));
+  CHECK(studentTwoSidedP(studentT95(30), 30) == Approx(0.05).epsilon(1e-12));
+  CHECK(studentTwoSidedP(0, 7) == Approx(1.0));
+  // Chi-square upper tails at the 5 % and 1 % critical values.
+  CHECK(chiSquareUpperTail(3.841458820694124, 1) == Approx(0.05).epsilon(1e-12));
+  CHECK(chiSquareUpperTail(16.918977604620448, 9) == Approx(0.05).epsilon(1e-12));
+  CHECK(chiSquareUpperTail(21.665994333461924, 9) == Approx(0.01).epsilon(1e-12));
+  CHECK(chiSquareUpperTail(0, 9) == 1.0);
+  // Far tails stay accurate instead of rounding to 0 (a paired t of 50 over 200 games).
+  const double tiny = studentTwoSidedP(50, 199);
+  CHECK(tiny > 0);
+  CHECK(tiny < 1e-100);
+}

@@ -19,6 +19,8 @@ commands:
   validate FILE...   check experiment/batch files without running them
   score DIR          recompute the comparison tables from a results folder
   bench              deterministic benchmark: games/s and a behaviour signature
+
+  --version          the version of ddalab
 )";
 
 }  // namespace
@@ -28,6 +30,10 @@ int main(int argc, char** argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     std::cout << kUsage;
     return argc < 2 ? kBadInput : kOk;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    std::cout << "ddalab " << DDALAB_VERSION << "\n";
+    return kOk;
   }
   // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported like a full disk
   // (the file, the reason, exit 1; finished games stay checkpointed) instead of killing ddalab.

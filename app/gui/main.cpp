@@ -22,6 +22,18 @@ void chooseHeadlessPlatform(int argc, char** argv) {
       if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
 }
 
+QtMessageHandler defaultHandler = nullptr;
+
+// Drops the two notes Qt prints for every chart a headless run draws (the offscreen platform
+// cannot size windows; no per-user runtime folder as root): harmless, and they buried the
+// output. Every other message goes through.
+void quietHeadlessNotes(QtMsgType type, const QMessageLogContext& context, const QString& text) {
+  if (text.contains("does not support propagateSizeHints") ||
+      text.startsWith("QStandardPaths: XDG_RUNTIME_DIR not set"))
+    return;
+  defaultHandler(type, context, text);
+}
+
 QSize parseSize(const QString& text) {
   const QStringList parts = text.toLower().split('x');
   if (parts.size() != 2) return {};
@@ -32,6 +44,7 @@ QSize parseSize(const QString& text) {
 
 int main(int argc, char** argv) {
   chooseHeadlessPlatform(argc, argv);
+  defaultHandler = qInstallMessageHandler(quietHeadlessNotes);
   QApplication app(argc, argv);
   QApplication::setApplicationName("ddalab-gui");
   QApplication::setOrganizationName("ddalab");

@@ -417,6 +417,8 @@ class GuiTest : public QObject {
                      "--size", "800x500", "--svg"});
     QVERIFY(gui.waitForFinished(120'000));
     QCOMPARE(gui.exitCode(), 0);
+    const QString noise = gui.readAllStandardError();
+    QVERIFY2(noise.isEmpty(), qPrintable("--export-charts printed: " + noise));
     QStringList expected = {"ludo-4hc.compare", "scores.table8", "scores.table9"};
     for (const auto& m : allMetrics())
       expected << "ludo-4hc.histogram." + QString::fromStdString(std::string(m.key));
