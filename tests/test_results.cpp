@@ -69,17 +69,16 @@ TEST_CASE("describeSample: mean, sample std and Student-t interval of a small sa
   CHECK(s.ci95High == Approx(3 + halfWidth).epsilon(1e-7));
 }
 
-TEST_CASE("describeSample: t critical values from the table and beyond it") {
+TEST_CASE("describeSample: t critical values are the exact 97.5 % quantiles") {
   auto sampleOfSize = [](size_t n) {
     std::vector<double> values;
     for (size_t i = 0; i < n; ++i) values.push_back(static_cast<double>(i % 7));
     return describeSample(values);
   };
-  CHECK(impliedT(sampleOfSize(2)) == Approx(12.706205).epsilon(1e-7));
-  CHECK(impliedT(sampleOfSize(31)) == Approx(2.042272).epsilon(1e-7));  // last table entry
-  // Beyond the table: t(31) = 2.0395134464 (numerical integration), the approximation must
-  // be far closer than the 1.7e-6 its last Cornish-Fisher term contributes.
-  CHECK(impliedT(sampleOfSize(32)) == Approx(2.0395134464).epsilon(1e-7));
+  // R's qt(0.975, df) for df = 1, 30, 31 (the old table held them rounded to 6 decimals).
+  CHECK(impliedT(sampleOfSize(2)) == Approx(12.706204736174707).epsilon(1e-10));
+  CHECK(impliedT(sampleOfSize(31)) == Approx(2.042272456301238).epsilon(1e-10));
+  CHECK(impliedT(sampleOfSize(32)) == Approx(2.0395134464).epsilon(1e-9));
   CHECK(impliedT(sampleOfSize(101)) == Approx(1.983972).epsilon(1e-6));
   CHECK(impliedT(sampleOfSize(1001)) == Approx(1.962339).epsilon(1e-6));
 }

@@ -23,6 +23,7 @@
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/play/play_mode.h"
 #include "app/gui/play/replay.h"
+#include "app/gui/play/trace_picker.h"
 #include "experiments/batch.h"
 #include "games/registry.h"
 
@@ -162,20 +163,23 @@ void MainWindow::buildGameActions() {
   gameSettings_ = action("Game settings…", QKeySequence("Ctrl+Shift+G"),
                          "Seats (a person or an AI), environment player and coefficients",
                          [this] { editGameSettings(); });
-  openTrace_ = action("Open trace…", QKeySequence("Ctrl+T"),
-                      "Replay a game of a trace written by ddalab run --trace", [this] {
-                        QSettings s;
-                        const QString file = QFileDialog::getOpenFileName(
-                            this, "Open trace", s.value("folders/traces").toString(),
-                            "Traces (*.jsonl);;All files (*)");
-                        if (file.isEmpty()) return;
-                        s.setValue("folders/traces", QFileInfo(file).absolutePath());
-                        bool ok = false;
-                        const int index = QInputDialog::getInt(
-                            this, "Open trace", "Game (0 = the first line of the file):", 0, 0,
-                            100'000'000, 1, &ok);
-                        if (ok) openTrace(file, index);
-                      });
+  openTrace_ =
+      action("Open trace…", QKeySequence("Ctrl+T"),
+             "Replay a game of a trace written by ddalab run --trace", [this] {
+               QSettings s;
+               const QString file = QFileDialog::getOpenFileName(
+                   this, "Open trace", s.value("folders/traces").toString(),
+                   "Traces (*.jsonl);;All files (*)");
+               if (file.isEmpty()) return;
+               s.setValue("folders/traces", QFileInfo(file).absolutePath());
+               try {
+                 TracePicker picker(file, this);
+                 if (picker.exec() == QDialog::Accepted && picker.chosen() >= 0)
+                   openTrace(file, picker.chosen());
+               } catch (const std::exception& e) {
+                 QMessageBox::warning(this, "Open trace", QString::fromStdString(e.what()));
+               }
+             });
 }
 
 void MainWindow::showBatchMode() {

@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -20,10 +21,12 @@
 #include "app/gui/play/live_panel.h"
 #include "app/gui/play/play_mode.h"
 #include "app/gui/play/replay.h"
+#include "app/gui/play/trace_picker.h"
 #include "app/gui/views/game_view.h"
 #include "app/gui/views/hexalines_view.h"
 #include "core/params.h"
 #include "core/status.h"
+#include "experiments/batch.h"
 #include "games/hexalines/hexalines.h"
 #include "games/lost-cities/lost_cities.h"
 #include "games/registry.h"
@@ -315,6 +318,58 @@ class GameModeTest : public QObject {
   }
 
   // A replay rebuilds every round's recorded gains and statuses; F breakdowns add up.
+  // Open trace lists the trace's games to pick from; the arrow keys step the replay and Play
+  // runs it to the end, where the label says who won.
+  void replayPickedAndPlayedByKeys() {
+    QTemporaryDir dir;
+    QProcess cli;
+    cli.start(kCli, {"run", QString(DDALAB_SOURCE_DIR) + "/experiments/quick.json", "--out",
+                     dir.filePath("out"), "--trace", dir.filePath("trace"), "-n", "3", "--quiet"});
+    QVERIFY(cli.waitForFinished(60'000));
+    QCOMPARE(cli.exitCode(), 0);
+    const QString trace = dir.filePath("trace/ludo-4hc__e-random.trace.jsonl");
+    TracePicker picker(trace);
+    QCOMPARE(picker.table()->rowCount(), 3);
+    picker.table()->selectRow(2);
+    QCOMPARE(picker.chosen(), 2);
+    QCOMPARE(picker.table()->item(2, 0)->text(), QString("2"));  // the iteration
+    QVERIFY(picker.table()->item(2, 2)->text().startsWith("seat") ||
+            picker.table()->item(2, 2)->text() == "none");
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    // A plain trace needs its batch file: the game is set up from quick.json here.
+    const Json line = [&] {
+      std::ifstream in(trace.toStdString());
+      std::string text;
+      for (int i = 0; i <= 2; ++i) std::getline(in, text);
+      return Json::parse(text);
+    }();
+    const Batch batch = loadBatch(std::string(DDALAB_SOURCE_DIR) + "/experiments/quick.json");
+    auto replay = std::make_unique<Replay>(line, *batch.experiments[1].game,
+                                           batch.experiments[1].coefficients);
+    const int rounds = replay->rounds();
+    PlayMode& mode = *window.playMode();
+    window.showGameMode();
+    mode.openReplay(std::move(replay), "ludo");
+    QCOMPARE(mode.round(), 0);
+    QTest::keyClick(&window, Qt::Key_Right);
+    QTest::keyClick(&window, Qt::Key_Right);
+    QCOMPARE(mode.round(), 2);
+    QTest::keyClick(&window, Qt::Key_Left);
+    QCOMPARE(mode.round(), 1);
+    QTest::keyClick(&window, Qt::Key_End);
+    QCOMPARE(mode.round(), rounds);
+    auto* label = mode.findChild<QLabel*>("replayRound");
+    QVERIFY(label);
+    QVERIFY2(label->text().contains("game over"), qPrintable(label->text()));
+    QTest::keyClick(&window, Qt::Key_Home);
+    QCOMPARE(mode.round(), 0);
+    mode.findChild<QSlider*>()->setValue(0);  // the pace: as fast as it goes
+    QTest::keyClick(&window, Qt::Key_Space);  // Play
+    QTRY_COMPARE_WITH_TIMEOUT(mode.round(), rounds, 60'000);
+  }
+
   void replayReproducesTheRecordedGame() {
     QTemporaryDir dir;
     QProcess cli;

@@ -53,6 +53,7 @@ QStringList termLines(const MetricValues& terms, const Coefficients& coefficient
 LivePanel::LivePanel(QWidget* parent)
     : QWidget(parent),
       heading_(new QLabel(this)),
+      objective_(new QLabel(this)),
       players_(table(this, {"Player", "Gain", "Status"})),
       metrics_(table(this, {"Metric", "Value", "Weight"})),
       decision_(new QLabel(this)),
@@ -63,6 +64,15 @@ LivePanel::LivePanel(QWidget* parent)
   bold.setBold(true);
   heading_->setFont(bold);
   decision_->setWordWrap(true);
+  objective_->setWordWrap(true);
+  objective_->setToolTip(
+      "F = the sum over the metrics of coefficient x value (lower-is-better metrics counted "
+      "negatively): what a fun-seeking environment player steers towards");
+  players_->horizontalHeaderItem(1)->setToolTip(
+      "The game's gain of the player (higher is better): score, progress, cards' worth");
+  players_->horizontalHeaderItem(2)->setToolTip(
+      "Status (docs/metrics.md): the leader's is its lead over the second; every other "
+      "player's is its gap to the leader (negative); 0 for players tied for the lead");
   outcomes_->setToolTip(
       "Every outcome the environment could choose, with its natural probability and, when its "
       "player weighed them, F after it (the rest of the round played greedily) and its own "
@@ -75,7 +85,8 @@ LivePanel::LivePanel(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(heading_);
-  layout->addWidget(new QLabel("Players", this));
+  layout->addWidget(objective_);
+  layout->addWidget(new QLabel("Players (status: the leader's lead, the others' gap to it)", this));
   layout->addWidget(players_);
   layout->addWidget(new QLabel("Fun metrics of this game so far", this));
   layout->addWidget(metrics_, 2);
@@ -111,6 +122,8 @@ void LivePanel::show(const std::vector<PlayerLine>& players, const MetricValues&
   }
   setCell(metrics_, kNumMetrics, 0, "F (fun score)", false);
   setCell(metrics_, kNumMetrics, 1, number(funScore(metrics, coefficients), 2));
+  objective_->setText(QString("F (the fun score the environment steers towards) so far: <b>%1</b>")
+                          .arg(number(funScore(metrics, coefficients), 2)));
   metrics_->resizeColumnsToContents();
   if (!decision) {
     decision_->setText("none yet");
@@ -152,6 +165,7 @@ void LivePanel::show(const std::vector<PlayerLine>& players, const MetricValues&
       outcomes_->item(row, c)->setToolTip(terms);
       if (r.chosen) outcomes_->item(row, c)->setBackground(QColor(0xff, 0xe9, 0xa8));
     }
+    if (r.chosen) outcomes_->scrollToItem(outcomes_->item(row, 0));  // in sight among many
     if (r.chosen)
       breakdown_->setText(r.fun ? QString("Why: F of %1 = %2 = the sum of\n%3")
                                       .arg(QString::fromStdString(r.outcome), number(*r.fun, 2),

@@ -59,6 +59,7 @@ class LivePanel : public QWidget {
 
  private:
   QLabel* heading_;
+  QLabel* objective_;  // F, what the environment player maximizes, at the top
   QTableWidget* players_;
   QTableWidget* metrics_;
   QLabel* decision_;

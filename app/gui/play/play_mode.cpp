@@ -4,7 +4,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QShortcut>
 #include <QSlider>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "app/gui/play/live_panel.h"
@@ -49,6 +51,7 @@ PlayMode::PlayMode(QWidget* parent)
   seed_->setToolTip("The seed deals the game: the same seed and settings replay it exactly");
   pace_->setRange(0, 2000);
   pace_->setValue(600);
+  roundLabel_->setObjectName("replayRound");
   pace_->setMaximumWidth(220);
   pace_->setToolTip("Milliseconds between the AIs' and the environment's actions");
   pause_->setCheckable(true);
@@ -78,8 +81,37 @@ PlayMode::PlayMode(QWidget* parent)
   button("|<", "the start", [this] { showRound(0); });
   button("<", "the round before", [this] { showRound(round_ - 1); });
   replay->addWidget(roundSlider_, 1);
-  button(">", "the next round", [this] { showRound(round_ + 1); });
+  button(">", "the next round (→)", [this] { showRound(round_ + 1); });
   button(">|", "the end", [this] { showRound(replay_ ? replay_->rounds() : 0); });
+  play_ = new QPushButton("Play", this);
+  play_->setCheckable(true);
+  play_->setToolTip("Replay round after round at the AI pace (Space)");
+  replay->addWidget(play_);
+  playTimer_ = new QTimer(this);
+  connect(play_, &QPushButton::toggled, this, [this](bool on) {
+    play_->setText(on ? "Pause" : "Play");
+    if (on && replay_ && round_ >= replay_->rounds()) showRound(0);  // from the start again
+    if (on)
+      playTimer_->start(std::max(30, pace_->value()));
+    else
+      playTimer_->stop();
+  });
+  connect(playTimer_, &QTimer::timeout, this, [this] {
+    if (!replay_ || round_ >= replay_->rounds()) return play_->setChecked(false);
+    showRound(round_ + 1);
+  });
+  // The arrow keys step the replay, Space plays it (only while a replay is shown).
+  const auto key = [this](QKeySequence sequence, auto slot) {
+    auto* shortcut = new QShortcut(sequence, this);
+    connect(shortcut, &QShortcut::activated, this, [this, slot] {
+      if (replay_) slot();
+    });
+  };
+  key(Qt::Key_Left, [this] { showRound(round_ - 1); });
+  key(Qt::Key_Right, [this] { showRound(round_ + 1); });
+  key(Qt::Key_Home, [this] { showRound(0); });
+  key(Qt::Key_End, [this] { showRound(replay_->rounds()); });
+  key(Qt::Key_Space, [this] { play_->toggle(); });
   replay->addWidget(roundLabel_, 2);
   replayBar_->hide();
 
@@ -273,10 +305,14 @@ void PlayMode::refreshReplay() {
   const State& state = replay_->stateAt(round_);
   if (view_) view_->showState(state, {}, false, 0);
   const Json& line = replay_->line();
-  roundLabel_->setText(QString("round %1 of %2: %3")
+  const QString end = !state.isTerminal() ? QString()
+                      : state.winner() >= 0
+                          ? QString(" — game over: seat %1 wins").arg(state.winner())
+                          : QString(" — game over without a winner");
+  roundLabel_->setText(QString("round %1 of %2: %3%4")
                            .arg(round_)
                            .arg(replay_->rounds())
-                           .arg(QString::fromStdString(replay_->roundText(round_))));
+                           .arg(QString::fromStdString(replay_->roundText(round_)), end));
   panel_->show(playerLines(state), replay_->trackerAt(round_).values(state.believability()),
                replay_->coefficients(), replay_->decisionAt(round_),
                QString("Replay of %1, game %2 (seed %3)")

@@ -15,6 +15,7 @@ class QLineEdit;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QTimer;
 QT_END_NAMESPACE
 
 namespace ddalab::gui {
@@ -76,6 +77,8 @@ class PlayMode : public QWidget {
   QWidget* replayBar_;
   QSlider* roundSlider_;
   QLabel* roundLabel_;
+  QPushButton* play_ = nullptr;  // replays round after round
+  QTimer* playTimer_ = nullptr;
   std::unique_ptr<Replay> replay_;
   int round_ = 0;
   bool showHidden_ = false;
