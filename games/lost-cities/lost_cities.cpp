@@ -350,17 +350,24 @@ std::string LostCitiesState::actionToString(Action action) const {
   return text + "pile " + kColourLetters[parts.source - 1];
 }
 
-std::string LostCitiesState::describePlayer(int p) const {
+std::string LostCitiesState::describePlayer(int p, bool handSeen) const {
   std::ostringstream out;
-  out << "player " << p << ": hand " << cardList(hands_[p]) << " | expeditions";
+  out << "player " << p << ": ";
+  if (handSeen)
+    out << "hand " << cardList(hands_[p]);
+  else
+    out << "hand of " << hands_[p].size() << " cards (hidden)";
+  out << " | expeditions";
   for (int c = 0; c < kColours; ++c) {
     CardSet one;
     one.numbers[c] = expeditions_[p].numbers[c];
     one.wagers[c] = expeditions_[p].wagers[c];
     if (one.size()) out << ' ' << kColourLetters[c] << '[' << cardList(one) << ']';
   }
-  out << " | score " << score(p) << ", gain " << heuristicUnits(p) << "\n";
-  out << "  known to player " << 1 - p << " (taken from piles): " << cardList(known(1 - p)) << "\n";
+  out << " | score " << score(p);
+  if (handSeen) out << ", gain " << heuristicUnits(p);  // the gain weighs the hand's cards
+  out << "\n  known to player " << 1 - p << " (taken from piles): " << cardList(known(1 - p))
+      << "\n";
   return out.str();
 }
 
@@ -368,7 +375,7 @@ std::string LostCitiesState::hiddenOutcomeString() const {
   return "player " + std::to_string(player_) + " draws a card from the deck (hidden)";
 }
 
-std::string LostCitiesState::observationString(int player) const {
+std::string LostCitiesState::describe(int viewer) const {
   std::ostringstream out;
   out << "round " << rounds_ << ", ";
   if (over_)
@@ -376,22 +383,8 @@ std::string LostCitiesState::observationString(int player) const {
         << (winner() < 0 ? std::string("none (draw)") : "player " + std::to_string(winner()));
   else
     out << "player " << player_ << (drawPending_ ? " draws from the deck" : " on turn");
-  out << ", deck " << deckSize_ << "\n";
-  for (int p = 0; p < 2; ++p) {
-    if (p == player) {
-      out << describePlayer(p);
-      continue;
-    }
-    out << "player " << p << ": hand of " << hands_[p].size() << " cards (hidden) | expeditions";
-    for (int c = 0; c < kColours; ++c) {
-      CardSet one;
-      one.numbers[c] = expeditions_[p].numbers[c];
-      one.wagers[c] = expeditions_[p].wagers[c];
-      if (one.size()) out << ' ' << kColourLetters[c] << '[' << cardList(one) << ']';
-    }
-    out << "\n  taken from piles (so in that hand, if not played since): "
-        << cardList(known(player)) << "\n";
-  }
+  out << ", deck " << deckSize_ << (viewer < 0 && hasDeckOrder_ ? " (fixed order)" : "") << "\n";
+  for (int p = 0; p < 2; ++p) out << describePlayer(p, viewer < 0 || viewer == p);
   out << "piles:";
   for (int c = 0; c < kColours; ++c) {
     out << ' ' << kColourLetters[c] << '[';
@@ -401,23 +394,12 @@ std::string LostCitiesState::observationString(int player) const {
   return out.str();
 }
 
+std::string LostCitiesState::observationString(int player) const {
+  return describe(player);
+}
+
 std::string LostCitiesState::toString() const {
-  std::ostringstream out;
-  out << "round " << rounds_ << ", ";
-  if (over_)
-    out << (capped_ ? "capped" : "over") << ", winner "
-        << (winner() < 0 ? std::string("none (draw)") : "player " + std::to_string(winner()));
-  else
-    out << "player " << player_ << (drawPending_ ? " draws from the deck" : " on turn");
-  out << ", deck " << deckSize_ << (hasDeckOrder_ ? " (fixed order)" : "") << "\n";
-  for (int p = 0; p < 2; ++p) out << describePlayer(p);
-  out << "piles:";
-  for (int c = 0; c < kColours; ++c) {
-    out << ' ' << kColourLetters[c] << '[';
-    for (int i = 0; i < piles_[c].size; ++i) out << (i ? " " : "") << cardName(pileCard(c, i));
-    out << ']';
-  }
-  return out.str();
+  return describe(-1);
 }
 
 std::unique_ptr<State> LostCitiesGame::newGame(uint64_t setupSeed) const {

@@ -184,7 +184,10 @@ class LostCitiesState final : public State {
   void recordReceipt(int player, int kind);
   int topRank(int colour) const;
   CardSet unseenBy(int player) const;
-  std::string describePlayer(int p) const;
+  // Player p's line: the hand when `handSeen`, else how many cards it holds.
+  std::string describePlayer(int p, bool handSeen) const;
+  // The state as seat `viewer` sees it; -1: everything (toString).
+  std::string describe(int viewer) const;
 
   LostCitiesConfig config_;  // a copy: states never depend on the Game's lifetime
   std::array<CardSet, 2> hands_{};
