@@ -110,6 +110,8 @@ class HexaLinesState final : public State {
   const Shape& revealedShape() const { return revealed_; }
   // The orientation a revealed cell of class `shapeClass` gets in round `round`.
   const Shape& orientationOf(int shapeClass, int round) const;
+  // At the environment node: the cell that outcome `action` (a shape class) deals.
+  const Shape& dealtShape(Action action) const { return orientationOf(action, rounds_); }
   // The field in front of player p's source.
   int frontField(int p) const { return board().neighbour(board().centre(), sourceSide(p)); }
   // The centre side player p's source opens through.

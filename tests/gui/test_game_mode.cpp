@@ -24,6 +24,7 @@
 #include "app/gui/play/trace_picker.h"
 #include "app/gui/views/game_view.h"
 #include "app/gui/views/hexalines_view.h"
+#include "app/gui/views/ludo_view.h"
 #include "core/params.h"
 #include "core/status.h"
 #include "experiments/batch.h"
@@ -222,6 +223,27 @@ class GameModeTest : public QObject {
       if (QTest::currentTestFailed()) return;
     }
     QVERIFY(aiDraws >= 5);
+  }
+
+  // The live panel draws a HexaLines deal as the cell it deals (not a code); a die needs no
+  // picture.
+  void hexaLinesOutcomesDrawnAsCells() {
+    const GameInfo& info = findById<GameInfo>(gameRegistry(), "hexalines", "game", "game");
+    const auto state = info.make(validateParams(info.params, nullptr, "params"))->newGame(2);
+    QVERIFY(state->isEnvironmentNode());
+    std::vector<Outcome> outcomes;
+    state->outcomes(outcomes);
+    HexaLinesView view;
+    const QImage cell = view.outcomeIcon(*state, outcomes.front().action, 32).toImage();
+    QCOMPARE(cell.size(), QSize(32, 32));
+    QSet<QRgb> colours;
+    for (int y = 0; y < 32; ++y)
+      for (int x = 0; x < 32; ++x) colours.insert(cell.pixel(x, y));
+    QVERIFY(colours.size() > 3);  // the hexagon and its paths, not a blank square
+    const GameInfo& ludo = findById<GameInfo>(gameRegistry(), "ludo", "game", "game");
+    const auto roll = ludo.make(validateParams(ludo.params, nullptr, "params"))->newGame(2);
+    LudoView dice;
+    QVERIFY(dice.outcomeIcon(*roll, 0, 32).isNull());
   }
 
   // A click on something that is not a legal target changes nothing and says why.

@@ -1,6 +1,7 @@
 #include "app/gui/play/live_panel.h"
 
 #include <QHeaderView>
+#include <QIcon>
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -100,7 +101,7 @@ LivePanel::LivePanel(QWidget* parent)
 
 void LivePanel::show(const std::vector<PlayerLine>& players, const MetricValues& metrics,
                      const Coefficients& coefficients, const DecisionReport* decision,
-                     const QString& heading) {
+                     const QString& heading, const std::function<QPixmap(Action)>& iconOf) {
   heading_->setText(heading);
   players_->setRowCount(static_cast<int>(players.size()));
   for (size_t p = 0; p < players.size(); ++p) {
@@ -155,6 +156,11 @@ void LivePanel::show(const std::vector<PlayerLine>& players, const MetricValues&
     const auto& r = decision->rows[i];
     const int row = static_cast<int>(i);
     setCell(outcomes_, row, 0, QString::fromStdString(r.outcome) + (r.chosen ? "  ◀" : ""), false);
+    if (iconOf && r.action >= 0)
+      if (const QPixmap icon = iconOf(r.action); !icon.isNull()) {
+        outcomes_->item(row, 0)->setIcon(QIcon(icon));
+        outcomes_->setIconSize(icon.size());
+      }
     setCell(outcomes_, row, 1, percent(r.probability));
     setCell(outcomes_, row, 2, r.fun ? number(*r.fun, 2) : QString("–"));
     setCell(outcomes_, row, 3, r.search ? number(*r.search, 2) : QString("–"));

@@ -4,7 +4,9 @@
 // chose, that outcome's natural probability, the alternatives it had and, when the environment
 // player described its decision, each outcome's F broken down by metric (coefficient x value).
 #include <QColor>
+#include <QPixmap>
 #include <QWidget>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +24,7 @@ namespace ddalab::gui {
 struct DecisionReport {
   struct Row {
     std::string outcome;
+    Action action = -1;  // the outcome's id (-1: not known)
     double probability = 0;
     std::optional<double> fun;     // F of the settled continuation
     std::optional<double> search;  // what the player's search made of it
@@ -52,9 +55,10 @@ class LivePanel : public QWidget {
 
   // Shows the players, the game's metrics so far (and F under `coefficients`) and the last
   // environment decision (none yet: null).
+  // `iconOf` may draw an outcome (a HexaLines cell) beside its text.
   void show(const std::vector<PlayerLine>& players, const MetricValues& metrics,
             const Coefficients& coefficients, const DecisionReport* decision,
-            const QString& heading);
+            const QString& heading, const std::function<QPixmap(Action)>& iconOf = {});
   QTableWidget* decisionTable() const { return outcomes_; }
 
  private:

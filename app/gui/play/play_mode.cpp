@@ -277,8 +277,12 @@ void PlayMode::refresh() {
                   .arg(match.tracker().rounds() + 1)
                   .arg(actor)
                   .arg(personTurn ? "— your turn" : "thinks");
+  const EnvironmentMove* move = session_->lastEnvironmentMove();
+  const auto iconOf = [this, move](Action outcome) {
+    return view_ && move ? view_->outcomeIcon(*move->before, outcome, 34) : QPixmap();
+  };
   panel_->show(playerLines(state), match.tracker().values(state.believability()),
-               session_->experiment().coefficients, report ? &*report : nullptr, heading);
+               session_->experiment().coefficients, report ? &*report : nullptr, heading, iconOf);
 }
 
 void PlayMode::openReplay(std::unique_ptr<Replay> replay, const std::string& gameId) {

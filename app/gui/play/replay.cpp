@@ -87,6 +87,7 @@ DecisionReport decisionReport(const State& before, Action chosen,
   for (const Outcome& o : outcomes) {
     DecisionReport::Row row;
     row.outcome = before.actionToString(o.action);
+    row.action = o.action;
     row.probability = o.probability;
     row.chosen = o.action == chosen;
     if (row.chosen) report.probability = o.probability;

@@ -57,4 +57,11 @@ QColor seatColour(int seat) {
   return kColours[((seat % 4) + 4) % 4];
 }
 
+QPixmap GameView::outcomeIcon(const State& before, Action outcome, int size) const {
+  (void)before;
+  (void)outcome;
+  (void)size;
+  return {};
+}
+
 }  // namespace ddalab::gui

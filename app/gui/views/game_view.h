@@ -1,6 +1,7 @@
 #pragma once
 // A game's board in the game mode and in replays: paints a state and turns a person's clicks
 // into the game's actions. One file per game in views/; makeGameView knows them all.
+#include <QPixmap>
 #include <QRectF>
 #include <QString>
 #include <QWidget>
@@ -36,6 +37,9 @@ class GameView : public QWidget {
   virtual std::vector<HitArea> hitAreas() const = 0;
   // The colour that stands for `player` on this view (and in the live panel).
   virtual QColor playerColour(int player) const;
+  // A picture of environment outcome `outcome` at `before` for the live panel, `size` pixels
+  // square (null: the outcome's text says it all, as for a die).
+  virtual QPixmap outcomeIcon(const State& before, Action outcome, int size) const;
   const State* state() const { return state_.get(); }
 
  signals:

@@ -185,7 +185,7 @@ HexaLinesView::Layout HexaLinesView::layout() const {
   Layout l;
   const hl::HexaLinesState* state = hexState();
   const int radius = state ? state->board().radius() : 3;
-  const double margin = 10, scoresHeight = 34, hintHeight = 26;
+  const double margin = 10, scoresHeight = 34, hintHeight = 40;  // two lines of hint
   const double boardRows = 3 * radius + 2, pieceRows = 2.5;  // in circumradii
   l.size = std::min((width() - 2 * margin) / ((2 * radius + 1) * kSqrt3),
                     (height() - 2 * margin - scoresHeight - hintHeight) / (boardRows + pieceRows));
@@ -465,7 +465,19 @@ void HexaLinesView::paintEvent(QPaintEvent*) {
   paintCellToPlace(painter, l);
   painter.setFont(sizedFont(painter, 10.5, false));
   painter.setPen(QColor(0x33, 0x33, 0x33));
-  painter.drawText(l.hint, Qt::AlignCenter, hint());
+  painter.drawText(l.hint, Qt::AlignCenter | Qt::TextWordWrap, hint());  // never cut off
+}
+
+QPixmap HexaLinesView::outcomeIcon(const State& before, Action outcome, int size) const {
+  const auto* state = dynamic_cast<const hl::HexaLinesState*>(&before);
+  if (!state || !state->isEnvironmentNode()) return {};
+  QPixmap pixmap(size, size);
+  pixmap.fill(Qt::transparent);
+  QPainter painter(&pixmap);
+  painter.setRenderHint(QPainter::Antialiasing);
+  drawCell(painter, QPointF(size / 2.0, size / 2.0), size * 0.48, state->dealtShape(outcome),
+           {kUncoloured, kUncoloured, kUncoloured}, kEmptyFill.lighter(104));
+  return pixmap;
 }
 
 }  // namespace ddalab::gui

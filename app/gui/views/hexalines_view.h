@@ -62,6 +62,10 @@ class HexaLinesView final : public GameView {
   void paintHighlights(QPainter& painter, const Layout& l) const;
   void paintScores(QPainter& painter, const Layout& l) const;
   void paintCellToPlace(QPainter& painter, const Layout& l) const;
+
+ public:
+  // The cell a deal outcome gives, drawn as on the board.
+  QPixmap outcomeIcon(const State& before, Action outcome, int size) const override;
   QString hint() const;
 
   std::optional<int> rotatingField_;  // the cell whose rotation is being previewed
