@@ -142,7 +142,8 @@ class BoundedDomBuilder {
     std::string text = "$";
     for (const Frame& f : frames_) {  // appended piece by piece (g++ 12 warns of "." + key)
       text.append(f.object ? "." : "[");
-      text.append(f.object ? f.key : std::to_string(f.index));
+      // Keys are the user's text: escaped and bounded like every quote of input.
+      text.append(f.object ? textExcerpt(f.key) : std::to_string(f.index));
       if (!f.object) text.append("]");
     }
     return text;

@@ -405,6 +405,11 @@ TEST_CASE("a key given twice in an object is refused with its JSON path", "[batc
   CHECK_THAT(errorOfText(R"({"format": "ddalab-batch/1", "experiments": [{}, {"name": "a",
              "game": {"id": "ludo", "params": {"players": 2, "players": 4}}}]})"),
              Catch::Matchers::Contains("$.experiments[1].game.params.players"));
+  // A key is the user's text: quoted escaped (a fuzzer finding: it printed a raw ESC).
+  const std::string escaped =
+      errorOfText("{\"format\": \"ddalab-batch/1\", \"x\\u001b\": {\"a\": 1, \"a\": 2}}");
+  CHECK_THAT(escaped, Catch::Matchers::Contains("$.x\\u001b.a"));
+  CHECK(findUnprintable(escaped) == std::string::npos);
   // The same key in different objects is fine.
   CHECK_THAT(errorOfText(R"({"format": "ddalab-batch/1", "experiments": [{"name": "a"},
              {"name": "b"}]})"),
