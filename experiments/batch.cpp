@@ -583,6 +583,12 @@ std::vector<Json> playKeys(const Batch& batch) {
 
 }  // namespace
 
+size_t plannedGames(const Batch& batch) {
+  size_t total = 0;
+  for (const auto& e : batch.experiments) total += static_cast<size_t>(e.iterations);
+  return total;
+}
+
 uint64_t playIdentity(const Batch& batch, size_t index) {
   const std::string key = std::to_string(batch.seed) + " " + playKeys(batch).at(index).dump();
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a

@@ -72,6 +72,9 @@ Json toJson(const Batch& batch);
 // `held` answers at most one of `wanted`.
 std::vector<std::optional<size_t>> matchExperiments(const Batch& held, const Batch& wanted);
 
+// The games of every experiment of `batch` together.
+size_t plannedGames(const Batch& batch);
+
 // A fingerprint of what decides the games of experiment `index` of `batch` (see
 // matchExperiments): equal for experiments that play the same games. Checkpoints carry it.
 uint64_t playIdentity(const Batch& batch, size_t index);

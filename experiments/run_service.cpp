@@ -17,12 +17,6 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-size_t totalGames(const Batch& batch) {
-  size_t total = 0;
-  for (const auto& e : batch.experiments) total += static_cast<size_t>(e.iterations);
-  return total;
-}
-
 // One experiment of a run: its checkpoint, its summary so far and the games held back after a
 // gap a stop left (they are written to the CSVs but not checkpointed: a resumed run replays them).
 class ExperimentRun {
@@ -155,10 +149,9 @@ void exportResults(const fs::path& from, const fs::path& to, FolderMode mode) {
   for (const ExperimentSummary& s : summaries) exportExperiment(from, s.label.name, to);
   writeBatchCsvs(to, summaries);
   writeAnalysisCsvs(to, analyzeResultsDir(to));
-  size_t games = 0, planned = 0;
+  size_t games = 0;
   for (const auto& s : summaries) games += s.games;
-  for (const auto& e : batch.experiments) planned += static_cast<size_t>(e.iterations);
-  if (games == planned) folder.markComplete();
+  if (games == plannedGames(batch)) folder.markComplete();
 }
 
 void exportExperiment(const fs::path& from, const std::string& name, const fs::path& to) {
@@ -173,7 +166,7 @@ RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunCo
   if (folder.complete()) return completeOutcome(request.out);
 
   RunOutcome outcome;
-  ProgressMeter meter(totalGames(request.batch), 0);
+  ProgressMeter meter(plannedGames(request.batch), 0);
   size_t doneBefore = 0;  // games of the experiments before the running one
   bool complete = true;
   for (size_t index = 0; index < request.batch.experiments.size(); ++index) {

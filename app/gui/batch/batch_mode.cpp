@@ -804,8 +804,7 @@ bool BatchMode::openBatch(const QString& file, bool quiet, QString* error) {
     QSettings().setValue("folders/batch", QFileInfo(file).absolutePath());
     setTitle("ddalab — " + QFileInfo(file).fileName());
     log("opened " + file);
-    size_t games = 0;
-    for (const auto& e : batch.experiments) games += static_cast<size_t>(e.iterations);
+    const size_t games = plannedGames(batch);
     status_->setText(QString("%1 experiments, %2 games in all%3: Start (F5) runs them")
                          .arg(model_->rowCount())
                          .arg(games)
@@ -815,10 +814,7 @@ bool BatchMode::openBatch(const QString& file, bool quiet, QString* error) {
     updateActions();
     return true;
   } catch (const std::exception& e) {
-    if (!quiet) QMessageBox::warning(this, "Open batch", QString::fromStdString(e.what()));
-    if (error) *error = QString::fromStdString(e.what());
-    log(QString::fromStdString(e.what()));
-    return false;
+    return refuse("Open batch", e, quiet, error);
   }
 }
 
@@ -841,8 +837,7 @@ bool BatchMode::openResults(const QString& dir, bool quiet, QString* error) {
     queueSaved_ = resultsSaved_ = true;  // both are in the folder opened
     interrupted_ = false;
     persist();
-    size_t planned = 0;
-    for (const auto& e : batch.experiments) planned += static_cast<size_t>(e.iterations);
+    const size_t planned = plannedGames(batch);
     QSettings().setValue("folders/results", QFileInfo(dir).absolutePath());
     setTitle("ddalab — results " + QFileInfo(dir).fileName());
     status_->setText(QString("%1 of %2 games read from %3 in %4 s")
@@ -856,11 +851,16 @@ bool BatchMode::openResults(const QString& dir, bool quiet, QString* error) {
     updateActions();
     return true;
   } catch (const std::exception& e) {
-    if (!quiet) QMessageBox::warning(this, "Open results", QString::fromStdString(e.what()));
-    if (error) *error = QString::fromStdString(e.what());
-    log(QString::fromStdString(e.what()));
-    return false;
+    return refuse("Open results", e, quiet, error);
   }
+}
+
+bool BatchMode::refuse(const QString& title, const std::exception& e, bool quiet, QString* error) {
+  const QString why = QString::fromStdString(e.what());
+  if (!quiet) QMessageBox::warning(this, title, why);
+  if (error) *error = why;
+  log(why);
+  return false;
 }
 
 bool BatchMode::saveBatch(const QString& file) {

@@ -59,8 +59,8 @@ class BatchMode : public QWidget {
   // by Start.
   void openSession(const QString& dir);
   // Loads a batch file into the queue, keeping the games of experiments that stay the same;
-  // false on failure, saying why in a message box unless quiet, and in `error` if given. Unless quiet, asks first when the queue
-  // holds unsaved work.
+  // false on failure, saying why in a message box unless quiet, and in `error` if given. Unless
+  // quiet, asks first when the queue holds unsaved work.
   bool openBatch(const QString& file, bool quiet = false, QString* error = nullptr);
   // Shows a results folder written by `ddalab run` as if it had just run (its files are copied
   // into the session's results). Unless quiet, asks first when the queue holds unsaved work.
@@ -172,6 +172,8 @@ class BatchMode : public QWidget {
   std::string addedName(const Json& experiment) const;
   // `after` renamed to follow its new environment when `before` had the name Add gave it.
   Json followEnvironment(const Json& before, Json after) const;
+  // Says why `title` failed (a message box unless quiet, `error`, the log); returns false.
+  bool refuse(const QString& title, const std::exception& e, bool quiet, QString* error);
   // Saves the queue to its batch file (asking for one if it has none); true when saved.
   bool saveQueue();
 
