@@ -84,6 +84,10 @@ class State {
   virtual bool outcomesPublic() const { return true; }
   // At an environment node: how the chosen outcome reads to a seat it is hidden from.
   virtual std::string hiddenOutcomeString() const { return "an outcome hidden from you"; }
+  // Whether every seat may know every gain(p) — and so the statuses and the fun metrics built
+  // from them and from every seat's legal actions — or they weigh hidden cards (Lost Cities'
+  // heuristic values the hands and the deck until the game is over).
+  virtual bool gainsPublic() const { return true; }
   // A state consistent with everything `player` has seen, hidden parts re-sampled from rng.
   // `kindWeights` (empty = uniform) weights the game's hidden item kinds for inference
   // (the game documents its kind ids). Perfect-information games return a plain copy.

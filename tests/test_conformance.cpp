@@ -148,9 +148,9 @@ struct Playout {
   std::string finalText;
 };
 
-// One random playout from `seed` with every invariant checked along the way.
 // What each seat may know is well defined: the same for a copy of the state, and for a game
-// without hidden information everything (every seat sees the state and every outcome).
+// without hidden information everything (every seat sees the state, every outcome and the
+// gains); the end of a game makes the gains public, so the final metrics can be shown.
 void checkObservations(const Game& game, const State& s) {
   const auto copy = s.clone();
   for (int p = 0; p < s.numPlayers(); ++p) {
@@ -162,8 +162,10 @@ void checkObservations(const Game& game, const State& s) {
     }
   }
   if (!game.hasHiddenInformation() && s.isEnvironmentNode()) REQUIRE(s.outcomesPublic());
+  if (!game.hasHiddenInformation() || s.isTerminal()) REQUIRE(s.gainsPublic());
 }
 
+// One random playout from `seed` with every invariant checked along the way.
 Playout randomPlayout(const Game& game, uint64_t seed) {
   auto s = game.newGame(seed);
   const int n = s->numPlayers();
@@ -193,6 +195,7 @@ Playout randomPlayout(const Game& game, uint64_t seed) {
     REQUIRE(roundsAfter <= roundsBefore + 1);
   }
   checkNode(*s, n, legal, outcomes);
+  checkObservations(game, *s);
   REQUIRE(s->roundsCompleted() <= kMaxActions);
   REQUIRE(s->winner() >= -1);
   REQUIRE(s->winner() < n);

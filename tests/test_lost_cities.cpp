@@ -918,8 +918,25 @@ TEST_CASE("Lost Cities: parameters and their validation", "[lost-cities][params]
   CHECK(stateAt(pos)->gain(0) != stateAt(pos, Json{{"heuristic", "thesis"}})->gain(0));
 }
 
+namespace {
+
+// Whether two of the cards the deck may deal at `s` leave different gains: then the gains tell
+// the other seat something about the hidden draw.
+bool drawChangesGains(const State& s, const std::vector<Outcome>& outcomes) {
+  std::set<std::pair<double, double>> gains;
+  for (const Outcome& o : outcomes) {
+    const auto next = s.clone();
+    next->apply(o.action);
+    gains.insert({next->gain(0), next->gain(1)});
+  }
+  return gains.size() > 1;
+}
+
+}  // namespace
+
 TEST_CASE("a seat's observation hides the other hand, the deck and draws into the other hand",
           "[lost-cities]") {
+  bool gainsTellTheDraw = false;
   const auto game =
       lostcities::gameInfo().make(validateParams(lostcities::gameInfo().params, nullptr, "params"));
   for (uint64_t seed = 1; seed <= 6; ++seed) {
@@ -953,6 +970,7 @@ TEST_CASE("a seat's observation hides the other hand, the deck and draws into th
           if (secret) CHECK_FALSE(named.count(lostcities::cardName(kind)));
         }
       }
+      CHECK(s.gainsPublic() == s.isTerminal());  // the heuristic weighs the hands and the deck
       if (s.isEnvironmentNode()) {
         const int drawer = s.chanceRecipient();
         CHECK(s.outcomeVisibleTo(drawer));
@@ -960,11 +978,14 @@ TEST_CASE("a seat's observation hides the other hand, the deck and draws into th
         CHECK_FALSE(s.outcomesPublic());  // the outcomes are the deck's cards
         CHECK(s.hiddenOutcomeString().find("draws a card") != std::string::npos);
         state->outcomes(outcomes);
+        gainsTellTheDraw = gainsTellTheDraw || drawChangesGains(s, outcomes);
         state->apply(outcomes[rng.below(static_cast<uint32_t>(outcomes.size()))].action);
       } else {
         state->legalActions(legal);
         state->apply(legal[rng.below(static_cast<uint32_t>(legal.size()))]);
       }
     }
+    CHECK(state->gainsPublic() == state->isTerminal());
   }
+  CHECK(gainsTellTheDraw);  // why the gains are not public while the game runs
 }

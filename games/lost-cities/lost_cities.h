@@ -137,6 +137,8 @@ class LostCitiesState final : public State {
   bool outcomeVisibleTo(int player) const override { return player == player_; }
   bool outcomesPublic() const override { return false; }
   std::string hiddenOutcomeString() const override;
+  // The heuristic weighs both hands and the deck; only 10 x score at the end is public.
+  bool gainsPublic() const override { return over_; }
   std::string toString() const override;
   // Keeps `player`'s hand, both expeditions, the piles, deck size, hand sizes and K; the
   // opponent's hand becomes K plus cards drawn from the unseen ones (uniformly, or one at a time

@@ -54,6 +54,67 @@ GameSetup personAgainstAis(const std::string& game, uint64_t seed) {
   return setup;
 }
 
+// The number cards of `state` that seat `person` may not know: those in the other hand it did
+// not see taken from a pile and those in the deck (each number card exists once; wagers have no
+// name of their own).
+QStringList secretCards(const lostcities::LostCitiesState& state, int person) {
+  QStringList names;
+  for (int kind = 0; kind < lostcities::kKinds; ++kind)
+    if (lostcities::rankOf(kind) != 0 &&
+        ((state.hand(1 - person).count(kind) && !state.known(person).count(kind)) ||
+         state.deckCards().count(kind)))
+      names << QString::fromStdString(lostcities::cardName(kind));
+  return names;
+}
+
+// The first card of `names` that `text` names as a word ("" when none).
+QString namedIn(const QString& text, const QStringList& names) {
+  for (const QString& name : names)
+    if (QRegularExpression("\\b" + name + "\\b").match(text).hasMatch()) return name;
+  return {};
+}
+
+// Every text the live panel shows: its labels and its tables' cells.
+QString panelText(const LivePanel& panel) {
+  QStringList texts;
+  for (QLabel* label : panel.findChildren<QLabel*>()) texts << label->text();
+  for (QTableWidget* table : panel.findChildren<QTableWidget*>())
+    for (int r = 0; r < table->rowCount(); ++r)
+      for (int c = 0; c < table->columnCount(); ++c)
+        if (table->item(r, c)) texts << table->item(r, c)->text();
+  return " " + texts.join(" ") + " ";
+}
+
+// The cells of column `column` of the panel's table whose column `column` is headed `header`.
+QStringList panelColumn(const LivePanel& panel, const QString& header, int column) {
+  QStringList cells;
+  for (QTableWidget* table : panel.findChildren<QTableWidget*>())
+    if (table->horizontalHeaderItem(column) &&
+        table->horizontalHeaderItem(column)->text() == header)
+      for (int r = 0; r < table->rowCount(); ++r)
+        if (table->item(r, column)) cells << table->item(r, column)->text();
+  return cells;
+}
+
+// The share of the pixels of the Lost Cities view's top strip (the opponent's hand) in none of
+// the colours of the felt and of a card's back: card faces (face down, only edges blend).
+double faceShareOnTop(GameView& view) {
+  const QImage image = view.grab().toImage();
+  const QColor palette[] = {QColor(0x2f, 0x4f, 0x3a), QColor(0x5a, 0x3e, 0x2b),
+                            QColor(0xc8, 0xa8, 0x6a), QColor(0x20, 0x20, 0x20)};
+  int faces = 0, all = 0;
+  for (int y = 14; y < 14 + view.height() / 40; ++y)
+    for (int x = 0; x < image.width(); ++x, ++all) {
+      const QColor c = image.pixelColor(x, y);
+      bool known = false;
+      for (const QColor& p : palette)
+        known = known || std::max({std::abs(c.red() - p.red()), std::abs(c.green() - p.green()),
+                                   std::abs(c.blue() - p.blue())}) < 60;
+      faces += known ? 0 : 1;
+    }
+  return double(faces) / std::max(1, all);
+}
+
 // Waits until a person is to move or the game is over; false on a timeout.
 bool waitForPerson(GameSession& session) {
   QElapsedTimer clock;
@@ -182,33 +243,15 @@ class GameModeTest : public QObject {
     GameSession& session = *mode.session();
     session.setDelay(0);
     QVERIFY(mode.newGame(personAgainstAis("lost-cities", 5)));
-    const auto panelText = [&] {
-      QStringList texts;
-      for (QLabel* label : mode.panel()->findChildren<QLabel*>()) texts << label->text();
-      for (QTableWidget* table : mode.panel()->findChildren<QTableWidget*>())
-        for (int r = 0; r < table->rowCount(); ++r)
-          for (int c = 0; c < table->columnCount(); ++c)
-            if (table->item(r, c)) texts << table->item(r, c)->text();
-      return " " + texts.join(" ") + " ";
-    };
     std::mt19937 random(3);
     int aiDraws = 0;
     for (int turn = 0; turn < 12; ++turn) {
       QVERIFY(waitForPerson(session));
       if (session.match().over()) break;
       const auto& state = dynamic_cast<const lostcities::LostCitiesState&>(session.match().state());
-      const QString text = panelText();
-      // Number cards exist once: one in the AI's hand that the person did not see taken from a
-      // pile, or in the deck, must not be named.
-      for (int kind = 0; kind < lostcities::kKinds; ++kind) {
-        if (lostcities::rankOf(kind) == 0) continue;
-        const bool secret = (state.hand(1).count(kind) && !state.known(0).count(kind)) ||
-                            state.deckCards().count(kind);
-        const QString name = QString::fromStdString(lostcities::cardName(kind));
-        if (secret)
-          QVERIFY2(!QRegularExpression("\\b" + name + "\\b").match(text).hasMatch(),
-                   qPrintable(name + " shown in: " + text));
-      }
+      const QString text = panelText(*mode.panel());
+      const QString shown = namedIn(text, secretCards(state, 0));
+      QVERIFY2(shown.isEmpty(), qPrintable(shown + " shown in: " + text));
       if (const EnvironmentMove* move = session.lastEnvironmentMove();
           move && move->before->chanceRecipient() == 1) {
         ++aiDraws;
@@ -216,13 +259,93 @@ class GameModeTest : public QObject {
         mode.setShowHidden(true);  // the researcher's switch shows the AI's draw
         const QString card =
             QString::fromStdString(lostcities::cardName(static_cast<int>(move->action)));
-        QVERIFY2(panelText().contains(card), qPrintable(card + " not in " + panelText()));
+        const QString revealed = panelText(*mode.panel());
+        QVERIFY2(revealed.contains(card), qPrintable(card + " not in " + revealed));
         mode.setShowHidden(false);
       }
       clickAMove(*mode.view(), session, random);
       if (QTest::currentTestFailed()) return;
     }
     QVERIFY(aiDraws >= 5);
+  }
+
+  // The AI's hand stays face down on the view and no hit area names its cards; the gains,
+  // statuses, metrics and F read "hidden" while the game runs (Lost Cities' heuristic weighs the
+  // hands and the deck: a hidden draw moved them by the card's worth). View -> Show hidden
+  // information turns the AI's hand up and shows the numbers.
+  void lostCitiesHandAndGainsStayHidden() {
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    PlayMode& mode = *window.playMode();
+    GameSession& session = *mode.session();
+    session.setDelay(0);
+    QVERIFY(mode.newGame(personAgainstAis("lost-cities", 9)));
+    std::mt19937 random(4);
+    const QStringList hidden = {"hidden", "hidden"};
+    for (int turn = 0; turn < 8; ++turn) {
+      QVERIFY(waitForPerson(session));
+      QVERIFY(!session.match().over());
+      const auto& state = dynamic_cast<const lostcities::LostCitiesState&>(session.match().state());
+      for (const GameView::HitArea& area : mode.view()->hitAreas())
+        QVERIFY2(namedIn(area.label, secretCards(state, 0)).isEmpty(), qPrintable(area.label));
+      const double faces = faceShareOnTop(*mode.view());
+      QVERIFY2(faces < 0.1, qPrintable(QString("card faces on the AI's hand: %1").arg(faces)));
+      QCOMPARE(panelColumn(*mode.panel(), "Gain", 1), hidden);
+      QCOMPARE(panelColumn(*mode.panel(), "Status", 2), hidden);
+      QCOMPARE(panelColumn(*mode.panel(), "Value", 1).count("hidden"), qsizetype(kNumMetrics) + 1);
+      mode.setShowHidden(true);
+      const double shown = faceShareOnTop(*mode.view());
+      QVERIFY2(shown > 0.15, qPrintable(QString("card faces on the AI's hand: %1").arg(shown)));
+      QCOMPARE(panelColumn(*mode.panel(), "Gain", 1).count("hidden"), 0);
+      QCOMPARE(panelColumn(*mode.panel(), "Value", 1).count("hidden"), 0);
+      mode.setShowHidden(false);
+      clickAMove(*mode.view(), session, random);
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  // A replay of a Lost Cities trace respects the switch: off, it is seen from seat 0 (whose hand
+  // its view shows): seat 1's draws read as hidden in the round's text and the panel, the gains
+  // too until the game is over; on, everything shows.
+  void lostCitiesReplayRespectsTheSwitch() {
+    QTemporaryDir dir;
+    const QString batch = dir.filePath("lc.json");
+    std::ofstream(batch.toStdString())
+        << Json{{"format", "ddalab-batch/1"},
+                {"seed", 3},
+                {"experiments",
+                 {{{"name", "lc"},
+                   {"game", {{"id", "lost-cities"}}},
+                   {"players", {{{"id", "random"}}, {{"id", "random"}}}},
+                   {"environment", {{"id", "e-random"}}},
+                   {"coefficients", {{"tension", 10}}},
+                   {"iterations", 1}}}}};
+    QProcess cli;
+    cli.start(kCli, {"run", batch, "--out", dir.filePath("out"), "--trace", dir.filePath("trace"),
+                     "--trace-detail", "--quiet"});
+    QVERIFY(cli.waitForFinished(60'000));
+    QCOMPARE(cli.exitCode(), 0);
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openTrace(dir.filePath("trace/lc.trace.jsonl"), 0, true));
+    PlayMode& mode = *window.playMode();
+    auto* label = mode.findChild<QLabel*>("replayRound");
+    const QString seat1 = "player 1 draws a card from the deck (hidden)";
+    int hiddenDraws = 0;
+    for (int r = 1; r < 30; ++r) {
+      mode.showRound(r);
+      const QString seen = label->text();
+      QVERIFY2(!seen.contains("player 0 draws a card"), qPrintable(seen));
+      QCOMPARE(panelColumn(*mode.panel(), "Gain", 1).count("hidden"), 2);
+      mode.setShowHidden(true);
+      const QString all = label->text();
+      QCOMPARE(panelColumn(*mode.panel(), "Gain", 1).count("hidden"), 0);
+      mode.setShowHidden(false);
+      QCOMPARE(seen.count(seat1) + seen.count("deck gives"), all.count("deck gives"));
+      hiddenDraws += seen.count(seat1);
+    }
+    QVERIFY(hiddenDraws >= 5);
   }
 
   // The live panel draws a HexaLines deal as the cell it deals (not a code); a die needs no
@@ -425,7 +548,7 @@ class GameModeTest : public QObject {
         QCOMPARE(gains[p], recordedGains[p]);
         QCOMPARE(statuses[p], recordedStatuses[p]);
       }
-      if (const DecisionReport* d = replay.decisionAt(r)) {
+      if (const auto d = replay.decisionAt(r)) {
         for (const auto& row : d->rows) {
           double sum = 0;
           for (double term : row.terms) sum += term;

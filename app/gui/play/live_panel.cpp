@@ -27,6 +27,10 @@ void setCell(QTableWidget* t, int row, int column, const QString& text, bool rig
   t->setItem(row, column, item);
 }
 
+// What the panel shows instead of a number that would tell hidden information.
+const QString kHidden = "hidden";
+const char* const kRevealHint = "View → Show hidden information shows it (for researchers).";
+
 QString number(double v, int decimals = 3) {
   return QString::number(v, 'f', decimals);
 }
@@ -99,89 +103,104 @@ LivePanel::LivePanel(QWidget* parent)
   setMinimumWidth(380);
 }
 
-void LivePanel::show(const std::vector<PlayerLine>& players, const MetricValues& metrics,
-                     const Coefficients& coefficients, const DecisionReport* decision,
-                     const QString& heading, const std::function<QPixmap(Action)>& iconOf) {
-  heading_->setText(heading);
+void LivePanel::show(const PanelContent& content) {
+  heading_->setText(content.heading);
+  showPlayers(content);
+  showMetrics(content);
+  showDecision(content);
+}
+
+void LivePanel::showPlayers(const PanelContent& content) {
+  const auto& players = content.players;
   players_->setRowCount(static_cast<int>(players.size()));
   for (size_t p = 0; p < players.size(); ++p) {
     const int row = static_cast<int>(p);
     setCell(players_, row, 0, QString::fromStdString(players[p].label), false);
     players_->item(row, 0)->setForeground(players[p].colour.darker(130));
-    setCell(players_, row, 1, number(players[p].gain, 2));
-    setCell(players_, row, 2, number(players[p].status, 2));
+    setCell(players_, row, 1, content.gainsHidden ? kHidden : number(players[p].gain, 2));
+    setCell(players_, row, 2, content.gainsHidden ? kHidden : number(players[p].status, 2));
   }
   players_->resizeColumnsToContents();
+}
+
+void LivePanel::showMetrics(const PanelContent& content) {
   metrics_->setRowCount(static_cast<int>(kNumMetrics) + 1);
   for (const auto& info : allMetrics()) {
     const int row = static_cast<int>(info.metric);
     setCell(metrics_, row, 0, QString::fromStdString(std::string(info.key)), false);
     metrics_->item(row, 0)->setToolTip(QString::fromStdString(std::string(info.description)));
-    setCell(metrics_, row, 1, number(metrics[static_cast<size_t>(row)]));
-    const double c = coefficients[static_cast<size_t>(row)];
+    setCell(metrics_, row, 1,
+            content.gainsHidden ? kHidden : number(content.metrics[static_cast<size_t>(row)]));
+    const double c = content.coefficients[static_cast<size_t>(row)];
     setCell(metrics_, row, 2, c == 0 ? QString("–") : number(c, 0));
   }
+  const QString f = number(funScore(content.metrics, content.coefficients), 2);
   setCell(metrics_, kNumMetrics, 0, "F (fun score)", false);
-  setCell(metrics_, kNumMetrics, 1, number(funScore(metrics, coefficients), 2));
-  objective_->setText(QString("F (the fun score the environment steers towards) so far: <b>%1</b>")
-                          .arg(number(funScore(metrics, coefficients), 2)));
+  setCell(metrics_, kNumMetrics, 1, content.gainsHidden ? kHidden : f);
+  objective_->setText(
+      content.gainsHidden
+          ? QString("F (the fun score the environment steers towards): shown when the game is "
+                    "over — the gains, statuses and metrics weigh cards hidden from you. %1")
+                .arg(kRevealHint)
+          : QString("F (the fun score the environment steers towards) so far: <b>%1</b>").arg(f));
   metrics_->resizeColumnsToContents();
-  if (!decision) {
-    decision_->setText("none yet");
-    outcomes_->setRowCount(0);
-    breakdown_->clear();
-    return;
-  }
-  if (decision->outcomesHidden) {
-    decision_->setText(
-        QString("<b>%1</b>%2<br><i>%3 View → Show hidden information shows it (for "
-                "researchers).</i>")
-            .arg(QString::fromStdString(decision->chosen).toHtmlEscaped(),
-                 decision->chosenHidden ? QString() : QString(" (dealt to you)"),
-                 decision->chosenHidden
-                     ? "Hidden from you, and so are the other outcomes and how they were weighed."
-                     : "The other outcomes and their probabilities are hidden: they would tell "
-                       "what the hidden hands hold."));
-    outcomes_->setRowCount(0);
-    breakdown_->clear();
-    return;
-  }
+}
+
+void LivePanel::showDecision(const PanelContent& content) {
+  const DecisionReport* decision = content.decision;
+  outcomes_->setRowCount(0);
+  breakdown_->clear();
+  if (!decision) return decision_->setText("none yet");
+  if (decision->outcomesHidden) return showHiddenDecision(*decision);
   decision_->setText(
       QString("chose <b>%1</b> (natural probability %2)%3")
           .arg(QString::fromStdString(decision->chosen).toHtmlEscaped(),
                percent(decision->probability),
                decision->natural ? " — drawn naturally (random_prob or no DDA)" : " — steered"));
   outcomes_->setRowCount(static_cast<int>(decision->rows.size()));
-  for (size_t i = 0; i < decision->rows.size(); ++i) {
-    const auto& r = decision->rows[i];
-    const int row = static_cast<int>(i);
-    setCell(outcomes_, row, 0, QString::fromStdString(r.outcome) + (r.chosen ? "  ◀" : ""), false);
-    if (iconOf && r.action >= 0)
-      if (const QPixmap icon = iconOf(r.action); !icon.isNull()) {
-        outcomes_->item(row, 0)->setIcon(QIcon(icon));
-        outcomes_->setIconSize(icon.size());
-      }
-    setCell(outcomes_, row, 1, percent(r.probability));
-    setCell(outcomes_, row, 2, r.fun ? number(*r.fun, 2) : QString("–"));
-    setCell(outcomes_, row, 3, r.search ? number(*r.search, 2) : QString("–"));
-    const QString terms =
-        r.fun ? "F = " + number(*r.fun, 2) + ":\n" + termLines(r.terms, coefficients).join("\n")
-              : QString();
-    for (int c = 0; c < 4; ++c) {
-      outcomes_->item(row, c)->setToolTip(terms);
-      if (r.chosen) outcomes_->item(row, c)->setBackground(QColor(0xff, 0xe9, 0xa8));
-    }
-    if (r.chosen) outcomes_->scrollToItem(outcomes_->item(row, 0));  // in sight among many
-    if (r.chosen)
-      breakdown_->setText(r.fun ? QString("Why: F of %1 = %2 = the sum of\n%3")
-                                      .arg(QString::fromStdString(r.outcome), number(*r.fun, 2),
-                                           termLines(r.terms, coefficients).join("\n"))
-                                : QString());
-  }
+  for (size_t i = 0; i < decision->rows.size(); ++i)
+    showOutcome(static_cast<int>(i), decision->rows[i], content);
   outcomes_->resizeColumnToContents(1);
   outcomes_->resizeColumnToContents(2);
   outcomes_->resizeColumnToContents(3);
   outcomes_->resizeRowsToContents();
+}
+
+void LivePanel::showHiddenDecision(const DecisionReport& decision) {
+  decision_->setText(
+      QString("<b>%1</b>%2<br><i>%3 %4</i>")
+          .arg(QString::fromStdString(decision.chosen).toHtmlEscaped(),
+               decision.chosenHidden ? QString() : QString(" (dealt to you)"),
+               decision.chosenHidden
+                   ? "Hidden from you, and so are the other outcomes and how they were weighed."
+                   : "The other outcomes and their probabilities are hidden: they would tell "
+                     "what the hidden hands hold.",
+               kRevealHint));
+}
+
+void LivePanel::showOutcome(int row, const DecisionReport::Row& r, const PanelContent& content) {
+  setCell(outcomes_, row, 0, QString::fromStdString(r.outcome) + (r.chosen ? "  ◀" : ""), false);
+  if (content.iconOf && r.action >= 0)
+    if (const QPixmap icon = content.iconOf(r.action); !icon.isNull()) {
+      outcomes_->item(row, 0)->setIcon(QIcon(icon));
+      outcomes_->setIconSize(icon.size());
+    }
+  setCell(outcomes_, row, 1, percent(r.probability));
+  setCell(outcomes_, row, 2, r.fun ? number(*r.fun, 2) : QString("–"));
+  setCell(outcomes_, row, 3, r.search ? number(*r.search, 2) : QString("–"));
+  const QString terms = r.fun ? "F = " + number(*r.fun, 2) + ":\n" +
+                                    termLines(r.terms, content.coefficients).join("\n")
+                              : QString();
+  for (int c = 0; c < 4; ++c) {
+    outcomes_->item(row, c)->setToolTip(terms);
+    if (r.chosen) outcomes_->item(row, c)->setBackground(QColor(0xff, 0xe9, 0xa8));
+  }
+  if (!r.chosen) return;
+  outcomes_->scrollToItem(outcomes_->item(row, 0));  // in sight among many
+  breakdown_->setText(r.fun ? QString("Why: F of %1 = %2 = the sum of\n%3")
+                                  .arg(QString::fromStdString(r.outcome), number(*r.fun, 2),
+                                       termLines(r.terms, content.coefficients).join("\n"))
+                            : QString());
 }
 
 }  // namespace ddalab::gui

@@ -48,20 +48,37 @@ struct PlayerLine {
   QColor colour;  // the player's colour on the game's view
 };
 
+// One moment of a game as the panel shows it.
+struct PanelContent {
+  QString heading;
+  std::vector<PlayerLine> players;
+  MetricValues metrics{};  // the game's metrics so far
+  Coefficients coefficients{};
+  // The gains, statuses, metrics and F are not shown (State::gainsPublic: they weigh what the
+  // person may not know, as Lost Cities' heuristic weighs the hands and the deck).
+  bool gainsHidden = false;
+  const DecisionReport* decision = nullptr;  // the last environment decision (none yet: null)
+  std::function<QPixmap(Action)> iconOf;     // may draw an outcome (a HexaLines cell)
+};
+
 class LivePanel : public QWidget {
   Q_OBJECT
  public:
   explicit LivePanel(QWidget* parent = nullptr);
 
-  // Shows the players, the game's metrics so far (and F under `coefficients`) and the last
-  // environment decision (none yet: null).
-  // `iconOf` may draw an outcome (a HexaLines cell) beside its text.
-  void show(const std::vector<PlayerLine>& players, const MetricValues& metrics,
-            const Coefficients& coefficients, const DecisionReport* decision,
-            const QString& heading, const std::function<QPixmap(Action)>& iconOf = {});
+  // Shows `content`: the players, the metrics and F, the last environment decision.
+  void show(const PanelContent& content);
   QTableWidget* decisionTable() const { return outcomes_; }
 
  private:
+  void showPlayers(const PanelContent& content);
+  void showMetrics(const PanelContent& content);
+  void showDecision(const PanelContent& content);
+  // The decision's chosen outcome when the others are hidden (State::outcomesPublic).
+  void showHiddenDecision(const DecisionReport& decision);
+  // Row `row` of the outcomes table: `r`, marked when chosen, its F's terms as a tooltip.
+  void showOutcome(int row, const DecisionReport::Row& r, const PanelContent& content);
+
   QLabel* heading_;
   QLabel* objective_;  // F, what the environment player maximizes, at the top
   QTableWidget* players_;

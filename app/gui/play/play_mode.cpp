@@ -197,6 +197,7 @@ void PlayMode::setView(const std::string& gameId) {
   view_ = makeGameView(gameId, this);
   viewGame_ = gameId;
   if (!view_) return;
+  view_->setShowHidden(showHidden_);
   centre_->addWidget(view_);
   connect(view_, &GameView::actionChosen, this, [this](Action action) {
     if (!session_->act(action)) emit message("that move is not legal now");
@@ -226,9 +227,11 @@ std::vector<PlayerLine> PlayMode::playerLines(const State& state) const {
 
 std::vector<int> PlayMode::viewers() const {
   // What every person at the table may know (a seat's secret is kept from the other persons
-  // too); a demo of AIs only, or a researcher's switch, shows everything.
+  // too); a demo of AIs only, or a researcher's switch, shows everything. A replay is seen from
+  // seat 0, the seat its view shows the hand of.
   std::vector<int> seats;
   if (showHidden_) return seats;
+  if (replay_) return {0};
   const std::vector<bool> human = humanSeats(session_->setup());
   for (size_t seat = 0; seat < human.size(); ++seat)
     if (human[seat]) seats.push_back(static_cast<int>(seat));
@@ -237,6 +240,7 @@ std::vector<int> PlayMode::viewers() const {
 
 void PlayMode::setShowHidden(bool show) {
   showHidden_ = show;
+  if (view_) view_->setShowHidden(show);
   if (replay_)
     refreshReplay();
   else
@@ -247,42 +251,49 @@ void PlayMode::refresh() {
   if (replay_ || !session_->started() || session_->thinking()) return;
   const Match& match = session_->match();
   const State& state = match.state();
-  const std::vector<bool> human = humanSeats(session_->setup());
-  const int actor = state.actor();
   const bool personTurn = session_->personToMove();
-  // The view shows the hidden cards of the person on turn, else of the first person's seat.
-  int perspective = 0;
-  for (size_t s = 0; s < human.size(); ++s)
-    if (human[s]) {
-      perspective = static_cast<int>(s);
-      break;
-    }
-  if (personTurn) perspective = actor;
-  if (view_) view_->showState(state, session_->legal(), personTurn, perspective);
+  if (view_) view_->showState(state, session_->legal(), personTurn, perspective(personTurn));
+  const std::vector<int> seats = viewers();
   std::optional<DecisionReport> report;
-  if (const EnvironmentMove* move = session_->lastEnvironmentMove())
+  const EnvironmentMove* move = session_->lastEnvironmentMove();
+  if (move)
     report =
         decisionReport(*move->before, move->action, move->decision ? &*move->decision : nullptr,
-                       session_->experiment().coefficients, viewers());
-  QString heading;
+                       session_->experiment().coefficients, seats);
+  PanelContent content{heading(state, personTurn),
+                       playerLines(state),
+                       match.tracker().values(state.believability()),
+                       session_->experiment().coefficients,
+                       !seats.empty() && !state.gainsPublic(),
+                       report ? &*report : nullptr,
+                       [this, move](Action outcome) {
+                         return view_ && move ? view_->outcomeIcon(*move->before, outcome, 34)
+                                              : QPixmap();
+                       }};
+  panel_->show(content);
+}
+
+int PlayMode::perspective(bool personTurn) const {
+  // The person on turn must see their hand to play it; between turns the first person's.
+  if (personTurn) return session_->match().actor();
+  const std::vector<bool> human = humanSeats(session_->setup());
+  const auto first = std::find(human.begin(), human.end(), true);
+  return first == human.end() ? 0 : static_cast<int>(first - human.begin());
+}
+
+QString PlayMode::heading(const State& state, bool personTurn) const {
+  const int round = session_->match().tracker().rounds() + 1;
   if (state.isTerminal())
-    heading = state.winner() >= 0 ? QString("Game over: seat %1 wins").arg(state.winner())
-                                  : QString("Game over without a winner");
-  else if (actor == kEnvironment)
-    heading = QString("Round %1: the environment (%2) decides")
-                  .arg(match.tracker().rounds() + 1)
-                  .arg(QString::fromStdString(session_->experiment().environment.info->id));
-  else
-    heading = QString("Round %1: seat %2 %3")
-                  .arg(match.tracker().rounds() + 1)
-                  .arg(actor)
-                  .arg(personTurn ? "— your turn" : "thinks");
-  const EnvironmentMove* move = session_->lastEnvironmentMove();
-  const auto iconOf = [this, move](Action outcome) {
-    return view_ && move ? view_->outcomeIcon(*move->before, outcome, 34) : QPixmap();
-  };
-  panel_->show(playerLines(state), match.tracker().values(state.believability()),
-               session_->experiment().coefficients, report ? &*report : nullptr, heading, iconOf);
+    return state.winner() >= 0 ? QString("Game over: seat %1 wins").arg(state.winner())
+                               : QString("Game over without a winner");
+  if (state.actor() == kEnvironment)
+    return QString("Round %1: the environment (%2) decides")
+        .arg(round)
+        .arg(QString::fromStdString(session_->experiment().environment.info->id));
+  return QString("Round %1: seat %2 %3")
+      .arg(round)
+      .arg(state.actor())
+      .arg(personTurn ? "— your turn" : "thinks");
 }
 
 void PlayMode::openReplay(std::unique_ptr<Replay> replay, const std::string& gameId) {
@@ -309,6 +320,7 @@ void PlayMode::refreshReplay() {
   const State& state = replay_->stateAt(round_);
   if (view_) view_->showState(state, {}, false, 0);
   const Json& line = replay_->line();
+  const std::vector<int> seats = viewers();
   const QString end = !state.isTerminal() ? QString()
                       : state.winner() >= 0
                           ? QString(" — game over: seat %1 wins").arg(state.winner())
@@ -316,13 +328,18 @@ void PlayMode::refreshReplay() {
   roundLabel_->setText(QString("round %1 of %2: %3%4")
                            .arg(round_)
                            .arg(replay_->rounds())
-                           .arg(QString::fromStdString(replay_->roundText(round_)), end));
-  panel_->show(playerLines(state), replay_->trackerAt(round_).values(state.believability()),
-               replay_->coefficients(), replay_->decisionAt(round_),
-               QString("Replay of %1, game %2 (seed %3)")
-                   .arg(QString::fromStdString(line.value("experiment", std::string())))
-                   .arg(line.value("iteration", 0))
-                   .arg(QString::number(line.value("seed", uint64_t{0}))));
+                           .arg(QString::fromStdString(replay_->roundText(round_, seats)), end));
+  const std::optional<DecisionReport> report = replay_->decisionAt(round_, seats);
+  panel_->show({QString("Replay of %1, game %2 (seed %3)")
+                    .arg(QString::fromStdString(line.value("experiment", std::string())))
+                    .arg(line.value("iteration", 0))
+                    .arg(QString::number(line.value("seed", uint64_t{0}))),
+                playerLines(state),
+                replay_->trackerAt(round_).values(state.believability()),
+                replay_->coefficients(),
+                !seats.empty() && !state.gainsPublic(),
+                report ? &*report : nullptr,
+                {}});
 }
 
 }  // namespace ddalab::gui

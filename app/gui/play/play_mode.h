@@ -47,7 +47,8 @@ class PlayMode : public QWidget {
   // The researcher's switch: show what the persons' seats may not know (off: hidden).
   void setShowHidden(bool show);
   bool showHidden() const { return showHidden_; }
-  // The seats whose knowledge bounds what is shown (the persons'; none when all is shown).
+  // The seats whose knowledge bounds what the panel and the view show: the persons' (a replay:
+  // seat 0's); none when all is shown.
   std::vector<int> viewers() const;
   GameView* view() const { return view_; }
   LivePanel* panel() const { return panel_; }
@@ -62,6 +63,10 @@ class PlayMode : public QWidget {
   void refresh();
   void refreshReplay();
   std::vector<PlayerLine> playerLines(const State& state) const;
+  // The seat whose hand the view shows: the person on turn, else the first person's seat.
+  int perspective(bool personTurn) const;
+  // The live panel's heading for `state` of the game being played.
+  QString heading(const State& state, bool personTurn) const;
 
   GameSession* session_;
   GameView* view_ = nullptr;

@@ -24,6 +24,29 @@ MetricValues termsOf(const Json& terms) {
   return values;
 }
 
+// Whether the outcome chosen at `before` is hidden from a seat of `viewers`.
+bool chosenHiddenFrom(const State& before, std::span<const int> viewers) {
+  for (int seat : viewers)
+    if (!before.outcomeVisibleTo(seat)) return true;
+  return false;
+}
+
+// The decision at `before` as far as every seat of `viewers` may know it, when they may not know
+// all of it: the chosen outcome (or only that one was chosen), not the others, their
+// probabilities or how they were weighed (they would tell what the hidden hands hold).
+std::optional<DecisionReport> hiddenDecision(const State& before, Action chosen, bool natural,
+                                             std::span<const int> viewers) {
+  DecisionReport report;
+  report.chosenHidden = chosenHiddenFrom(before, viewers);
+  report.outcomesHidden = report.chosenHidden || (!viewers.empty() && !before.outcomesPublic());
+  if (!report.outcomesHidden) return std::nullopt;
+  report.chosen =
+      report.chosenHidden ? before.hiddenOutcomeString() : before.actionToString(chosen);
+  report.probability = std::nan("");
+  report.natural = natural;
+  return report;
+}
+
 }  // namespace
 
 std::shared_ptr<const Game> gameOfTrace(const Json& line) {
@@ -70,17 +93,9 @@ DecisionReport decisionReport(const Json& action, const State& before) {
 DecisionReport decisionReport(const State& before, Action chosen,
                               const EnvironmentDecision* decision, const Coefficients& coefficients,
                               std::span<const int> viewers) {
+  if (auto hidden = hiddenDecision(before, chosen, decision && decision->natural, viewers))
+    return *hidden;
   DecisionReport report;
-  for (int seat : viewers)
-    report.chosenHidden = report.chosenHidden || !before.outcomeVisibleTo(seat);
-  report.outcomesHidden = report.chosenHidden || (!viewers.empty() && !before.outcomesPublic());
-  if (report.outcomesHidden) {  // the outcomes, their probabilities and their F would tell it
-    report.chosen =
-        report.chosenHidden ? before.hiddenOutcomeString() : before.actionToString(chosen);
-    report.probability = std::nan("");
-    report.natural = decision && decision->natural;
-    return report;
-  }
   report.chosen = before.actionToString(chosen);
   std::vector<Outcome> outcomes;
   before.outcomes(outcomes);
@@ -145,19 +160,24 @@ Replay::Replay(const Json& line, const Game& game, const Coefficients& coefficie
   states_.push_back(match.state().clone());
   trackers_.push_back(match.tracker());
   decisions_.emplace_back();
-  std::optional<DecisionReport> last;
+  std::shared_ptr<const Decision> last;
   const Json& rounds = line.at("rounds");
   for (size_t r = 0; r < rounds.size(); ++r) {
+    auto& steps = roundSteps_.emplace_back();
     for (const Json& action : rounds[r].at("actions")) {
       const Action id = action.at("id").get<Action>();
-      const std::unique_ptr<State> before = match.state().clone();
+      std::unique_ptr<State> before = match.state().clone();
       const bool environment = match.actor() == kEnvironment;
       if (!match.applyIfLegal(id))
         throw InputError(where + ", round " + std::to_string(r + 1),
                          "action " + std::to_string(id) +
                              " is not legal in the rebuilt game "
                              "(another game set-up or version?)");
-      if (environment) last = decisionReport(action, *before);
+      if (environment) {
+        DecisionReport report = decisionReport(action, *before);
+        last = std::make_shared<const Decision>(Decision{std::move(before), id, std::move(report)});
+      }
+      steps.push_back(environment ? last : nullptr);
     }
     if (match.tracker().rounds() != static_cast<int>(r) + 1)
       throw InputError(where + ", round " + std::to_string(r + 1),
@@ -187,16 +207,26 @@ std::vector<double> Replay::recordedStatuses(int position) const {
                      : line_.at("rounds").at(static_cast<size_t>(position - 1)).at("statuses"));
 }
 
-const DecisionReport* Replay::decisionAt(int position) const {
+std::optional<DecisionReport> Replay::decisionAt(int position, std::span<const int> viewers) const {
   const auto& d = decisions_.at(static_cast<size_t>(position));
-  return d ? &*d : nullptr;
+  if (!d) return std::nullopt;
+  if (auto hidden = hiddenDecision(*d->before, d->chosen, d->report.natural, viewers))
+    return hidden;
+  return d->report;
 }
 
-std::string Replay::roundText(int position) const {
+std::string Replay::roundText(int position, std::span<const int> viewers) const {
   if (position <= 0) return "the start";
+  const size_t round = static_cast<size_t>(position - 1);
+  const Json& actions = line_.at("rounds").at(round).at("actions");
   std::string text;
-  for (const Json& a : line_.at("rounds").at(static_cast<size_t>(position - 1)).at("actions"))
-    text += (text.empty() ? "" : ", ") + a.value("text", std::string());
+  for (size_t i = 0; i < actions.size(); ++i) {
+    const auto& decision = roundSteps_.at(round).at(i);
+    text += text.empty() ? "" : ", ";
+    text += decision && chosenHiddenFrom(*decision->before, viewers)
+                ? decision->before->hiddenOutcomeString()
+                : actions[i].value("text", std::string());
+  }
   return text;
 }
 

@@ -30,10 +30,12 @@ class Replay {
   // The gains and statuses the trace recorded after `position` rounds (0: the initial ones).
   std::vector<double> recordedGains(int position) const;
   std::vector<double> recordedStatuses(int position) const;
-  // The last environment decision up to `position` (none before the first).
-  const DecisionReport* decisionAt(int position) const;
-  // What happened in round `position` (1..rounds()), as the game writes actions.
-  std::string roundText(int position) const;
+  // The last environment decision up to `position` (none before the first), as far as every
+  // seat of `viewers` may know it (none: everything).
+  std::optional<DecisionReport> decisionAt(int position, std::span<const int> viewers = {}) const;
+  // What happened in round `position` (1..rounds()), as the game writes actions; an outcome
+  // hidden from a seat of `viewers` as the game tells it to that seat.
+  std::string roundText(int position, std::span<const int> viewers = {}) const;
   const Coefficients& coefficients() const { return coefficients_; }
   const Json& line() const { return line_; }
 
@@ -42,7 +44,15 @@ class Replay {
   Coefficients coefficients_;
   std::vector<std::unique_ptr<State>> states_;
   std::vector<MetricsTracker> trackers_;
-  std::vector<std::optional<DecisionReport>> decisions_;  // the last one up to each position
+  // An environment decision: the state it was taken at, the outcome and the trace's report.
+  struct Decision {
+    std::unique_ptr<State> before;
+    Action chosen = 0;
+    DecisionReport report;
+  };
+  std::vector<std::shared_ptr<const Decision>> decisions_;  // the last one up to each position
+  // Per round, one entry per action: its environment decision (null: a player's action).
+  std::vector<std::vector<std::shared_ptr<const Decision>>> roundSteps_;
 };
 
 // The game a detailed trace line records ("game": id and parameters); none in a plain trace.

@@ -24,6 +24,11 @@ void GameView::showState(const State& state, std::span<const Action> legal, bool
   update();
 }
 
+void GameView::setShowHidden(bool show) {
+  showHidden_ = show;
+  update();
+}
+
 QColor GameView::playerColour(int player) const {
   return seatColour(player);
 }

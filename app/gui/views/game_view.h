@@ -32,6 +32,8 @@ class GameView : public QWidget {
   // are shown). When `humanTurn`, clicks choose the regular actor's action among `legal`.
   void showState(const State& state, std::span<const Action> legal, bool humanTurn,
                  int perspective);
+  // The researcher's switch: also paint what `perspective` may not know (the other hands).
+  void setShowHidden(bool show);
   // The areas that take a click now; each leads towards a legal action (empty when it is not a
   // person's turn). Tests click them the way a person would.
   virtual std::vector<HitArea> hitAreas() const = 0;
@@ -60,6 +62,7 @@ class GameView : public QWidget {
   std::vector<Action> legal_;
   bool humanTurn_ = false;
   int perspective_ = 0;
+  bool showHidden_ = false;
 };
 
 // The view of the game `gameId`; null for a game without one.

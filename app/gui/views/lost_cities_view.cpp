@@ -200,9 +200,17 @@ void LostCitiesView::paintEvent(QPaintEvent*) {
   if (!state) return;
   const Layout l = layout();
   const int own = perspective_, opponent = 1 - perspective_;
-  const int opponentCards = state->hand(opponent).size();
-  for (int i = 0; i < opponentCards; ++i)
-    drawBack(painter, l.handCard(l.opponentHand, i, opponentCards));
+  // The opponent's hand face down: its cards are what the person may not know (the researcher's
+  // switch turns them up).
+  const std::vector<int> theirHand = cardsOf(state->hand(opponent));
+  const int opponentCards = static_cast<int>(theirHand.size());
+  for (int i = 0; i < opponentCards; ++i) {
+    const QRectF r = l.handCard(l.opponentHand, i, opponentCards);
+    if (showHidden_)
+      drawCard(painter, r, theirHand[static_cast<size_t>(i)]);
+    else
+      drawBack(painter, r);
+  }
   for (int c = 0; c < lc::kColours; ++c) {
     painter.setPen(QPen(kCardColours[c].darker(130), 1, Qt::DashLine));
     painter.setBrush(Qt::NoBrush);

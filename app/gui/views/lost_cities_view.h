@@ -1,8 +1,9 @@
 #pragma once
-// Lost Cities (games/lost-cities.md, thesis appendix A.2.3): the opponent's hand face down, both
-// players' expeditions, the five discard piles and the deck with its count, the own hand. A turn
-// is three clicks: a card in hand; its expedition (play) or its colour's pile (discard); the draw
-// source (the deck or a pile's top). The areas that take the next click are highlighted.
+// Lost Cities (games/lost-cities.md, thesis appendix A.2.3): the opponent's hand face down (face
+// up with View -> Show hidden information), both players' expeditions, the five discard piles
+// and the deck (face down) with its count, the own hand. A turn is three clicks: a card in hand;
+// its expedition (play) or its colour's pile (discard); the draw source (the deck or a pile's
+// top). The areas that take the next click are highlighted.
 #include <optional>
 #include <utility>
 
