@@ -163,6 +163,10 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
   std::vector<std::vector<double>> score9(n, std::vector<double>(b)), score4 = score9,
                                                                       winRatio = score9;
   std::vector<std::vector<double>> rank9(n, std::vector<double>(n, 0.0)), rank4 = rank9;
+  // ratios[row][metric][replicate]
+  std::vector<std::array<std::vector<double>, kNumScoredMetrics>> ratios(n);
+  for (auto& metrics : ratios)
+    for (auto& replicates : metrics) replicates.resize(b);
   std::vector<double> above9(n, 0.0), above4(n, 0.0);
   Rng rng(options.seed);
   std::vector<uint32_t> counts;
@@ -179,6 +183,8 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
       s9[row] = score9[row][rep] = scores.rows[row].score9;
       s4[row] = score4[row][rep] = scores.rows[row].score4;
       winRatio[row][rep] = summaries[row].winRatio;
+      for (size_t k = 0; k < kNumScoredMetrics; ++k)
+        ratios[row][k][rep] = scores.rows[row].ratios[k];
     }
     for (size_t row = 0; row < n; ++row) {
       rank9[row][rankOf(s9, row) - 1] += 1.0 / static_cast<double>(b);
@@ -204,6 +210,10 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
                      above4[row]};
     std::tie(si.score9Low, si.score9High) = percentileInterval(score9[row], 0.95);
     std::tie(si.score4Low, si.score4High) = percentileInterval(score4[row], 0.95);
+    for (size_t k = 0; k < kNumScoredMetrics; ++k)
+      std::tie(si.ratioLow[k], si.ratioHigh[k]) = std::isnan(observed.rows[row].ratios[k])
+                                                      ? std::pair(std::nan(""), std::nan(""))
+                                                      : percentileInterval(ratios[row][k], 0.95);
     analysis.scores.push_back(std::move(si));
     if (row == reference) continue;
     std::vector<double> diff(b);

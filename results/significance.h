@@ -4,6 +4,7 @@
 // the probability of each rank, and whether a player could detect the environment player from
 // the outcomes dealt to them. Rows of a comparison play the same game seeds, iteration by
 // iteration, so every analysis pairs the rows' games by iteration.
+#include <array>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -39,6 +40,9 @@ struct ScoreInterval {
   // Share of replicates in which the row scores above the reference row (0 for the reference):
   // how sure the comparison is that the row beats no DDA.
   double above9 = 0, above4 = 0;
+  // Per scored metric, the 95 % interval of the row's ratio to the best of the comparison
+  // (the best re-chosen in every replicate); NaN where the metric is not scored.
+  std::array<double, kNumScoredMetrics> ratioLow{}, ratioHigh{};
 };
 
 // Whether `seat` of an experiment could tell the environment from natural chance: the deciles

@@ -106,7 +106,7 @@ TEST_CASE("bootstrap intervals cover a known mean at the nominal rate", "[signif
   CHECK(coverage <= 0.98);
 }
 
-TEST_CASE("score intervals hold the scores and a clearly better row ranks first",
+TEST_CASE("score and ratio intervals hold their values; a clearly better row ranks first",
           "[significance]") {
   // lead is minimized: the e-random row's lead is smaller by 5 in every game, so it is first in
   // every replicate.
@@ -126,6 +126,19 @@ TEST_CASE("score intervals hold the scores and a clearly better row ranks first"
   CHECK(a.scores[0].above9 == 0);  // never above the reference
   CHECK(a.scores[1].above9 == 0);  // the reference itself
   CHECK(findTest(a, "c/e-hc", "lead")->significant());
+  // Ratio intervals: e-random is the best of every replicate in lead (ratio exactly 1); e-hc's
+  // interval holds its ratio, e-random's mean over its own, below 1.
+  const size_t lead = static_cast<size_t>(ScoredMetric::Lead);
+  CHECK(a.scores[1].ratioLow[lead] == 1.0);
+  CHECK(a.scores[1].ratioHigh[lead] == 1.0);
+  double hc = 0, random = 0;
+  for (size_t i = 0; i < 40; ++i) hc += 20.0 + (i % 7), random += 15.0 + (i % 5);
+  CHECK(a.scores[0].ratioLow[lead] < random / hc);
+  CHECK(random / hc < a.scores[0].ratioHigh[lead]);
+  CHECK(a.scores[0].ratioHigh[lead] < 1.0);
+  // Equal metrics: every replicate gives both rows 1.
+  for (const ScoreInterval& s : a.scores)
+    CHECK(s.ratioLow[static_cast<size_t>(ScoredMetric::Tension)] == 1.0);
 }
 
 TEST_CASE("chance quantiles are uniform under natural chance", "[significance]") {

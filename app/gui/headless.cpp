@@ -91,9 +91,13 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
   }
   const std::vector<ComparisonScores> scores = scoreAll(summaries);
   const std::vector<ComparisonAnalysis> analyses = analyzeResultsDir(results.toStdString());
-  for (const ComparisonScores& s : scores)
-    if (s.rows.size() >= 2)
-      write([&] { return comparisonChart(s); }, fileName(s.comparison) + ".compare");
+  for (const ComparisonScores& s : scores) {
+    if (s.rows.size() < 2) continue;
+    const auto analysis = std::find_if(analyses.begin(), analyses.end(),
+                                       [&](const auto& a) { return a.comparison == s.comparison; });
+    write([&] { return comparisonChart(s, analysis == analyses.end() ? nullptr : &*analysis); },
+          fileName(s.comparison) + ".compare");
+  }
   for (const ScoreTable table : {ScoreTable::AllMetrics, ScoreTable::FourMetrics}) {
     const CrossScores grid = crossScores(scores, table);
     if (!grid.rows.empty())

@@ -251,7 +251,7 @@ void CompareView::refresh() {
     return;
   }
   const auto scores = scoreAll(rows);
-  setChart(comparisonChart(scores.front()));
+  setChart(comparisonChart(scores.front(), analysis_));
   // The CLI's ratio-to-best table, with the same significance marks.
   const ComparisonScores& table = scores.front();
   QStringList headers = {"Experiment"};

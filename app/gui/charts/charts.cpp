@@ -162,7 +162,66 @@ QChart* histogramChart(Metric metric, std::span<const Sample> samples, int bins,
   return chart;
 }
 
-QChart* comparisonChart(const ComparisonScores& scores) {
+namespace {
+
+// The bootstrap interval of `row`'s score in comparison `comparison`, if an analysis has it.
+std::optional<std::pair<double, double>> scoreInterval(std::span<const ComparisonAnalysis> analyses,
+                                                       const std::string& comparison,
+                                                       const std::string& row, ScoreTable table) {
+  for (const ComparisonAnalysis& a : analyses)
+    if (a.comparison == comparison)
+      for (const ScoreInterval& s : a.scores)
+        if (rowKey(s.experiment) == row)
+          return table == ScoreTable::AllMetrics ? std::pair(s.score9Low, s.score9High)
+                                                 : std::pair(s.score4Low, s.score4High);
+  return std::nullopt;
+}
+
+// The bootstrap interval of `row`'s ratio to the best for scored metric `k`, if the analysis
+// has it.
+std::optional<std::pair<double, double>> ratioInterval(const ComparisonAnalysis& analysis,
+                                                       const std::string& row, size_t k) {
+  for (const ScoreInterval& s : analysis.scores)
+    if (s.experiment == row && !std::isnan(s.ratioLow[k]))
+      return std::pair(s.ratioLow[k], s.ratioHigh[k]);
+  return std::nullopt;
+}
+
+// Draws each bar's interval as an error bar: vertical lines with caps on a hidden value axis
+// laid over the categories (a bar series of n sets fills the middle half of each category).
+// `interval(set, category)` gives the bar's interval, or none for no error bar.
+template <class IntervalOf>
+void addErrorBars(QChart* chart, size_t sets, size_t categories, QValueAxis* y,
+                  IntervalOf interval) {
+  auto* x = new QValueAxis;
+  x->setRange(-0.5, static_cast<double>(categories) - 0.5);
+  x->setVisible(false);
+  chart->addAxis(x, Qt::AlignBottom);
+  for (size_t r = 0; r < sets; ++r)
+    for (size_t c = 0; c < categories; ++c) {
+      const std::optional<std::pair<double, double>> bounds = interval(r, c);
+      if (!bounds) continue;
+      const double centre = static_cast<double>(c) - 0.25 +
+                            0.5 * (static_cast<double>(r) + 0.5) / static_cast<double>(sets);
+      const double cap = 0.15 / static_cast<double>(sets);
+      auto* bar = new QLineSeries;
+      bar->append({{centre - cap, bounds->first},
+                   {centre + cap, bounds->first},
+                   {centre, bounds->first},
+                   {centre, bounds->second},
+                   {centre - cap, bounds->second},
+                   {centre + cap, bounds->second}});
+      bar->setPen(QPen(Qt::black, 1.3));
+      chart->addSeries(bar);
+      bar->attachAxis(x);
+      bar->attachAxis(y);
+      for (QLegendMarker* marker : chart->legend()->markers(bar)) marker->setVisible(false);
+    }
+}
+
+}  // namespace
+
+QChart* comparisonChart(const ComparisonScores& scores, const ComparisonAnalysis* analysis) {
   auto* chart = new QChart;
   styleChart(chart, "Comparison " + QString::fromStdString(scores.comparison) +
                         ": ratio to the best per metric (1 = best)");
@@ -192,57 +251,17 @@ QChart* comparisonChart(const ComparisonScores& scores) {
   chart->addAxis(y, Qt::AlignLeft);
   series->attachAxis(categories);
   series->attachAxis(y);
+  if (analysis) {
+    std::vector<size_t> scored;  // the chart's categories: the scored metrics, in order
+    for (size_t k = 0; k < kNumScoredMetrics; ++k)
+      if (scores.scored[k]) scored.push_back(k);
+    addErrorBars(chart, scores.rows.size(), scored.size(), y, [&](size_t r, size_t c) {
+      return ratioInterval(*analysis, scores.rows[r].experiment, scored[c]);
+    });
+    chart->setTitle(chart->title() + "<br>error bars: bootstrap 95 % intervals");
+  }
   return chart;
 }
-
-namespace {
-
-// The bootstrap interval of `row`'s score in comparison `comparison`, if an analysis has it.
-std::optional<std::pair<double, double>> scoreInterval(std::span<const ComparisonAnalysis> analyses,
-                                                       const std::string& comparison,
-                                                       const std::string& row, ScoreTable table) {
-  for (const ComparisonAnalysis& a : analyses)
-    if (a.comparison == comparison)
-      for (const ScoreInterval& s : a.scores)
-        if (rowKey(s.experiment) == row)
-          return table == ScoreTable::AllMetrics ? std::pair(s.score9Low, s.score9High)
-                                                 : std::pair(s.score4Low, s.score4High);
-  return std::nullopt;
-}
-
-// Draws each bar's interval as an error bar: vertical lines with caps on a hidden value axis
-// laid over the categories (a bar series of n sets fills the middle half of each category).
-void addErrorBars(QChart* chart, const CrossScores& grid, ScoreTable table,
-                  std::span<const ComparisonAnalysis> analyses, QValueAxis* y) {
-  const size_t sets = grid.rows.size();
-  const size_t categories = grid.comparisons.size() + (grid.comparisons.size() > 1 ? 1 : 0);
-  auto* x = new QValueAxis;
-  x->setRange(-0.5, static_cast<double>(categories) - 0.5);
-  x->setVisible(false);
-  chart->addAxis(x, Qt::AlignBottom);
-  for (size_t r = 0; r < sets; ++r)
-    for (size_t c = 0; c < grid.comparisons.size(); ++c) {
-      const auto interval = scoreInterval(analyses, grid.comparisons[c], grid.rows[r], table);
-      if (!interval || !grid.scores[r][c]) continue;
-      const double centre = static_cast<double>(c) - 0.25 +
-                            0.5 * (static_cast<double>(r) + 0.5) / static_cast<double>(sets);
-      const double cap = 0.15 / static_cast<double>(sets);
-      auto* bar = new QLineSeries;
-      bar->append({{centre - cap, interval->first},
-                   {centre + cap, interval->first},
-                   {centre, interval->first},
-                   {centre, interval->second},
-                   {centre - cap, interval->second},
-                   {centre + cap, interval->second}});
-      bar->setPen(QPen(Qt::black, 1.3));
-      chart->addSeries(bar);
-      bar->attachAxis(x);
-      bar->attachAxis(y);
-      for (QLegendMarker* marker : chart->legend()->markers(bar)) marker->setVisible(false);
-    }
-}
-
-}  // namespace
 
 QChart* scoresChart(const CrossScores& grid, ScoreTable table,
                     std::span<const ComparisonAnalysis> analyses) {
@@ -281,7 +300,12 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table,
   series->attachAxis(categories);
   series->attachAxis(y);
   if (!analyses.empty()) {
-    addErrorBars(chart, grid, table, analyses, y);
+    const size_t categories = grid.comparisons.size() + (grid.comparisons.size() > 1 ? 1 : 0);
+    addErrorBars(chart, grid.rows.size(), categories, y, [&](size_t r, size_t c) {
+      return c < grid.comparisons.size() && grid.scores[r][c]
+                 ? scoreInterval(analyses, grid.comparisons[c], grid.rows[r], table)
+                 : std::nullopt;
+    });
     chart->setTitle(chart->title() + "<br>error bars: bootstrap 95 % intervals");
   }
   return chart;

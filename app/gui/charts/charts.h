@@ -35,7 +35,9 @@ std::vector<Histogram> sharedHistograms(std::span<const Sample> samples, int bin
 QChart* histogramChart(Metric metric, std::span<const Sample> samples, int bins, bool share);
 
 // Grouped bars: per scored metric, each row's ratio to the best of its comparison (1 = best).
-QChart* comparisonChart(const ComparisonScores& scores);
+// With `analysis` (of the same comparison), each ratio carries its bootstrap 95 % interval.
+QChart* comparisonChart(const ComparisonScores& scores,
+                        const ComparisonAnalysis* analysis = nullptr);
 
 // Grouped bars of a score table across comparisons: per comparison (and the mean over the
 // comparisons every row takes part in), each row's score.
