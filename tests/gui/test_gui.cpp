@@ -9,12 +9,16 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QDate>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileDialog>
 #include <QImage>
+#include <QLineSeries>
 #include <QProcess>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -177,9 +181,22 @@ class GuiTest : public QObject {
     QVERIFY(window.batch()->runFolder());
     QCOMPARE(folderFiles(QString::fromStdString(window.batch()->runFolder()->string())),
              folderFiles(dir.filePath("cli")));
-    // Save all writes the same folder.
-    QVERIFY(window.batch()->saveAll(dir.filePath("saved"), false));
-    QCOMPARE(folderFiles(dir.filePath("saved")), folderFiles(dir.filePath("cli")));
+    // Save all (Ctrl+Alt+S) offers a new folder named after the batch and the date beside the
+    // last folder saved into; Save with that name writes the same files as the CLI.
+    QSettings().setValue("folders/results", dir.filePath("cli"));
+    const QString offered =
+        dir.filePath("small-results-" + QDate::currentDate().toString(Qt::ISODate));
+    QString suggested;
+    DialogScript script({[&](QDialog* d) {
+      auto* files = qobject_cast<QFileDialog*>(d);
+      QVERIFY(files);
+      suggested = files->selectedFiles().value(0);
+      click(d, "Save");
+    }});
+    QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier | Qt::AltModifier);
+    QCOMPARE(script.unexpected, size_t(0));
+    QCOMPARE(suggested, offered);
+    QCOMPARE(folderFiles(offered), folderFiles(dir.filePath("cli")));
     // The live table shows every game.
     QCOMPARE(window.batch()->queue()->entry(0).games(), size_t(30));
   }
@@ -300,6 +317,18 @@ class GuiTest : public QObject {
       significant += row[0] == "ludo-4hc/e-hillclimber" && row[11] == "1" &&
                      !row[2].endsWith("per_round") && row[2] != "rounds";
     QCOMPARE(marks, significant);
+    // The Compare chart carries each ratio's bootstrap interval, within 0..1 (1 = the best).
+    int ratioBars = 0;
+    for (QAbstractSeries* series : batch.compare()->view()->chart()->series()) {
+      if (series->type() != QAbstractSeries::SeriesTypeLine) continue;
+      ++ratioBars;
+      for (const QPointF& p : static_cast<QLineSeries*>(series)->points())
+        QVERIFY(p.y() >= 0 && p.y() <= 1.0 + 1e-12);
+    }
+    int scoredRatios = 0;
+    for (int c = 1; c < ratios->columnCount(); ++c)
+      scoredRatios += ratios->item(0, c)->text() != "–";
+    QCOMPARE(ratioBars, 2 * (scoredRatios - 2));  // less score9 and score4
     // Mean ± 95 % CI: win_ratio with its bootstrap interval, fairness never "± 0.000".
     QueueModel& queue = *batch.queue();
     queue.setStatistic(Statistic::CI);

@@ -191,9 +191,7 @@ void BatchMode::buildActions() {
   saveAll_ = action(
       "Save all…", QKeySequence("Ctrl+Alt+S"), "Save every result as ddalab run --out writes it",
       [this] {
-        QSettings s;
-        const QString dir = QFileDialog::getExistingDirectory(
-            this, "Save all results into", s.value("folders/results").toString());
+        const QString dir = askResultsFolder();
         if (dir.isEmpty()) return;
         if (!saveAll(dir, false) &&
             QMessageBox::question(this, "Save all", "Replace the results that folder holds?") ==
@@ -980,6 +978,25 @@ void BatchMode::runEnded(bool complete, const QString& error) {
   refreshSelection();
   updateActions();
   emit runFinished(complete);
+}
+
+QString BatchMode::askResultsFolder() {
+  const QString last = QSettings().value("folders/results").toString();
+  const QDir parent = last.isEmpty() ? QDir::home() : QFileInfo(last).absoluteDir();
+  const QString base =
+      (batchFile_.isEmpty() ? QString("batch") : QFileInfo(batchFile_).baseName()) + "-results-" +
+      QDate::currentDate().toString(Qt::ISODate);
+  QString name = base;
+  for (int n = 2; parent.exists(name); ++n) name = base + "-" + QString::number(n);
+  // A save dialog, so that the new folder's name is offered and can be typed. An existing
+  // folder's name opens that folder instead (Qt's rule): Save all never writes over results.
+  QFileDialog dialog(this, "Save all results as a new folder", parent.filePath(name));
+  dialog.setAcceptMode(QFileDialog::AcceptSave);
+  dialog.setFileMode(QFileDialog::AnyFile);
+  dialog.setLabelText(QFileDialog::FileName, "Folder name");
+  dialog.setLabelText(QFileDialog::Accept, "Save");
+  if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return {};
+  return dialog.selectedFiles().front();
 }
 
 bool BatchMode::saveAll(const QString& dir, bool overwrite) {

@@ -140,6 +140,9 @@ class BatchMode : public QWidget {
   void runEnded(bool complete, const QString& error);
   void editSettings(int row);
   void saveExperiment(int row);
+  // Asks where Save all writes, offering a new folder named after the batch and the date
+  // beside the last one saved; empty when cancelled.
+  QString askResultsFolder();
   void rememberRecent(const QString& file);
   void rebuildRecentMenu();
   int selectedRow() const;
