@@ -366,7 +366,10 @@ class GameModeTest : public QObject {
     const GameInfo& ludo = findById<GameInfo>(gameRegistry(), "ludo", "game", "game");
     const auto roll = ludo.make(validateParams(ludo.params, nullptr, "params"))->newGame(2);
     LudoView dice;
-    QVERIFY(dice.outcomeIcon(*roll, 0, 32).isNull());
+    const QImage three = dice.outcomeIcon(*roll, 3, 32).toImage();
+    QCOMPARE(three.size(), QSize(32, 32));
+    QVERIFY(three != dice.outcomeIcon(*roll, 4, 32).toImage());  // the faces differ
+    QVERIFY(dice.outcomeIcon(*state, 0, 32).isNull());           // not a Ludo state
   }
 
   // A click on something that is not a legal target changes nothing and says why.
@@ -561,7 +564,38 @@ class GameModeTest : public QObject {
       QCOMPARE(mode.round(), r);
     }
     QVERIFY(decisions > 10);
-    QVERIFY(mode.panel()->decisionTable()->rowCount() == 6);  // the die's six faces
+    QTableWidget* table = mode.panel()->decisionTable();
+    QVERIFY(table->rowCount() == 6);  // the die's six faces, each drawn
+    for (int r = 0; r < 6; ++r) QVERIFY(!table->item(r, 0)->icon().isNull());
+  }
+
+  // A HexaLines replay draws every dealt cell in the decision table, as the live panel does.
+  void hexaLinesReplayDrawsTheDeals() {
+    QTemporaryDir dir;
+    const Json batch = {
+        {"format", "ddalab-batch/1"},
+        {"seed", 7},
+        {"experiments",
+         {{{"name", "hl"},
+           {"game", {{"id", "hexalines"}}},
+           {"players", {{{"id", "random"}}, {{"id", "random"}}, {{"id", "random"}}}},
+           {"environment", {{"id", "e-random"}}},
+           {"iterations", 1}}}}};
+    std::ofstream(dir.filePath("hl.json").toStdString()) << batch.dump();
+    QProcess cli;
+    cli.start(kCli, {"run", dir.filePath("hl.json"), "--out", dir.filePath("out"), "--trace",
+                     dir.filePath("trace"), "--trace-detail", "--quiet"});
+    QVERIFY(cli.waitForFinished(60'000));
+    QCOMPARE(cli.exitCode(), 0);
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openTrace(dir.filePath("trace/hl.trace.jsonl"), 0, true));
+    PlayMode& mode = *window.playMode();
+    QVERIFY(mode.replaying());
+    mode.showRound(1);
+    QTableWidget* table = mode.panel()->decisionTable();
+    QVERIFY(table->rowCount() > 1);
+    for (int r = 0; r < table->rowCount(); ++r) QVERIFY(!table->item(r, 0)->icon().isNull());
   }
 
   // The AI decides on a worker thread: the event loop turns and clicks are handled meanwhile.

@@ -334,12 +334,12 @@ void PlayMode::refreshReplay() {
                     .arg(QString::fromStdString(line.value("experiment", std::string())))
                     .arg(line.value("iteration", 0))
                     .arg(QString::number(line.value("seed", uint64_t{0}))),
-                playerLines(state),
-                replay_->trackerAt(round_).values(state.believability()),
-                replay_->coefficients(),
-                !seats.empty() && !state.gainsPublic(),
+                playerLines(state), replay_->trackerAt(round_).values(state.believability()),
+                replay_->coefficients(), !seats.empty() && !state.gainsPublic(),
                 report ? &*report : nullptr,
-                {}});
+                [this, before = replay_->decisionStateAt(round_)](Action outcome) {
+                  return view_ && before ? view_->outcomeIcon(*before, outcome, 34) : QPixmap();
+                }});
 }
 
 }  // namespace ddalab::gui

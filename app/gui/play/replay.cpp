@@ -77,6 +77,7 @@ DecisionReport decisionReport(const Json& action, const State& before) {
     for (const Json& o : d.at("outcomes")) {
       DecisionReport::Row row;
       row.outcome = o.value("text", "");
+      row.action = o.value("id", Action{-1});
       row.probability = o.value("probability", 0.0);
       row.fun = o.value("fun", 0.0);
       if (o.contains("search")) row.search = o.at("search").get<double>();
@@ -213,6 +214,11 @@ std::optional<DecisionReport> Replay::decisionAt(int position, std::span<const i
   if (auto hidden = hiddenDecision(*d->before, d->chosen, d->report.natural, viewers))
     return hidden;
   return d->report;
+}
+
+const State* Replay::decisionStateAt(int position) const {
+  const auto& d = decisions_.at(static_cast<size_t>(position));
+  return d ? d->before.get() : nullptr;
 }
 
 std::string Replay::roundText(int position, std::span<const int> viewers) const {

@@ -33,6 +33,8 @@ class Replay {
   // The last environment decision up to `position` (none before the first), as far as every
   // seat of `viewers` may know it (none: everything).
   std::optional<DecisionReport> decisionAt(int position, std::span<const int> viewers = {}) const;
+  // The state the decision of decisionAt(position) was taken at (none before the first).
+  const State* decisionStateAt(int position) const;
   // What happened in round `position` (1..rounds()), as the game writes actions; an outcome
   // hidden from a seat of `viewers` as the game tells it to that seat.
   std::string roundText(int position, std::span<const int> viewers = {}) const;

@@ -39,8 +39,8 @@ class GameView : public QWidget {
   virtual std::vector<HitArea> hitAreas() const = 0;
   // The colour that stands for `player` on this view (and in the live panel).
   virtual QColor playerColour(int player) const;
-  // A picture of environment outcome `outcome` at `before` for the live panel, `size` pixels
-  // square (null: the outcome's text says it all, as for a die).
+  // A picture of environment outcome `outcome` at `before` for the live panel and replays,
+  // `size` pixels square (a die's face, a HexaLines cell; null: the text says it all).
   virtual QPixmap outcomeIcon(const State& before, Action outcome, int size) const;
   const State* state() const { return state_.get(); }
 

@@ -175,4 +175,14 @@ void LudoView::paintEvent(QPaintEvent*) {
   }
 }
 
+QPixmap LudoView::outcomeIcon(const State& before, Action outcome, int size) const {
+  if (!dynamic_cast<const LudoState*>(&before) || !before.isEnvironmentNode()) return {};
+  QPixmap pixmap(size, size);
+  pixmap.fill(Qt::transparent);
+  QPainter painter(&pixmap);
+  painter.setRenderHint(QPainter::Antialiasing);
+  drawDie(painter, QRectF(1, 1, size - 2, size - 2), outcome);
+  return pixmap;
+}
+
 }  // namespace ddalab::gui
