@@ -1,6 +1,7 @@
 #pragma once
-// Registry entries: how games and players are described, validated and constructed.
-// The lists themselves live in games/registry.cpp and players/registry.cpp.
+// Catalog entries: how games and players are described, validated and constructed.
+// The built-ins are listed in games/registry.cpp and players/registry.cpp; the catalog
+// (catalog.h) holds them and the entries of plug-ins.
 #include <functional>
 #include <memory>
 #include <string>
@@ -59,6 +60,14 @@ struct PlayerInfo {
       incompatibility = {};
   std::function<std::unique_ptr<Player>(const PlayerSetup&)> makeRegular = {};
   std::function<std::unique_ptr<EnvironmentPlayer>(const PlayerSetup&)> makeEnvironment = {};
+  // Capabilities, declared so that nobody has to build the player to find out:
+  // its regular player is a RankingPlayer (it scores every legal action), so it can be a DDA
+  // player's base and an environment player's ranking model of a seat;
+  bool ranksActions = false;
+  // it is a DDA player (it adjusts its play to its opponents' and ranks nothing itself);
+  bool adjustsDifficulty = false;
+  // it is offered as a game's default AI (the first such, in catalog order, that can play it).
+  bool defaultAi = false;
 
   // Whether the player has a factory for `role`.
   bool canAct(PlayerKind role) const {

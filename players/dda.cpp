@@ -78,37 +78,23 @@ class DdaEnvironment final : public EnvironmentPlayer {
 // `info` built from `setup` (at level 100: only its scores are used) as a ranking player; null
 // when it does not rank actions or cannot be built.
 std::unique_ptr<RankingPlayer> buildBase(const PlayerInfo& info, const PlayerSetup& setup) {
-  if (!info.canAct(PlayerKind::Regular)) return nullptr;
-  std::unique_ptr<Player> player;
+  if (!info.ranksActions || !info.canAct(PlayerKind::Regular)) return nullptr;
   try {
-    player = info.makeRegular(setup);
+    // ranksActions declares the regular player a RankingPlayer.
+    return std::unique_ptr<RankingPlayer>(
+        static_cast<RankingPlayer*>(info.makeRegular(setup).release()));
   } catch (const std::exception&) {
     return nullptr;
   }
-  auto* ranking = dynamic_cast<RankingPlayer*>(player.get());
-  if (!ranking) return nullptr;
-  player.release();
-  return std::unique_ptr<RankingPlayer>(ranking);
-}
-
-std::string ddaIncompatibility(const Game& game, const Json& params, PlayerKind role);
-
-// Whether `info` is a DDA player (made by ddaPlayerInfo). It never ranks actions, so it is no
-// base; telling so without building it keeps checking nested `base_params` linear in the nesting
-// (building it would check its own base, copying the rest of the nesting at every level).
-bool isDdaPlayer(const PlayerInfo& info) {
-  using Check = std::string (*)(const Game&, const Json&, PlayerKind);
-  const Check* check = info.incompatibility.target<Check>();
-  return check && *check == &ddaIncompatibility;
 }
 
 // Ids of the registered players that can serve as a base: they rank every legal action. Builds
-// each candidate once with its defaults, so it is only called for an error message.
+// each candidate once with its defaults (a DDA player is never one: it ranks nothing, so nested
+// bases are not built), so it is only called for an error message.
 std::string validBases(const Game& game) {
   std::string valid;
   for (const auto& info : playerRegistry())
-    if (!isDdaPlayer(info) &&
-        buildBase(info, {game, 100, validateParams(info.params, nullptr, "params"), {}}))
+    if (buildBase(info, {game, 100, validateParams(info.params, nullptr, "params"), {}}))
       valid += (valid.empty() ? "" : ", ") + info.id;
   return valid;
 }
@@ -125,7 +111,7 @@ const PlayerInfo* findBase(const Json& params) {
 std::string baseIncompatibility(const Game& game, const Json& params) {
   const std::string id = params.at("base").get<std::string>();
   const PlayerInfo* info = findBase(params);
-  if (info && isDdaPlayer(*info))
+  if (info && info->adjustsDifficulty)
     return "base '" + id +
            "' is a DDA player, which does not rank actions; valid: " + validBases(game);
   Json baseParams;
@@ -202,7 +188,8 @@ PlayerInfo ddaPlayerInfo(DdaSpec spec) {
               [makeRule = spec.makeRule, sigmaOf](const PlayerSetup& setup) {
                 return std::unique_ptr<EnvironmentPlayer>(std::make_unique<DdaEnvironment>(
                     makeRule(setup), sigmaOf(setup.params), setup.coefficients));
-              }};
+              },
+          .adjustsDifficulty = true};
 }
 
 }  // namespace ddalab

@@ -37,7 +37,9 @@ PlayerInfo hillClimberInfo() {
           .makeRegular =
               [](const PlayerSetup& setup) {
                 return std::make_unique<HillClimber>(setup.level, levelScalingFrom(setup.params));
-              }};
+              },
+          .ranksActions = true,
+          .defaultAi = true};
 }
 
 }  // namespace ddalab

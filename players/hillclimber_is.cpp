@@ -66,7 +66,9 @@ PlayerInfo hillClimberISInfo() {
                 return std::make_unique<HillClimberIS>(setup.level, levelScalingFrom(setup.params),
                                                        setup.params.at("samples").get<int>(),
                                                        setup.stop);
-              }};
+              },
+          .ranksActions = true,
+          .defaultAi = true};
 }
 
 }  // namespace ddalab

@@ -175,14 +175,17 @@ PlayerInfo maxnInfo() {
             "to 1 (0 = all)"},
            {"max_nodes", ParamType::Int, 200000, 1, 1e9,
             "nodes per decision; past it the remaining nodes are scored statically"}}),
-      .makeRegular = [](const PlayerSetup& setup) {
-        const Json& p = setup.params;
-        return std::make_unique<Maxn>(
-            setup.level, levelScalingFrom(p),
-            MaxnConfig{p.at("depth").get<int>(), p.at("width").get<int>(),
-                       p.at("chance_width").get<int>(), p.at("max_nodes").get<long long>()},
-            setup.stop);
-      }};
+      .makeRegular =
+          [](const PlayerSetup& setup) {
+            const Json& p = setup.params;
+            return std::make_unique<Maxn>(
+                setup.level, levelScalingFrom(p),
+                MaxnConfig{p.at("depth").get<int>(), p.at("width").get<int>(),
+                           p.at("chance_width").get<int>(), p.at("max_nodes").get<long long>()},
+                setup.stop);
+          },
+      .ranksActions = true,
+      .defaultAi = true};
 }
 
 }  // namespace ddalab

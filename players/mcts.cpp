@@ -204,14 +204,17 @@ PlayerInfo mctsInfo() {
            {"c", ParamType::Double, 0.7, 0, 100, "UCT exploration constant"},
            {"horizon", ParamType::Int, 20, 0, 100000,
             "rounds a rollout plays before it is scored by the status"}}),
-      .makeRegular = [](const PlayerSetup& setup) {
-        const Json& p = setup.params;
-        return std::make_unique<Mcts>(
-            setup.level, levelScalingFrom(p),
-            MctsConfig{p.at("iterations").get<int>(), p.at("c").get<double>(),
-                       p.at("horizon").get<int>(), setup.game.statusScale()},
-            setup.stop);
-      }};
+      .makeRegular =
+          [](const PlayerSetup& setup) {
+            const Json& p = setup.params;
+            return std::make_unique<Mcts>(
+                setup.level, levelScalingFrom(p),
+                MctsConfig{p.at("iterations").get<int>(), p.at("c").get<double>(),
+                           p.at("horizon").get<int>(), setup.game.statusScale()},
+                setup.stop);
+          },
+      .ranksActions = true,
+      .defaultAi = true};
 }
 
 }  // namespace ddalab

@@ -16,6 +16,7 @@ OpponentModel::OpponentModel(OpponentModelKind kind, const PlayerSetup& setup) :
                                                    setup.coefficients, setup.stop})
                          : nullptr);
     levels_.push_back(seat.level);
+    ranks_.push_back(seats_.back() && seat.info->ranksActions);
   }
 }
 
@@ -25,16 +26,16 @@ Action OpponentModel::reply(const State& state, std::span<const Action> legal) {
     return greedyAction(state, legal);
   if (legal.size() == 1) return legal[0];  // a seat player draws nothing for a forced move either
   if (kind_ == OpponentModelKind::Ranking)
-    return rankingReply(*seats_[actor], levels_[actor], state, legal);
+    return ranks_[actor] ? rankingReply(static_cast<RankingPlayer&>(*seats_[actor]), levels_[actor],
+                                        state, legal)
+                         : seats_[actor]->chooseAction(state, legal, rng_);
   return seats_[actor]->chooseAction(state, legal, rng_);
 }
 
-Action OpponentModel::rankingReply(Player& seat, int level, const State& state,
+Action OpponentModel::rankingReply(RankingPlayer& seat, int level, const State& state,
                                    std::span<const Action> legal) {
-  auto* ranking = dynamic_cast<RankingPlayer*>(&seat);
-  if (!ranking) return seat.chooseAction(state, legal, rng_);
   scores_.resize(legal.size());
-  ranking->scoreActions(state, legal, scores_, rng_);
+  seat.scoreActions(state, legal, scores_, rng_);
   return legal[exactRank(scores_, level)];
 }
 

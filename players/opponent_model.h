@@ -22,6 +22,8 @@ enum class OpponentModelKind {
 // greedily; a seat whose player ranks no actions (a DDA player) is modelled by its own choice
 // under Ranking too. The seat players here are copies: a DDA seat's rule would see only the
 // simulated decisions, so model DDA seats greedily or know that its level drifts.
+class RankingPlayer;
+
 class OpponentModel {
  public:
   // A greedy model (needs no seats).
@@ -42,11 +44,13 @@ class OpponentModel {
   bool random() const { return kind_ != OpponentModelKind::Greedy; }
 
  private:
-  Action rankingReply(Player& seat, int level, const State& state, std::span<const Action> legal);
+  Action rankingReply(RankingPlayer& seat, int level, const State& state,
+                      std::span<const Action> legal);
 
   OpponentModelKind kind_ = OpponentModelKind::Greedy;
   std::vector<std::unique_ptr<Player>> seats_;  // null: modelled greedily
   std::vector<int> levels_;
+  std::vector<bool> ranks_;  // the seat's player is a RankingPlayer (PlayerInfo::ranksActions)
   std::vector<double> scores_;
   Rng rng_;
 };

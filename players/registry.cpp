@@ -1,6 +1,6 @@
 #include "players/registry.h"
 
-#include <vector>
+#include "core/catalog.h"
 
 namespace ddalab {
 
@@ -21,27 +21,47 @@ PlayerInfo eMaxNInfo();
 PlayerInfo eMonteCarloInfo();
 
 std::span<const PlayerInfo> playerRegistry() {
-  // A new player: one file in players/ (in players/<game>/ when it plays one game only, using
-  // that game's own types) and one line here (plus its declaration above).
-  // clang-format off
-  static const std::vector<PlayerInfo> players = {
-      randomPlayerInfo(),
-      hillClimberInfo(),
-      hillClimberISInfo(),
-      minimaxISInfo(),
-      hexaLinesAiInfo(),
-      maxnInfo(),
-      mctsInfo(),
-      dynamicLevelInfo(),
-      posmInfo(),
-      eRandomInfo(),
-      eHillClimberInfo(),
-      eMaxMaxInfo(),
-      eMaxNInfo(),
-      eMonteCarloInfo(),
-  };
-  // clang-format on
-  return players;
+  // Registered once, before any plug-in's player. A new player: one file in players/ (in
+  // players/<game>/ when it plays one game only, using that game's own types) and one line here
+  // (plus its declaration above).
+  static const bool registered = [] {
+    // clang-format off
+    for (PlayerInfo info : {
+             randomPlayerInfo(),
+             hillClimberInfo(),
+             hillClimberISInfo(),
+             minimaxISInfo(),
+             hexaLinesAiInfo(),
+             maxnInfo(),
+             mctsInfo(),
+             dynamicLevelInfo(),
+             posmInfo(),
+             eRandomInfo(),
+             eHillClimberInfo(),
+             eMaxMaxInfo(),
+             eMaxNInfo(),
+             eMonteCarloInfo(),
+         })
+      catalog().add(std::move(info), kBuiltIn);
+    // clang-format on
+    return true;
+  }();
+  (void)registered;
+  return catalog().players();
+}
+
+const PlayerInfo& defaultAi(const Game& game) {
+  for (const PlayerInfo& info : playerRegistry()) {
+    if (!info.defaultAi || !info.canAct(PlayerKind::Regular)) continue;
+    try {
+      if (info.whyNot(game, validateParams(info.params, nullptr, "params"), PlayerKind::Regular)
+              .empty())
+        return info;
+    } catch (const std::exception&) {
+      // a plug-in's check that throws: not this one
+    }
+  }
+  return findById<PlayerInfo>(playerRegistry(), "random", "player", "players");
 }
 
 }  // namespace ddalab

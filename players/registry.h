@@ -6,7 +6,12 @@
 
 namespace ddalab {
 
-// The registered players in display order.
+// The players of the catalog in display order, the built-ins registered on the first call.
 std::span<const PlayerInfo> playerRegistry();
+
+// The AI a seat of `game` gets when nobody chose one: the first player of the catalog offered as
+// a default AI (PlayerInfo::defaultAi) that can play the game with its default parameters;
+// random when none can.
+const PlayerInfo& defaultAi(const Game& game);
 
 }  // namespace ddalab

@@ -405,7 +405,9 @@ PlayerInfo hexaLinesAiInfo() {
             if (!isHexaLines(setup.game)) throw InputError("params", kOnlyHexaLines);
             return std::make_unique<HexaLinesAi>(setup.level, levelScalingFrom(setup.params),
                                                  configFrom(setup.params));
-          }};
+          },
+          .ranksActions = true,
+          .defaultAi = true};
 }
 
 }  // namespace ddalab

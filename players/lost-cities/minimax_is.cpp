@@ -254,7 +254,9 @@ PlayerInfo minimaxISInfo() {
               [](const PlayerSetup& setup) {
                 return std::make_unique<MinimaxIS>(setup.level, levelScalingFrom(setup.params),
                                                    configFrom(setup.params), setup.stop);
-              }};
+              },
+          .ranksActions = true,
+          .defaultAi = true};
 }
 
 }  // namespace ddalab

@@ -49,13 +49,6 @@ bool canPlay(const PlayerInfo& info, const Game& game, PlayerKind role) {
   }
 }
 
-// The player a new seat starts with: the first (cheapest) player that searches, not random.
-std::string defaultPlayer(const Game& game) {
-  for (const auto& info : playerRegistry())
-    if (info.id != "random" && canPlay(info, game, PlayerKind::Regular)) return info.id;
-  return "random";
-}
-
 }  // namespace
 
 PlayerEditor::PlayerEditor(PlayerKind role, const QString& title, QWidget* parent)
@@ -272,7 +265,7 @@ void ExperimentDialog::rebuildSeats(const Json& players) {
     seatsLayout_->addWidget(seats_.back());
   }
   for (size_t i = 0; i < n; ++i) {
-    const Json player = i < players.size() ? players[i] : Json{{"id", defaultPlayer(*game)}};
+    const Json player = i < players.size() ? players[i] : Json{{"id", defaultAi(*game).id}};
     seats_[i]->offer(*game, player.value("id", "random"), gameMode_);
     seats_[i]->setPlayer(player);
   }

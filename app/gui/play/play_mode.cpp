@@ -157,13 +157,7 @@ uint64_t PlayMode::seed() const {
 GameSetup PlayMode::defaultSetup(const std::string& gameId, uint64_t seed) {
   const GameInfo& info = findById<GameInfo>(gameRegistry(), gameId, "game", "game");
   const auto game = info.make(validateParams(info.params, nullptr, "params"));
-  std::string ai = "random";
-  for (const auto& p : playerRegistry())
-    if (p.id != "random" && p.canAct(PlayerKind::Regular) &&
-        p.whyNot(*game, validateParams(p.params, nullptr, "params"), PlayerKind::Regular).empty()) {
-      ai = p.id;
-      break;
-    }
+  const std::string ai = defaultAi(*game).id;
   Json players = Json::array({{{"id", "human"}}});
   for (int seat = 1; seat < game->numPlayers(); ++seat) players.push_back({{"id", ai}});
   return {{{"name", "game"},

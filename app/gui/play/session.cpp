@@ -120,17 +120,10 @@ void GameSession::step() {
 void GameSession::fastForward(int rounds) {
   if (!match_ || thinking_) return;
   pace_.stop();
-  std::unique_ptr<Player> standIn;
-  for (const auto& info : playerRegistry())
-    if (info.id != "random" && info.canAct(PlayerKind::Regular) &&
-        info.whyNot(*experiment_.game, validateParams(info.params, nullptr, "params"),
-                    PlayerKind::Regular)
-            .empty()) {
-      standIn =
-          info.makeRegular({*experiment_.game, 100, validateParams(info.params, nullptr, "params"),
-                            experiment_.coefficients});
-      break;
-    }
+  const PlayerInfo& ai = defaultAi(*experiment_.game);
+  const std::unique_ptr<Player> standIn =
+      ai.makeRegular({*experiment_.game, 100, validateParams(ai.params, nullptr, "params"),
+                      experiment_.coefficients});
   // Until `rounds` rounds are complete and then a person's decision (or the end) is reached.
   const auto human = humanSeats(setup_);
   const bool anyPerson = std::find(human.begin(), human.end(), true) != human.end();
