@@ -459,8 +459,13 @@ Experiment parseExperiment(const Fields& fields, const std::string& path) {
   if (!e.comparison.empty())
     checkFileName(e.comparison, fields.at("comparison"), "comparison name");
   parseGame(fields.get("game"), fields.at("game"), e);
-  const Json& players = fields.get("players");
   const int n = e.game->numPlayers();
+  // Without "players", every seat gets the game's default AI at level 100 (as the GUI's Add).
+  const Json players =
+      fields.has("players")
+          ? fields.get("players")
+          : Json(std::vector<Json>(static_cast<size_t>(n),
+                                   Json{{"id", defaultAi(*e.game).id}, {"level", 100}}));
   if (!players.is_array() || static_cast<int>(players.size()) != n)
     throw InputError(fields.at("players"),
                      "expected an array of " + std::to_string(n) +

@@ -1,6 +1,6 @@
 // The run-time catalog (core/catalog.h): the built-ins in their order, ids refused twice with
 // both origins named, addresses kept while entries are added; the capabilities players declare
-// match what they build; the default AI of each game.
+// match what they build; the default AI of each game; an experiment without players.
 #include <catch2/catch.hpp>
 
 #include "core/catalog.h"
@@ -96,5 +96,20 @@ TEST_CASE("each game's default AI is the first offered player that can play it",
   for (const GameInfo& info : gameRegistry()) {
     INFO(info.id);
     CHECK(defaultAi(*defaultGame(info)).id == expected.at(info.id));
+  }
+}
+
+TEST_CASE("an experiment without players gets the game's default AI at level 100 in each seat",
+          "[catalog]") {
+  Json experiment = ludoExperiment("c/e-random", "e-random", 10);
+  experiment["game"]["params"]["players"] = 4;
+  experiment.erase("players");
+  const Batch batch =
+      parseBatch({{"format", "ddalab-batch/1"}, {"seed", 1}, {"experiments", {experiment}}}, "f");
+  const Experiment& e = batch.experiments.front();
+  REQUIRE(e.players.size() == 4);
+  for (const auto& seat : e.players) {
+    CHECK(seat.info->id == "hillclimber");
+    CHECK(seat.level == 100);
   }
 }
