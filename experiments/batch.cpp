@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "experiments/plugins.h"
 #include "games/registry.h"
 #include "players/registry.h"
 #include "results/experiment_result.h"
@@ -490,6 +491,28 @@ Experiment parseExperiment(const Fields& fields, const std::string& path) {
 #define DDALAB_EXPERIMENT_KEYS \
   "name", "comparison", "game", "players", "environment", "coefficients", "iterations", "salt"
 
+// Throws unless every plug-in `plugins` (a batch.json's record) names is loaded: the batch needs
+// its games and players.
+void checkPluginsLoaded(const Json& plugins) {
+  if (!plugins.is_array())
+    throw InputError("$.plugins",
+                     "expected an array of the plug-ins a run used, got " + jsonExcerpt(plugins));
+  const std::vector<LoadedPlugin> loaded = loadedPlugins();
+  for (size_t i = 0; i < plugins.size(); ++i) {
+    const std::string path = "$.plugins[" + std::to_string(i) + "]";
+    const Json& plugin = plugins[i];
+    if (!plugin.is_object() || !plugin.contains("name") || !plugin.at("name").is_string())
+      throw InputError(path, "expected {\"name\", \"version\", \"sha256\", \"file\"}, got " +
+                                 jsonExcerpt(plugin));
+    const std::string name = plugin.at("name");
+    if (std::none_of(loaded.begin(), loaded.end(),
+                     [&](const LoadedPlugin& p) { return p.name == name; }))
+      throw InputError(path, "the batch uses plug-in '" + textExcerpt(name) +
+                                 "', which is not loaded; load it with --plugin " +
+                                 textExcerpt(plugin.value("file", std::string("FILE"))));
+  }
+}
+
 Batch parseDocument(const Json& document) {
   if (!document.is_object()) throw InputError("$", "expected a JSON object");
   const Json* format = document.contains("format") ? &document.at("format") : nullptr;
@@ -506,7 +529,9 @@ Batch parseDocument(const Json& document) {
   if (*format != kBatchFormat)
     throw InputError("$.format", "unsupported format " + jsonExcerpt(*format) + "; expected \"" +
                                      kBatchFormat + "\" or \"" + kExperimentFormat + "\"");
-  Fields fields(document, "$", {"format", "seed", "description", "experiments"});
+  // "plugins" records what a run used (toJson); --resume compares it with what is loaded.
+  Fields fields(document, "$", {"format", "seed", "description", "experiments", "plugins"});
+  if (fields.has("plugins")) checkPluginsLoaded(fields.get("plugins"));
   batch.seed = fields.unsignedInteger("seed");
   const Json& list = fields.get("experiments");
   if (!list.is_array() || list.empty())
@@ -550,6 +575,27 @@ Batch loadBatch(const std::filesystem::path& file) {
   return parseBatchText(readBatchFile(file), file.string());
 }
 
+namespace {
+
+// Every "id" and "base" string in `node` (games, players, environments, DDA bases).
+void collectIds(const Json& node, std::vector<std::string>& ids) {
+  if (node.is_array())
+    for (const Json& item : node) collectIds(item, ids);
+  if (!node.is_object()) return;
+  for (const auto& [key, value] : node.items()) {
+    if ((key == "id" || key == "base") && value.is_string()) ids.push_back(value);
+    collectIds(value, ids);
+  }
+}
+
+std::vector<std::string> idsNamed(const Json& experiments) {
+  std::vector<std::string> ids;
+  collectIds(experiments, ids);
+  return ids;
+}
+
+}  // namespace
+
 Json toJson(const Batch& batch) {
   Json experiments = Json::array();
   for (const auto& e : batch.experiments) {
@@ -569,7 +615,12 @@ Json toJson(const Batch& batch) {
     if (e.salt) j["salt"] = e.salt;
     experiments.push_back(j);
   }
-  return {{"format", kBatchFormat}, {"seed", batch.seed}, {"experiments", experiments}};
+  Json document = {{"format", kBatchFormat}, {"seed", batch.seed}, {"experiments", experiments}};
+  // The plug-ins whose games or players the batch names, with their checksums (a batch of
+  // built-ins has none, and its batch.json is as before plug-ins existed).
+  if (Json plugins = pluginsUsed(idsNamed(experiments)); !plugins.empty())
+    document["plugins"] = std::move(plugins);
+  return document;
 }
 
 namespace {

@@ -233,15 +233,50 @@ void OutputFolder::lock() {
   throw InputError("--out " + dir_.string(), "could not take the folder's lock");
 }
 
+namespace {
+
+// `batch` without where its plug-ins were loaded from: the same plug-in file (same sha256)
+// moved to another folder or machine runs the same batch.
+Json withoutPluginFiles(Json batch) {
+  if (batch.contains("plugins") && batch.at("plugins").is_array())
+    for (Json& plugin : batch.at("plugins"))
+      if (plugin.is_object()) plugin.erase("file");
+  return batch;
+}
+
+// Why the plug-ins a run used (`held`, its batch.json) differ from those it would use now
+// (`wanted`); "" when they are the same files.
+std::string changedPlugin(const Json& held, const Json& wanted) {
+  const Json none = Json::array();
+  const Json& now = wanted.contains("plugins") ? wanted.at("plugins") : none;
+  for (const Json& then : held.value("plugins", none)) {
+    const std::string name = then.value("name", "");
+    const auto same = std::find_if(now.begin(), now.end(),
+                                   [&](const Json& p) { return p.value("name", "") == name; });
+    if (same == now.end()) continue;  // not used now: the batch differs, said below
+    if (same->value("sha256", "") != then.value("sha256", ""))
+      return "plug-in '" + name + "' changed since the run started (sha256 " +
+             then.value("sha256", "").substr(0, 16) + "... then, " +
+             same->value("sha256", "").substr(0, 16) + "... now, from " + same->value("file", "") +
+             "); resume with the plug-in it was started with";
+  }
+  return "";
+}
+
+}  // namespace
+
 void OutputFolder::classify(const Batch& batch, FolderMode mode,
                             const std::optional<fs::path>& traceDir,
                             std::span<const fs::path> inputs) {
   const Json wanted = toJson(batch);
   const std::optional<Json> held = readJson(dir_ / kBatchName);
   const std::optional<Json> state = readJson(stateDir_ / kStateName);
-  const bool sameBatch = held && *held == wanted;
+  const bool sameBatch = held && withoutPluginFiles(*held) == withoutPluginFiles(wanted);
   const bool wasComplete = state && state->value("complete", false);
   const std::string where = "--out " + dir_.string();
+  if (mode == FolderMode::Resume && held)
+    if (const std::string why = changedPlugin(*held, wanted); !why.empty())
+      throw InputError(where, why);
   for (const fs::path& input : inputs)
     if (wouldReplace(input, sameBatch, traceDir))
       throw InputError(input.string(),

@@ -2,7 +2,9 @@
 #include <iostream>
 
 #include "app/cli/options.h"
+#include "core/catalog.h"
 #include "experiments/batch.h"
+#include "experiments/plugins.h"
 #include "games/registry.h"
 #include "players/registry.h"
 #include "results/csv.h"
@@ -17,10 +19,25 @@ void printParams(const std::vector<ParamSpec>& params) {
   for (const auto& p : params) std::cout << "    " << describe(p) << "\n";
 }
 
+// " [plug-in NAME (FILE)]" for an entry a plug-in registered, "" for a built-in.
+std::string fromPlugin(const std::string& origin) {
+  return origin == kBuiltIn ? std::string() : " [" + origin + "]";
+}
+
+void listPlugins() {
+  const auto plugins = loadedPlugins();
+  if (plugins.empty()) return;
+  std::cout << "plug-ins:\n";
+  for (const LoadedPlugin& p : plugins)
+    std::cout << "  " << p.name << " " << p.version << " - " << p.file.string() << " (sha256 "
+              << p.sha256.substr(0, 16) << "...)\n";
+}
+
 void listGames() {
   std::cout << "games:\n";
   for (const auto& g : gameRegistry()) {
-    std::cout << "  " << g.id << " - " << g.description << "\n";
+    std::cout << "  " << g.id << " - " << g.description << fromPlugin(catalog().gameOrigin(g.id))
+              << "\n";
     printParams(g.params);
   }
 }
@@ -32,7 +49,8 @@ void listPlayers() {
                       : "environment players (\"environment\"):\n");
     for (const auto& p : playerRegistry()) {
       if (!p.canAct(kind)) continue;
-      std::cout << "  " << p.id << " - " << p.description << "\n";
+      std::cout << "  " << p.id << " - " << p.description
+                << fromPlugin(catalog().playerOrigin(p.id)) << "\n";
       printParams(p.params);
     }
   }
@@ -67,6 +85,7 @@ int listCommand(const Args& args) {
     std::cerr << "error: unknown list '" << what << "'; valid: games, players, metrics\n";
     return kBadInput;
   }
+  if (what == "all") listPlugins();
   if (what == "all" || what == "games") listGames();
   if (what == "all" || what == "players") listPlayers();
   if (what == "all" || what == "metrics") listMetrics();

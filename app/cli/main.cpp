@@ -3,9 +3,12 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "app/cli/commands.h"
 #include "core/params.h"
+#include "experiments/plugins.h"
 
 namespace {
 
@@ -21,7 +24,28 @@ commands:
   bench              deterministic benchmark: games/s and a behaviour signature
 
   --version          the version of ddalab
+
+every command:
+  --plugin FILE      load a plug-in (games, players) first; repeatable. DDALAB_PLUGIN_PATH
+                     (files or folders of *.so, separated by ':') is loaded before them
 )";
+
+// Takes every "--plugin FILE" / "--plugin=FILE" out of `args`; returns the files.
+std::vector<std::string> takePluginOptions(std::vector<std::string>& args) {
+  std::vector<std::string> files, rest;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--plugin" && i + 1 == args.size())
+      throw ddalab::InputError("--plugin", "expected a plug-in file after it");
+    if (args[i] == "--plugin")
+      files.push_back(args[++i]);
+    else if (args[i].starts_with("--plugin="))
+      files.push_back(args[i].substr(9));
+    else
+      rest.push_back(args[i]);
+  }
+  args = std::move(rest);
+  return files;
+}
 
 }  // namespace
 
@@ -39,8 +63,9 @@ int main(int argc, char** argv) {
   // (the file, the reason, exit 1; finished games stay checkpointed) instead of killing ddalab.
   std::signal(SIGXFSZ, SIG_IGN);
   const std::string command = argv[1];
-  const Args args(argv + 2, argv + argc);
+  Args args(argv + 2, argv + argc);
   try {
+    ddalab::loadPlugins(takePluginOptions(args));
     if (command == "run") return runCommand(args);
     if (command == "list") return listCommand(args);
     if (command == "validate") return validateCommand(args);

@@ -1,0 +1,53 @@
+#pragma once
+// The plug-in interface: a shared library that brings games and players to ddalab without
+// forking it. It defines one entry point with DDALAB_PLUGIN, which ddalab calls after dlopen:
+//
+//   #include "core/plugin.h"
+//   void registerPig(ddalab::Catalog& catalog, const std::string& origin) {
+//     catalog.add(pig::gameInfo(), origin);
+//   }
+//   DDALAB_PLUGIN("pig", "1.0.0", registerPig)
+//
+// The library links nothing of ddalab: it uses the symbols of the program that loads it (built
+// with ENABLE_EXPORTS), so every plug-in shares that program's catalog. It must be built with
+// the same compiler (the C++ ABI of std::function, std::string, ...) against the headers of a
+// ddalab with the same DDALAB_PLUGIN_ABI; ddalab refuses it otherwise, before calling it.
+#include <string>
+
+#include "core/catalog.h"
+
+// Changes whenever a type a plug-in sees (core/*.h) changes its layout or meaning.
+#define DDALAB_PLUGIN_ABI 1
+
+#ifndef DDALAB_SDK_VERSION
+#error "DDALAB_SDK_VERSION is set by the ddalab::sdk CMake target (find_package(ddalab))"
+#endif
+
+namespace ddalab {
+
+// What a plug-in says about itself. `abi` stays the first member in every ABI version, so that
+// an incompatible plug-in is recognised before anything else of it is read.
+struct PluginEntry {
+  int abi;                    // DDALAB_PLUGIN_ABI of the headers it was built against
+  const char* compiler;       // __VERSION__ of the compiler that built it
+  const char* ddalabVersion;  // the ddalab version of those headers
+  const char* name;
+  const char* version;
+  // Adds the plug-in's games and players to `catalog`, each with `origin` (its file).
+  void (*registerInto)(Catalog& catalog, const std::string& origin);
+};
+
+}  // namespace ddalab
+
+// The C symbol ddalab looks up in a plug-in.
+#define DDALAB_PLUGIN_SYMBOL "ddalab_plugin_entry"
+
+// Defines the entry point of a plug-in called NAME (a string), version VERSION, registering with
+// REGISTER (a function taking the catalog and the origin).
+#define DDALAB_PLUGIN(NAME, VERSION, REGISTER)                                        \
+  extern "C" __attribute__((visibility("default"))) const ddalab::PluginEntry*        \
+  ddalab_plugin_entry() {                                                             \
+    static const ddalab::PluginEntry entry{                                           \
+        DDALAB_PLUGIN_ABI, __VERSION__, DDALAB_SDK_VERSION, NAME, VERSION, REGISTER}; \
+    return &entry;                                                                    \
+  }

@@ -1,0 +1,162 @@
+#include "experiments/plugins.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+
+#include "core/plugin.h"
+#include "experiments/sha256.h"
+#include "games/registry.h"
+#include "players/registry.h"
+
+namespace ddalab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<LoadedPlugin>& loaded() {
+  static std::vector<LoadedPlugin> plugins;
+  return plugins;
+}
+
+std::mutex& loadMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+// The entry point of the library at `file`, checked against this program's ABI and compiler.
+const PluginEntry& openEntry(const fs::path& file) {
+  void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) throw InputError(file.string(), std::string("cannot be loaded: ") + dlerror());
+  using EntryPoint = const PluginEntry* (*)();
+  const auto entryPoint = reinterpret_cast<EntryPoint>(dlsym(library, DDALAB_PLUGIN_SYMBOL));
+  const PluginEntry* entry = entryPoint ? entryPoint() : nullptr;
+  std::string why;
+  if (!entry)
+    why = std::string("not a ddalab plug-in: no ") + DDALAB_PLUGIN_SYMBOL +
+          " (define it with DDALAB_PLUGIN from core/plugin.h)";
+  else if (entry->abi != DDALAB_PLUGIN_ABI)
+    why = "built for plug-in ABI " + std::to_string(entry->abi) + ", this ddalab (" +
+          DDALAB_SDK_VERSION + ") loads ABI " + std::to_string(DDALAB_PLUGIN_ABI) +
+          "; rebuild it against this ddalab";
+  else if (std::string(entry->compiler) != __VERSION__)
+    why = std::string("built with compiler ") + entry->compiler + ", this ddalab with " +
+          __VERSION__ + " (the C++ library ABI must match); rebuild it with the same compiler";
+  else if (!entry->registerInto || !entry->name || !*entry->name)
+    why = "its entry point has no name or no registration function";
+  if (!why.empty()) {
+    dlclose(library);
+    throw InputError(file.string(), why);
+  }
+  return *entry;  // never closed: the catalog keeps its functions
+}
+
+// Registers the plug-in's entries into a staging catalog, then into the process's one only if
+// none of its ids is taken: a refused plug-in leaves the catalog as it was.
+void registerEntries(const PluginEntry& entry, LoadedPlugin& plugin) {
+  const std::string origin = "plug-in " + plugin.name + " (" + plugin.file.string() + ")";
+  auto staging = std::make_unique<Catalog>();
+  try {
+    entry.registerInto(*staging, origin);
+  } catch (const std::exception& e) {
+    throw InputError(plugin.file.string(), std::string("its registration failed: ") + e.what());
+  }
+  for (const GameInfo& info : staging->games())
+    if (const std::string other = catalog().gameOrigin(info.id); !other.empty())
+      throw InputError(plugin.file.string(),
+                       "game '" + info.id + "' is already registered by " + other);
+  for (const PlayerInfo& info : staging->players())
+    if (const std::string other = catalog().playerOrigin(info.id); !other.empty())
+      throw InputError(plugin.file.string(),
+                       "player '" + info.id + "' is already registered by " + other);
+  for (const GameInfo& info : staging->games()) {
+    catalog().add(info, origin);
+    plugin.games.push_back(info.id);
+  }
+  for (const PlayerInfo& info : staging->players()) {
+    catalog().add(info, origin);
+    plugin.players.push_back(info.id);
+  }
+}
+
+}  // namespace
+
+LoadedPlugin loadPlugin(const fs::path& file) {
+  std::error_code error;
+  const fs::path path = fs::canonical(file, error);
+  if (error || !fs::is_regular_file(path)) throw InputError(file.string(), "no such plug-in file");
+  const std::lock_guard lock(loadMutex());
+  for (const LoadedPlugin& plugin : loaded())
+    if (plugin.file == path) return plugin;
+  gameRegistry();  // the built-ins first: their ids and their order win
+  playerRegistry();
+  const PluginEntry& entry = openEntry(path);
+  LoadedPlugin plugin{path,
+                      entry.name,
+                      entry.version ? entry.version : "",
+                      entry.ddalabVersion ? entry.ddalabVersion : "",
+                      entry.compiler,
+                      sha256OfFile(path),
+                      {},
+                      {}};
+  for (const LoadedPlugin& other : loaded())
+    if (other.name == plugin.name)
+      throw InputError(file.string(), "a plug-in named '" + plugin.name +
+                                          "' is already loaded from " + other.file.string());
+  registerEntries(entry, plugin);
+  return loaded().emplace_back(std::move(plugin));
+}
+
+std::vector<LoadedPlugin> loadedPlugins() {
+  const std::lock_guard lock(loadMutex());
+  return {loaded().begin(), loaded().end()};
+}
+
+std::vector<fs::path> pluginFilesOnPath(const std::string& path) {
+  std::vector<fs::path> files;
+  size_t start = 0;
+  while (start <= path.size()) {
+    const size_t end = std::min(path.find(':', start), path.size());
+    const fs::path entry = path.substr(start, end - start);
+    start = end + 1;
+    if (entry.empty()) continue;
+    if (!fs::is_directory(entry)) {
+      files.push_back(entry);
+      continue;
+    }
+    std::vector<fs::path> inFolder;
+    for (const auto& item : fs::directory_iterator(entry))
+      if (item.path().extension() == ".so") inFolder.push_back(item.path());
+    std::sort(inFolder.begin(), inFolder.end());
+    files.insert(files.end(), inFolder.begin(), inFolder.end());
+  }
+  return files;
+}
+
+void loadPlugins(std::span<const std::string> files) {
+  if (const char* path = std::getenv("DDALAB_PLUGIN_PATH"))
+    for (const fs::path& file : pluginFilesOnPath(path)) loadPlugin(file);
+  for (const std::string& file : files) loadPlugin(file);
+}
+
+Json pluginsUsed(std::span<const std::string> ids) {
+  Json used = Json::array();
+  const std::lock_guard lock(loadMutex());
+  for (const LoadedPlugin& plugin : loaded()) {
+    const auto registered = [&](const std::string& id) {
+      return std::find(plugin.games.begin(), plugin.games.end(), id) != plugin.games.end() ||
+             std::find(plugin.players.begin(), plugin.players.end(), id) != plugin.players.end();
+    };
+    if (std::any_of(ids.begin(), ids.end(), registered))
+      used.push_back({{"name", plugin.name},
+                      {"version", plugin.version},
+                      {"sha256", plugin.sha256},
+                      {"file", plugin.file.string()}});
+  }
+  return used;
+}
+
+}  // namespace ddalab

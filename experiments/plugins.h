@@ -1,0 +1,40 @@
+#pragma once
+// Loading plug-ins (core/plugin.h) into the catalog: from --plugin FILE, from DDALAB_PLUGIN_PATH
+// and from the GUI. A plug-in is checked (ABI, compiler) before it registers anything; its
+// games and players then take part in batches, statistics and the GUI like the built-ins.
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/params.h"
+
+namespace ddalab {
+
+struct LoadedPlugin {
+  std::filesystem::path file;  // absolute
+  std::string name, version, ddalabVersion, compiler;
+  std::string sha256;                       // of the file's bytes: results name the exact plug-in
+  std::vector<std::string> games, players;  // the ids it registered
+};
+
+// Loads the plug-in at `file` (once: loading the same file again returns the first load).
+// Throws InputError naming the file and the reason: missing, not a shared library or unresolved
+// symbols (dlerror's words), no entry point, another ABI or compiler, an id already taken.
+LoadedPlugin loadPlugin(const std::filesystem::path& file);
+
+// The plug-ins loaded so far, in load order.
+std::vector<LoadedPlugin> loadedPlugins();
+
+// The plug-in files `path` names (DDALAB_PLUGIN_PATH's form: entries separated by ':', each a
+// file or a folder whose *.so files are taken in name order); empty entries are skipped.
+std::vector<std::filesystem::path> pluginFilesOnPath(const std::string& path);
+
+// Loads every plug-in of DDALAB_PLUGIN_PATH (if set), then `files`.
+void loadPlugins(std::span<const std::string> files);
+
+// The loaded plug-ins that registered one of `ids` (games or players), as batch.json records
+// them: [{"name", "version", "sha256", "file"}] in load order.
+Json pluginsUsed(std::span<const std::string> ids);
+
+}  // namespace ddalab
