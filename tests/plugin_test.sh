@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The plug-in path end to end, as a researcher takes it (README "Writing a plug-in"): ddalab is
+# installed into a prefix, examples/plugin-dice is configured and built against it out of tree,
+# loaded with --plugin and DDALAB_PLUGIN_PATH, passes the conformance test every game passes,
+# runs a comparison byte-identically for 1 and 2 threads and after a kill and --resume; a
+# missing file, another ABI, a failing registration, a clashing id and a changed plug-in on
+# --resume are refused with their messages.
+# Usage: plugin_test.sh BUILD_DIR SOURCE_DIR DDALAB_TESTS WRONG_ABI_PLUGIN FAILING_PLUGIN
+set -uo pipefail
+build=$1 source=$2 unit_tests=$3 wrong_abi=$4 failing=$5
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+# expect CODE TEXT COMMAND...: the command exits with CODE and says TEXT.
+expect() {
+  local code=$1 text=$2
+  shift 2
+  "$@" >"$work/out.txt" 2>&1
+  local got=$?
+  [ "$got" = "$code" ] || { cat "$work/out.txt"; fail "$* exited $got, expected $code"; }
+  grep -qF -- "$text" "$work/out.txt" || { cat "$work/out.txt"; fail "$* did not say: $text"; }
+}
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null || fail "cmake --install failed"
+ddalab="$work/prefix/bin/ddalab"
+build_plugin() {  # build_plugin DIR [CMAKE ARGS...]
+  local dir=$1
+  shift
+  cmake -S "$source/examples/plugin-dice" -B "$dir" -DCMAKE_PREFIX_PATH="$work/prefix" \
+    -DCMAKE_BUILD_TYPE=Release "$@" >"$work/cmake.txt" 2>&1 &&
+    cmake --build "$dir" >>"$work/cmake.txt" 2>&1 || { cat "$work/cmake.txt"; fail "building the plug-in failed"; }
+}
+build_plugin "$work/dice"
+plugin="$work/dice/libddalab_dice.so"
+[ -f "$plugin" ] || fail "no $plugin"
+
+# Listed with where it comes from; the conformance test covers its game.
+expect 0 "pig - Pig" "$ddalab" list games --plugin "$plugin"
+expect 0 "[plug-in dice ($plugin)]" "$ddalab" list players --plugin "$plugin"
+DDALAB_PLUGIN_PATH="$work/dice" expect 0 "dice 1.0.0" "$ddalab" list
+DDALAB_PLUGIN_PATH="$plugin" "$unit_tests" "conformance: random playouts*" -s >"$work/conformance.txt" 2>&1 ||
+  { tail -30 "$work/conformance.txt"; fail "the conformance test failed with the plug-in"; }
+grep -q "pig (defaults) params" "$work/conformance.txt" || fail "the conformance test did not play pig"
+
+# A comparison: the same files for 1 and 2 threads; batch.json names the plug-in and its sha256.
+batch="$source/examples/plugin-dice/pig-comparison.json"
+"$ddalab" run "$batch" --plugin "$plugin" --out "$work/t1" -n 300 -t 1 --quiet >/dev/null 2>&1 || fail "run -t 1 failed"
+"$ddalab" run "$batch" --plugin "$plugin" --out "$work/t2" -n 300 -t 2 --quiet >/dev/null 2>&1 || fail "run -t 2 failed"
+diff -r "$work/t1" "$work/t2" >/dev/null || fail "1 and 2 threads differ"
+sha=$(sha256sum "$plugin" | cut -d' ' -f1)
+grep -q "\"sha256\": \"$sha\"" "$work/t1/batch.json" || fail "batch.json does not record the plug-in's sha256"
+grep -q "pig__e-hillclimber.games.csv" <(ls "$work/t1") || fail "no games CSV of the plug-in's game"
+
+# Killed at random points, then --resume: the files of an uninterrupted run.
+"$ddalab" run "$batch" --plugin "$plugin" --out "$work/ref" -n 20000 -t 2 --quiet >/dev/null 2>&1 || fail "reference run failed"
+for pause in 0.4 0.9 1.5; do
+  out="$work/kill-$pause"
+  "$ddalab" run "$batch" --plugin "$plugin" --out "$out" -n 20000 -t 2 --quiet >/dev/null 2>&1 &
+  pid=$!
+  sleep "$pause"
+  kill -KILL $pid 2>/dev/null
+  wait $pid 2>/dev/null
+  "$ddalab" run "$batch" --plugin "$plugin" --out "$out" -n 20000 -t 2 --resume --quiet >/dev/null 2>&1 ||
+    fail "resume after SIGKILL at $pause s failed"
+  diff -r "$out" "$work/ref" >/dev/null || fail "resumed after SIGKILL at $pause s: files differ"
+done
+
+# The same plug-in file moved elsewhere (a cluster node's copy) resumes the same run.
+mkdir -p "$work/moved" && cp "$plugin" "$work/moved/"
+"$ddalab" run "$batch" --plugin "$work/moved/libddalab_dice.so" --out "$work/ref" -n 20000 --resume \
+  --quiet >/dev/null 2>&1 || fail "the moved plug-in was refused on --resume"
+
+# Refusals, each naming the file and the reason.
+expect 2 "$work/none.so: no such plug-in file" "$ddalab" list --plugin "$work/none.so"
+expect 2 "built for plug-in ABI 999, this ddalab" "$ddalab" list --plugin "$wrong_abi"
+expect 2 "its registration failed: the game's data file is missing" "$ddalab" list --plugin "$failing"
+expect 2 "not a ddalab plug-in: no ddalab_plugin_entry" "$ddalab" list --plugin "$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)"
+expect 2 "expected a plug-in file after it" "$ddalab" list --plugin
+build_plugin "$work/clash" -DDICE_GAME_ID=ludo
+expect 2 "game 'ludo' is already registered by built-in" "$ddalab" list --plugin "$work/clash/libddalab_dice.so"
+expect 2 "the batch uses plug-in 'dice', which is not loaded; load it with --plugin $plugin" \
+  "$ddalab" run "$work/t1/batch.json" --out "$work/t1" --resume
+# The same plug-in rebuilt differently (another optimisation level): its checksum changes.
+build_plugin "$work/changed" -DCMAKE_BUILD_TYPE=Debug
+expect 2 "plug-in 'dice' changed since the run started" \
+  "$ddalab" run "$batch" -n 300 --plugin "$work/changed/libddalab_dice.so" --out "$work/t1" --resume
+echo "plug-in test passed"
