@@ -20,6 +20,7 @@
 #include "app/gui/charts/charts.h"
 #include "app/gui/main_window.h"
 #include "app/gui/play/play_mode.h"
+#include "games/registry.h"
 #include "results/csv.h"
 
 namespace ddalab::gui {
@@ -134,13 +135,15 @@ QStringList screenshotViews() {
 
 void screenshot(const QString& file, const QString& view, const QString& open, QSize size,
                 const std::vector<int>& rows, uint64_t seed, int rounds) {
-  if (!kViews.contains(view))
-    throw InputError("--view " + view.toStdString(),
-                     "expected one of " + kViews.join(", ").toStdString());
+  const bool game = std::any_of(gameRegistry().begin(), gameRegistry().end(),
+                                [&](const GameInfo& g) { return g.id == view.toStdString(); });
+  if (!kViews.contains(view) && !game)
+    throw InputError(
+        "--view " + view.toStdString(),
+        "expected one of " + kViews.join(", ").toStdString() + " or a game of a plug-in");
   MainWindow window;
   window.resize(size);
-  if (view == "ludo" || view == "lost-cities" || view == "maze" ||
-      view == "hexalines") {  // a game in progress
+  if (game) {  // a game in progress
     window.show();
     window.playMode()->session()->setPaused(true);
     QString error;

@@ -7,11 +7,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "app/gui/batch/batch_mode.h"
 #include "app/gui/headless.h"
 #include "app/gui/main_window.h"
 #include "core/params.h"
+#include "experiments/plugins.h"
 
 namespace {
 
@@ -40,9 +43,28 @@ QSize parseSize(const QString& text) {
   return {parts[0].toInt(), parts[1].toInt()};
 }
 
+// Takes every "--plugin FILE" / "--plugin=FILE" out of argv (before Qt reads it); returns the
+// files. A --plugin without a file is left for the parser to refuse.
+std::vector<std::string> takePluginOptions(int& argc, char** argv) {
+  std::vector<std::string> files;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--plugin") && i + 1 < argc)
+      files.push_back(argv[++i]);
+    else if (!std::strncmp(argv[i], "--plugin=", 9))
+      files.push_back(argv[i] + 9);
+    else
+      argv[kept++] = argv[i];
+  }
+  argc = kept;
+  argv[argc] = nullptr;
+  return files;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::vector<std::string> plugins = takePluginOptions(argc, argv);
   chooseHeadlessPlatform(argc, argv);
   defaultHandler = qInstallMessageHandler(quietHeadlessNotes);
   QApplication app(argc, argv);
@@ -79,10 +101,15 @@ int main(int argc, char** argv) {
                                  "run a batch on every core and measure the GUI thread's "
                                  "timer lateness",
                                  "BATCH");
+  // Documented only: main() takes the --plugin options out first (Qt's own -plugin would load
+  // a Qt plug-in by that name).
+  const QCommandLineOption plugin(
+      "plugin", "load a plug-in (games, players) first; repeatable (DDALAB_PLUGIN_PATH too)",
+      "FILE");
   const QCommandLineOption seconds("seconds", "with --probe-latency: stop after this long", "S",
                                    "10");
   parser.addOptions({exportCharts, out, svg, shot, view, open, select, seed, rounds, session, size,
-                     probe, seconds});
+                     probe, seconds, plugin});
   // Bad usage exits 2 with the reason, as the CLI does (QCommandLineParser::process exits 1).
   if (!parser.parse(QApplication::arguments())) {
     std::fprintf(stderr, "error: %s (see --help)\n", qPrintable(parser.errorText()));
@@ -96,6 +123,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    ddalab::loadPlugins(plugins);
     if (parser.isSet(exportCharts)) {
       const QStringList files = ddalab::gui::exportCharts(
           parser.value(exportCharts), parser.value(out), imageSize, parser.isSet(svg));
@@ -121,6 +149,7 @@ int main(int argc, char** argv) {
   }
 
   ddalab::gui::MainWindow window;
+  window.loadRememberedPlugins();  // before the session: its batch may use their games
   window.batch()->openSession(
       parser.isSet(session)
           ? parser.value(session)

@@ -21,10 +21,12 @@
 
 #include "app/gui/batch/batch_mode.h"
 #include "app/gui/batch/experiment_dialog.h"
+#include "app/gui/batch/run_controller.h"
 #include "app/gui/play/play_mode.h"
 #include "app/gui/play/replay.h"
 #include "app/gui/play/trace_picker.h"
 #include "experiments/batch.h"
+#include "experiments/plugins.h"
 #include "games/registry.h"
 
 namespace ddalab::gui {
@@ -73,14 +75,22 @@ void MainWindow::buildMenus() {
   batch_->setRecentMenu(file->addMenu("Open recent"));
   addAll(file, {fileActions.begin() + 1, fileActions.end()});
   file->addSeparator();
+  file->addAction("Load plug-in…", this, [this] {
+    QSettings s;
+    const QString file =
+        QFileDialog::getOpenFileName(this, "Load plug-in", s.value("folders/plugins").toString(),
+                                     "Plug-ins (*.so);;All files (*)");
+    if (file.isEmpty()) return;
+    s.setValue("folders/plugins", QFileInfo(file).absolutePath());
+    QString error;
+    if (!loadPlugin(file, &error)) QMessageBox::warning(this, "Load plug-in", error);
+  });
+  file->addSeparator();
   file->addAction(quit_);
   auto* game = menuBar()->addMenu("&Game");
   game->addAction(newGame_);
   changeGame_ = game->addMenu("Change game");
-  for (const auto& info : gameRegistry()) {
-    const std::string id = info.id;
-    changeGame_->addAction(QString::fromStdString(id), this, [this, id] { newGame(id); });
-  }
+  refreshGameMenu();
   game->addAction(gameSettings_);
   game->addAction(openTrace_);
   game->addSeparator();
@@ -114,6 +124,59 @@ void MainWindow::buildMenus() {
                 "an environment player steers chance.</p><p>Qt %2</p>")
             .arg(DDALAB_VERSION, qVersion()));
   });
+}
+
+void MainWindow::refreshGameMenu() {
+  changeGame_->clear();
+  for (const auto& info : gameRegistry()) {
+    const std::string id = info.id;
+    changeGame_->addAction(QString::fromStdString(id), this, [this, id] { newGame(id); });
+  }
+}
+
+bool MainWindow::loadPlugin(const QString& file, QString* error) {
+  if (batch_->runner()->running()) {
+    if (error) *error = "Stop the run first: a plug-in joins the catalog while no game runs.";
+    return false;
+  }
+  try {
+    const LoadedPlugin plugin = ddalab::loadPlugin(file.toStdString());
+    QSettings s;
+    QStringList remembered = s.value("plugins/files").toStringList();
+    const QString path = QString::fromStdString(plugin.file.string());
+    if (!remembered.contains(path)) remembered << path;
+    s.setValue("plugins/files", remembered);
+    refreshGameMenu();
+    batch_->refreshGames();
+    statusBar()->showMessage(
+        QString("loaded plug-in %1 %2: %3 game(s), %4 player(s)")
+            .arg(QString::fromStdString(plugin.name), QString::fromStdString(plugin.version))
+            .arg(plugin.games.size())
+            .arg(plugin.players.size()),
+        8000);
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+}
+
+void MainWindow::loadRememberedPlugins() {
+  QSettings s;
+  QStringList kept, failed;
+  for (const QString& file : s.value("plugins/files").toStringList()) {
+    QString error;
+    if (loadPlugin(file, &error))
+      kept << file;
+    else
+      failed << error;
+  }
+  s.setValue("plugins/files", kept);
+  if (!failed.isEmpty())
+    QMessageBox::warning(this, "Plug-ins",
+                         "These plug-ins could not be loaded and are no longer loaded at start "
+                         "(File → Load plug-in… loads one again):\n\n" +
+                             failed.join("\n"));
 }
 
 void MainWindow::showShortcuts() {

@@ -29,6 +29,11 @@ class MainWindow : public QMainWindow {
   void showGameMode();
   // Game mode: a new game of `gameId` with its default seats (a person, AIs, e-hillclimber).
   void newGame(const std::string& gameId);
+  // Loads the plug-in at `file` into the catalog (not while a run goes on), lists its games and
+  // remembers it for the next start; false with the reason in `*error` when it is refused.
+  bool loadPlugin(const QString& file, QString* error = nullptr);
+  // Loads the plug-ins remembered from earlier sessions; one that fails is said and forgotten.
+  void loadRememberedPlugins();
   // Game mode: replays game `index` of the trace file (asking for the batch file when the trace
   // does not say how the game was set up, unless `quiet`); false on failure, saying why in a
   // message box unless quiet, and in `error` if given.
@@ -43,6 +48,7 @@ class MainWindow : public QMainWindow {
  private:
   void buildGameActions();
   void buildMenus();
+  void refreshGameMenu();
   void restoreSettings();
   void enterGameMode();  // shows the game mode's page as it is
   void showShortcuts();

@@ -76,10 +76,9 @@ class PigState final : public State {
   }
   std::string toString() const override {
     std::ostringstream out;
-    out << "round " << rounds_ << ", player " << player_ << " on turn, turn total " << turnTotal_
-        << (rolling_ ? ", rolling" : "") << "; banked";
-    for (int p = 0; p < config_.players; ++p) out << " " << scores_[p];
-    out << " of " << config_.target;
+    out << "round " << rounds_ << ": player " << player_ << (rolling_ ? " rolls" : " on turn")
+        << ", turn total " << turnTotal_ << "\nbanked (" << config_.target << " wins):";
+    for (int p = 0; p < config_.players; ++p) out << " player " << p << " " << scores_[p] << ";";
     return out.str();
   }
   int chanceRecipient() const override { return rolling_ ? player_ : -1; }

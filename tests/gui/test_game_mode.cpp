@@ -3,6 +3,7 @@
 // steering, and the game ends with the record the core's match loop gives for those choices; an
 // illegal click changes nothing and says why; a replay rebuilds every round's gains and statuses
 // and the recorded F breakdowns add up; the window answers while an AI thinks.
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QProcess>
@@ -17,12 +18,14 @@
 #include <fstream>
 #include <random>
 
+#include "app/gui/batch/batch_mode.h"
 #include "app/gui/main_window.h"
 #include "app/gui/play/live_panel.h"
 #include "app/gui/play/play_mode.h"
 #include "app/gui/play/replay.h"
 #include "app/gui/play/trace_picker.h"
 #include "app/gui/views/game_view.h"
+#include "app/gui/views/generic_view.h"
 #include "app/gui/views/hexalines_view.h"
 #include "app/gui/views/ludo_view.h"
 #include "core/params.h"
@@ -197,6 +200,33 @@ GameRecord coreRecord(const GameSetup& setup, const std::vector<Action>& personM
   return match.record();
 }
 
+// A person on seat 0 plays `game` in `window` to the end by random clicks on the hit areas; the
+// record equals the core's replay of the same actions.
+void playByClicks(MainWindow& window, const std::string& game) {
+  window.show();
+  PlayMode& mode = *window.playMode();
+  GameSession& session = *mode.session();
+  const GameSetup setup = personAgainstAis(game, 7);
+  session.setDelay(0);
+  QVERIFY(mode.newGame(setup));
+  std::vector<Action> moves;
+  // Hit areas only lead to legal actions, so every chosen action is applied.
+  QObject::connect(mode.view(), &GameView::actionChosen, mode.view(),
+                   [&](Action a) { moves.push_back(a); });
+  std::mt19937 random(42);
+  while (true) {
+    QVERIFY2(waitForPerson(session), game.c_str());
+    if (session.match().over()) break;
+    clickAMove(*mode.view(), session, random);
+    if (QTest::currentTestFailed()) return;
+  }
+  const GameRecord played = session.match().record();
+  qInfo("%s: %d rounds, %zu moves by clicks, winner %d", game.c_str(),
+        session.match().tracker().rounds(), moves.size(), played.winner);
+  QVERIFY(moves.size() >= 10);
+  QCOMPARE(fingerprint(played), fingerprint(coreRecord(setup, moves)));
+}
+
 }  // namespace
 
 class GameModeTest : public QObject {
@@ -209,30 +239,29 @@ class GameModeTest : public QObject {
   void personPlaysEveryGameByClicks() {
     for (const std::string game : {"ludo", "lost-cities", "maze", "hexalines"}) {
       MainWindow window;
-      window.show();
-      PlayMode& mode = *window.playMode();
-      GameSession& session = *mode.session();
-      const GameSetup setup = personAgainstAis(game, 7);
-      session.setDelay(0);
-      QVERIFY(mode.newGame(setup));
-      std::vector<Action> moves;
-      // Hit areas only lead to legal actions, so every chosen action is applied.
-      connect(mode.view(), &GameView::actionChosen, this, [&](Action a) { moves.push_back(a); });
-      std::mt19937 random(42);
-      while (true) {
-        QVERIFY2(waitForPerson(session), game.c_str());
-        if (session.match().over()) break;
-        clickAMove(*mode.view(), session, random);
-        if (QTest::currentTestFailed()) return;
-      }
-      const GameRecord played = session.match().record();
-      qInfo("%s: %d rounds, %zu moves by clicks, winner %d", game.c_str(),
-            session.match().tracker().rounds(), moves.size(), played.winner);
-      QVERIFY(moves.size() >= 10);
-      QCOMPARE(fingerprint(played), fingerprint(coreRecord(setup, moves)));
+      playByClicks(window, game);
+      if (QTest::currentTestFailed()) return;
     }
   }
 
+  // A plug-in's game, which has no board of its own, is played to the end by clicks in the
+  // generic view: the state's text and the legal actions as buttons (examples/plugin-dice,
+  // loaded as File -> Load plug-in... loads it; its game joins the game lists).
+  void pluginGamePlayedInTheGenericView() {
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.loadPlugin(DDALAB_DICE_PLUGIN, &error), qPrintable(error));
+    bool listed = false;  // Add's game list in the batch toolbar
+    for (QComboBox* box : window.findChildren<QComboBox*>())
+      listed = listed || (box->findText("ludo") >= 0 && box->findText("pig") >= 0);
+    QVERIFY(listed);
+    playByClicks(window, "pig");
+    QVERIFY(qobject_cast<GenericView*>(window.playMode()->view()));
+    // Refused: the same plug-in's file again is no new load, another with a taken id is.
+    QVERIFY(window.loadPlugin(DDALAB_DICE_PLUGIN));
+    QVERIFY(!window.loadPlugin("/nonexistent/plugin.so", &error));
+    QVERIFY2(error.contains("no such plug-in file"), qPrintable(error));
+  }
   // Playing Lost Cities against an AI, the live panel never names a card the person may not
   // know: the AI's hand, the cards the deck gave it (it showed "deck gives Y9": a cheat sheet),
   // the deck's cards as the outcomes of a draw. View -> Show hidden information shows the draw.

@@ -200,6 +200,17 @@ void BatchMode::buildActions() {
       });
 }
 
+void BatchMode::refreshGames() {
+  const QString chosen = game_->currentText();
+  game_->clear();
+  for (const auto& info : gameRegistry()) {
+    game_->addItem(QString::fromStdString(info.id));
+    game_->setItemData(game_->count() - 1, QString::fromStdString(info.description),
+                       Qt::ToolTipRole);
+  }
+  if (const int index = game_->findText(chosen); index >= 0) game_->setCurrentIndex(index);
+}
+
 void BatchMode::buildToolBar() {
   auto* bar = new QToolBar("Batch", this);
   toolBar_ = bar;
@@ -210,11 +221,7 @@ void BatchMode::buildToolBar() {
   bar->addAction(openResults_);
   bar->addSeparator();
   game_ = new QComboBox(this);
-  for (const auto& info : gameRegistry()) {
-    game_->addItem(QString::fromStdString(info.id));
-    game_->setItemData(game_->count() - 1, QString::fromStdString(info.description),
-                       Qt::ToolTipRole);
-  }
+  refreshGames();
   game_->setToolTip("The game of the experiment Add creates");
   iterations_ = new QSpinBox(this);
   iterations_->setRange(1, 100'000'000);

@@ -96,6 +96,8 @@ class BatchMode : public QWidget {
   TestsView* tests() const { return tests_; }
   DetectabilityView* detectability() const { return detectability_; }
   RunController* runner() const { return runner_; }
+  // Lists the catalog's games again (a plug-in was loaded), keeping the chosen one.
+  void refreshGames();
   QToolBar* toolBar() const { return toolBar_; }
   // The widgets the window's status bar shows while this mode is active.
   QProgressBar* progressBar() const { return progress_; }

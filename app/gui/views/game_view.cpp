@@ -2,6 +2,7 @@
 
 #include <QMouseEvent>
 
+#include "app/gui/views/generic_view.h"
 #include "app/gui/views/hexalines_view.h"
 #include "app/gui/views/lost_cities_view.h"
 #include "app/gui/views/ludo_view.h"
@@ -53,7 +54,7 @@ GameView* makeGameView(const std::string& gameId, QWidget* parent) {
   if (gameId == "lost-cities") return new LostCitiesView(parent);
   if (gameId == "maze") return new MazeView(parent);
   if (gameId == "hexalines") return new HexaLinesView(parent);
-  return nullptr;
+  return new GenericView(parent);  // any other game, a plug-in's included
 }
 
 QColor seatColour(int seat) {

@@ -65,7 +65,7 @@ class GameView : public QWidget {
   bool showHidden_ = false;
 };
 
-// The view of the game `gameId`; null for a game without one.
+// The view of the game `gameId`: its board, or the generic view for a game without one.
 GameView* makeGameView(const std::string& gameId, QWidget* parent);
 
 // A player's colour on every view and in the live panel (seat order).

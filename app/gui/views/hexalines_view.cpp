@@ -186,7 +186,7 @@ HexaLinesView::Layout HexaLinesView::layout() const {
   const hl::HexaLinesState* state = hexState();
   const int radius = state ? state->board().radius() : 3;
   const double margin = 10, scoresHeight = 34, hintHeight = 40;  // two lines of hint
-  const double boardRows = 3 * radius + 2, pieceRows = 2.5;  // in circumradii
+  const double boardRows = 3 * radius + 2, pieceRows = 2.5;      // in circumradii
   l.size = std::min((width() - 2 * margin) / ((2 * radius + 1) * kSqrt3),
                     (height() - 2 * margin - scoresHeight - hintHeight) / (boardRows + pieceRows));
   l.scores = QRectF(margin, margin, width() - 2 * margin, scoresHeight);
