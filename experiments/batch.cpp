@@ -565,6 +565,19 @@ Batch parseBatch(const Json& document, const std::string& source) {
   }
 }
 
+Batch parseExperiment(const Json& experiment, uint64_t seed, const std::string& source) {
+  try {
+    checkNestingDepth(experiment, "$");
+    Batch batch;
+    batch.seed = seed;
+    batch.experiments.push_back(
+        parseExperiment(Fields(experiment, "$", {DDALAB_EXPERIMENT_KEYS}), "$"));
+    return batch;
+  } catch (const InputError& e) {
+    throw InputError(source + ": " + e.path(), e.message());
+  }
+}
+
 Batch parseBatchText(std::string_view text, const std::string& source) {
   if (text.size() > kMaxBatchFileBytes)
     throw InputError(source, tooLargeMessage(std::to_string(text.size())));

@@ -59,6 +59,10 @@ Batch loadBatch(const std::filesystem::path& file);
 // reading); `source` names it in the errors. Throws InputError only, whatever the text.
 Batch parseBatchText(std::string_view text, const std::string& source);
 
+// Validates one experiment on its own (an entry of a batch's "experiments"), as a batch of it
+// with seed `seed`; errors name `source` and the path within the experiment ("$.players[1]").
+Batch parseExperiment(const Json& experiment, uint64_t seed, const std::string& source);
+
 // Validates an already parsed document (possibly built in code: any nesting depth, NaN or
 // infinity is refused, not crashed on); `source` prefixes the error messages.
 Batch parseBatch(const Json& document, const std::string& source);

@@ -6,6 +6,8 @@
 #include <optional>
 #include <thread>
 
+#include "experiments/lineup.h"
+
 namespace ddalab {
 
 namespace {
@@ -165,18 +167,9 @@ std::string traceLine(const Experiment& e, uint64_t iteration, uint64_t seed, co
 
 GameRecord playIteration(const Batch& batch, const Experiment& e, uint64_t iteration, Json* trace,
                          StopToken stop, bool traceDetail) {
-  std::vector<std::unique_ptr<Player>> owned;
-  std::vector<Player*> players;
-  std::vector<SeatSetup> seats;
-  for (const auto& p : e.players) {
-    owned.push_back(p.info->makeRegular({*e.game, p.level, p.params, e.coefficients, stop}));
-    players.push_back(owned.back().get());
-    seats.push_back({p.info, p.level, p.params});
-  }
-  auto environment = e.environment.info->makeEnvironment(
-      {*e.game, 100, e.environment.params, e.coefficients, stop, std::move(seats)});
+  const Lineup lineup = buildLineup(e, stop);
   const uint64_t seed = gameSeed(batch, e, iteration);
-  GameRecord record = playGame(*e.game, players, *environment, seed, trace, stop,
+  GameRecord record = playGame(*e.game, lineup.seats(), *lineup.environment, seed, trace, stop,
                                traceDetail ? &e.coefficients : nullptr);
   record.iteration = iteration;
   return record;

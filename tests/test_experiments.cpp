@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "experiments/batch.h"
+#include "experiments/lineup.h"
 #include "experiments/runner.h"
 #include "tests/support.h"
 
@@ -197,4 +198,39 @@ TEST_CASE("progress reports count games and estimate the time left") {
   CHECK(seen.back().etaSeconds == 0);
   for (size_t i = 1; i < seen.size(); ++i) CHECK(seen[i - 1].gamesDone <= seen[i].gamesDone);
   CHECK(done == std::vector<std::string>{"a", "b"});
+}
+
+TEST_CASE("one experiment parses on its own, its errors pathed from the experiment",
+          "[experiments][lineup]") {
+  const Json experiment = ludoExperiment("c/e-random", "e-random", 10);
+  const Batch batch = parseExperiment(experiment, 9, "settings");
+  REQUIRE(batch.experiments.size() == 1);
+  CHECK(batch.seed == 9);
+  CHECK(toJson(batch).at("experiments").at(0) ==
+        toJson(parseBatch(
+                   {{"format", "ddalab-batch/1"}, {"seed", 9}, {"experiments", {experiment}}}, "f"))
+            .at("experiments")
+            .at(0));
+  Json bad = experiment;
+  bad["players"][1]["level"] = 500;
+  try {
+    parseExperiment(bad, 0, "settings");
+    FAIL("a level of 500 was accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).rfind("settings: $.players[1].level", 0) == 0);
+  }
+}
+
+TEST_CASE("the line-up: a player per seat, none for a person's, and the environment",
+          "[experiments][lineup]") {
+  const Batch batch = parseExperiment(ludoExperiment("c/e-hc", "e-hillclimber", 1), 1, "f");
+  const Lineup all = buildLineup(batch.experiments.front(), {});
+  REQUIRE(all.players.size() == 2);
+  CHECK(all.players[0] != nullptr);
+  CHECK(all.players[1] != nullptr);
+  CHECK(all.environment != nullptr);
+  const Lineup withPerson = buildLineup(batch.experiments.front(), {}, {true, false});
+  CHECK(withPerson.players[0] == nullptr);
+  CHECK(withPerson.players[1] != nullptr);
+  CHECK(withPerson.seats()[0] == nullptr);
 }

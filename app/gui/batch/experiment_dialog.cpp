@@ -319,9 +319,8 @@ QString ExperimentDialog::problem() const {
     for (Json& p : checked["players"])
       if (p.value("id", "") == kHuman) p = {{"id", "random"}};
   }
-  const Json document = {{"format", kBatchFormat}, {"seed", 0}, {"experiments", {checked}}};
   try {
-    parseBatch(document, "settings");
+    parseExperiment(checked, 0, "settings");
   } catch (const InputError& e) {
     return text(e.what());
   }

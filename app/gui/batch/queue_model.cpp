@@ -137,8 +137,7 @@ void QueueModel::setStatistic(Statistic statistic) {
 }
 
 QueueEntry QueueModel::makeEntry(const Json& experiment) {
-  const Json document = {{"format", kBatchFormat}, {"seed", 0}, {"experiments", {experiment}}};
-  const Batch batch = parseBatch(document, "experiment");
+  const Batch batch = parseExperiment(experiment, 0, "experiment");
   QueueEntry entry;
   entry.experiment = toJson(batch).at("experiments").at(0);
   entry.label = labelOf(batch.experiments.front());
@@ -179,9 +178,7 @@ Json QueueModel::canonical(const Json& experiment) {
 
 size_t QueueModel::gamesKept(int row, const Json& experiment) const {
   const QueueEntry& old = entry(row);
-  const auto batchOf = [](const Json& e) {
-    return parseBatch({{"format", kBatchFormat}, {"seed", 0}, {"experiments", {e}}}, "queue");
-  };
+  const auto batchOf = [](const Json& e) { return parseExperiment(e, 0, "queue"); };
   const Batch now = batchOf(experiment);
   if (!matchExperiments(batchOf(old.experiment), now).front()) return 0;
   return std::min(old.games(), static_cast<size_t>(now.experiments.front().iterations));

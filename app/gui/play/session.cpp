@@ -25,9 +25,7 @@ Experiment parseSetup(const GameSetup& setup) {
   if (!experiment.contains("name")) experiment["name"] = "game";
   for (Json& p : experiment["players"])
     if (p.is_object() && p.value("id", "") == kHuman) p = {{"id", "random"}};
-  const Json document = {
-      {"format", kBatchFormat}, {"seed", setup.seed}, {"experiments", {experiment}}};
-  return parseBatch(document, "game settings").experiments.front();
+  return parseExperiment(experiment, setup.seed, "game settings").experiments.front();
 }
 
 GameSession::GameSession(QObject* parent) : QObject(parent) {
@@ -59,21 +57,7 @@ void GameSession::start(const GameSetup& setup) {
   setup_ = setup;
   experiment_ = std::move(experiment);
   personMoved_ = over_ = false;
-  const std::vector<bool> human = humanSeats(setup_);
-  const StopToken stop(abandon_);
-  players_.clear();
-  std::vector<SeatSetup> seats;
-  for (size_t seat = 0; seat < experiment_.players.size(); ++seat) {
-    const PlayerEntry& p = experiment_.players[seat];
-    const bool person = seat < human.size() && human[seat];
-    players_.push_back(person ? nullptr
-                              : p.info->makeRegular({*experiment_.game, p.level, p.params,
-                                                     experiment_.coefficients, stop}));
-    seats.push_back(person ? SeatSetup{} : SeatSetup{p.info, p.level, p.params});
-  }
-  environment_ = experiment_.environment.info->makeEnvironment(
-      {*experiment_.game, 100, experiment_.environment.params, experiment_.coefficients, stop,
-       std::move(seats)});
+  lineup_ = buildLineup(experiment_, StopToken(abandon_), humanSeats(setup_));
   match_ = std::make_unique<Match>(*experiment_.game, setup_.seed);
   match_->describeEnvironmentDecisions(true);
   lastMove_.reset();
@@ -84,7 +68,7 @@ void GameSession::start(const GameSetup& setup) {
 bool GameSession::personToMove() const {
   if (!match_ || thinking_ || match_->over()) return false;
   const int actor = match_->actor();
-  return actor >= 0 && !players_[static_cast<size_t>(actor)];
+  return actor >= 0 && !lineup_.players[static_cast<size_t>(actor)];
 }
 
 std::vector<Action> GameSession::legal() {
@@ -130,9 +114,9 @@ void GameSession::fastForward(int rounds) {
   while (!match_->over() &&
          (match_->tracker().rounds() < rounds || (anyPerson && !personToMove()))) {
     const int actor = match_->actor();
-    Player* player = actor >= 0 ? players_[static_cast<size_t>(actor)].get() : nullptr;
+    Player* player = actor >= 0 ? lineup_.players[static_cast<size_t>(actor)].get() : nullptr;
     if (actor >= 0 && !player) player = standIn.get();
-    const Action action = player ? match_->decide(*player) : match_->decide(*environment_);
+    const Action action = player ? match_->decide(*player) : match_->decide(*lineup_.environment);
     thinking_ = true;  // applyChosen expects a decision in flight
     applyChosen(action);
   }
@@ -155,11 +139,11 @@ void GameSession::decide() {
   thinking_ = true;
   thinker_ = actor;
   emit thinkingChanged(true);
-  Player* player = actor >= 0 ? players_[static_cast<size_t>(actor)].get() : nullptr;
+  Player* player = actor >= 0 ? lineup_.players[static_cast<size_t>(actor)].get() : nullptr;
   worker_ = std::thread([this, player, generation = generation_] {
     Action action = 0;
     try {
-      action = player ? match_->decide(*player) : match_->decide(*environment_);
+      action = player ? match_->decide(*player) : match_->decide(*lineup_.environment);
     } catch (const GameAbandoned&) {
       return;  // a new game started, or the window closes
     }

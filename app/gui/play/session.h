@@ -13,6 +13,7 @@
 
 #include "core/match.h"
 #include "experiments/batch.h"
+#include "experiments/lineup.h"
 
 namespace ddalab::gui {
 
@@ -89,8 +90,7 @@ class GameSession : public QObject {
   GameSetup setup_;
   Experiment experiment_;
   std::unique_ptr<Match> match_;
-  std::vector<std::unique_ptr<Player>> players_;  // null for a person's seat
-  std::unique_ptr<EnvironmentPlayer> environment_;
+  Lineup lineup_;  // null players for a person's seats
   std::optional<EnvironmentMove> lastMove_;
   QTimer pace_;
   bool paused_ = false;

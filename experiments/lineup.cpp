@@ -1,0 +1,26 @@
+#include "experiments/lineup.h"
+
+namespace ddalab {
+
+std::vector<Player*> Lineup::seats() const {
+  std::vector<Player*> seats;
+  for (const auto& player : players) seats.push_back(player.get());
+  return seats;
+}
+
+Lineup buildLineup(const Experiment& e, StopToken stop, const std::vector<bool>& people) {
+  Lineup lineup;
+  std::vector<SeatSetup> models;  // what the environment player knows of each seat
+  for (size_t seat = 0; seat < e.players.size(); ++seat) {
+    const PlayerEntry& p = e.players[seat];
+    const bool person = seat < people.size() && people[seat];
+    lineup.players.push_back(
+        person ? nullptr : p.info->makeRegular({*e.game, p.level, p.params, e.coefficients, stop}));
+    models.push_back(person ? SeatSetup{} : SeatSetup{p.info, p.level, p.params});
+  }
+  lineup.environment = e.environment.info->makeEnvironment(
+      {*e.game, 100, e.environment.params, e.coefficients, stop, std::move(models)});
+  return lineup;
+}
+
+}  // namespace ddalab

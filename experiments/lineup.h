@@ -1,0 +1,25 @@
+#pragma once
+// An experiment's seats and environment player for one game, built in one place: the runner's
+// games, the GUI's game sessions (where a person may take a seat) and studies use it.
+#include <memory>
+#include <vector>
+
+#include "core/player.h"
+#include "core/stop.h"
+#include "experiments/batch.h"
+
+namespace ddalab {
+
+struct Lineup {
+  std::vector<std::unique_ptr<Player>> players;  // one per seat; null where a person plays
+  std::unique_ptr<EnvironmentPlayer> environment;
+
+  // The seats' players as playGame and Match take them (null where a person plays).
+  std::vector<Player*> seats() const;
+};
+
+// Builds the players of `e` for one game, each polling `stop`. Seat i is a person's when
+// people[i] is true: it gets no player, and the environment player has no model of it.
+Lineup buildLineup(const Experiment& e, StopToken stop, const std::vector<bool>& people = {});
+
+}  // namespace ddalab
