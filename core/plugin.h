@@ -41,6 +41,9 @@ struct PluginEntry {
 
 // The C symbol ddalab looks up in a plug-in.
 #define DDALAB_PLUGIN_SYMBOL "ddalab_plugin_entry"
+// The C symbol of a plug-in's optional second library, its Qt views, which only ddalab-gui
+// loads (app/gui/views/view_plugin.h); the other programs pass such a library by.
+#define DDALAB_VIEW_PLUGIN_SYMBOL "ddalab_view_plugin_entry"
 
 // Defines the entry point of a plug-in called NAME (a string), version VERSION, registering with
 // REGISTER (a function taking the catalog and the origin).

@@ -1,10 +1,15 @@
 #include "experiments/plugins.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <mutex>
+#include <string_view>
 
 #include "core/plugin.h"
 #include "experiments/sha256.h"
@@ -29,10 +34,8 @@ std::mutex& loadMutex() {
 
 // The entry point of the library at `file`, checked against this program's ABI and compiler.
 const PluginEntry& openEntry(const fs::path& file) {
-  void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library) throw InputError(file.string(), std::string("cannot be loaded: ") + dlerror());
   using EntryPoint = const PluginEntry* (*)();
-  const auto entryPoint = reinterpret_cast<EntryPoint>(dlsym(library, DDALAB_PLUGIN_SYMBOL));
+  const auto entryPoint = reinterpret_cast<EntryPoint>(pluginSymbol(file, DDALAB_PLUGIN_SYMBOL));
   const PluginEntry* entry = entryPoint ? entryPoint() : nullptr;
   std::string why;
   if (!entry)
@@ -47,11 +50,8 @@ const PluginEntry& openEntry(const fs::path& file) {
           __VERSION__ + " (the C++ library ABI must match); rebuild it with the same compiler";
   else if (!entry->registerInto || !entry->name || !*entry->name)
     why = "its entry point has no name or no registration function";
-  if (!why.empty()) {
-    dlclose(library);
-    throw InputError(file.string(), why);
-  }
-  return *entry;  // never closed: the catalog keeps its functions
+  if (!why.empty()) throw InputError(file.string(), why);
+  return *entry;
 }
 
 // Registers the plug-in's entries into a staging catalog, then into the process's one only if
@@ -82,7 +82,51 @@ void registerEntries(const PluginEntry& entry, LoadedPlugin& plugin) {
   }
 }
 
+// Whether the ELF64 image `bytes` defines `name` in its dynamic symbol table (false for anything
+// that is not such an image; every offset is checked against the size).
+bool definesDynamicSymbol(std::string_view bytes, std::string_view name) {
+  Elf64_Ehdr header;
+  if (bytes.size() < sizeof header ||
+      bytes.substr(0, SELFMAG) != std::string_view(ELFMAG, SELFMAG) ||
+      bytes[EI_CLASS] != ELFCLASS64)
+    return false;
+  std::memcpy(&header, bytes.data(), sizeof header);
+  const auto sectionAt = [&](size_t i, Elf64_Shdr& section) {
+    const uint64_t at = header.e_shoff + i * sizeof(Elf64_Shdr);
+    if (header.e_shentsize != sizeof(Elf64_Shdr) || at + sizeof section > bytes.size())
+      return false;
+    std::memcpy(&section, bytes.data() + at, sizeof section);
+    return section.sh_offset + section.sh_size <= bytes.size();
+  };
+  for (size_t i = 0; i < header.e_shnum; ++i) {
+    Elf64_Shdr symbols, strings;
+    if (!sectionAt(i, symbols) || symbols.sh_type != SHT_DYNSYM ||
+        !sectionAt(symbols.sh_link, strings))
+      continue;
+    for (uint64_t at = symbols.sh_offset;
+         at + sizeof(Elf64_Sym) <= symbols.sh_offset + symbols.sh_size; at += sizeof(Elf64_Sym)) {
+      Elf64_Sym symbol;
+      std::memcpy(&symbol, bytes.data() + at, sizeof symbol);
+      if (symbol.st_shndx == SHN_UNDEF || symbol.st_name >= strings.sh_size) continue;
+      const std::string_view table = bytes.substr(strings.sh_offset, strings.sh_size);
+      const std::string_view symbolName = table.substr(symbol.st_name, name.size() + 1);
+      if (symbolName.size() == name.size() + 1 && symbolName.substr(0, name.size()) == name &&
+          symbolName.back() == '\0')
+        return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+void* pluginSymbol(const fs::path& file, const char* name) {
+  // Never closed: the catalog keeps the functions of what it registered; RTLD_LOCAL keeps its
+  // symbols to itself (a refused library stays mapped, unused).
+  void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) throw InputError(file.string(), std::string("cannot be loaded: ") + dlerror());
+  return dlsym(library, name);
+}
 
 LoadedPlugin loadPlugin(const fs::path& file) {
   std::error_code error;
@@ -93,6 +137,9 @@ LoadedPlugin loadPlugin(const fs::path& file) {
     if (plugin.file == path) return plugin;
   gameRegistry();  // the built-ins first: their ids and their order win
   playerRegistry();
+  if (isViewLibrary(path))
+    throw InputError(file.string(),
+                     "a plug-in's view library: ddalab-gui loads it (File -> Load plug-in...)");
   const PluginEntry& entry = openEntry(path);
   LoadedPlugin plugin{path,
                       entry.name,
@@ -136,9 +183,18 @@ std::vector<fs::path> pluginFilesOnPath(const std::string& path) {
   return files;
 }
 
+bool isViewLibrary(const fs::path& file) {
+  // Read from the ELF dynamic symbol table, not by dlopen: a view library needs ddalab-gui's
+  // symbols and cannot even be opened by the other programs.
+  std::ifstream in(file, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return definesDynamicSymbol(bytes, DDALAB_VIEW_PLUGIN_SYMBOL);
+}
+
 void loadPlugins(std::span<const std::string> files) {
   if (const char* path = std::getenv("DDALAB_PLUGIN_PATH"))
-    for (const fs::path& file : pluginFilesOnPath(path)) loadPlugin(file);
+    for (const fs::path& file : pluginFilesOnPath(path))
+      if (!isViewLibrary(file)) loadPlugin(file);  // views are ddalab-gui's
   for (const std::string& file : files) loadPlugin(file);
 }
 

@@ -18,6 +18,10 @@ struct LoadedPlugin {
   std::vector<std::string> games, players;  // the ids it registered
 };
 
+// The symbol `name` of the shared library at `file` (opened once, never closed), or null when
+// it has none; throws InputError naming the file when it cannot be loaded (dlerror's words).
+void* pluginSymbol(const std::filesystem::path& file, const char* name);
+
 // Loads the plug-in at `file` (once: loading the same file again returns the first load).
 // Throws InputError naming the file and the reason: missing, not a shared library or unresolved
 // symbols (dlerror's words), no entry point, another ABI or compiler, an id already taken.
@@ -30,7 +34,11 @@ std::vector<LoadedPlugin> loadedPlugins();
 // file or a folder whose *.so files are taken in name order); empty entries are skipped.
 std::vector<std::filesystem::path> pluginFilesOnPath(const std::string& path);
 
-// Loads every plug-in of DDALAB_PLUGIN_PATH (if set), then `files`.
+// Whether the library at `file` is a plug-in's view library (DDALAB_VIEW_PLUGIN_SYMBOL), which
+// only ddalab-gui loads; false for anything else, a file that cannot be loaded included.
+bool isViewLibrary(const std::filesystem::path& file);
+
+// Loads every plug-in of DDALAB_PLUGIN_PATH (if set; view libraries passed by), then `files`.
 void loadPlugins(std::span<const std::string> files);
 
 // The loaded plug-ins that registered one of `ids` (games or players), as batch.json records

@@ -77,6 +77,11 @@ expect 2 "built for plug-in ABI 999, this ddalab" "$ddalab" list --plugin "$wron
 expect 2 "its registration failed: the game's data file is missing" "$ddalab" list --plugin "$failing"
 expect 2 "not a ddalab plug-in: no ddalab_plugin_entry" "$ddalab" list --plugin "$no_entry"
 expect 2 "expected a plug-in file after it" "$ddalab" list --plugin
+if [ -f "$work/dice/libddalab_dice_view.so" ]; then  # built where the installed ddalab has Qt
+  expect 2 "a plug-in's view library: ddalab-gui loads it" \
+    "$ddalab" list --plugin "$work/dice/libddalab_dice_view.so"
+  DDALAB_PLUGIN_PATH="$work/dice" expect 0 "pig - Pig" "$ddalab" list games  # passed by
+fi
 build_plugin "$work/clash" -DDICE_GAME_ID=ludo
 expect 2 "game 'ludo' is already registered by built-in" "$ddalab" list --plugin "$work/clash/libddalab_dice.so"
 expect 2 "the batch uses plug-in 'dice', which is not loaded; load it with --plugin $plugin" \

@@ -13,6 +13,7 @@
 #include "app/gui/batch/batch_mode.h"
 #include "app/gui/headless.h"
 #include "app/gui/main_window.h"
+#include "app/gui/views/view_plugin.h"
 #include "core/params.h"
 #include "experiments/plugins.h"
 
@@ -123,7 +124,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    ddalab::loadPlugins(plugins);
+    // Plug-ins and their view libraries, from DDALAB_PLUGIN_PATH and --plugin.
+    ddalab::loadPlugins({});
+    if (const char* path = std::getenv("DDALAB_PLUGIN_PATH"))
+      for (const auto& file : ddalab::pluginFilesOnPath(path))
+        if (ddalab::isViewLibrary(file)) ddalab::gui::loadViewPlugin(file);
+    for (const std::string& file : plugins)
+      if (ddalab::isViewLibrary(file))
+        ddalab::gui::loadViewPlugin(file);
+      else
+        ddalab::loadPlugin(file);
     if (parser.isSet(exportCharts)) {
       const QStringList files = ddalab::gui::exportCharts(
           parser.value(exportCharts), parser.value(out), imageSize, parser.isSet(svg));

@@ -25,6 +25,7 @@
 #include "app/gui/play/play_mode.h"
 #include "app/gui/play/replay.h"
 #include "app/gui/play/trace_picker.h"
+#include "app/gui/views/view_plugin.h"
 #include "experiments/batch.h"
 #include "experiments/plugins.h"
 #include "games/registry.h"
@@ -140,20 +141,25 @@ bool MainWindow::loadPlugin(const QString& file, QString* error) {
     return false;
   }
   try {
-    const LoadedPlugin plugin = ddalab::loadPlugin(file.toStdString());
+    QString loaded;
+    if (isViewLibrary(file.toStdString())) {  // a plug-in's second library: its boards
+      loaded = QString("loaded the views of %1: new games of theirs show their board")
+                   .arg(QString::fromStdString(loadViewPlugin(file.toStdString())));
+    } else {
+      const LoadedPlugin plugin = ddalab::loadPlugin(file.toStdString());
+      refreshGameMenu();
+      batch_->refreshGames();
+      loaded = QString("loaded plug-in %1 %2: %3 game(s), %4 player(s)")
+                   .arg(QString::fromStdString(plugin.name), QString::fromStdString(plugin.version))
+                   .arg(plugin.games.size())
+                   .arg(plugin.players.size());
+    }
     QSettings s;
     QStringList remembered = s.value("plugins/files").toStringList();
-    const QString path = QString::fromStdString(plugin.file.string());
+    const QString path = QFileInfo(file).canonicalFilePath();
     if (!remembered.contains(path)) remembered << path;
     s.setValue("plugins/files", remembered);
-    refreshGameMenu();
-    batch_->refreshGames();
-    statusBar()->showMessage(
-        QString("loaded plug-in %1 %2: %3 game(s), %4 player(s)")
-            .arg(QString::fromStdString(plugin.name), QString::fromStdString(plugin.version))
-            .arg(plugin.games.size())
-            .arg(plugin.players.size()),
-        8000);
+    statusBar()->showMessage(loaded, 8000);
     return true;
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());

@@ -4,6 +4,7 @@
 // illegal click changes nothing and says why; a replay rebuilds every round's gains and statuses
 // and the recorded F breakdowns add up; the window answers while an AI thinks.
 #include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QProcess>
@@ -31,6 +32,7 @@
 #include "core/params.h"
 #include "core/status.h"
 #include "experiments/batch.h"
+#include "experiments/plugins.h"
 #include "games/hexalines/hexalines.h"
 #include "games/lost-cities/lost_cities.h"
 #include "games/registry.h"
@@ -241,6 +243,26 @@ class GameModeTest : public QObject {
       MainWindow window;
       playByClicks(window, game);
       if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  // A plug-in's second library brings its game's board: loaded like a plug-in (File -> Load
+  // plug-in...), the next game of it shows that board instead of the generic view, played to the
+  // end by clicks; the CLI's loader refuses the view library (ddalab-gui's alone).
+  void pluginViewLibraryDrawsItsBoard() {
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.loadPlugin(DDALAB_DICE_PLUGIN, &error), qPrintable(error));
+    QVERIFY2(window.loadPlugin(DDALAB_DICE_VIEW_PLUGIN, &error), qPrintable(error));
+    playByClicks(window, "pig");
+    GameView* view = window.playMode()->view();
+    QVERIFY(view && !qobject_cast<GenericView*>(view));
+    QVERIFY(window.grab().save(QDir::temp().filePath("ddalab-pig-view.png")));
+    try {
+      ddalab::loadPlugin(DDALAB_DICE_VIEW_PLUGIN);
+      QFAIL("the view library was loaded as a plug-in");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("view library: ddalab-gui loads it"), e.what());
     }
   }
 

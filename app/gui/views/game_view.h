@@ -5,8 +5,10 @@
 #include <QRectF>
 #include <QString>
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/state.h"
@@ -64,6 +66,11 @@ class GameView : public QWidget {
   int perspective_ = 0;
   bool showHidden_ = false;
 };
+
+// Makes a game's view (its parent owns it).
+using ViewFactory = std::function<GameView*(QWidget* parent)>;
+// From now on, makeGameView(gameId) makes its views with `make` (a plug-in's view library).
+void registerGameView(const std::string& gameId, ViewFactory make);
 
 // The view of the game `gameId`: its board, or the generic view for a game without one.
 GameView* makeGameView(const std::string& gameId, QWidget* parent);
