@@ -18,6 +18,18 @@ namespace ddalab {
 
 namespace {
 
+// findById, its message saying where the entries of plug-ins come from.
+template <typename Entry>
+const Entry& findEntry(std::span<const Entry> entries, const std::string& id,
+                       const std::string& what, const std::string& path) {
+  try {
+    return findById<Entry>(entries, id, what, path);
+  } catch (const InputError& e) {
+    throw InputError(e.path(), e.message() + " (a plug-in's " + what +
+                                   "s join these with --plugin FILE or DDALAB_PLUGIN_PATH)");
+  }
+}
+
 // ---- Reading a file: bounded, every failure an InputError with the operating system's reason
 
 std::string tooLargeMessage(const std::string& size) {
@@ -334,7 +346,7 @@ PlayerEntry parsePlayer(const Json& node, const std::string& path, PlayerKind ro
   findById<PlayerInfo>(candidates, id, regular ? "regular player" : "environment player",
                        fields.at("id"));
   PlayerEntry entry;
-  entry.info = &findById<PlayerInfo>(playerRegistry(), id, "player", fields.at("id"));
+  entry.info = &findEntry<PlayerInfo>(playerRegistry(), id, "player", fields.at("id"));
   if (regular) entry.level = static_cast<int>(fields.integer("level", 1, 100, 100));
   entry.params = validateParams(entry.info->params,
                                 fields.find("params") ? *fields.find("params") : Json(nullptr),
@@ -441,7 +453,7 @@ class FileNameClaims {
 void parseGame(const Json& node, const std::string& path, Experiment& e) {
   Fields fields(node, path, {"id", "params"});
   const std::string id = fields.string("id");
-  e.gameInfo = &findById<GameInfo>(gameRegistry(), id, "game", fields.at("id"));
+  e.gameInfo = &findEntry<GameInfo>(gameRegistry(), id, "game", fields.at("id"));
   e.gameParams = validateParams(e.gameInfo->params,
                                 fields.find("params") ? *fields.find("params") : Json(nullptr),
                                 fields.at("params"));
