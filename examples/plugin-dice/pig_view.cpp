@@ -14,22 +14,10 @@ class PigView final : public GameView {
  public:
   explicit PigView(QWidget* parent) : GameView(parent) {}
 
-  std::vector<HitArea> hitAreas() const override {
-    std::vector<HitArea> areas;
-    for (const auto& [rect, action] : buttons())
-      areas.push_back({rect, QString::fromStdString(state_->actionToString(action))});
-    return areas;
-  }
+  std::vector<HitArea> hitAreas() const override { return areasOf(buttons()); }
 
  protected:
-  void click(QPointF point) override {
-    for (const auto& [rect, action] : buttons())
-      if (rect.contains(point)) {
-        emit actionChosen(action);
-        return;
-      }
-    emit refused("click Roll or Hold");
-  }
+  void click(QPointF point) override { clickOn(buttons(), point, "click Roll or Hold"); }
 
   void paintEvent(QPaintEvent*) override {
     QPainter painter(this);
@@ -77,8 +65,8 @@ class PigView final : public GameView {
 
  private:
   // Roll and Hold, below the die, on a person's turn.
-  std::vector<std::pair<QRectF, ddalab::Action>> buttons() const {
-    std::vector<std::pair<QRectF, ddalab::Action>> result;
+  std::vector<Target> buttons() const {
+    std::vector<Target> result;
     if (!state_ || !humanTurn_) return result;
     const double top = 190 + 50.0 * state_->numPlayers();  // below the die and its caption
     for (size_t i = 0; i < legal_.size(); ++i)

@@ -40,6 +40,22 @@ bool GameView::isLegal(Action action) const {
   return std::find(legal_.begin(), legal_.end(), action) != legal_.end();
 }
 
+std::vector<GameView::HitArea> GameView::areasOf(std::span<const Target> targets) const {
+  std::vector<HitArea> areas;
+  for (const auto& [rect, action] : targets)
+    areas.push_back({rect, QString::fromStdString(state_->actionToString(action))});
+  return areas;
+}
+
+void GameView::clickOn(std::span<const Target> targets, QPointF point, const QString& why) {
+  for (const auto& [rect, action] : targets)
+    if (rect.contains(point)) {
+      emit actionChosen(action);
+      return;
+    }
+  emit refused(why);
+}
+
 void GameView::mousePressEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton || !state_) return;
   if (!humanTurn_) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/state.h"
@@ -59,6 +60,12 @@ class GameView : public QWidget {
   // A new state arrived: drop a half-made choice.
   virtual void resetChoice() {}
   bool isLegal(Action action) const;
+  // A place that completes an action with one click.
+  using Target = std::pair<QRectF, Action>;
+  // hitAreas() of a view of one-click targets: each labelled with its action's text.
+  std::vector<HitArea> areasOf(std::span<const Target> targets) const;
+  // click() of such a view: emits the action of the target at `point`, else refused(`why`).
+  void clickOn(std::span<const Target> targets, QPointF point, const QString& why);
 
   std::unique_ptr<State> state_;
   std::vector<Action> legal_;

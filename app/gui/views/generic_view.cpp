@@ -25,8 +25,8 @@ QRectF GenericView::textRect() const {
           std::max(60.0, height() * 0.6 - kHeading - kMargin)};
 }
 
-std::vector<std::pair<QRectF, Action>> GenericView::buttons() const {
-  std::vector<std::pair<QRectF, Action>> result;
+std::vector<GameView::Target> GenericView::buttons() const {
+  std::vector<Target> result;
   if (!state_ || !humanTurn_) return result;
   const QFontMetricsF metrics(font());
   double x = kMargin, y = textRect().bottom() + 2 * kGap;
@@ -45,19 +45,11 @@ std::vector<std::pair<QRectF, Action>> GenericView::buttons() const {
 }
 
 std::vector<GameView::HitArea> GenericView::hitAreas() const {
-  std::vector<HitArea> areas;
-  for (const auto& [rect, action] : buttons())
-    areas.push_back({rect, QString::fromStdString(state_->actionToString(action))});
-  return areas;
+  return areasOf(buttons());
 }
 
 void GenericView::click(QPointF point) {
-  for (const auto& [rect, action] : buttons())
-    if (rect.contains(point)) {
-      emit actionChosen(action);
-      return;
-    }
-  emit refused("click one of the buttons: they are the legal actions");
+  clickOn(buttons(), point, "click one of the buttons: they are the legal actions");
 }
 
 void GenericView::paintEvent(QPaintEvent*) {

@@ -22,7 +22,7 @@ class GenericView final : public GameView {
 
  private:
   // The buttons of the legal actions (on a person's turn), flowing in rows below the text.
-  std::vector<std::pair<QRectF, Action>> buttons() const;
+  std::vector<Target> buttons() const;
   QRectF textRect() const;
 };
 

@@ -86,7 +86,7 @@ QRectF LudoView::cell(int x, int y) const {
   return QRectF(origin.x() + x * size, origin.y() + y * size, size, size);
 }
 
-std::vector<std::pair<QRectF, Action>> LudoView::targets() const {
+std::vector<GameView::Target> LudoView::targets() const {
   std::vector<std::pair<QRectF, Action>> result;
   const auto* state = dynamic_cast<const LudoState*>(state_.get());
   if (!state || !humanTurn_ || state->actor() < 0) return result;
@@ -108,19 +108,11 @@ std::vector<std::pair<QRectF, Action>> LudoView::targets() const {
 }
 
 std::vector<GameView::HitArea> LudoView::hitAreas() const {
-  std::vector<HitArea> areas;
-  for (const auto& [rect, action] : targets())
-    areas.push_back({rect, QString::fromStdString(state_->actionToString(action))});
-  return areas;
+  return areasOf(targets());
 }
 
 void LudoView::click(QPointF point) {
-  for (const auto& [rect, action] : targets())
-    if (rect.contains(point)) {
-      emit actionChosen(action);
-      return;
-    }
-  emit refused("click a highlighted piece (it can move with this roll)");
+  clickOn(targets(), point, "click a highlighted piece (it can move with this roll)");
 }
 
 void LudoView::paintEvent(QPaintEvent*) {

@@ -26,7 +26,7 @@ class LudoView final : public GameView {
 
  private:
   // Each clickable place with the action it stands for.
-  std::vector<std::pair<QRectF, Action>> targets() const;
+  std::vector<Target> targets() const;
   QRectF cell(int x, int y) const;
 };
 

@@ -29,21 +29,19 @@ QRectF MazeView::tileRect(int index) const {
                 size);
 }
 
+std::vector<GameView::Target> MazeView::targets() const {
+  std::vector<Target> targets;
+  if (humanTurn_)
+    for (Action a : legal_) targets.push_back({tileRect(a), a});
+  return targets;
+}
+
 std::vector<GameView::HitArea> MazeView::hitAreas() const {
-  std::vector<HitArea> areas;
-  if (!humanTurn_) return areas;
-  for (Action a : legal_)
-    areas.push_back({tileRect(a), QString::fromStdString(state_->actionToString(a))});
-  return areas;
+  return areasOf(targets());
 }
 
 void MazeView::click(QPointF point) {
-  for (Action a : legal_)
-    if (tileRect(a).contains(point)) {
-      emit actionChosen(a);
-      return;
-    }
-  emit refused("click a highlighted door or mark you can reach with the steps left");
+  clickOn(targets(), point, "click a highlighted door or mark you can reach with the steps left");
 }
 
 void MazeView::paintEvent(QPaintEvent*) {

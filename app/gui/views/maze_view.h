@@ -23,6 +23,8 @@ class MazeView final : public GameView {
 
  private:
   QRectF tileRect(int index) const;
+  // The doors and marks a click reaches (on a person's turn).
+  std::vector<Target> targets() const;
   double header() const { return 34; }
 };
 
