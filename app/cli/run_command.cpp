@@ -48,6 +48,14 @@ void handleStopSignals(bool install) {
   for (int signal : kStopSignals) sigaction(signal, &action, nullptr);
 }
 
+// Handles the stop signals for its lifetime (then their default actions again).
+struct StopSignalsHandled {
+  StopSignalsHandled() { handleStopSignals(true); }
+  ~StopSignalsHandled() { handleStopSignals(false); }
+  StopSignalsHandled(const StopSignalsHandled&) = delete;
+  StopSignalsHandled& operator=(const StopSignalsHandled&) = delete;
+};
+
 // A whole decimal number in [min, max] from option `name`; throws InputError otherwise.
 uint64_t parseCount(const std::string& text, const std::string& name, uint64_t min, uint64_t max) {
   uint64_t value = 0;
@@ -126,6 +134,14 @@ void printOutcome(const RunOutcome& outcome, const RunRequest& request) {
 }  // namespace
 
 int runCommand(const Args& args) {
+  // From the start (a signal while the batch loads is a stop, not a kill) until the tables and
+  // the hint how to resume are printed (a second Ctrl-C right after the stop must not kill
+  // ddalab before it says how to continue).
+  control.stop.store(false);
+  control.abandon.store(false);
+  signalCount.store(0);
+  firstSignal.store(0);
+  const StopSignalsHandled handled;
   po::options_description options("options");
   options.add_options()("batch", po::value<std::string>()->required(), "batch or experiment file")(
       "threads,t", po::value<int>()->default_value(0), "worker threads 1..1024 (0 = every core)")(
@@ -148,19 +164,13 @@ int runCommand(const Args& args) {
   ProgressPrinter printer;
   RunEvents events;
   if (!vm.count("quiet")) events.onProgress = [&printer](const Progress& p) { printer(p); };
-  control.stop.store(false);
-  control.abandon.store(false);
-  signalCount.store(0);
-  handleStopSignals(true);
   RunOutcome outcome;
   try {
     outcome = runToFolder(request, events, control);
   } catch (...) {
-    handleStopSignals(false);
     printer.finish();
     throw;
   }
-  handleStopSignals(false);
   printer.finish();
   printOutcome(outcome, request);
   if (outcome.complete) return kOk;
