@@ -50,17 +50,18 @@ std::span<const PlayerInfo> playerRegistry() {
   return catalog().players();
 }
 
-const PlayerInfo& defaultAi(const Game& game) {
-  for (const PlayerInfo& info : playerRegistry()) {
-    if (!info.defaultAi || !info.canAct(PlayerKind::Regular)) continue;
-    try {
-      if (info.whyNot(game, validateParams(info.params, nullptr, "params"), PlayerKind::Regular)
-              .empty())
-        return info;
-    } catch (const std::exception&) {
-      // a plug-in's check that throws: not this one
-    }
+bool canPlay(const PlayerInfo& info, const Game& game, PlayerKind role) {
+  if (!info.canAct(role)) return false;
+  try {
+    return info.whyNot(game, validateParams(info.params, nullptr, "params"), role).empty();
+  } catch (const std::exception&) {
+    return false;
   }
+}
+
+const PlayerInfo& defaultAi(const Game& game) {
+  for (const PlayerInfo& info : playerRegistry())
+    if (info.defaultAi && canPlay(info, game, PlayerKind::Regular)) return info;
   return findById<PlayerInfo>(playerRegistry(), "random", "player", "players");
 }
 

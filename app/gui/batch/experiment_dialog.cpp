@@ -39,16 +39,6 @@ QString text(const std::string& s) {
   return QString::fromStdString(s);
 }
 
-// Whether `info` with its default parameters can take `role` in `game`.
-bool canPlay(const PlayerInfo& info, const Game& game, PlayerKind role) {
-  if (!info.canAct(role)) return false;
-  try {
-    return info.whyNot(game, validateParams(info.params, nullptr, "params"), role).empty();
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 }  // namespace
 
 PlayerEditor::PlayerEditor(PlayerKind role, const QString& title, QWidget* parent)
