@@ -41,6 +41,11 @@ std::string originOf(const std::vector<Entry>& entries, const std::vector<std::s
 Catalog::Catalog() {
   games_.reserve(kCapacity);
   players_.reserve(kCapacity);
+  metrics_.reserve(kMaxMetrics);
+  for (const MetricInfo& info : builtInMetrics()) {
+    metrics_.push_back(info);
+    metricOrigins_.push_back(kBuiltIn);
+  }
 }
 
 const GameInfo& Catalog::add(GameInfo info, const std::string& origin) {
@@ -51,12 +56,39 @@ const PlayerInfo& Catalog::add(PlayerInfo info, const std::string& origin) {
   return addEntry(players_, playerOrigins_, std::move(info), origin, "player");
 }
 
+const MetricInfo& Catalog::add(MetricInfo info, const std::string& origin) {
+  const std::string path = origin + ": metric '" + info.key + "'";
+  if (info.key.empty()) throw InputError(origin, "a metric without a key");
+  if (const auto taken = metricOrigin(info.key); !taken.empty())
+    throw InputError(path, "the key is taken by the metric from " + taken);
+  if (!info.rule.endRound || !info.rule.value)
+    throw InputError(path, "expected a rule: both endRound and value");
+  if (metrics_.size() == kMaxMetrics)
+    throw InputError(path, "the catalog holds at most " + std::to_string(kMaxMetrics) + " metrics");
+  const size_t used = metrics_.back().scratchOffset + metrics_.back().scratchSize;
+  if (used + info.scratchSize > kMetricScratch)
+    throw InputError(path, "it needs " + std::to_string(info.scratchSize) +
+                               " doubles of scratch, but only " +
+                               std::to_string(kMetricScratch - used) + " of " +
+                               std::to_string(kMetricScratch) + " are left");
+  info.metric = static_cast<Metric>(metrics_.size());
+  info.scratchOffset = used;
+  metricOrigins_.push_back(origin);
+  return metrics_.emplace_back(std::move(info));
+}
+
 std::string Catalog::gameOrigin(const std::string& id) const {
   return originOf(games_, gameOrigins_, id);
 }
 
 std::string Catalog::playerOrigin(const std::string& id) const {
   return originOf(players_, playerOrigins_, id);
+}
+
+std::string Catalog::metricOrigin(const std::string& key) const {
+  for (size_t i = 0; i < metrics_.size(); ++i)
+    if (metrics_[i].key == key) return metricOrigins_[i];
+  return {};
 }
 
 Catalog& catalog() {

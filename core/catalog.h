@@ -1,7 +1,8 @@
 #pragma once
-// The run-time catalog: every game and player this process can use. The built-ins register
-// first (games/registry.cpp, players/registry.cpp: gameRegistry() and playerRegistry() are the
-// ordered views every caller reads), then the entries of plug-ins in the order they are loaded.
+// The run-time catalog: every game, player and metric this process can use. The built-ins
+// register first (the metrics when the catalog is made; games/registry.cpp, players/registry.cpp:
+// gameRegistry() and playerRegistry() are the ordered views every caller reads), then the entries
+// of plug-ins in the order they are loaded.
 // Entries never move once added — experiments keep their addresses — and an id is taken once
 // per kind: a second entry with it is refused, naming both origins.
 #include <span>
@@ -29,22 +30,29 @@ class Catalog {
   // is empty or taken, or the catalog is full.
   const GameInfo& add(GameInfo info, const std::string& origin);
   const PlayerInfo& add(PlayerInfo info, const std::string& origin);
+  // Adds a plug-in metric: gives it the next index and its part of the tracker's scratch;
+  // throws InputError when its key is empty or taken, it has no rule, or there is no room left
+  // (kMaxMetrics metrics, kMetricScratch doubles of scratch).
+  const MetricInfo& add(MetricInfo info, const std::string& origin);
 
   // The entries in registration order.
   std::span<const GameInfo> games() const { return games_; }
   std::span<const PlayerInfo> players() const { return players_; }
+  std::span<const MetricInfo> metrics() const { return metrics_; }
   // Where the entry with `id` came from; empty when there is none.
   std::string gameOrigin(const std::string& id) const;
   std::string playerOrigin(const std::string& id) const;
+  std::string metricOrigin(const std::string& key) const;
 
  private:
   std::vector<GameInfo> games_;
   std::vector<PlayerInfo> players_;
-  std::vector<std::string> gameOrigins_, playerOrigins_;  // parallel to games_, players_
+  std::vector<MetricInfo> metrics_;
+  std::vector<std::string> gameOrigins_, playerOrigins_, metricOrigins_;  // parallel to the above
 };
 
-// The process's catalog. Read it through gameRegistry() / playerRegistry(), which register the
-// built-ins before anything else; add to it only while no game runs.
+// The process's catalog. Read it through gameRegistry() / playerRegistry() / allMetrics(), which
+// see the built-ins before anything else; add to it only while no game runs.
 Catalog& catalog();
 
 }  // namespace ddalab

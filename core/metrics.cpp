@@ -2,28 +2,36 @@
 
 #include <cmath>
 
+#include "core/catalog.h"
 #include "core/status.h"
 
 namespace ddalab {
 
 namespace {
 
-constexpr std::array<MetricInfo, kNumMetrics> kMetrics = {{
-    {Metric::Rounds, "rounds", "Počet kol", "number of rounds", Better::Neither},
-    {Metric::LeadChanges, "lead_changes", "Změna vedení",
+bool twoOrMorePlayers(int players) {
+  return players >= 2;
+}
+
+// The built-in metrics in file order (metrics.md); rounds is reported but not scored.
+const std::array<MetricInfo, kBuiltInMetrics> kBuiltIns = {{
+    {Metric::Rounds, "rounds", "Rounds", "Počet kol", "number of rounds", Better::Neither, false},
+    {Metric::LeadChanges, "lead_changes", "Lead changes", "Změna vedení",
      "rounds whose leader differs from the last leader seen", Better::Higher},
-    {Metric::Lead, "lead", "Náskok", "|status of the leader| in the final round", Better::Lower},
-    {Metric::Tension, "tension", "Napínavost", "mean |status of the leader| over rounds",
+    {Metric::Lead, "lead", "Lead", "Náskok", "|status of the leader| in the final round",
      Better::Lower},
-    {Metric::LeadingTime, "leading_time", "Vedení", "std over players of rounds in the lead",
+    {Metric::Tension, "tension", "Tension", "Napínavost", "mean |status of the leader| over rounds",
      Better::Lower},
-    {Metric::Freedom, "freedom", "Svoboda", "mean number of legal actions per decision",
+    {Metric::LeadingTime, "leading_time", "Leading time", "Vedení",
+     "std over players of rounds in the lead", Better::Lower},
+    {Metric::Freedom, "freedom", "Freedom", "Svoboda", "mean number of legal actions per decision",
      Better::Higher},
-    {Metric::Fairness, "fairness", "Spravedlnost",
-     "std over players of the mean status change by environment events", Better::Lower},
-    {Metric::Believability, "believability", "Uvěřitelnost",
+    {Metric::Fairness, "fairness", "Fairness", "Spravedlnost",
+     "std over players of the mean status change by environment events", Better::Lower, true,
+     twoOrMorePlayers},
+    {Metric::Believability, "believability", "Believability", "Uvěřitelnost",
      "game-specific implausibility of the environment's choices", Better::Lower},
-    {Metric::Randomness, "randomness", "Náhodnost",
+    {Metric::Randomness, "randomness", "Randomness", "Náhodnost",
      "mean |status change| by environment events per round and player", Better::Neither},
 }};
 
@@ -39,36 +47,48 @@ double populationStd(std::span<const double> xs) {
 
 }  // namespace
 
+std::span<const MetricInfo> builtInMetrics() {
+  return kBuiltIns;
+}
+
 std::span<const MetricInfo> allMetrics() {
-  return kMetrics;
+  return catalog().metrics();
 }
 
 const MetricInfo& metricInfo(Metric m) {
-  return kMetrics[static_cast<size_t>(m)];
+  return allMetrics()[static_cast<size_t>(m)];
 }
 
 std::optional<Metric> metricByKey(std::string_view key) {
-  for (const auto& info : kMetrics)
+  for (const auto& info : allMetrics())
     if (info.key == key) return info.metric;
   return std::nullopt;
 }
 
+namespace {
+
+// The sign of metric k in F: -1 where lower is better.
+double signOf(size_t k) {
+  const Better better = k < kBuiltInMetrics ? kBuiltIns[k].better : allMetrics()[k].better;
+  return better == Better::Lower ? -1.0 : 1.0;
+}
+
+}  // namespace
+
 double funScore(const MetricValues& values, const Coefficients& coefficients) {
   double f = 0;
-  for (size_t k = 0; k < kNumMetrics; ++k) {
+  for (size_t k = 0; k < kMaxMetrics; ++k) {
     if (coefficients[k] == 0) continue;
-    const double sign = kMetrics[k].better == Better::Lower ? -1.0 : 1.0;
-    f += coefficients[k] * sign * values[k];
+    f += coefficients[k] * signOf(k) * values[k];
   }
   return f;
 }
 
 MetricValues funTerms(const MetricValues& values, const Coefficients& coefficients) {
   MetricValues terms{};
-  for (size_t k = 0; k < kNumMetrics; ++k) {
+  for (size_t k = 0; k < kMaxMetrics; ++k) {
     if (coefficients[k] == 0) continue;
-    const double sign = kMetrics[k].better == Better::Lower ? -1.0 : 1.0;
-    terms[k] = coefficients[k] * sign * values[k];
+    terms[k] = coefficients[k] * signOf(k) * values[k];
   }
   return terms;
 }
@@ -116,6 +136,15 @@ void MetricsTracker::endRound(std::span<const double> gains, std::span<const boo
   updateLeadChanges(leader_, leaderStatus);
   roundHadEnvironment_ = false;
   roundActor_ = -1;
+  const auto metrics = allMetrics();
+  for (size_t k = kBuiltInMetrics; k < metrics.size(); ++k) {
+    const MetricInfo& m = metrics[k];
+    m.rule.endRound(std::span(scratch_).subspan(m.scratchOffset, m.scratchSize), lastRound());
+  }
+}
+
+RoundView MetricsTracker::lastRound() const {
+  return {rounds_, n_ == 1 ? -1 : leader_, std::span(status_.data(), static_cast<size_t>(n_))};
 }
 
 void MetricsTracker::updateLeadChanges(int leader, double leaderStatus) {
@@ -144,6 +173,11 @@ MetricValues MetricsTracker::values(double believability) const {
   set(Metric::LeadChanges, leadChanges_);
   set(Metric::Believability, believability);
   set(Metric::Freedom, decisions_ > 0 ? static_cast<double>(legalSum_) / decisions_ : 0.0);
+  const auto metrics = allMetrics();
+  for (size_t k = kBuiltInMetrics; k < metrics.size(); ++k) {
+    const MetricInfo& m = metrics[k];
+    v[k] = m.rule.value(std::span(scratch_).subspan(m.scratchOffset, m.scratchSize), lastRound());
+  }
   if (rounds_ == 0) return v;
   const double a = rounds_;
   set(Metric::Lead, lastLead_);

@@ -4,12 +4,15 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "core/state.h"
 
 namespace ddalab {
 
+// A metric's index in MetricValues. The built-ins are 0..8 in file order; the catalog gives
+// plug-in metrics the indices after them (static_cast<Metric>(i)).
 enum class Metric : int {
   Rounds,
   LeadChanges,
@@ -21,28 +24,65 @@ enum class Metric : int {
   Believability,
   Randomness,
 };
-inline constexpr size_t kNumMetrics = 9;
+inline constexpr size_t kBuiltInMetrics = 9;
+// Metrics the catalog holds at most (built-ins and plug-ins): MetricValues stays a value type.
+inline constexpr size_t kMaxMetrics = 16;
+// Doubles of per-game state every plug-in metric shares (each declares its part).
+inline constexpr size_t kMetricScratch = 16;
 
 // Which way a metric is better; `Neither` metrics take the sign from their coefficient.
 enum class Better { Higher, Lower, Neither };
 
-struct MetricInfo {
-  Metric metric;
-  std::string_view key;         // the key in files and on the command line
-  std::string_view thesisName;  // the thesis's (Czech) name
-  std::string_view description;
-  Better better;
+// What a plug-in metric sees at the end of a round.
+struct RoundView {
+  int rounds = 0;                  // rounds played so far, this one included
+  int leader = -1;                 // its unique leader; -1 when tied or with one player
+  std::span<const double> status;  // every seat's status after it
 };
 
-// All per-game metrics in file order.
+// How a plug-in metric follows a game through the rounds in its part of the tracker's scratch
+// (zero when the game starts). Both are plain functions: the tracker is copied by the searches.
+struct MetricRule {
+  // The round `round` ended: update the metric's state.
+  void (*endRound)(std::span<double> state, const RoundView& round) = nullptr;
+  // The metric's value of the game so far; `last` is the last round (rounds = 0 before any).
+  double (*value)(std::span<const double> state, const RoundView& last) = nullptr;
+};
+
+// A metric descriptor: the catalog (catalog.h) holds the built-ins and those of plug-ins, and
+// every list of metrics (files, tables, tests, the GUI) is derived from it in catalog order.
+struct MetricInfo {
+  Metric metric = Metric::Rounds;  // its index in MetricValues; set by the catalog
+  std::string key;                 // the key in files and on the command line
+  std::string label;               // a short name for column headers ("Lead changes")
+  std::string thesisName;          // the thesis's (Czech) name; empty for plug-in metrics
+  std::string description;
+  Better better = Better::Neither;
+  // Whether it counts in the comparison scores (thesis table 8; `Neither` scores as `Lower`).
+  bool scored = true;
+  // Whether a game of `players` seats can have it (unset: every game); a metric a game cannot
+  // have is not scored in its comparisons (fairness with one player is always 0).
+  bool (*applies)(int players) = nullptr;
+  // Plug-in metrics: how it is computed, and how many doubles of scratch it needs.
+  MetricRule rule = {};
+  size_t scratchSize = 0;
+  size_t scratchOffset = 0;  // set by the catalog
+
+  bool appliesTo(int players) const { return !applies || applies(players); }
+};
+
+// Every metric of the catalog in catalog order (the built-ins first, in file order).
 std::span<const MetricInfo> allMetrics();
 const MetricInfo& metricInfo(Metric m);
 // The metric with this key, if any.
 std::optional<Metric> metricByKey(std::string_view key);
+// The built-in metrics (the catalog registers them first).
+std::span<const MetricInfo> builtInMetrics();
 
-using MetricValues = std::array<double, kNumMetrics>;
+// Per-game metric values indexed by Metric; the entries past allMetrics().size() stay 0.
+using MetricValues = std::array<double, kMaxMetrics>;
 // Weights c_k of the fun score F, indexed like MetricValues; 0 = not used.
-using Coefficients = std::array<double, kNumMetrics>;
+using Coefficients = std::array<double, kMaxMetrics>;
 
 // F = sum_k c_k * sign_k * m_k (sign -1 for metrics where lower is better).
 double funScore(const MetricValues& values, const Coefficients& coefficients);
@@ -92,6 +132,7 @@ class MetricsTracker {
 
  private:
   void updateLeadChanges(int leader, double leaderStatus);
+  RoundView lastRound() const;
 
   int n_ = 0;
   int rounds_ = 0;
@@ -109,6 +150,7 @@ class MetricsTracker {
   std::array<double, kMaxPlayers> status_{};
   std::array<double, kMaxPlayers> sumDelta_{};
   std::array<PlayerCounters, kMaxPlayers> counters_{};
+  std::array<double, kMetricScratch> scratch_{};  // the plug-in metrics' state
 };
 
 }  // namespace ddalab

@@ -11,9 +11,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// 3: the header names the experiment ("ddalab-journal/3 <playIdentity, 16 hex digits>\n");
-// 2: with chance bins.
-constexpr std::string_view kFormat = "ddalab-journal/3 ";
+// 4: a record says how many metrics it holds (plug-ins add metrics); 3: the header names the
+// experiment ("ddalab-journal/3 <playIdentity, 16 hex digits>\n"); 2: with chance bins.
+constexpr std::string_view kFormat = "ddalab-journal/4 ";
 constexpr size_t kHeaderSize = kFormat.size() + 16 + 1;
 
 std::string fileHeader(uint64_t identity) {
@@ -68,7 +68,9 @@ void encode(const GameRecord& r, std::string_view trace, std::string& payload) {
   put<int32_t>(payload, r.numPlayers);
   put<int32_t>(payload, r.winner);
   put<uint8_t>(payload, r.capped);
-  for (double m : r.metrics) put(payload, m);
+  const size_t metrics = allMetrics().size();
+  put<uint8_t>(payload, static_cast<uint8_t>(metrics));
+  for (size_t k = 0; k < metrics; ++k) put(payload, r.metrics[k]);
   for (int p = 0; p < r.numPlayers; ++p) {
     put(payload, r.scores[p]);
     put<int32_t>(payload, r.counters[p].moves);
@@ -91,8 +93,11 @@ bool decode(std::string_view payload, JournalEntry& entry) {
   r.numPlayers = numPlayers;
   r.winner = winner;
   r.capped = capped != 0;
-  for (double& m : r.metrics)
-    if (!in.get(m)) return false;
+  // A game recorded with other metrics (a plug-in's metric loaded since) is played again.
+  uint8_t metrics = 0;
+  if (!in.get(metrics) || metrics != allMetrics().size()) return false;
+  for (size_t k = 0; k < metrics; ++k)
+    if (!in.get(r.metrics[k])) return false;
   for (int p = 0; p < numPlayers; ++p) {
     int32_t moves = 0, turns = 0, leadRounds = 0;
     if (!in.get(r.scores[p]) || !in.get(moves) || !in.get(turns) || !in.get(leadRounds))

@@ -103,7 +103,7 @@ SummaryBuilder::SummaryBuilder(ExperimentLabel label)
       seats_(std::min(label_.players.size(), static_cast<size_t>(kMaxPlayers))) {}
 
 void SummaryBuilder::add(const GameRecord& record) {
-  for (size_t k = 0; k < kNumMetrics; ++k) metrics_[k].add(record.metrics[k]);
+  for (size_t k = 0; k < allMetrics().size(); ++k) metrics_[k].add(record.metrics[k]);
   leadChangesPerRound_.add(perRound(record, Metric::LeadChanges));
   leadingTimePerRound_.add(perRound(record, Metric::LeadingTime));
   for (size_t seat = 0; seat < seats_.size(); ++seat) {
@@ -125,7 +125,7 @@ ExperimentSummary SummaryBuilder::summary(bool withIntervals) const {
   ExperimentSummary summary;
   summary.label = label_;
   summary.games = games_;
-  for (size_t k = 0; k < kNumMetrics; ++k) summary.metrics[k] = metrics_[k].stats();
+  for (size_t k = 0; k < allMetrics().size(); ++k) summary.metrics[k] = metrics_[k].stats();
   summary.leadChangesPerRound = leadChangesPerRound_.stats();
   summary.leadingTimePerRound = leadingTimePerRound_.stats();
   std::vector<double> rates;

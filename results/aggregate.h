@@ -57,7 +57,7 @@ double winRatioOf(std::span<const double> winRates);
 
 struct ExperimentSummary {
   ExperimentLabel label;                     // the experiment summarized
-  std::array<Stats, kNumMetrics> metrics{};  // per-game metrics, indexed like MetricValues
+  std::array<Stats, kMaxMetrics> metrics{};  // per-game metrics, indexed like MetricValues
   // lead_changes and leading_time per round of each game: the counts grow with a game's length,
   // these rates do not (reported beside the thesis's counts, not scored).
   Stats leadChangesPerRound, leadingTimePerRound;
@@ -95,7 +95,7 @@ class SummaryBuilder {
   };
   ExperimentLabel label_;
   size_t games_ = 0, draws_ = 0, capped_ = 0;
-  std::array<SampleMoments, kNumMetrics> metrics_{};
+  std::array<SampleMoments, kMaxMetrics> metrics_{};
   SampleMoments leadChangesPerRound_, leadingTimePerRound_;
   std::vector<SeatTotals> seats_;
   mutable size_t intervalGames_ = SIZE_MAX;  // games_ when winRatioInterval_ was computed

@@ -156,7 +156,8 @@ Fields batchRow(const ExperimentSummary& summary) {
                 playersText(label.players),
                 formatNumber(summary.games),
                 formatNumber(label.plannedIterations)};
-  for (const Stats& stats : summary.metrics) row.push_back(formatNumber(stats.mean));
+  for (const auto& info : allMetrics())
+    row.push_back(formatNumber(summary.metrics[static_cast<size_t>(info.metric)].mean));
   row.push_back(formatNumber(summary.winRatio));
   row.push_back(formatNumber(summary.drawRate));
   return row;
@@ -165,8 +166,8 @@ Fields batchRow(const ExperimentSummary& summary) {
 void writeScoresCsv(const fs::path& dir, const ComparisonScores& scores) {
   Fields header = {"experiment"};
   for (const char* suffix : {"", "_ratio"})
-    for (size_t k = 0; k < kNumScoredMetrics; ++k)
-      header.push_back(std::string(scoredMetricKey(static_cast<ScoredMetric>(k))) + suffix);
+    for (const ScoredMetric& column : scores.columns)
+      header.push_back(std::string(column.key()) + suffix);
   header.insert(header.end(), {"score9", "score4"});
   CsvFile csv(dir / (fileStem(scores.comparison) + ".scores.csv"));
   csv.row(header);

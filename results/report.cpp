@@ -66,16 +66,10 @@ class TextTable {
   std::vector<Cells> rows_;
 };
 
-// Column order of thesis tables 5-7.
-constexpr std::array<Metric, kNumMetrics> kTableMetrics = {
-    Metric::Rounds,     Metric::LeadChanges,   Metric::Tension,
-    Metric::Lead,       Metric::Believability, Metric::Freedom,
-    Metric::Randomness, Metric::LeadingTime,   Metric::Fairness};
-
 void printMetricTable(std::ostream& out, std::span<const ExperimentSummary> summaries,
                       const ComparisonGroup& group) {
   Cells header = {"experiment", "games"};
-  for (Metric m : kTableMetrics) header.emplace_back(metricInfo(m).key);
+  for (const MetricInfo& info : allMetrics()) header.emplace_back(info.key);
   header.insert(header.end(),
                 {"lead_changes/round", "leading_time/round", "win_ratio", "balance_p"});
   TextTable table(header);
@@ -84,8 +78,8 @@ void printMetricTable(std::ostream& out, std::span<const ExperimentSummary> summ
     Cells means = {s.label.name,
                    std::to_string(s.games) + "/" + std::to_string(s.label.plannedIterations)};
     Cells halfWidths = {"  +- 95 % CI (win_ratio: interval)", ""};
-    for (Metric m : kTableMetrics) {
-      const Stats& stats = s.metrics[static_cast<size_t>(m)];
+    for (const MetricInfo& info : allMetrics()) {
+      const Stats& stats = s.metrics[static_cast<size_t>(info.metric)];
       means.push_back(fixed(stats.mean));
       halfWidths.push_back(fixed((stats.ci95High - stats.ci95Low) / 2));
     }
@@ -122,18 +116,16 @@ void printPlayerTable(std::ostream& out, const ExperimentSummary& summary) {
 void printScoreTable(std::ostream& out, const ComparisonScores& scores,
                      const ComparisonAnalysis* analysis) {
   Cells header = {"experiment"};
-  for (size_t k = 0; k < kNumScoredMetrics; ++k)
-    header.emplace_back(scoredMetricKey(static_cast<ScoredMetric>(k)));
+  for (const ScoredMetric& column : scores.columns) header.emplace_back(column.key());
   header.insert(header.end(), {"score9", "score4"});
   TextTable table(header);
   for (const ScoreRow& row : scores.rows) {
     Cells cells = {row.experiment};
-    for (size_t k = 0; k < kNumScoredMetrics; ++k) {
+    for (size_t k = 0; k < scores.columns.size(); ++k) {
       const double ratio = row.ratios[k];
-      cells.push_back(std::isnan(ratio)
-                          ? "n/a"
-                          : fixed(ratio) + significanceMark(analysis, row.experiment,
-                                                            static_cast<ScoredMetric>(k)));
+      cells.push_back(std::isnan(ratio) ? "n/a"
+                                        : fixed(ratio) + significanceMark(analysis, row.experiment,
+                                                                          scores.columns[k]));
     }
     cells.push_back(fixed(row.score9));
     cells.push_back(fixed(row.score4));

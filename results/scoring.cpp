@@ -7,27 +7,31 @@
 
 namespace ddalab {
 
-std::optional<Metric> perGameMetric(ScoredMetric scored) {
-  static constexpr std::array<Metric, kNumScoredMetrics - 1> kPerGame = {
-      Metric::LeadChanges,   Metric::Tension, Metric::Lead,       Metric::Fairness,
-      Metric::Believability, Metric::Freedom, Metric::Randomness, Metric::LeadingTime};
-  const auto index = static_cast<size_t>(scored);
-  if (index < kPerGame.size()) return kPerGame[index];
-  return std::nullopt;
+std::string_view ScoredMetric::key() const {
+  return metric ? std::string_view(metricInfo(*metric).key) : "win_ratio";
+}
+
+bool ScoredMetric::maximized() const {
+  return metric && metricInfo(*metric).better == Better::Higher;
+}
+
+bool ScoredMetric::appliesTo(const ExperimentSummary& summary) const {
+  return !metric || metricInfo(*metric).appliesTo(static_cast<int>(summary.players.size()));
+}
+
+std::vector<ScoredMetric> scoredMetrics() {
+  std::vector<ScoredMetric> columns;
+  for (const MetricInfo& info : allMetrics())
+    if (info.scored) columns.push_back({info.metric});
+  columns.push_back({std::nullopt});
+  return columns;
 }
 
 namespace {
 
-// Only metrics marked "higher is better" are maximized; randomness counts as minimized in the
-// scoring, as in the thesis.
-bool isMaximized(ScoredMetric scored) {
-  const auto metric = perGameMetric(scored);
-  return metric && metricInfo(*metric).better == Better::Higher;
-}
-
-double scoredMean(const ExperimentSummary& summary, ScoredMetric scored) {
-  const auto metric = perGameMetric(scored);
-  return metric ? summary.metrics[static_cast<size_t>(*metric)].mean : summary.winRatio;
+double scoredMean(const ExperimentSummary& summary, const ScoredMetric& scored) {
+  return scored.metric ? summary.metrics[static_cast<size_t>(*scored.metric)].mean
+                       : summary.winRatio;
 }
 
 std::string quotedList(const std::vector<std::string>& names) {
@@ -76,43 +80,49 @@ RatioRule minimizedRule(const std::vector<double>& means, const std::vector<std:
   return {false, smallestPositive};
 }
 
-RatioRule ratioRule(ScoredMetric scored, const std::vector<double>& means,
+RatioRule ratioRule(const ScoredMetric& scored, const std::vector<double>& means,
                     const std::vector<std::string>& names, std::vector<std::string>& notes) {
-  const std::string_view key = scoredMetricKey(scored);
-  if (isMaximized(scored)) return maximizedRule(means, key, notes);
-  return minimizedRule(means, names, key, notes);
+  if (scored.maximized()) return maximizedRule(means, scored.key(), notes);
+  return minimizedRule(means, names, scored.key(), notes);
 }
 
-double sumOfRatios(const ScoreRow& row, std::initializer_list<ScoredMetric> metrics) {
+// ": one player" (or ": N players") of the comparison's first row.
+std::string seatsText(const std::vector<ExperimentSummary>& summaries) {
+  const size_t n = summaries.front().players.size();
+  return n == 1 ? ": one player" : ": " + std::to_string(n) + " players";
+}
+
+// Table 9: the thesis's four columns, in its order of summing.
+double fourMetricScore(const ScoreRow& row, const std::vector<ScoredMetric>& columns) {
   double sum = 0;
-  for (ScoredMetric m : metrics) sum += row.ratios[static_cast<size_t>(m)];
+  for (std::string_view key : {"lead_changes", "tension", "lead", "win_ratio"})
+    for (size_t k = 0; k < columns.size(); ++k)
+      if (columns[k].key() == key) sum += row.ratios[k];
   return sum;
 }
 
 }  // namespace
-
-std::string_view scoredMetricKey(ScoredMetric scored) {
-  const auto metric = perGameMetric(scored);
-  return metric ? metricInfo(*metric).key : "win_ratio";
-}
 
 ComparisonScores scoreComparison(const std::string& comparison,
                                  const std::vector<std::string>& names,
                                  const std::vector<ExperimentSummary>& summaries) {
   if (names.size() != summaries.size())
     throw std::invalid_argument("scoreComparison: one name per summary expected");
-  ComparisonScores scores{comparison, {}, {}, {}};
+  ComparisonScores scores{comparison, scoredMetrics(), {}, {}, {}};
   if (names.empty()) return scores;
-  scores.rows.resize(names.size());
-  for (size_t k = 0; k < kNumScoredMetrics; ++k) {
-    const auto scored = static_cast<ScoredMetric>(k);
+  const size_t columns = scores.columns.size();
+  scores.scored.resize(columns);
+  scores.rows.resize(
+      names.size(), ScoreRow{{}, std::vector<double>(columns), std::vector<double>(columns), 0, 0});
+  for (size_t k = 0; k < columns; ++k) {
+    const ScoredMetric& scored = scores.columns[k];
     std::vector<double> means;
     for (const auto& summary : summaries) means.push_back(scoredMean(summary, scored));
     scores.scored[k] = std::all_of(summaries.begin(), summaries.end(),
-                                   [&](const auto& s) { return metricApplies(scored, s); });
+                                   [&](const auto& s) { return scored.appliesTo(s); });
     if (!scores.scored[k])
-      scores.notes.push_back(std::string(scoredMetricKey(scored)) +
-                             ": not scored (the game cannot have it: one player)");
+      scores.notes.push_back(std::string(scored.key()) + ": not scored (the game cannot have it" +
+                             seatsText(summaries) + ")");
     const RatioRule rule =
         scores.scored[k] ? ratioRule(scored, means, names, scores.notes) : RatioRule{};
     for (size_t i = 0; i < names.size(); ++i) {
@@ -123,16 +133,11 @@ ComparisonScores scoreComparison(const std::string& comparison,
   for (size_t i = 0; i < names.size(); ++i) {
     ScoreRow& row = scores.rows[i];
     row.experiment = names[i];
-    for (size_t k = 0; k < kNumScoredMetrics; ++k)
+    for (size_t k = 0; k < columns; ++k)
       if (scores.scored[k]) row.score9 += row.ratios[k];
-    row.score4 = sumOfRatios(row, {ScoredMetric::LeadChanges, ScoredMetric::Tension,
-                                   ScoredMetric::Lead, ScoredMetric::WinRatio});
+    row.score4 = fourMetricScore(row, scores.columns);
   }
   return scores;
-}
-
-bool metricApplies(ScoredMetric metric, const ExperimentSummary& summary) {
-  return metric != ScoredMetric::Fairness || summary.players.size() >= 2;
 }
 
 std::vector<ComparisonGroup> groupByComparison(std::span<const ExperimentSummary> summaries) {

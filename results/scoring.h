@@ -1,6 +1,5 @@
 #pragma once
 // Comparison scoring of DDA algorithms (metrics.md; thesis tables 8 and 9).
-#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -11,44 +10,41 @@
 
 namespace ddalab {
 
-// The metrics a score can use: the nine per-game ones of table 8 in the thesis order.
-enum class ScoredMetric {
-  LeadChanges,
-  Tension,
-  Lead,
-  Fairness,
-  Believability,
-  Freedom,
-  Randomness,
-  LeadingTime,
-  WinRatio
-};
-inline constexpr size_t kNumScoredMetrics = 9;
+// A column of the comparison scores: a scored per-game metric of the catalog, or win_ratio
+// (an experiment-level value).
+struct ScoredMetric {
+  std::optional<Metric> metric;  // none: win_ratio
 
-// The file key of a scored metric ("lead_changes", ..., "win_ratio").
-std::string_view scoredMetricKey(ScoredMetric metric);
-// The per-game metric behind a scored metric; none for win_ratio (an experiment-level value).
-std::optional<Metric> perGameMetric(ScoredMetric scored);
+  // The file key ("lead_changes", ..., "win_ratio").
+  std::string_view key() const;
+  // Whether a higher mean is better (only "higher is better" metrics; randomness, whose sign
+  // its coefficient sets, scores as minimized, as in the thesis).
+  bool maximized() const;
+  // Whether the game of `summary` can have it (fairness needs two players or more).
+  bool appliesTo(const ExperimentSummary& summary) const;
+};
+
+// The columns of the score tables: every scored metric of the catalog in catalog order, then
+// win_ratio (the thesis's table 8 uses the nine built-in ones).
+std::vector<ScoredMetric> scoredMetrics();
 
 struct ScoreRow {
   std::string experiment;
-  std::array<double, kNumScoredMetrics> means{};   // raw means (win_ratio: the experiment value)
-  std::array<double, kNumScoredMetrics> ratios{};  // 1 = best of the comparison; NaN: not scored
-  double score9 = 0;  // the scored metrics of table 8 (all nine, or fewer: see `scored`)
-  double score4 = 0;  // lead_changes, tension, lead, win_ratio (table 9)
+  std::vector<double> means;   // per column; raw means (win_ratio: the experiment value)
+  std::vector<double> ratios;  // per column; 1 = best of the comparison; NaN: not scored
+  double score9 = 0;           // the sum of the scored columns' ratios (thesis table 8)
+  double score4 = 0;           // lead_changes, tension, lead, win_ratio (table 9)
 };
 
 struct ComparisonScores {
   std::string comparison;
+  std::vector<ScoredMetric> columns;  // scoredMetrics() when scored
   std::vector<ScoreRow> rows;
   std::vector<std::string> notes;  // e.g. where a zero mean needed the division guard
-  // Which metrics score: a metric the game cannot have (fairness with one player, always 0)
+  // Which columns score: a metric the game cannot have (fairness with one player, always 0)
   // must not hand every row a free point (the thesis scores the Maze on eight metrics).
-  std::array<bool, kNumScoredMetrics> scored{};
+  std::vector<bool> scored;
 };
-
-// Whether the game of `summary` can have `metric` (fairness needs two players or more).
-bool metricApplies(ScoredMetric metric, const ExperimentSummary& summary);
 
 // Scores the rows of one comparison: names[i] is the experiment summarized by summaries[i].
 ComparisonScores scoreComparison(const std::string& comparison,

@@ -58,35 +58,24 @@ size_t referenceRow(std::span<const ExperimentResult> rows) {
 
 // ---- per-game values -------------------------------------------------------------------------
 
-// A per-game value the paired tests compare: a scored metric, the rounds, or a per-round rate.
+// A per-game value the paired tests compare: a metric or its rate per round.
 struct GameValue {
   std::string key;
-  double (*of)(const GameRecord&);
+  Metric metric;
+  bool perRound = false;
+
+  double of(const GameRecord& g) const {
+    return perRound ? ddalab::perRound(g, metric) : g.metrics[static_cast<size_t>(metric)];
+  }
 };
 
-template <Metric M>
-double metricOf(const GameRecord& g) {
-  return g.metrics[static_cast<size_t>(M)];
-}
-
-template <Metric M>
-double perRoundOf(const GameRecord& g) {
-  return perRound(g, M);
-}
-
-const std::vector<GameValue>& gameValues() {
-  static const std::vector<GameValue> values = {
-      {"lead_changes", metricOf<Metric::LeadChanges>},
-      {"tension", metricOf<Metric::Tension>},
-      {"lead", metricOf<Metric::Lead>},
-      {"fairness", metricOf<Metric::Fairness>},
-      {"believability", metricOf<Metric::Believability>},
-      {"freedom", metricOf<Metric::Freedom>},
-      {"randomness", metricOf<Metric::Randomness>},
-      {"leading_time", metricOf<Metric::LeadingTime>},
-      {"rounds", metricOf<Metric::Rounds>},
-      {"lead_changes_per_round", perRoundOf<Metric::LeadChanges>},
-      {"leading_time_per_round", perRoundOf<Metric::LeadingTime>}};
+// Every metric of the catalog in catalog order, then the per-round rates of the two that grow
+// with the game's length.
+std::vector<GameValue> gameValues() {
+  std::vector<GameValue> values;
+  for (const MetricInfo& info : allMetrics()) values.push_back({info.key, info.metric});
+  for (Metric m : {Metric::LeadChanges, Metric::LeadingTime})
+    values.push_back({metricInfo(m).key + "_per_round", m, true});
   return values;
 }
 
@@ -120,18 +109,19 @@ ExperimentSummary emptySummary(const ExperimentResult& row) {
 // weights `counts`; `wins` is scratch space.
 void weigh(std::span<const GameRecord* const> games, std::span<const uint32_t> counts,
            std::vector<double>& wins, ExperimentSummary& s) {
-  std::array<double, kNumMetrics> sums{};
+  std::array<double, kMaxMetrics> sums{};
+  const size_t metrics = allMetrics().size();
   wins.assign(s.players.size(), 0.0);
   double total = 0;
   for (size_t i = 0; i < games.size(); ++i) {
     if (counts[i] == 0) continue;
     const double w = counts[i];
-    for (size_t k = 0; k < kNumMetrics; ++k) sums[k] += w * games[i]->metrics[k];
+    for (size_t k = 0; k < metrics; ++k) sums[k] += w * games[i]->metrics[k];
     if (games[i]->winner >= 0 && static_cast<size_t>(games[i]->winner) < wins.size())
       wins[static_cast<size_t>(games[i]->winner)] += w;
     total += w;
   }
-  for (size_t k = 0; k < kNumMetrics; ++k) s.metrics[k].mean = sums[k] / total;
+  for (size_t k = 0; k < metrics; ++k) s.metrics[k].mean = sums[k] / total;
   for (double& rate : wins) rate /= total;
   s.winRatio = winRatioOf(wins);
 }
@@ -163,10 +153,10 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
   std::vector<std::vector<double>> score9(n, std::vector<double>(b)), score4 = score9,
                                                                       winRatio = score9;
   std::vector<std::vector<double>> rank9(n, std::vector<double>(n, 0.0)), rank4 = rank9;
-  // ratios[row][metric][replicate]
-  std::vector<std::array<std::vector<double>, kNumScoredMetrics>> ratios(n);
-  for (auto& metrics : ratios)
-    for (auto& replicates : metrics) replicates.resize(b);
+  // ratios[row][column][replicate]
+  const size_t columns = scoredMetrics().size();
+  std::vector<std::vector<std::vector<double>>> ratios(
+      n, std::vector<std::vector<double>>(columns, std::vector<double>(b)));
   std::vector<double> above9(n, 0.0), above4(n, 0.0);
   Rng rng(options.seed);
   std::vector<uint32_t> counts;
@@ -183,8 +173,7 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
       s9[row] = score9[row][rep] = scores.rows[row].score9;
       s4[row] = score4[row][rep] = scores.rows[row].score4;
       winRatio[row][rep] = summaries[row].winRatio;
-      for (size_t k = 0; k < kNumScoredMetrics; ++k)
-        ratios[row][k][rep] = scores.rows[row].ratios[k];
+      for (size_t k = 0; k < columns; ++k) ratios[row][k][rep] = scores.rows[row].ratios[k];
     }
     for (size_t row = 0; row < n; ++row) {
       rank9[row][rankOf(s9, row) - 1] += 1.0 / static_cast<double>(b);
@@ -207,10 +196,12 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
                      rank9[row],
                      rank4[row],
                      above9[row],
-                     above4[row]};
+                     above4[row],
+                     std::vector<double>(columns),
+                     std::vector<double>(columns)};
     std::tie(si.score9Low, si.score9High) = percentileInterval(score9[row], 0.95);
     std::tie(si.score4Low, si.score4High) = percentileInterval(score4[row], 0.95);
-    for (size_t k = 0; k < kNumScoredMetrics; ++k)
+    for (size_t k = 0; k < columns; ++k)
       std::tie(si.ratioLow[k], si.ratioHigh[k]) = std::isnan(observed.rows[row].ratios[k])
                                                       ? std::pair(std::nan(""), std::nan(""))
                                                       : percentileInterval(ratios[row][k], 0.95);
@@ -381,9 +372,9 @@ const PairedTest* findTest(const ComparisonAnalysis& analysis, const std::string
 }
 
 std::string significanceMark(const ComparisonAnalysis* analysis, const std::string& experiment,
-                             ScoredMetric metric) {
+                             const ScoredMetric& metric) {
   if (!analysis) return "";
-  const PairedTest* test = findTest(*analysis, experiment, std::string(scoredMetricKey(metric)));
+  const PairedTest* test = findTest(*analysis, experiment, std::string(metric.key()));
   return test && test->significant() ? "*" : "";
 }
 

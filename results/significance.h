@@ -42,7 +42,7 @@ struct ScoreInterval {
   double above9 = 0, above4 = 0;
   // Per scored metric, the 95 % interval of the row's ratio to the best of the comparison
   // (the best re-chosen in every replicate); NaN where the metric is not scored.
-  std::array<double, kNumScoredMetrics> ratioLow{}, ratioHigh{};
+  std::vector<double> ratioLow, ratioHigh;  // per column of ComparisonScores
 };
 
 // Whether `seat` of an experiment could tell the environment from natural chance: the deciles
@@ -100,6 +100,6 @@ const PairedTest* findTest(const ComparisonAnalysis& analysis, const std::string
 // '*' when the row's mean of `metric` differs from the reference row's significantly
 // (Holm-adjusted paired test), "" otherwise or without an analysis: the mark of the score tables.
 std::string significanceMark(const ComparisonAnalysis* analysis, const std::string& experiment,
-                             ScoredMetric metric);
+                             const ScoredMetric& metric);
 
 }  // namespace ddalab

@@ -233,7 +233,7 @@ void requireSameRecord(const GameRecord& a, const GameRecord& b) {
   CHECK(a.numPlayers == b.numPlayers);
   CHECK(a.winner == b.winner);
   CHECK(a.capped == b.capped);
-  for (size_t k = 0; k < kNumMetrics; ++k) CHECK(a.metrics[k] == b.metrics[k]);
+  for (size_t k = 0; k < kBuiltInMetrics; ++k) CHECK(a.metrics[k] == b.metrics[k]);
   for (int p = 0; p < kMaxPlayers; ++p) {
     CHECK(a.scores[p] == b.scores[p]);
     CHECK(a.counters[p].moves == b.counters[p].moves);

@@ -353,7 +353,7 @@ TEST_CASE("MetricsTracker: no rounds yet gives zeros", "[metrics]") {
 }
 
 TEST_CASE("metric table and fun score signs", "[metrics]") {
-  REQUIRE(allMetrics().size() == kNumMetrics);
+  REQUIRE(allMetrics().size() == kBuiltInMetrics);
   CHECK(metricByKey("lead_changes") == Metric::LeadChanges);
   CHECK(metricByKey("randomness") == Metric::Randomness);
   CHECK_FALSE(metricByKey("no_such_metric").has_value());
@@ -361,7 +361,7 @@ TEST_CASE("metric table and fun score signs", "[metrics]") {
 
   // Each metric alone: value 2, coefficient 3 -> +6 where higher is better (and for rounds and
   // randomness), -6 where lower is better.
-  const std::array<std::pair<Metric, double>, kNumMetrics> expected = {{
+  const std::array<std::pair<Metric, double>, kBuiltInMetrics> expected = {{
       {Metric::Rounds, 6.0},
       {Metric::LeadChanges, 6.0},
       {Metric::Lead, -6.0},

@@ -27,8 +27,13 @@ using Catch::Matchers::Contains;
 constexpr size_t at(Metric m) {
   return static_cast<size_t>(m);
 }
-constexpr size_t at(ScoredMetric m) {
-  return static_cast<size_t>(m);
+// The score column of the metric with `key` ("win_ratio" included).
+size_t col(std::string_view key) {
+  const auto columns = scoredMetrics();
+  for (size_t k = 0; k < columns.size(); ++k)
+    if (columns[k].key() == key) return k;
+  FAIL("no score column " << key);
+  return 0;
 }
 
 GameRecord gameWonBy(int winner, int numPlayers) {
@@ -153,17 +158,18 @@ TEST_CASE("summarize: one player's win_ratio is |w - 1/2|") {
 // ---------------------------------------------------------------------------------------------
 // Scoring
 
-// A summary with these means, given in ScoredMetric order.
-// A two-player experiment's summary with these means (in ScoredMetric order).
-ExperimentSummary summaryWithMeans(const std::array<double, kNumScoredMetrics>& means,
-                                   size_t players = 2) {
-  static constexpr std::array<Metric, kNumScoredMetrics - 1> kPerGame = {
-      Metric::LeadChanges,   Metric::Tension, Metric::Lead,       Metric::Fairness,
-      Metric::Believability, Metric::Freedom, Metric::Randomness, Metric::LeadingTime};
+// The thesis's order of table 8, in which the tests below give means and expected ratios.
+constexpr std::array<std::string_view, 9> kThesisOrder = {
+    "lead_changes", "tension",    "lead",         "fairness", "believability",
+    "freedom",      "randomness", "leading_time", "win_ratio"};
+
+// A two-player experiment's summary with these means (in the thesis's order).
+ExperimentSummary summaryWithMeans(const std::array<double, 9>& means, size_t players = 2) {
   ExperimentSummary s;
   s.players.resize(players);
-  for (size_t k = 0; k < kPerGame.size(); ++k) s.metrics[at(kPerGame[k])].mean = means[k];
-  s.winRatio = means[at(ScoredMetric::WinRatio)];
+  for (size_t k = 0; k + 1 < kThesisOrder.size(); ++k)
+    s.metrics[at(*metricByKey(kThesisOrder[k]))].mean = means[k];
+  s.winRatio = means.back();
   return s;
 }
 
@@ -179,21 +185,21 @@ TEST_CASE("scoreComparison: ratios to the best, score9 and score4") {
   REQUIRE(scores.rows.size() == 3);
   CHECK(scores.comparison == "cmp");
   CHECK(scores.notes.empty());
-  const std::array<std::array<double, kNumScoredMetrics>, 3> expected = {{
+  const std::array<std::array<double, 9>, 3> expected = {{
       {0.5, 1, 0.5, 1, 0.5, 0.5, 0.5, 0.5, 1},
       {1, 0.5, 0.5, 1, 1, 1, 1, 1, 0.5},
       {0.25, 0.25, 1, 1, 0.25, 1, 0.25, 0.25, 0.25},
   }};
   for (size_t row = 0; row < 3; ++row) {
     CAPTURE(row);
-    for (size_t k = 0; k < kNumScoredMetrics; ++k) {
-      CAPTURE(scoredMetricKey(static_cast<ScoredMetric>(k)));
-      CHECK(scores.rows[row].ratios[k] == Approx(expected[row][k]));
+    for (size_t k = 0; k < kThesisOrder.size(); ++k) {
+      CAPTURE(kThesisOrder[k]);
+      CHECK(scores.rows[row].ratios[col(kThesisOrder[k])] == Approx(expected[row][k]));
     }
   }
   CHECK(scores.rows[1].experiment == "b");
-  CHECK(scores.rows[2].means[at(ScoredMetric::Believability)] == 20);
-  CHECK(scores.rows[0].means[at(ScoredMetric::WinRatio)] == 0.1);
+  CHECK(scores.rows[2].means[col("believability")] == 20);
+  CHECK(scores.rows[0].means[col("win_ratio")] == 0.1);
   CHECK(scores.rows[0].score9 == Approx(6.0));
   CHECK(scores.rows[1].score9 == Approx(7.5));
   CHECK(scores.rows[2].score9 == Approx(4.5));
@@ -210,13 +216,13 @@ TEST_CASE("scoreComparison: zero means are guarded and noted") {
       summaryWithMeans({0, 2, 1, 0, 1, 1, 1, 1, 1}),
   };
   const ComparisonScores scores = scoreComparison("cmp", {"zero", "half", "two"}, summaries);
-  const size_t tension = at(ScoredMetric::Tension);
+  const size_t tension = col("tension");
   CHECK(scores.rows[0].ratios[tension] == 1);
   CHECK(scores.rows[1].ratios[tension] == 1);
   CHECK(scores.rows[2].ratios[tension] == Approx(0.25));
   for (const ScoreRow& row : scores.rows) {
-    CHECK(row.ratios[at(ScoredMetric::Fairness)] == 1);
-    CHECK(row.ratios[at(ScoredMetric::LeadChanges)] == 1);
+    CHECK(row.ratios[col("fairness")] == 1);
+    CHECK(row.ratios[col("lead_changes")] == 1);
     CHECK(std::isfinite(row.score9));
   }
   REQUIRE(scores.notes.size() == 3);
@@ -233,11 +239,11 @@ TEST_CASE("scoreComparison: a metric the game cannot have does not score") {
       summaryWithMeans({2, 1, 2, 0, 10, 3, 0.5, 4, 0.1}, 1),
       summaryWithMeans({4, 2, 1, 0, 10, 3, 0.5, 4, 0.2}, 1)};
   const ComparisonScores scores = scoreComparison("solo", {"a", "b"}, summaries);
-  CHECK_FALSE(scores.scored[at(ScoredMetric::Fairness)]);
-  CHECK(std::isnan(scores.rows[0].ratios[at(ScoredMetric::Fairness)]));
+  CHECK_FALSE(scores.scored[col("fairness")]);
+  CHECK(std::isnan(scores.rows[0].ratios[col("fairness")]));
   double expected = 0;
-  for (size_t k = 0; k < kNumScoredMetrics; ++k)
-    if (k != at(ScoredMetric::Fairness)) expected += scores.rows[0].ratios[k];
+  for (size_t k = 0; k < scores.columns.size(); ++k)
+    if (k != col("fairness")) expected += scores.rows[0].ratios[k];
   CHECK(scores.rows[0].score9 == Approx(expected));
   CHECK(scores.rows[0].score9 <= 8.0);
   CHECK_THAT(scores.notes.front(), Contains("fairness") && Contains("not scored"));
@@ -295,7 +301,7 @@ GameRecord detailedGame(uint64_t iteration, int numPlayers, double salt) {
   g.capped = iteration % 2 == 1;
   const double tricky[] = {0.1 + 0.2, 1e-300, -0.0, 1.0 / 3, 5e-324, 1e150, -2.5e17, 42};
   // Metrics are never negative (files refuse that), but -0.0 keeps its sign bit; scores may be.
-  for (size_t k = 0; k < kNumMetrics; ++k) {
+  for (size_t k = 0; k < kBuiltInMetrics; ++k) {
     const double value = tricky[(k + iteration) % 8] * salt;
     g.metrics[k] = std::signbit(value) && value != 0 ? -value : value;
   }
@@ -340,7 +346,7 @@ void requireSameRecord(const GameRecord& a, const GameRecord& b) {
   CHECK(a.numPlayers == b.numPlayers);
   CHECK(a.winner == b.winner);
   CHECK(a.capped == b.capped);
-  for (size_t k = 0; k < kNumMetrics; ++k) {
+  for (size_t k = 0; k < kBuiltInMetrics; ++k) {
     CAPTURE(k, a.metrics[k], b.metrics[k]);
     CHECK(sameBits(a.metrics[k], b.metrics[k]));
   }
@@ -412,14 +418,14 @@ TEST_CASE("CSV columns follow app.md") {
   const auto summary = lines(readText(dir.path() / "x.summary.csv"));
   CHECK(summary[0] == "metric,mean,std,min,max,ci95_low,ci95_high,n");
   CHECK_THAT(summary[1], Contains("rounds,18,1,17,19,"));
-  CHECK(summary[kNumMetrics + 1].rfind("lead_changes_per_round,", 0) == 0);
-  CHECK(summary[kNumMetrics + 2].rfind("leading_time_per_round,", 0) == 0);
-  CHECK(summary[kNumMetrics + 3].rfind("win_ratio,", 0) == 0);
-  CHECK(summary[kNumMetrics + 4].rfind("win_balance_chi2,", 0) == 0);
-  CHECK(summary[kNumMetrics + 5].rfind("win_balance_p,", 0) == 0);
-  CHECK(summary[kNumMetrics + 6].rfind("p0_win_rate,", 0) == 0);
-  CHECK(summary[kNumMetrics + 7].rfind("p1_win_rate,", 0) == 0);
-  CHECK(summary[kNumMetrics + 8] == "draw_rate,0.3333333333333333,,,,,,3");
+  CHECK(summary[kBuiltInMetrics + 1].rfind("lead_changes_per_round,", 0) == 0);
+  CHECK(summary[kBuiltInMetrics + 2].rfind("leading_time_per_round,", 0) == 0);
+  CHECK(summary[kBuiltInMetrics + 3].rfind("win_ratio,", 0) == 0);
+  CHECK(summary[kBuiltInMetrics + 4].rfind("win_balance_chi2,", 0) == 0);
+  CHECK(summary[kBuiltInMetrics + 5].rfind("win_balance_p,", 0) == 0);
+  CHECK(summary[kBuiltInMetrics + 6].rfind("p0_win_rate,", 0) == 0);
+  CHECK(summary[kBuiltInMetrics + 7].rfind("p1_win_rate,", 0) == 0);
+  CHECK(summary[kBuiltInMetrics + 8] == "draw_rate,0.3333333333333333,,,,,,3");
 
   const auto batch = lines(readText(dir.path() / "summary.csv"));
   REQUIRE(batch.size() == 3);
@@ -431,9 +437,9 @@ TEST_CASE("CSV columns follow app.md") {
   const auto scores = lines(readText(dir.path() / "cmp.scores.csv"));
   REQUIRE(scores.size() == 3);
   CHECK(scores[0] ==
-        "experiment,lead_changes,tension,lead,fairness,believability,freedom,randomness,"
-        "leading_time,win_ratio,lead_changes_ratio,tension_ratio,lead_ratio,fairness_ratio,"
-        "believability_ratio,freedom_ratio,randomness_ratio,leading_time_ratio,win_ratio_ratio,"
+        "experiment,lead_changes,lead,tension,leading_time,freedom,fairness,believability,"
+        "randomness,win_ratio,lead_changes_ratio,lead_ratio,tension_ratio,leading_time_ratio,"
+        "freedom_ratio,fairness_ratio,believability_ratio,randomness_ratio,win_ratio_ratio,"
         "score9,score4");
 }
 

@@ -259,7 +259,7 @@ std::vector<Coefficients> overflowingCoefficients() {
   Coefficients leadHigh{}, leadLow{}, allHigh{}, allLow{}, alternating{};
   leadHigh[static_cast<size_t>(Metric::Lead)] = 1e308;
   leadLow[static_cast<size_t>(Metric::Lead)] = -1e308;
-  for (size_t k = 0; k < kNumMetrics; ++k) {
+  for (size_t k = 0; k < kBuiltInMetrics; ++k) {
     allHigh[k] = 1e308;
     allLow[k] = -1e308;
     alternating[k] = k % 2 ? 1e308 : -1e308;

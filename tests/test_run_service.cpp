@@ -387,7 +387,7 @@ TEST_CASE("streamed summaries equal in-memory ones, and score reads a folder in 
   REQUIRE(read.size() == 2);
   for (size_t e = 0; e < 2; ++e) {
     const ExperimentSummary inMemory = summarize(read[e]);
-    for (size_t k = 0; k < kNumMetrics; ++k) {
+    for (size_t k = 0; k < kBuiltInMetrics; ++k) {
       CHECK(inMemory.metrics[k].mean == outcome.summaries[e].metrics[k].mean);
       CHECK(inMemory.metrics[k].std == outcome.summaries[e].metrics[k].std);
       CHECK(streamed[e].metrics[k].ci95High == outcome.summaries[e].metrics[k].ci95High);
@@ -488,8 +488,8 @@ TEST_CASE("a resumed run checks the checkpoints and the completion it is told of
     fs::rename(state / "x__e-hc.journal", state / "swap");
     fs::rename(state / "x__e-random.journal", state / "x__e-hc.journal");
     fs::rename(state / "swap", state / "x__e-random.journal");
-    REQUIRE_THROWS_WITH(run(request), Contains("x__e-hc.journal") &&
-                                          Contains("another experiment"));
+    REQUIRE_THROWS_WITH(run(request),
+                        Contains("x__e-hc.journal") && Contains("another experiment"));
   }
   SECTION("a state.json claiming completion does not drop an unfinished experiment") {
     writeFileAtomically(state / "state.json",

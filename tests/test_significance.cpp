@@ -1,6 +1,7 @@
 // The analyses of a comparison (results/significance): paired tests against the reference row
 // worked out by hand, bootstrap intervals at their nominal coverage, rank probabilities, and the
 // detectability test at its nominal false-positive rate under natural chance.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numeric>
@@ -128,7 +129,13 @@ TEST_CASE("score and ratio intervals hold their values; a clearly better row ran
   CHECK(findTest(a, "c/e-hc", "lead")->significant());
   // Ratio intervals: e-random is the best of every replicate in lead (ratio exactly 1); e-hc's
   // interval holds its ratio, e-random's mean over its own, below 1.
-  const size_t lead = static_cast<size_t>(ScoredMetric::Lead);
+  const auto columns = scoredMetrics();
+  const auto column = [&](std::string_view key) {
+    return static_cast<size_t>(
+        std::find_if(columns.begin(), columns.end(), [&](auto& c) { return c.key() == key; }) -
+        columns.begin());
+  };
+  const size_t lead = column("lead");
   CHECK(a.scores[1].ratioLow[lead] == 1.0);
   CHECK(a.scores[1].ratioHigh[lead] == 1.0);
   double hc = 0, random = 0;
@@ -137,8 +144,7 @@ TEST_CASE("score and ratio intervals hold their values; a clearly better row ran
   CHECK(random / hc < a.scores[0].ratioHigh[lead]);
   CHECK(a.scores[0].ratioHigh[lead] < 1.0);
   // Equal metrics: every replicate gives both rows 1.
-  for (const ScoreInterval& s : a.scores)
-    CHECK(s.ratioLow[static_cast<size_t>(ScoredMetric::Tension)] == 1.0);
+  for (const ScoreInterval& s : a.scores) CHECK(s.ratioLow[column("tension")] == 1.0);
 }
 
 TEST_CASE("chance quantiles are uniform under natural chance", "[significance]") {

@@ -62,7 +62,8 @@ void listMetrics() {
     const char* better = m.better == Better::Higher  ? "higher is better"
                          : m.better == Better::Lower ? "lower is better"
                                                      : "sign set by its coefficient";
-    std::cout << "  " << m.key << " (" << m.thesisName << ") - " << m.description << "; " << better
+    std::cout << "  " << m.key << " (" << (m.thesisName.empty() ? m.label : m.thesisName) << ") - "
+              << m.description << "; " << better << fromPlugin(catalog().metricOrigin(m.key))
               << "\n";
   }
   std::cout << "experiment-level metric:\n  win_ratio (Poměr vítězství) - std over players of "

@@ -32,7 +32,7 @@ namespace {
 // Every game's metric values of one experiment of a results folder.
 struct ExperimentValues {
   ExperimentLabel label;
-  std::array<std::vector<double>, kNumMetrics> values;
+  std::array<std::vector<double>, kMaxMetrics> values;
 };
 
 std::vector<ExperimentValues> readValues(const fs::path& dir) {
@@ -43,7 +43,7 @@ std::vector<ExperimentValues> readValues(const fs::path& dir) {
         experiments.push_back({label, {}});
       },
       [&](const GameRecord& game) {
-        for (size_t k = 0; k < kNumMetrics; ++k)
+        for (size_t k = 0; k < allMetrics().size(); ++k)
           experiments.back().values[k].push_back(game.metrics[k]);
       });
   return experiments;

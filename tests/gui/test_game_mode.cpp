@@ -344,7 +344,8 @@ class GameModeTest : public QObject {
       QVERIFY2(faces < 0.1, qPrintable(QString("card faces on the AI's hand: %1").arg(faces)));
       QCOMPARE(panelColumn(*mode.panel(), "Gain", 1), hidden);
       QCOMPARE(panelColumn(*mode.panel(), "Status", 2), hidden);
-      QCOMPARE(panelColumn(*mode.panel(), "Value", 1).count("hidden"), qsizetype(kNumMetrics) + 1);
+      QCOMPARE(panelColumn(*mode.panel(), "Value", 1).count("hidden"),
+               qsizetype(kBuiltInMetrics) + 1);
       mode.setShowHidden(true);
       const double shown = faceShareOnTop(*mode.view());
       QVERIFY2(shown > 0.15, qPrintable(QString("card faces on the AI's hand: %1").arg(shown)));

@@ -252,7 +252,7 @@ class GuiTest : public QObject {
     const auto scores = scoreAll(summarizeResultsDir(dir.filePath("r").toStdString()));
     QCOMPARE(series->count(), int(scores.front().rows.size()));
     for (int r = 0; r < series->count(); ++r)
-      for (size_t k = 0, bar = 0; k < kNumScoredMetrics; ++k)
+      for (size_t k = 0, bar = 0; k < scores.front().columns.size(); ++k)
         if (scores.front().scored[k])
           QCOMPARE(series->barSets()[r]->at(int(bar++)), scores.front().rows[size_t(r)].ratios[k]);
   }
@@ -336,7 +336,7 @@ class GuiTest : public QObject {
         queue.data(queue.index(0, QueueModel::WinRatio), Qt::DisplayRole).toString();
     QVERIFY2(winRatio.contains("(") && winRatio.contains("–"), qPrintable(winRatio));
     const QString fairness =
-        queue.data(queue.index(0, QueueModel::Fairness), Qt::DisplayRole).toString();
+        queue.data(queue.index(0, metricColumn(Metric::Fairness)), Qt::DisplayRole).toString();
     QVERIFY2(!fairness.endsWith("± 0.000") && !fairness.endsWith("± 0"), qPrintable(fairness));
     QVERIFY(
         !queue.data(queue.index(0, QueueModel::BalanceP), Qt::DisplayRole).toString().isEmpty());

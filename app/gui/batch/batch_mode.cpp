@@ -209,6 +209,7 @@ void BatchMode::refreshGames() {
                        Qt::ToolTipRole);
   }
   if (const int index = game_->findText(chosen); index >= 0) game_->setCurrentIndex(index);
+  model_->catalogChanged();
 }
 
 void BatchMode::buildToolBar() {

@@ -96,7 +96,8 @@ class BatchMode : public QWidget {
   TestsView* tests() const { return tests_; }
   DetectabilityView* detectability() const { return detectability_; }
   RunController* runner() const { return runner_; }
-  // Lists the catalog's games again (a plug-in was loaded), keeping the chosen one.
+  // Lists the catalog's games and metric columns again (a plug-in was loaded), keeping the
+  // chosen game.
   void refreshGames();
   QToolBar* toolBar() const { return toolBar_; }
   // The widgets the window's status bar shows while this mode is active.

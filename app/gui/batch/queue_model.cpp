@@ -10,10 +10,8 @@ namespace ddalab::gui {
 
 namespace {
 
-constexpr const char* kHeaders[] = {"Experiment", "Game",         "Environment", "Games",
-                                    "Rounds",     "Win ratio",    "Balance p",   "Lead changes",
-                                    "Tension",    "Lead",         "Fairness",    "Believability",
-                                    "Randomness", "Leading time", "Freedom"};
+constexpr const char* kHeaders[] = {"Experiment", "Game",      "Environment",
+                                    "Games",      "Win ratio", "Balance p"};
 
 QString number(double value) {
   return QString::number(value, 'f', std::abs(value) >= 1000 ? 1 : 3);
@@ -44,27 +42,13 @@ QString pText(double p) {
 }
 
 std::optional<Metric> columnMetric(int column) {
-  switch (column) {
-    case QueueModel::Rounds:
-      return Metric::Rounds;
-    case QueueModel::LeadChanges:
-      return Metric::LeadChanges;
-    case QueueModel::Tension:
-      return Metric::Tension;
-    case QueueModel::Lead:
-      return Metric::Lead;
-    case QueueModel::Fairness:
-      return Metric::Fairness;
-    case QueueModel::Believability:
-      return Metric::Believability;
-    case QueueModel::Randomness:
-      return Metric::Randomness;
-    case QueueModel::LeadingTime:
-      return Metric::LeadingTime;
-    case QueueModel::Freedom:
-      return Metric::Freedom;
-  }
-  return std::nullopt;
+  const int k = column - QueueModel::FirstMetric;
+  if (k < 0 || k >= static_cast<int>(allMetrics().size())) return std::nullopt;
+  return static_cast<Metric>(k);
+}
+
+int metricColumn(Metric metric) {
+  return QueueModel::FirstMetric + static_cast<int>(metric);
 }
 
 QueueModel::QueueModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -74,15 +58,16 @@ int QueueModel::rowCount(const QModelIndex& parent) const {
 }
 
 int QueueModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
+  return parent.isValid() ? 0 : FirstMetric + static_cast<int>(allMetrics().size());
 }
 
 QVariant QueueModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-  if (role == Qt::DisplayRole) return QString(kHeaders[section]);
+  if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return {};
+  const auto metric = columnMetric(section);
+  if (role == Qt::DisplayRole)
+    return metric ? QString::fromStdString(metricInfo(*metric).label) : QString(kHeaders[section]);
   if (role == Qt::ToolTipRole) {
-    if (const auto metric = columnMetric(section))
-      return QString::fromStdString(std::string(metricInfo(*metric).description));
+    if (metric) return QString::fromStdString(metricInfo(*metric).description);
     if (section == WinRatio)
       return "std over players of their win rates (lower: more balanced); with Mean ± 95 % CI, "
              "its bootstrap interval once the row is complete";
@@ -116,7 +101,9 @@ QVariant QueueModel::cell(const QueueEntry& entry, int column) const {
                             number(s.winRatioHigh) + ")"
                       : number(s.winRatio) + " (…)";
   if (column == BalanceP) return std::isnan(s.balance.p) ? QString("–") : pText(s.balance.p);
-  return statText(s.metrics[static_cast<size_t>(*columnMetric(column))], statistic_);
+  const auto k = static_cast<size_t>(*columnMetric(column));
+  if (k >= entry.metricsTracked) return QString("n/a");  // a plug-in's metric loaded since
+  return statText(s.metrics[k], statistic_);
 }
 
 QVariant QueueModel::data(const QModelIndex& index, int role) const {
@@ -133,7 +120,8 @@ QVariant QueueModel::data(const QModelIndex& index, int role) const {
 
 void QueueModel::setStatistic(Statistic statistic) {
   statistic_ = statistic;
-  if (!entries_.empty()) emit dataChanged(index(0, Rounds), index(rowCount() - 1, ColumnCount - 1));
+  if (!entries_.empty())
+    emit dataChanged(index(0, WinRatio), index(rowCount() - 1, columnCount() - 1));
 }
 
 QueueEntry QueueModel::makeEntry(const Json& experiment) {
@@ -169,7 +157,7 @@ void QueueModel::replace(int row, const Json& experiment) {
     entry.values = std::move(old.values);
   }
   old = std::move(entry);
-  emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+  emit dataChanged(index(row, 0), index(row, columnCount() - 1));
 }
 
 Json QueueModel::canonical(const Json& experiment) {
@@ -250,14 +238,14 @@ void QueueModel::clearResults() {
     e.results.reset();
     for (auto& v : e.values) v.clear();
   }
-  if (!entries_.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+  if (!entries_.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 
 void QueueModel::clearResults(int row) {
   QueueEntry& e = entries_.at(static_cast<size_t>(row));
   e.results.reset();
   for (auto& v : e.values) v.clear();
-  emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+  emit dataChanged(index(row, 0), index(row, columnCount() - 1));
 }
 
 size_t QueueModel::games() const {
@@ -272,19 +260,25 @@ bool QueueModel::complete() const {
   return true;
 }
 
+void QueueModel::catalogChanged() {
+  beginResetModel();
+  endResetModel();
+}
+
 void QueueModel::addGames(int row, std::span<const GameRecord> games) {
   QueueEntry& entry = entries_.at(static_cast<size_t>(row));
   if (!entry.results) {
     entry.results.emplace(entry.label);
-    // One allocation per metric for the planned games (up to 10^7 of them, 720 MB).
+    entry.metricsTracked = allMetrics().size();
+    // One allocation per metric for the planned games (up to 10^7 of them, 80 MB a metric).
     const size_t planned = std::min<size_t>(entry.label.plannedIterations, 10'000'000);
-    for (auto& values : entry.values) values.reserve(planned);
+    for (size_t k = 0; k < entry.metricsTracked; ++k) entry.values[k].reserve(planned);
   }
   for (const GameRecord& game : games) {
     entry.results->add(game);
-    for (size_t k = 0; k < kNumMetrics; ++k) entry.values[k].push_back(game.metrics[k]);
+    for (size_t k = 0; k < entry.metricsTracked; ++k) entry.values[k].push_back(game.metrics[k]);
   }
-  emit dataChanged(index(row, Iterations), index(row, ColumnCount - 1));
+  emit dataChanged(index(row, Iterations), index(row, columnCount() - 1));
 }
 
 std::optional<ExperimentSummary> QueueModel::summary(int row) const {

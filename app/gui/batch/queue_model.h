@@ -20,31 +20,17 @@ struct QueueEntry {
   Json experiment;  // as in a batch file's "experiments"
   ExperimentLabel label;
   std::optional<SummaryBuilder> results;                // none until a game arrives
-  std::array<std::vector<double>, kNumMetrics> values;  // each finished game's metrics
+  std::array<std::vector<double>, kMaxMetrics> values;  // each finished game's metrics
+  size_t metricsTracked = 0;  // the metrics of the catalog when its first game arrived
   size_t games() const { return results ? results->games() : 0; }
 };
 
 class QueueModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column {
-    Name,
-    Game,
-    Environment,
-    Iterations,
-    Rounds,
-    WinRatio,
-    BalanceP,
-    LeadChanges,
-    Tension,
-    Lead,
-    Fairness,
-    Believability,
-    Randomness,
-    LeadingTime,
-    Freedom,
-    ColumnCount
-  };
+  // The fixed columns; every metric of the catalog follows them, in catalog order
+  // (columnMetric, metricColumn).
+  enum Column { Name, Game, Environment, Iterations, WinRatio, BalanceP, FirstMetric };
   explicit QueueModel(QObject* parent = nullptr);
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -53,6 +39,8 @@ class QueueModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
   void setStatistic(Statistic statistic);
+  // A plug-in added metrics: their columns follow (rows with games show "n/a" in them).
+  void catalogChanged();
   Statistic statistic() const { return statistic_; }
 
   // Editing (throws InputError for an experiment file validation would refuse).
@@ -107,5 +95,7 @@ QString pText(double p);
 
 // The metric a queue column shows (none for the columns that are not per-game metrics).
 std::optional<Metric> columnMetric(int column);
+// The column of `metric`.
+int metricColumn(Metric metric);
 
 }  // namespace ddalab::gui

@@ -255,19 +255,18 @@ void CompareView::refresh() {
   // The CLI's ratio-to-best table, with the same significance marks.
   const ComparisonScores& table = scores.front();
   QStringList headers = {"Experiment"};
-  for (size_t k = 0; k < kNumScoredMetrics; ++k)
-    headers << QString::fromStdString(std::string(scoredMetricKey(static_cast<ScoredMetric>(k))));
+  for (const ScoredMetric& column : table.columns)
+    headers << QString::fromStdString(std::string(column.key()));
   headers << "score9"
           << "score4";
   std::vector<QStringList> cells;
   for (const ScoreRow& r : table.rows) {
     QStringList line = {QString::fromStdString(r.experiment)};
-    for (size_t k = 0; k < kNumScoredMetrics; ++k)
-      line << (std::isnan(r.ratios[k])
-                   ? QString("–")
-                   : QString::number(r.ratios[k], 'f', 3) +
-                         QString::fromStdString(significanceMark(analysis_, r.experiment,
-                                                                 static_cast<ScoredMetric>(k))));
+    for (size_t k = 0; k < table.columns.size(); ++k)
+      line << (std::isnan(r.ratios[k]) ? QString("–")
+                                       : QString::number(r.ratios[k], 'f', 3) +
+                                             QString::fromStdString(significanceMark(
+                                                 analysis_, r.experiment, table.columns[k])));
     line << QString::number(r.score9, 'f', 3) << QString::number(r.score4, 'f', 3);
     cells.push_back(line);
   }

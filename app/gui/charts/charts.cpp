@@ -182,7 +182,7 @@ std::optional<std::pair<double, double>> scoreInterval(std::span<const Compariso
 std::optional<std::pair<double, double>> ratioInterval(const ComparisonAnalysis& analysis,
                                                        const std::string& row, size_t k) {
   for (const ScoreInterval& s : analysis.scores)
-    if (s.experiment == row && !std::isnan(s.ratioLow[k]))
+    if (s.experiment == row && k < s.ratioLow.size() && !std::isnan(s.ratioLow[k]))
       return std::pair(s.ratioLow[k], s.ratioHigh[k]);
   return std::nullopt;
 }
@@ -234,14 +234,14 @@ QChart* comparisonChart(const ComparisonScores& scores, const ComparisonAnalysis
     const ScoreRow& row = scores.rows[r];
     auto* set = new QBarSet(labels[r]);
     set->setColor(colors[r]);
-    for (size_t k = 0; k < kNumScoredMetrics; ++k)
+    for (size_t k = 0; k < scores.columns.size(); ++k)
       if (scores.scored[k]) set->append(row.ratios[k]);
     series->append(set);
   }
   chart->addSeries(series);
   auto* categories = new QBarCategoryAxis;
-  for (size_t k = 0; k < kNumScoredMetrics; ++k)
-    if (scores.scored[k]) categories->append(title(scoredMetricKey(static_cast<ScoredMetric>(k))));
+  for (size_t k = 0; k < scores.columns.size(); ++k)
+    if (scores.scored[k]) categories->append(title(scores.columns[k].key()));
   auto* y = valueAxis("Ratio to the best");
   y->setRange(0, 1.05);
   y->setTickType(QValueAxis::TicksDynamic);
@@ -253,7 +253,7 @@ QChart* comparisonChart(const ComparisonScores& scores, const ComparisonAnalysis
   series->attachAxis(y);
   if (analysis) {
     std::vector<size_t> scored;  // the chart's categories: the scored metrics, in order
-    for (size_t k = 0; k < kNumScoredMetrics; ++k)
+    for (size_t k = 0; k < scores.columns.size(); ++k)
       if (scores.scored[k]) scored.push_back(k);
     addErrorBars(chart, scores.rows.size(), scored.size(), y, [&](size_t r, size_t c) {
       return ratioInterval(*analysis, scores.rows[r].experiment, scored[c]);

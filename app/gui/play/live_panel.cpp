@@ -124,7 +124,8 @@ void LivePanel::showPlayers(const PanelContent& content) {
 }
 
 void LivePanel::showMetrics(const PanelContent& content) {
-  metrics_->setRowCount(static_cast<int>(kNumMetrics) + 1);
+  const int fRow = static_cast<int>(allMetrics().size());
+  metrics_->setRowCount(fRow + 1);
   for (const auto& info : allMetrics()) {
     const int row = static_cast<int>(info.metric);
     setCell(metrics_, row, 0, QString::fromStdString(std::string(info.key)), false);
@@ -135,8 +136,8 @@ void LivePanel::showMetrics(const PanelContent& content) {
     setCell(metrics_, row, 2, c == 0 ? QString("–") : number(c, 0));
   }
   const QString f = number(funScore(content.metrics, content.coefficients), 2);
-  setCell(metrics_, kNumMetrics, 0, "F (fun score)", false);
-  setCell(metrics_, kNumMetrics, 1, content.gainsHidden ? kHidden : f);
+  setCell(metrics_, fRow, 0, "F (fun score)", false);
+  setCell(metrics_, fRow, 1, content.gainsHidden ? kHidden : f);
   objective_->setText(
       content.gainsHidden
           ? QString("F (the fun score the environment steers towards): shown when the game is "
