@@ -1,5 +1,5 @@
 #pragma once
-// The plug-in interface: a shared library that brings games and players to ddalab without
+// The plug-in interface: a shared library that brings games, players and metrics to ddalab without
 // forking it. It defines one entry point with DDALAB_PLUGIN, which ddalab calls after dlopen:
 //
 //   #include "core/plugin.h"
@@ -17,7 +17,8 @@
 #include "core/catalog.h"
 
 // Changes whenever a type a plug-in sees (core/*.h) changes its layout or meaning.
-#define DDALAB_PLUGIN_ABI 1
+// 2: metrics are catalog descriptors (MetricInfo, Catalog::add), Coefficients holds kMaxMetrics.
+#define DDALAB_PLUGIN_ABI 2
 
 #ifndef DDALAB_SDK_VERSION
 #error "DDALAB_SDK_VERSION is set by the ddalab::sdk CMake target (find_package(ddalab))"
@@ -33,7 +34,7 @@ struct PluginEntry {
   const char* ddalabVersion;  // the ddalab version of those headers
   const char* name;
   const char* version;
-  // Adds the plug-in's games and players to `catalog`, each with `origin` (its file).
+  // Adds the plug-in's games, players and metrics to `catalog`, each with `origin` (its file).
   void (*registerInto)(Catalog& catalog, const std::string& origin);
 };
 

@@ -56,6 +56,27 @@ const PluginEntry& openEntry(const fs::path& file) {
 
 // Registers the plug-in's entries into a staging catalog, then into the process's one only if
 // none of its ids is taken: a refused plug-in leaves the catalog as it was.
+// Refuses a plug-in's metrics before anything of it is added: a taken key, or more metrics or
+// scratch than the catalog has left.
+void checkRoomForMetrics(std::span<const MetricInfo> metrics, const std::string& file) {
+  size_t scratch = 0;
+  for (const MetricInfo& info : metrics) {
+    if (const std::string other = catalog().metricOrigin(info.key); !other.empty())
+      throw InputError(file, "metric '" + info.key + "' is already registered by " + other);
+    scratch += info.scratchSize;
+  }
+  const auto all = catalog().metrics();
+  if (all.size() + metrics.size() > kMaxMetrics)
+    throw InputError(file, "its " + std::to_string(metrics.size()) +
+                               " metric(s) do not fit: " + std::to_string(all.size()) +
+                               " of the catalog's " + std::to_string(kMaxMetrics) + " are taken");
+  const size_t used = all.back().scratchOffset + all.back().scratchSize;
+  if (used + scratch > kMetricScratch)
+    throw InputError(file, "its metrics need " + std::to_string(scratch) +
+                               " doubles of scratch, only " +
+                               std::to_string(kMetricScratch - used) + " are left");
+}
+
 void registerEntries(const PluginEntry& entry, LoadedPlugin& plugin) {
   const std::string origin = "plug-in " + plugin.name + " (" + plugin.file.string() + ")";
   auto staging = std::make_unique<Catalog>();
@@ -72,6 +93,8 @@ void registerEntries(const PluginEntry& entry, LoadedPlugin& plugin) {
     if (const std::string other = catalog().playerOrigin(info.id); !other.empty())
       throw InputError(plugin.file.string(),
                        "player '" + info.id + "' is already registered by " + other);
+  const auto metrics = staging->metrics().subspan(kBuiltInMetrics);
+  checkRoomForMetrics(metrics, plugin.file.string());
   for (const GameInfo& info : staging->games()) {
     catalog().add(info, origin);
     plugin.games.push_back(info.id);
@@ -79,6 +102,10 @@ void registerEntries(const PluginEntry& entry, LoadedPlugin& plugin) {
   for (const PlayerInfo& info : staging->players()) {
     catalog().add(info, origin);
     plugin.players.push_back(info.id);
+  }
+  for (const MetricInfo& info : metrics) {
+    catalog().add(info, origin);
+    plugin.metrics.push_back(info.key);
   }
 }
 
@@ -148,6 +175,7 @@ LoadedPlugin loadPlugin(const fs::path& file) {
                       entry.compiler,
                       sha256OfFile(path),
                       {},
+                      {},
                       {}};
   for (const LoadedPlugin& other : loaded())
     if (other.name == plugin.name)
@@ -206,7 +234,7 @@ Json pluginsUsed(std::span<const std::string> ids) {
       return std::find(plugin.games.begin(), plugin.games.end(), id) != plugin.games.end() ||
              std::find(plugin.players.begin(), plugin.players.end(), id) != plugin.players.end();
     };
-    if (std::any_of(ids.begin(), ids.end(), registered))
+    if (!plugin.metrics.empty() || std::any_of(ids.begin(), ids.end(), registered))
       used.push_back({{"name", plugin.name},
                       {"version", plugin.version},
                       {"sha256", plugin.sha256},

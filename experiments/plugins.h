@@ -1,7 +1,8 @@
 #pragma once
 // Loading plug-ins (core/plugin.h) into the catalog: from --plugin FILE, from DDALAB_PLUGIN_PATH
 // and from the GUI. A plug-in is checked (ABI, compiler) before it registers anything; its
-// games and players then take part in batches, statistics and the GUI like the built-ins.
+// games, players and metrics then take part in batches, statistics and the GUI like the
+// built-ins.
 #include <filesystem>
 #include <span>
 #include <string>
@@ -14,8 +15,8 @@ namespace ddalab {
 struct LoadedPlugin {
   std::filesystem::path file;  // absolute
   std::string name, version, ddalabVersion, compiler;
-  std::string sha256;                       // of the file's bytes: results name the exact plug-in
-  std::vector<std::string> games, players;  // the ids it registered
+  std::string sha256;  // of the file's bytes: results name the exact plug-in
+  std::vector<std::string> games, players, metrics;  // the ids (metrics: keys) it registered
 };
 
 // The symbol `name` of the shared library at `file` (opened once, never closed), or null when
@@ -41,8 +42,9 @@ bool isViewLibrary(const std::filesystem::path& file);
 // Loads every plug-in of DDALAB_PLUGIN_PATH (if set; view libraries passed by), then `files`.
 void loadPlugins(std::span<const std::string> files);
 
-// The loaded plug-ins that registered one of `ids` (games or players), as batch.json records
-// them: [{"name", "version", "sha256", "file"}] in load order.
+// The loaded plug-ins that registered one of `ids` (games or players) or any metric (a metric
+// is a column of every results file), as batch.json records them: [{"name", "version",
+// "sha256", "file"}] in load order.
 Json pluginsUsed(std::span<const std::string> ids);
 
 }  // namespace ddalab

@@ -2,6 +2,7 @@
 # The plug-in path end to end, as a researcher takes it (README "Writing a plug-in"): ddalab is
 # installed into a prefix, examples/plugin-dice is configured and built against it out of tree,
 # loaded with --plugin and DDALAB_PLUGIN_PATH, passes the conformance test every game passes,
+# its metric (drama) is followed by the tracker and becomes a column of every results file,
 # runs a comparison byte-identically for 1 and 2 threads and after a kill and --resume; a
 # missing file, another ABI, a failing registration, a clashing id and a changed plug-in on
 # --resume are refused with their messages.
@@ -42,6 +43,9 @@ DDALAB_PLUGIN_PATH="$work/dice" expect 0 "dice 1.0.0" "$ddalab" list
 DDALAB_PLUGIN_PATH="$plugin" "$unit_tests" "conformance: random playouts*" -s >"$work/conformance.txt" 2>&1 ||
   { tail -30 "$work/conformance.txt"; fail "the conformance test failed with the plug-in"; }
 grep -q "pig (defaults) params" "$work/conformance.txt" || fail "the conformance test did not play pig"
+DDALAB_PLUGIN_PATH="$plugin" "$unit_tests" "[plugin-metric]" >"$work/metric.txt" 2>&1 ||
+  { tail -30 "$work/metric.txt"; fail "the plug-in's metric is not followed as drama.cpp defines it"; }
+expect 0 "drama (Drama) - mean gap" "$ddalab" list metrics --plugin "$plugin"
 
 # A comparison: the same files for 1 and 2 threads; batch.json names the plug-in and its sha256.
 batch="$source/examples/plugin-dice/pig-comparison.json"
@@ -51,6 +55,19 @@ diff -r "$work/t1" "$work/t2" >/dev/null || fail "1 and 2 threads differ"
 sha=$(sha256sum "$plugin" | cut -d' ' -f1)
 grep -q "\"sha256\": \"$sha\"" "$work/t1/batch.json" || fail "batch.json does not record the plug-in's sha256"
 grep -q "pig__e-hillclimber.games.csv" <(ls "$work/t1") || fail "no games CSV of the plug-in's game"
+# The plug-in's metric is a column of every file, scored with the others, tested against e-random.
+head -1 "$work/t1/pig__e-hillclimber.games.csv" | grep -q ",randomness,drama,p0_score," ||
+  fail "the games CSV has no drama column after randomness"
+grep -q "^drama," "$work/t1/pig__e-hillclimber.summary.csv" || fail "no drama row in the summary"
+head -1 "$work/t1/pig.scores.csv" | grep -q ",drama,win_ratio,.*,drama_ratio,win_ratio_ratio," ||
+  fail "drama is not a scored column"
+grep -q "^pig/e-hillclimber,pig/e-random,drama," "$work/t1/pig.tests.csv" || fail "drama is not tested against e-random"
+# A built-in batch run with the plug-in loaded has the column too, so batch.json names the plug-in.
+"$ddalab" run "$source/experiments/quick.json" --plugin "$plugin" --out "$work/q" -n 20 --quiet >/dev/null 2>&1 ||
+  fail "quick.json with the plug-in failed"
+grep -q "\"sha256\": \"$sha\"" "$work/q/batch.json" || fail "a run with the plug-in's metric does not record it"
+expect 2 "the batch uses plug-in 'dice', which is not loaded" \
+  "$ddalab" run "$work/q/batch.json" --out "$work/q" --resume
 
 # Killed at random points, then --resume: the files of an uninterrupted run.
 "$ddalab" run "$batch" --plugin "$plugin" --out "$work/ref" -n 20000 -t 2 --quiet >/dev/null 2>&1 || fail "reference run failed"
@@ -73,7 +90,7 @@ mkdir -p "$work/moved" && cp "$plugin" "$work/moved/"
 
 # Refusals, each naming the file and the reason.
 expect 2 "$work/none.so: no such plug-in file" "$ddalab" list --plugin "$work/none.so"
-expect 2 "built for plug-in ABI 999, this ddalab" "$ddalab" list --plugin "$wrong_abi"
+expect 2 "built for plug-in ABI 998, this ddalab" "$ddalab" list --plugin "$wrong_abi"
 expect 2 "its registration failed: the game's data file is missing" "$ddalab" list --plugin "$failing"
 expect 2 "not a ddalab plug-in: no ddalab_plugin_entry" "$ddalab" list --plugin "$no_entry"
 expect 2 "expected a plug-in file after it" "$ddalab" list --plugin

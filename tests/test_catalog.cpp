@@ -1,9 +1,12 @@
 // The run-time catalog (core/catalog.h): the built-ins in their order, ids refused twice with
 // both origins named, addresses kept while entries are added; the capabilities players declare
-// match what they build; the default AI of each game; an experiment without players.
+// match what they build; the default AI of each game; an experiment without players; metric
+// descriptors (indices and scratch given out, refusals) and a plug-in's metric followed by the
+// tracker (run by tests/plugin_test.sh with the example plug-in loaded).
 #include <catch2/catch.hpp>
 
 #include "core/catalog.h"
+#include "core/metrics.h"
 #include "experiments/batch.h"
 #include "experiments/sha256.h"
 #include "games/registry.h"
@@ -35,7 +38,90 @@ std::shared_ptr<const Game> defaultGame(const GameInfo& info) {
   return info.make(validateParams(info.params, nullptr, "params"));
 }
 
+// A metric that counts rounds in `scratch` doubles.
+MetricInfo countingMetric(const std::string& key, size_t scratch) {
+  MetricInfo info;
+  info.key = key;
+  info.rule = {[](std::span<double> state, const RoundView&) { state[0] += 1; },
+               [](std::span<const double> state, const RoundView&) { return state[0]; }};
+  info.scratchSize = scratch;
+  return info;
+}
+
+std::string addError(Catalog& catalog, MetricInfo info) {
+  try {
+    catalog.add(std::move(info), "plug-in m");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 }  // namespace
+
+TEST_CASE("metrics: the built-ins first, plug-in metrics get the next index and their scratch",
+          "[catalog]") {
+  Catalog local;
+  REQUIRE(local.metrics().size() == kBuiltInMetrics);
+  for (size_t k = 0; k < kBuiltInMetrics; ++k) {
+    CHECK(local.metrics()[k].metric == static_cast<Metric>(k));
+    CHECK(local.metricOrigin(local.metrics()[k].key) == kBuiltIn);
+  }
+  CHECK(local.metrics()[static_cast<size_t>(Metric::Fairness)].appliesTo(2));
+  CHECK_FALSE(local.metrics()[static_cast<size_t>(Metric::Fairness)].appliesTo(1));
+  CHECK_FALSE(local.metrics()[static_cast<size_t>(Metric::Rounds)].scored);
+  const MetricInfo& a = local.add(countingMetric("a", 6), "plug-in m");
+  const MetricInfo& b = local.add(countingMetric("b", 10), "plug-in m");
+  CHECK(a.metric == static_cast<Metric>(kBuiltInMetrics));
+  CHECK(b.metric == static_cast<Metric>(kBuiltInMetrics + 1));
+  CHECK(a.scratchOffset == 0);
+  CHECK(b.scratchOffset == 6);
+  CHECK(local.metricOrigin("b") == "plug-in m");
+  // Refusals: a taken key (naming its origin), no rule, no scratch left, no room left.
+  CHECK_THAT(addError(local, countingMetric("tension", 0)),
+             Catch::Contains("plug-in m: metric 'tension'") &&
+                 Catch::Contains("taken by the metric from built-in"));
+  MetricInfo ruleless = countingMetric("c", 0);
+  ruleless.rule.value = nullptr;
+  CHECK_THAT(addError(local, ruleless), Catch::Contains("expected a rule"));
+  CHECK_THAT(addError(local, countingMetric("d", 1)),
+             Catch::Contains("needs 1 doubles of scratch, but only 0 of 16 are left"));
+  for (size_t k = local.metrics().size(); k < kMaxMetrics; ++k)
+    local.add(countingMetric("e" + std::to_string(k), 0), "plug-in m");
+  CHECK_THAT(addError(local, countingMetric("full", 0)),
+             Catch::Contains("the catalog holds at most 16 metrics"));
+  CHECK(a.key == "a");  // entries never move
+}
+
+// Run by tests/plugin_test.sh with examples/plugin-dice loaded (hidden otherwise): the tracker
+// calls the plug-in's rule at the end of every round with the statuses and the leader, and
+// its value is drama as drama.cpp defines it, worked out here from the tracker's statuses.
+TEST_CASE("a plug-in metric is followed round by round by the tracker", "[.plugin-metric]") {
+  const auto drama = metricByKey("drama");
+  REQUIRE(drama);
+  CHECK(catalog().metricOrigin("drama").find("plug-in dice") == 0);
+  const std::vector<std::vector<double>> rounds = {
+      {0, 10, 5}, {0, 20, 5}, {30, 20, 5}, {25, 26, 5}, {40, 20, 10}};
+  MetricsTracker tracker(std::vector<double>{0, 0, 0});
+  std::array<double, 3> gapSum{}, trailed{};
+  for (const auto& gains : rounds) {
+    tracker.endRound(gains);
+    double best = tracker.status(0);
+    for (int p = 1; p < 3; ++p) best = std::max(best, tracker.status(p));
+    for (int p = 0; p < 3; ++p)
+      if (best - tracker.status(p) > 0) gapSum[p] += best - tracker.status(p), trailed[p] += 1;
+  }
+  REQUIRE(tracker.leader() == 0);
+  REQUIRE(trailed[0] == 3);  // player 0 trailed in the first two rounds and the fourth
+  const double expected = gapSum[0] / trailed[0];
+  CHECK(expected > 0);
+  CHECK(tracker.values(0)[static_cast<size_t>(*drama)] == Approx(expected));
+  // A copy follows on by itself (search players copy the tracker).
+  MetricsTracker copy = tracker;
+  copy.endRound(std::vector<double>{0, 50, 0});
+  CHECK(tracker.values(0)[static_cast<size_t>(*drama)] == Approx(expected));
+  CHECK(copy.leader() == 1);
+}
 
 TEST_CASE("the built-ins register through the catalog in display order", "[catalog]") {
   std::vector<std::string> games, players;

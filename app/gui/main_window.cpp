@@ -149,10 +149,11 @@ bool MainWindow::loadPlugin(const QString& file, QString* error) {
       const LoadedPlugin plugin = ddalab::loadPlugin(file.toStdString());
       refreshGameMenu();
       batch_->refreshGames();
-      loaded = QString("loaded plug-in %1 %2: %3 game(s), %4 player(s)")
+      loaded = QString("loaded plug-in %1 %2: %3 game(s), %4 player(s), %5 metric(s)")
                    .arg(QString::fromStdString(plugin.name), QString::fromStdString(plugin.version))
                    .arg(plugin.games.size())
-                   .arg(plugin.players.size());
+                   .arg(plugin.players.size())
+                   .arg(plugin.metrics.size());
     }
     QSettings s;
     QStringList remembered = s.value("plugins/files").toStringList();

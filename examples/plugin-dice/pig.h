@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/believability.h"
+#include "core/metrics.h"
 #include "core/state.h"
 
 namespace pig {
@@ -137,5 +138,8 @@ class PigGame final : public Game {
  private:
   Config config_;
 };
+
+// The plug-in's metric (drama.cpp): how far behind the eventual leader was while it trailed.
+MetricInfo dramaInfo();
 
 }  // namespace pig

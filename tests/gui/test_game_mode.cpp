@@ -20,6 +20,7 @@
 #include <random>
 
 #include "app/gui/batch/batch_mode.h"
+#include "app/gui/batch/queue_model.h"
 #include "app/gui/main_window.h"
 #include "app/gui/play/live_panel.h"
 #include "app/gui/play/play_mode.h"
@@ -283,6 +284,31 @@ class GameModeTest : public QObject {
     QVERIFY(window.loadPlugin(DDALAB_DICE_PLUGIN));
     QVERIFY(!window.loadPlugin("/nonexistent/plugin.so", &error));
     QVERIFY2(error.contains("no such plug-in file"), qPrintable(error));
+  }
+  // A plug-in's metric joins the queue as a column (its label, its description as the tooltip)
+  // and the live panel's metrics; a row whose games were played before it was loaded says
+  // "n/a" there instead of a made-up 0.
+  void pluginMetricJoinsTheQueueAndThePanel() {
+    MainWindow window;
+    QueueModel& queue = *window.batch()->queue();
+    queue.append(Json::parse(R"({"name": "before", "game": {"id": "ludo"},
+                                "environment": {"id": "e-random"}, "iterations": 4})"));
+    GameRecord game;
+    game.numPlayers = 4;
+    game.metrics[static_cast<size_t>(Metric::Rounds)] = 80;
+    queue.addGames(0, std::span(&game, 1));
+    const int columnsBefore = queue.columnCount();
+    QString error;
+    QVERIFY2(window.loadPlugin(DDALAB_DICE_PLUGIN, &error), qPrintable(error));
+    QCOMPARE(queue.columnCount(), columnsBefore + 1);
+    const int drama = metricColumn(*metricByKey("drama"));
+    QCOMPARE(queue.headerData(drama, Qt::Horizontal, Qt::DisplayRole).toString(), QString("Drama"));
+    QVERIFY(
+        queue.headerData(drama, Qt::Horizontal, Qt::ToolTipRole).toString().contains("trailed"));
+    QCOMPARE(queue.data(queue.index(0, drama), Qt::DisplayRole).toString(), QString("n/a"));
+    QCOMPARE(window.batch()->queueView()->model()->columnCount(), columnsBefore + 1);
+    playByClicks(window, "pig");
+    QVERIFY(panelText(*window.playMode()->panel()).contains(" drama "));
   }
   // Playing Lost Cities against an AI, the live panel never names a card the person may not
   // know: the AI's hand, the cards the deck gave it (it showed "deck gives Y9": a cheat sheet),

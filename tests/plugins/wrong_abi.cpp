@@ -9,7 +9,7 @@ void registerNothing(ddalab::Catalog&, const std::string&) {}
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) const ddalab::PluginEntry* ddalab_plugin_entry() {
-  static const ddalab::PluginEntry entry{
-      DDALAB_PLUGIN_ABI + 998, __VERSION__, DDALAB_SDK_VERSION, "wrong-abi", "1", registerNothing};
+  static const ddalab::PluginEntry entry{998,         __VERSION__, DDALAB_SDK_VERSION,
+                                         "wrong-abi", "1",         registerNothing};
   return &entry;
 }
