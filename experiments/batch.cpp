@@ -568,10 +568,10 @@ Json playerJson(const PlayerEntry& p, bool withLevel) {
 
 }  // namespace
 
-Batch parseBatch(const Json& document, const std::string& source) {
+Batch parseBatch(const Json& document, const std::string& source, std::span<const SweepAxis> vary) {
   try {
     checkNestingDepth(document, "$");  // before anything walks it recursively
-    return parseDocument(document);
+    return parseDocument(expandSweeps(document, vary));
   } catch (const InputError& e) {
     throw InputError(source + ": " + e.path(), e.message());
   }
@@ -590,14 +590,15 @@ Batch parseExperiment(const Json& experiment, uint64_t seed, const std::string& 
   }
 }
 
-Batch parseBatchText(std::string_view text, const std::string& source) {
+Batch parseBatchText(std::string_view text, const std::string& source,
+                     std::span<const SweepAxis> vary) {
   if (text.size() > kMaxBatchFileBytes)
     throw InputError(source, tooLargeMessage(std::to_string(text.size())));
-  return parseBatch(parseJsonText(text, source), source);
+  return parseBatch(parseJsonText(text, source), source, vary);
 }
 
-Batch loadBatch(const std::filesystem::path& file) {
-  return parseBatchText(readBatchFile(file), file.string());
+Batch loadBatch(const std::filesystem::path& file, std::span<const SweepAxis> vary) {
+  return parseBatchText(readBatchFile(file), file.string(), vary);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/registry.h"
+#include "experiments/sweep.h"
 
 namespace ddalab {
 
@@ -53,11 +54,13 @@ struct Batch {
 // Reads and validates a batch or single-experiment file; errors (InputError) start with the
 // file name and give the JSON path or line:column and what was expected. Missing, unreadable or
 // oversized files and directories are InputErrors too (with the operating system's reason).
-Batch loadBatch(const std::filesystem::path& file);
+// A file's sweeps are expanded (sweep.h), `vary` axes (--vary) added to every experiment.
+Batch loadBatch(const std::filesystem::path& file, std::span<const SweepAxis> vary = {});
 
 // Parses and validates the text of a batch or single-experiment file (what loadBatch does after
 // reading); `source` names it in the errors. Throws InputError only, whatever the text.
-Batch parseBatchText(std::string_view text, const std::string& source);
+Batch parseBatchText(std::string_view text, const std::string& source,
+                     std::span<const SweepAxis> vary = {});
 
 // Validates one experiment on its own (an entry of a batch's "experiments"), as a batch of it
 // with seed `seed`; errors name `source` and the path within the experiment ("$.players[1]").
@@ -65,7 +68,8 @@ Batch parseExperiment(const Json& experiment, uint64_t seed, const std::string& 
 
 // Validates an already parsed document (possibly built in code: any nesting depth, NaN or
 // infinity is refused, not crashed on); `source` prefixes the error messages.
-Batch parseBatch(const Json& document, const std::string& source);
+Batch parseBatch(const Json& document, const std::string& source,
+                 std::span<const SweepAxis> vary = {});
 
 // The document `batch` would be loaded from (defaults written out), for saving batches.
 Json toJson(const Batch& batch);

@@ -21,7 +21,8 @@ expect() {
 }
 
 # Every shipped experiment file is valid.
-for f in "$src"/experiments/*.json "$src"/experiments/thesis/*.json "$src"/experiments/studies/*.json; do
+for f in "$src"/experiments/*.json "$src"/experiments/thesis/*.json "$src"/experiments/studies/*.json \
+  "$src"/experiments/sweeps/*.json; do
   expect 0 ": ok" "$ddalab" validate "$f"
 done
 
@@ -54,6 +55,17 @@ cmp -s "$work/out/ludo-4hc__e-random.games.csv" "$work/again/ludo-4hc__e-random.
 "$ddalab" score "$work/out" >"$work/score.txt" 2>&1 || fail "score failed: $(cat "$work/score.txt")"
 grep -q "score9" "$work/score.txt" || fail "score printed no scores"
 expect 2 "summary.csv" "$ddalab" score "$work/nothing-here"
+
+# Sweeps: the expanded batch is a batch file that runs, --vary adds an axis, a bad axis is named.
+sweep="$src/experiments/sweeps/ludo-4mn-random-prob-believability.json"
+expect 0 "40 experiments" "$ddalab" sweep expand "$sweep" --out "$work/expanded.json"
+expect 0 "ok (40 experiments" "$ddalab" validate "$work/expanded.json"
+expect 0 "ludo-4hc/e-hillclimber@tension=0" "$ddalab" run "$src/experiments/quick.json" -n 2 \
+  --vary coefficients.tension=0,30 --out "$work/vary" --quiet
+[ -f "$work/vary/ludo-4hc@tension=30.scores.csv" ] || { echo "FAIL: no scores of the point tension=30"; failures=$((failures + 1)); }
+expect 2 "--vary coefficients.tensoin: at the grid point tensoin=1" "$ddalab" sweep expand "$sweep" \
+  --vary coefficients.tensoin=1
+expect 2 "unknown action 'grow'" "$ddalab" sweep grow "$sweep"
 
 # bench runs every workload on 1 and 2 threads with identical results.
 expect 0 "signature: " "$ddalab" bench --scale 40

@@ -17,5 +17,6 @@ int listCommand(const Args& args);
 int validateCommand(const Args& args);
 int scoreCommand(const Args& args);
 int benchCommand(const Args& args);
+int sweepCommand(const Args& args);
 
 }  // namespace ddalab::cli

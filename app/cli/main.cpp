@@ -22,11 +22,12 @@ commands:
   validate FILE...   check experiment/batch files without running them
   score DIR          recompute the comparison tables from a results folder
   bench              deterministic benchmark: games/s and a behaviour signature
+  sweep expand FILE  the batch a swept file stands for (one experiment per grid point)
 
   --version          the version of ddalab
 
 every command:
-  --plugin FILE      load a plug-in (games, players) first; repeatable. DDALAB_PLUGIN_PATH
+  --plugin FILE      load a plug-in (games, players, metrics) first; repeatable. DDALAB_PLUGIN_PATH
                      (files or folders of *.so, separated by ':') is loaded before them
 )";
 
@@ -71,8 +72,9 @@ int main(int argc, char** argv) {
     if (command == "validate") return validateCommand(args);
     if (command == "score") return scoreCommand(args);
     if (command == "bench") return benchCommand(args);
+    if (command == "sweep") return sweepCommand(args);
     std::cerr << "ddalab: unknown command '" << command
-              << "'; valid: run, list, validate, score, bench\n";
+              << "'; valid: run, list, validate, score, bench, sweep\n";
     return kBadInput;
   } catch (const ddalab::InputError& e) {
     std::cerr << "ddalab " << command << ": error: " << e.what() << "\n";

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "app/cli/commands.h"
+#include "experiments/sweep.h"
 
 namespace ddalab::cli {
 
@@ -30,5 +31,8 @@ inline std::optional<int> parseArgs(const Args& args, const std::string& usage,
   }
   return std::nullopt;
 }
+
+// The axes of every --vary PATH=v1,v2,... option (sweep_command.cpp); throws InputError.
+std::vector<SweepAxis> varyAxes(const po::variables_map& vm);
 
 }  // namespace ddalab::cli

@@ -91,7 +91,7 @@ FolderMode folderMode(const po::variables_map& vm) {
 RunRequest makeRequest(const po::variables_map& vm) {
   RunRequest request;
   const std::filesystem::path file = vm["batch"].as<std::string>();
-  request.batch = loadBatch(file);
+  request.batch = loadBatch(file, varyAxes(vm));
   applyOverrides(request.batch, vm);
   request.out = vm.count("out") ? std::filesystem::path(vm["out"].as<std::string>())
                                 : std::filesystem::path("ddalab-out") / file.stem();
@@ -117,11 +117,14 @@ const char* signalName(int signal) {
   return "a signal";
 }
 
-// The --iterations and --seed a run was started with: a resumed run needs the same batch.
+// The --iterations, --seed and --vary a run was started with: a resumed run needs the same batch.
 std::string overrides(const po::variables_map& vm) {
   std::string text;
   for (const char* option : {"iterations", "seed"})
     if (vm.count(option)) text += std::string(" --") + option + " " + vm[option].as<std::string>();
+  if (vm.count("vary"))
+    for (const std::string& axis : vm["vary"].as<std::vector<std::string>>())
+      text += " --vary " + axis;
   return text;
 }
 
@@ -148,6 +151,8 @@ int runCommand(const Args& args) {
       "out,o", po::value<std::string>(), "results folder (default ddalab-out/<file stem>)")(
       "iterations,n", po::value<std::string>(), "games per experiment (overrides the file)")(
       "seed,s", po::value<std::string>(), "master seed 0..2^64-1 (overrides the file)")(
+      "vary", po::value<std::vector<std::string>>()->composing(),
+      "PATH=v1,v2,...: sweep one more axis in every experiment (repeatable)")(
       "trace", po::value<std::string>(), "write per-game JSON Lines traces into this folder")(
       "trace-detail",
       "with --trace: describe every environment decision (each outcome's probability, F and "

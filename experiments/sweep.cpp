@@ -1,0 +1,468 @@
+#include "experiments/sweep.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <variant>
+
+#include "experiments/batch.h"
+
+namespace ddalab {
+
+namespace {
+
+// ---- paths -----------------------------------------------------------------------------------
+
+using Segment = std::variant<std::string, size_t>;  // an object key or an array index
+
+bool isKeyCharacter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-';
+}
+
+// "players[0].level" -> players, 0, level; throws InputError at `where` when malformed.
+std::vector<Segment> parsePath(const std::string& path, const std::string& where) {
+  const std::string expected =
+      "expected a path into the experiment such as coefficients.tension, "
+      "environment.params.random_prob or players[0].level, got " +
+      jsonExcerpt(path);
+  std::vector<Segment> segments;
+  size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '[') {
+      const size_t close = path.find(']', i);
+      if (segments.empty() || close == std::string::npos || close == i + 1)
+        throw InputError(where, expected);
+      size_t index = 0;
+      for (size_t k = i + 1; k < close; ++k) {
+        if (path[k] < '0' || path[k] > '9' || index > 1'000'000) throw InputError(where, expected);
+        index = index * 10 + static_cast<size_t>(path[k] - '0');
+      }
+      segments.emplace_back(index);
+      i = close + 1;
+      continue;
+    }
+    if (path[i] == '.') {
+      if (segments.empty()) throw InputError(where, expected);
+      ++i;
+    }
+    const size_t start = i;
+    while (i < path.size() && isKeyCharacter(path[i])) ++i;
+    if (i == start) throw InputError(where, expected);
+    segments.emplace_back(path.substr(start, i - start));
+  }
+  if (segments.empty()) throw InputError(where, expected);
+  const auto& first = std::get<std::string>(segments.front());
+  if (first == "name" || first == "comparison")
+    throw InputError(where,
+                     "the sweep names the experiments and comparisons itself; expected "
+                     "another path than " +
+                         jsonExcerpt(path));
+  return segments;
+}
+
+// Sets `value` at `segments` in `experiment`; objects on the way are created (coefficients,
+// params), arrays must hold the index. Throws InputError at `where`.
+void setAt(Json& experiment, const std::vector<Segment>& segments, const Json& value,
+           const std::string& path, const std::string& where) {
+  Json* node = &experiment;
+  std::string walked = "$";
+  for (size_t s = 0; s < segments.size(); ++s) {
+    if (const auto* key = std::get_if<std::string>(&segments[s])) {
+      if (!node->is_object())
+        throw InputError(where, "path " + path + ": " + walked + " is " + jsonExcerpt(*node) +
+                                    ", not an object with '" + *key + "'");
+      if (s == 0 && *key == "players" && !node->contains("players"))
+        throw InputError(where, "path " + path +
+                                    ": the experiment has no \"players\" (every seat gets the "
+                                    "game's default AI); write its players out to vary them");
+      walked += "." + *key;
+      node = &(*node)[*key];
+      if (node->is_null() && s + 1 < segments.size() &&
+          std::holds_alternative<std::string>(segments[s + 1]))
+        *node = Json::object();
+      continue;
+    }
+    const size_t index = std::get<size_t>(segments[s]);
+    if (!node->is_array() || index >= node->size())
+      throw InputError(
+          where, "path " + path + ": " + walked + " has no entry [" + std::to_string(index) + "]" +
+                     (node->is_array() ? " (it has " + std::to_string(node->size()) + ")" : ""));
+    walked += "[" + std::to_string(index) + "]";
+    node = &(*node)[index];
+  }
+  *node = value;
+}
+
+// ---- axes ------------------------------------------------------------------------------------
+
+// A number as JSON: an integer where it is one (a level of 40, not 40.0).
+Json numberJson(double x) {
+  const double rounded = std::round(x);
+  if (std::abs(x - rounded) <= 1e-9 * std::max(1.0, std::abs(x)) && std::abs(rounded) < 9e15)
+    return static_cast<long long>(rounded);
+  return x;
+}
+
+double numberAt(const Json& range, const char* key, const std::string& where) {
+  if (!range.contains(key) || !range.at(key).is_number())
+    throw InputError(where + "." + key, "expected a number");
+  const double x = range.at(key).get<double>();
+  if (!std::isfinite(x)) throw InputError(where + "." + key, "expected a finite number");
+  return x;
+}
+
+// Throws unless `node` is an object of `allowed` keys only (`what` describes it).
+void checkKeys(const Json& node, const std::string& where, std::vector<std::string> allowed,
+               const std::string& what) {
+  if (!node.is_object()) throw InputError(where, "expected " + what + ", got " + jsonExcerpt(node));
+  for (const auto& [key, _] : node.items())
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      std::string list;
+      for (const auto& k : allowed) list += (list.empty() ? "" : ", ") + k;
+      throw InputError(where + "." + key, "unknown key; expected " + list);
+    }
+}
+
+// {"from", "to", "steps", "scale": "linear" | "log"} -> its values, `from` and `to` included.
+std::vector<Json> rangeValues(const Json& range, const std::string& where) {
+  checkKeys(range, where, {"from", "to", "steps", "scale"},
+            "{\"from\", \"to\", \"steps\", \"scale\"}");
+  const double from = numberAt(range, "from", where), to = numberAt(range, "to", where);
+  const Json steps = range.value("steps", Json());
+  if (!steps.is_number_integer() || steps.get<long long>() < 2 || steps.get<long long>() > 10000)
+    throw InputError(where + ".steps",
+                     "expected a whole number of values 2..10000, got " + jsonExcerpt(steps));
+  const Json scaleNode = range.value("scale", Json("linear"));
+  if (scaleNode != "linear" && scaleNode != "log")
+    throw InputError(where + ".scale",
+                     "expected \"linear\" or \"log\", got " + jsonExcerpt(scaleNode));
+  const std::string scale = scaleNode.get<std::string>();
+  if (scale == "log" && (from <= 0 || to <= 0))
+    throw InputError(where, "a log scale needs from and to above 0");
+  const auto n = steps.get<int>();
+  std::vector<Json> values;
+  for (int i = 0; i < n; ++i) {
+    const double t = static_cast<double>(i) / (n - 1);
+    values.push_back(
+        numberJson(scale == "log" ? from * std::pow(to / from, t) : from + t * (to - from)));
+  }
+  return values;
+}
+
+SweepAxis parseAxis(const Json& node, const std::string& where) {
+  checkKeys(node, where, {"path", "values", "range", "combine"},
+            "an axis {\"path\", \"values\" or \"range\"}");
+  SweepAxis axis;
+  if (!node.contains("path") || !node.at("path").is_string())
+    throw InputError(where + ".path", "expected a path into the experiment (a string)");
+  axis.path = node.at("path").get<std::string>();
+  parsePath(axis.path, where + ".path");
+  if (node.contains("values") == node.contains("range"))
+    throw InputError(where, "expected either \"values\" or \"range\"");
+  if (node.contains("values")) {
+    const Json& values = node.at("values");
+    if (!values.is_array() || values.empty())
+      throw InputError(where + ".values", "expected a non-empty array of values");
+    axis.values.assign(values.begin(), values.end());
+  } else {
+    axis.values = rangeValues(node.at("range"), where + ".range");
+  }
+  if (node.contains("combine")) {
+    const Json& combine = node.at("combine");
+    if (combine != "zip" && combine != "cross")
+      throw InputError(where + ".combine",
+                       "expected \"zip\" or \"cross\", got " + jsonExcerpt(combine));
+    axis.zip = combine == "zip";
+  }
+  return axis;
+}
+
+// Where an axis came from, for messages: the file's JSON path or the option.
+struct PlacedAxis {
+  SweepAxis axis;
+  std::string where;
+};
+
+// The axes of a "sweep" node at `where`, each placed at its own path for messages.
+std::vector<PlacedAxis> parseSweep(const Json& node, const std::string& where) {
+  const bool object = node.is_object();
+  const Json& list = object && node.contains("axes") ? node.at("axes") : node;
+  const std::string listPath = object ? where + ".axes" : where;
+  if (!list.is_array() || list.empty())
+    throw InputError(listPath, "expected a non-empty array of axes, got " + jsonExcerpt(list));
+  bool zipAll = false;
+  if (object) {
+    checkKeys(node, where, {"axes", "combine"}, "{\"axes\", \"combine\"}");
+    const Json combine = node.value("combine", Json("cross"));
+    if (combine != "zip" && combine != "cross")
+      throw InputError(where + ".combine",
+                       "expected \"zip\" or \"cross\", got " + jsonExcerpt(combine));
+    zipAll = combine == "zip";
+  }
+  std::vector<PlacedAxis> axes;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string at = listPath + "[" + std::to_string(i) + "]";
+    axes.push_back({parseAxis(list[i], at), at});
+    if (zipAll && i > 0) axes.back().axis.zip = true;
+  }
+  return axes;
+}
+
+// ---- grid ------------------------------------------------------------------------------------
+
+// Every grid point: one value index per axis. Zipped axes share an index (same length);
+// the first group varies slowest.
+std::vector<std::vector<size_t>> gridPoints(const std::vector<PlacedAxis>& axes) {
+  std::vector<std::vector<size_t>> groups;  // axis indices
+  for (size_t a = 0; a < axes.size(); ++a) {
+    if (axes[a].axis.zip && !groups.empty()) {
+      const size_t first = groups.back().front();
+      if (axes[a].axis.values.size() != axes[first].axis.values.size())
+        throw InputError(axes[a].where, "zipped with " + axes[first].axis.path + ": expected " +
+                                            std::to_string(axes[first].axis.values.size()) +
+                                            " values, got " +
+                                            std::to_string(axes[a].axis.values.size()));
+      groups.back().push_back(a);
+    } else {
+      groups.push_back({a});
+    }
+  }
+  std::vector<std::vector<size_t>> points = {std::vector<size_t>(axes.size())};
+  for (const auto& group : groups) {
+    std::vector<std::vector<size_t>> next;
+    for (const auto& point : points)
+      for (size_t v = 0; v < axes[group.front()].axis.values.size(); ++v) {
+        next.push_back(point);
+        for (size_t a : group) next.back()[a] = v;
+      }
+    points = std::move(next);
+  }
+  return points;
+}
+
+std::string valueText(const Json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// The name of each axis in experiment names: its last key ("random_prob"), or its whole path
+// where two axes share the last key.
+std::vector<std::string> axisNames(const std::vector<PlacedAxis>& axes) {
+  std::vector<std::string> names;
+  for (const auto& a : axes) {
+    const auto segments = parsePath(a.axis.path, a.where);
+    std::string last = a.axis.path;
+    for (auto s = segments.rbegin(); s != segments.rend(); ++s)
+      if (const auto* key = std::get_if<std::string>(&*s)) {
+        last = *key;
+        break;
+      }
+    names.push_back(last);
+  }
+  for (size_t a = 0; a < axes.size(); ++a)
+    for (size_t b = 0; b < axes.size(); ++b)
+      if (a != b && names[a] == names[b] && names[a] != axes[a].axis.path) {
+        names[a] = axes[a].axis.path;
+        break;
+      }
+  return names;
+}
+
+// "@random_prob=0.2,believability=100" of one grid point.
+std::string pointLabel(const std::vector<PlacedAxis>& axes, const std::vector<size_t>& point) {
+  const auto names = axisNames(axes);
+  std::string label = "@";
+  for (size_t a = 0; a < axes.size(); ++a) {
+    if (a > 0) label += ',';
+    label += names[a] + "=" + valueText(axes[a].axis.values[point[a]]);
+  }
+  return label;
+}
+
+// The experiment's name ("" when it has none yet: validation then says so).
+std::string nameOf(const Json& experiment) {
+  const Json* name = experiment.contains("name") ? &experiment.at("name") : nullptr;
+  return name && name->is_string() ? name->get<std::string>() : std::string();
+}
+
+// The experiment at one grid point, validated: an error is reported at the axis whose path
+// the validation names (or the first axis), with the point's values.
+Json pointExperiment(const Json& experiment, const std::vector<PlacedAxis>& axes,
+                     const std::vector<size_t>& point, const std::string& label) {
+  Json e = experiment;
+  for (size_t a = 0; a < axes.size(); ++a)
+    setAt(e, parsePath(axes[a].axis.path, axes[a].where), axes[a].axis.values[point[a]],
+          axes[a].axis.path, axes[a].where);
+  e["name"] = nameOf(experiment) + label;
+  if (experiment.contains("comparison") && experiment.at("comparison").is_string())
+    e["comparison"] = experiment.at("comparison").get<std::string>() + label;
+  try {
+    parseExperiment(e, 0, "");
+  } catch (const InputError& error) {
+    const size_t dollar = error.path().find('$');
+    const std::string inner =
+        dollar == std::string::npos ? error.path() : error.path().substr(dollar);
+    size_t culprit = 0;
+    for (size_t a = 0; a < axes.size(); ++a)
+      if (inner.rfind("$." + axes[a].axis.path, 0) == 0) culprit = a;
+    throw InputError(axes[culprit].where, "at the grid point " + label.substr(1) +
+                                              ", the experiment " +
+                                              jsonExcerpt(nameOf(experiment)) +
+                                              " is refused: " + inner + ": " + error.message());
+  }
+  return e;
+}
+
+// ---- expansion -------------------------------------------------------------------------------
+
+struct Row {
+  Json experiment;               // without "sweep"
+  std::vector<PlacedAxis> axes;  // its own
+};
+
+// The axes every experiment of a comparison is played at: the batch's, then the one swept
+// row's own (two rows sweeping differently are refused: their points would not pair).
+std::vector<PlacedAxis> comparisonAxes(const std::vector<Row>& rows,
+                                       const std::vector<size_t>& members,
+                                       const std::vector<PlacedAxis>& batchAxes) {
+  const Row* swept = nullptr;
+  for (size_t i : members) {
+    if (rows[i].axes.empty()) continue;
+    if (swept) {
+      throw InputError(rows[i].axes.front().where,
+                       "two experiments of the comparison " +
+                           jsonExcerpt(rows[i].experiment.at("comparison")) +
+                           " carry their own sweep; expected one (its other rows are played at "
+                           "each of its points) or a sweep of the batch");
+    }
+    swept = &rows[i];
+  }
+  std::vector<PlacedAxis> axes = batchAxes;
+  if (swept) axes.insert(axes.end(), swept->axes.begin(), swept->axes.end());
+  return axes;
+}
+
+// Whether `row` sets the values of these axes: the batch's always, a row's own only its own.
+std::vector<PlacedAxis> axesOf(const Row& row, const std::vector<PlacedAxis>& all,
+                               size_t batchCount) {
+  if (!row.axes.empty()) return all;
+  return {all.begin(), all.begin() + static_cast<std::ptrdiff_t>(batchCount)};
+}
+
+void emitPoints(const std::vector<Row>& rows, const std::vector<size_t>& members,
+                const std::vector<PlacedAxis>& axes, size_t batchCount, Json& out) {
+  if (axes.empty()) {
+    for (size_t i : members) out.push_back(rows[i].experiment);
+    return;
+  }
+  for (const auto& point : gridPoints(axes)) {
+    const std::string label = pointLabel(axes, point);
+    for (size_t i : members) {
+      const std::vector<PlacedAxis> own = axesOf(rows[i], axes, batchCount);
+      const std::vector<size_t> ownPoint(point.begin(),
+                                         point.begin() + static_cast<std::ptrdiff_t>(own.size()));
+      Json e = pointExperiment(rows[i].experiment, own, ownPoint, label);
+      out.push_back(std::move(e));
+    }
+  }
+}
+
+Json expandExperiments(const Json& list, const std::vector<PlacedAxis>& batchAxes,
+                       const std::string& listPath) {
+  std::vector<Row> rows;
+  for (size_t i = 0; i < list.size(); ++i) {
+    Row row{list[i], {}};
+    if (row.experiment.is_object() && row.experiment.contains("sweep")) {
+      const std::string where =
+          listPath == "$" ? "$.sweep" : listPath + "[" + std::to_string(i) + "].sweep";
+      row.axes = parseSweep(row.experiment.at("sweep"), where);
+      row.experiment.erase("sweep");
+    }
+    rows.push_back(std::move(row));
+  }
+  // Rows of one comparison are expanded together, where the first of them stands.
+  std::map<std::string, std::vector<size_t>> comparisons;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Json& e = rows[i].experiment;
+    if (e.is_object() && e.contains("comparison") && e.at("comparison").is_string() &&
+        !e.at("comparison").get<std::string>().empty())
+      comparisons[e.at("comparison").get<std::string>()].push_back(i);
+  }
+  Json out = Json::array();
+  std::vector<bool> done(rows.size(), false);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (done[i]) continue;
+    const Json& e = rows[i].experiment;
+    std::vector<size_t> members = {i};
+    if (e.is_object() && e.contains("comparison") && e.at("comparison").is_string() &&
+        !e.at("comparison").get<std::string>().empty())
+      members = comparisons.at(e.at("comparison").get<std::string>());
+    for (size_t m : members) done[m] = true;
+    emitPoints(rows, members, comparisonAxes(rows, members, batchAxes), batchAxes.size(), out);
+  }
+  return out;
+}
+
+}  // namespace
+
+SweepAxis parseVary(const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw InputError("--vary", "expected PATH=v1,v2,... (e.g. coefficients.tension=0,10,30), got " +
+                                   jsonExcerpt(text));
+  SweepAxis axis;
+  axis.path = text.substr(0, eq);
+  parsePath(axis.path, "--vary");
+  size_t start = eq + 1;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    if (item.empty()) throw InputError("--vary", "an empty value in " + jsonExcerpt(text));
+    const Json parsed = Json::parse(item, nullptr, false);
+    axis.values.push_back(parsed.is_discarded() ? Json(item) : parsed);
+    start = end + 1;
+  }
+  return axis;
+}
+
+bool hasSweep(const Json& document) {
+  if (!document.is_object()) return false;
+  if (document.contains("sweep")) return true;
+  const Json* list = document.contains("experiments") ? &document.at("experiments") : nullptr;
+  if (!list || !list->is_array()) return false;
+  for (const Json& e : *list)
+    if (e.is_object() && e.contains("sweep")) return true;
+  return false;
+}
+
+Json expandSweeps(const Json& document, std::span<const SweepAxis> extra) {
+  if (!hasSweep(document) && extra.empty()) return document;
+  if (!document.is_object() || !document.contains("format"))
+    return document;  // refused by the batch's validation, with its message
+  Json batch = document;
+  std::string listPath = "$.experiments";
+  if (document.at("format") == kExperimentFormat) {  // one experiment: a batch of its points
+    Json experiment = document;
+    batch = {{"format", kBatchFormat}};
+    for (const char* key : {"seed", "description"})
+      if (experiment.contains(key)) {
+        batch[key] = experiment.at(key);
+        experiment.erase(key);
+      }
+    experiment.erase("format");
+    batch["experiments"] = Json::array({experiment});
+    listPath = "$";
+  }
+  std::vector<PlacedAxis> batchAxes;
+  if (batch.contains("sweep")) {
+    batchAxes = parseSweep(batch.at("sweep"), "$.sweep");
+    batch.erase("sweep");
+  }
+  for (const SweepAxis& axis : extra) batchAxes.push_back({axis, "--vary " + axis.path});
+  const Json& list = batch.value("experiments", Json());
+  if (!list.is_array()) return batch;  // refused by the batch's validation
+  batch["experiments"] = expandExperiments(list, batchAxes, listPath);
+  return batch;
+}
+
+}  // namespace ddalab

@@ -1,0 +1,159 @@
+// Sweeps (experiments/sweep.h): grid points crossed and zipped, ranges, names and comparisons
+// carrying the values, the rows a row's sweep leaves alone played at every point with the same
+// seeds, --vary, and every refusal naming the axis, the grid point and what was expected.
+#include <catch2/catch.hpp>
+
+#include "experiments/batch.h"
+#include "experiments/runner.h"
+#include "experiments/sweep.h"
+#include "tests/support.h"
+
+using namespace ddalab;
+using Catch::Matchers::Contains;
+
+namespace {
+
+Json batchOf(std::vector<Json> experiments, Json sweep = nullptr) {
+  Json doc = {{"format", kBatchFormat}, {"seed", 5}, {"experiments", std::move(experiments)}};
+  if (!sweep.is_null()) doc["sweep"] = std::move(sweep);
+  return doc;
+}
+
+std::vector<std::string> namesOf(const Batch& batch) {
+  std::vector<std::string> names;
+  for (const auto& e : batch.experiments) names.push_back(e.name);
+  return names;
+}
+
+double coefficient(const Experiment& e, Metric m) {
+  return e.coefficients[static_cast<size_t>(m)];
+}
+
+}  // namespace
+
+TEST_CASE("a batch sweep crosses its axes over every experiment, point by point", "[sweep]") {
+  const Json doc = batchOf(
+      {ludoExperiment("c/e-random", "e-random", 2), ludoExperiment("c/e-hc", "e-hillclimber", 2)},
+      Json::array(
+          {{{"path", "coefficients.tension"}, {"values", {0, 30}}},
+           {{"path", "players[0].level"}, {"range", {{"from", 10}, {"to", 100}, {"steps", 4}}}}}));
+  const Batch batch = parseBatch(doc, "file.json");
+  REQUIRE(batch.experiments.size() == 2 * 4 * 2);
+  // The first axis varies slowest; each point's rows together, in the file's order.
+  CHECK(namesOf(batch)[0] == "c/e-random@tension=0,level=10");
+  CHECK(namesOf(batch)[1] == "c/e-hc@tension=0,level=10");
+  CHECK(namesOf(batch)[3] == "c/e-hc@tension=0,level=40");
+  CHECK(namesOf(batch)[15] == "c/e-hc@tension=30,level=100");
+  CHECK(batch.experiments[15].comparison == "c@tension=30,level=100");
+  CHECK(coefficient(batch.experiments[15], Metric::Tension) == 30);
+  CHECK(coefficient(batch.experiments[15], Metric::Lead) == 3);  // the others stay
+  const std::vector<int> levels = {10, 40, 70, 100};
+  for (size_t p = 0; p < 4; ++p) CHECK(batch.experiments[2 * p].players[0].level == levels[p]);
+  CHECK(batch.experiments[0].salt == 0);  // every point plays the same seeds
+}
+
+TEST_CASE("zipped axes move together; log ranges; an experiment file's own sweep", "[sweep]") {
+  Json experiment = ludoExperiment("x", "e-hillclimber", 2);
+  experiment["format"] = kExperimentFormat;
+  experiment["seed"] = 3;
+  experiment["sweep"] = {
+      {"combine", "zip"},
+      {"axes",
+       {{{"path", "coefficients.believability"},
+         {"range", {{"from", 1}, {"to", 1000}, {"steps", 4}, {"scale", "log"}}}},
+        {{"path", "environment.params.random_prob"}, {"values", {0, 0.1, 0.2, 0.5}}}}}};
+  const Batch batch = parseBatch(experiment, "x.json");
+  CHECK(batch.seed == 3);
+  CHECK(namesOf(batch) == std::vector<std::string>{"x@believability=1,random_prob=0",
+                                                   "x@believability=10,random_prob=0.1",
+                                                   "x@believability=100,random_prob=0.2",
+                                                   "x@believability=1000,random_prob=0.5"});
+  CHECK(batch.experiments[2].environment.params.at("random_prob") == 0.2);
+  CHECK(coefficient(batch.experiments[3], Metric::Believability) == 1000);
+}
+
+TEST_CASE("a row's own sweep plays the comparison's other rows at every point", "[sweep]") {
+  Json swept = ludoExperiment("c/e-hc", "e-hillclimber", 3);
+  swept["sweep"] = {{{"path", "environment.params.random_prob"}, {"values", {0, 1}}}};
+  const Batch batch = parseBatch(batchOf({ludoExperiment("c/e-random", "e-random", 3), swept,
+                                          [] {
+                                            Json other = ludoExperiment("solo", "e-random", 3);
+                                            other.erase("comparison");
+                                            return other;
+                                          }()}),
+                                 "file.json");
+  CHECK(namesOf(batch) ==
+        std::vector<std::string>{"c/e-random@random_prob=0", "c/e-hc@random_prob=0",
+                                 "c/e-random@random_prob=1", "c/e-hc@random_prob=1", "solo"});
+  CHECK(batch.experiments[2].comparison == "c@random_prob=1");
+  CHECK(batch.experiments[2].environment.params.empty());  // e-random has no random_prob
+  // The same seeds at every point: the e-random copies play the same games.
+  RunOptions options;
+  options.threads = 2;
+  const auto results = runBatch(batch, options);
+  REQUIRE(results.size() == 5);
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK(results[0].records[i].seed == results[2].records[i].seed);
+    CHECK(results[0].records[i].metrics == results[2].records[i].metrics);
+  }
+}
+
+TEST_CASE("--vary adds an axis to every experiment", "[sweep]") {
+  const SweepAxis axis = parseVary("coefficients.lead=0,2.5,7");
+  CHECK(axis.path == "coefficients.lead");
+  CHECK(axis.values == std::vector<Json>{0, 2.5, 7});
+  CHECK(parseVary("environment.id=e-random,e-hillclimber").values[1] == "e-hillclimber");
+  const std::vector<SweepAxis> vary = {axis};
+  const Batch batch =
+      parseBatch(batchOf({ludoExperiment("c/a", "e-hillclimber", 2)}), "file.json", vary);
+  CHECK(namesOf(batch) == std::vector<std::string>{"c/a@lead=0", "c/a@lead=2.5", "c/a@lead=7"});
+  CHECK_THROWS_WITH(parseVary("coefficients.lead"), Contains("expected PATH=v1,v2"));
+  CHECK_THROWS_WITH(parseVary("coefficients.lead=1,,2"), Contains("an empty value"));
+}
+
+TEST_CASE("sweep refusals name the file, the axis and what was expected", "[sweep]") {
+  const auto refused = [](const Json& sweep) {
+    Json e = ludoExperiment("c/a", "e-hillclimber", 2);
+    e["sweep"] = sweep;
+    return errorOf(batchOf({e}));
+  };
+  CHECK_THAT(refused({{{"path", "environment.params.random_prb"}, {"values", {0}}}}),
+             Contains("file.json: $.experiments[0].sweep[0]: at the grid point random_prb=0") &&
+                 Contains("unknown parameter 'random_prb'"));
+  CHECK_THAT(refused({{{"path", "environment.params.random_prob"}, {"values", {0, 2}}}}),
+             Contains("$.experiments[0].sweep[0]: at the grid point random_prob=2") &&
+                 Contains("expected number in [0, 1]"));
+  CHECK_THAT(refused({{{"path", "players[2].level"}, {"values", {10}}}}),
+             Contains("$.experiments[0].sweep[0]: path players[2].level: $.players has no entry "
+                      "[2] (it has 2)"));
+  CHECK_THAT(refused({{{"path", "name"}, {"values", {"a"}}}}),
+             Contains("the sweep names the experiments and comparisons itself"));
+  CHECK_THAT(refused({{{"path", "coefficients..x"}, {"values", {1}}}}),
+             Contains("expected a path into the experiment"));
+  CHECK_THAT(refused({{{"path", "coefficients.lead"}}}),
+             Contains("$.experiments[0].sweep[0]: expected either \"values\" or \"range\""));
+  CHECK_THAT(
+      refused({{{"path", "coefficients.lead"}, {"range", {{"from", 0}, {"to", 9}, {"steps", 1}}}}}),
+      Contains("sweep[0].range.steps: expected a whole number of values 2..10000"));
+  CHECK_THAT(refused({{{"path", "coefficients.lead"},
+                       {"range", {{"from", 0}, {"to", 9}, {"steps", 3}, {"scale", "log"}}}}}),
+             Contains("a log scale needs from and to above 0"));
+  CHECK_THAT(refused({{{"path", "coefficients.lead"},
+                       {"range", {{"from", 1}, {"to", 9}, {"steps", 3}, {"scale", 3}}}}}),
+             Contains("sweep[0].range.scale: expected \"linear\" or \"log\", got 3"));
+  CHECK_THAT(refused({{{"path", "coefficients.lead"}, {"values", {1}}, {"step", 1}}}),
+             Contains("sweep[0].step: unknown key; expected path, values, range, combine"));
+  CHECK_THAT(refused({{{"path", "coefficients.lead"}, {"values", {1, 2}}},
+                      {{"path", "coefficients.tension"}, {"values", {1}}, {"combine", "zip"}}}),
+             Contains("sweep[1]: zipped with coefficients.lead: expected 2 values, got 1"));
+  // Two rows of one comparison with sweeps of their own would not pair.
+  Json a = ludoExperiment("c/a", "e-hillclimber", 2), b = ludoExperiment("c/b", "e-hillclimber", 2);
+  a["sweep"] = b["sweep"] = {{{"path", "coefficients.lead"}, {"values", {1, 2}}}};
+  CHECK_THAT(errorOf(batchOf({a, b})),
+             Contains("$.experiments[1].sweep[0]: two experiments of the comparison \"c\""));
+  // Without players written out, a seat cannot be varied.
+  Json noPlayers = ludoExperiment("c/a", "e-hillclimber", 2);
+  noPlayers.erase("players");
+  noPlayers["sweep"] = {{{"path", "players[0].level"}, {"values", {10}}}};
+  CHECK_THAT(errorOf(batchOf({noPlayers})), Contains("write its players out to vary them"));
+}
