@@ -10,6 +10,7 @@
 #include <set>
 
 #include "experiments/plugins.h"
+#include "experiments/sha256.h"
 #include "games/registry.h"
 #include "players/registry.h"
 #include "results/experiment_result.h"
@@ -525,6 +526,14 @@ void checkPluginsLoaded(const Json& plugins) {
   }
 }
 
+// The "shard" a shard's batch.json records (toJson); merge checks its version and checksum.
+Shard parseShardRecord(const Json& node) {
+  Fields fields(node, "$.shard", {"index", "count", "ddalab", "batch_sha256"});
+  const auto count = static_cast<int>(fields.integer("count", 1, 100000));
+  const auto index = static_cast<int>(fields.integer("index", 0, count - 1));
+  return {index, count};
+}
+
 Batch parseDocument(const Json& document) {
   if (!document.is_object()) throw InputError("$", "expected a JSON object");
   const Json* format = document.contains("format") ? &document.at("format") : nullptr;
@@ -542,8 +551,10 @@ Batch parseDocument(const Json& document) {
     throw InputError("$.format", "unsupported format " + jsonExcerpt(*format) + "; expected \"" +
                                      kBatchFormat + "\" or \"" + kExperimentFormat + "\"");
   // "plugins" records what a run used (toJson); --resume compares it with what is loaded.
-  Fields fields(document, "$", {"format", "seed", "description", "experiments", "plugins"});
+  Fields fields(document, "$",
+                {"format", "seed", "description", "experiments", "plugins", "shard"});
   if (fields.has("plugins")) checkPluginsLoaded(fields.get("plugins"));
+  if (fields.has("shard")) batch.shard = parseShardRecord(fields.get("shard"));
   batch.seed = fields.unsignedInteger("seed");
   const Json& list = fields.get("experiments");
   if (!list.is_array() || list.empty())
@@ -646,6 +657,11 @@ Json toJson(const Batch& batch) {
   // built-ins has none, and its batch.json is as before plug-ins existed).
   if (Json plugins = pluginsUsed(idsNamed(experiments)); !plugins.empty())
     document["plugins"] = std::move(plugins);
+  if (batch.shard)
+    document["shard"] = {{"index", batch.shard->index},
+                         {"count", batch.shard->count},
+                         {"ddalab", DDALAB_SDK_VERSION},
+                         {"batch_sha256", sha256Hex(document.dump(2) + "\n")}};
   return document;
 }
 
@@ -667,8 +683,33 @@ std::vector<Json> playKeys(const Batch& batch) {
 
 size_t plannedGames(const Batch& batch) {
   size_t total = 0;
-  for (const auto& e : batch.experiments) total += static_cast<size_t>(e.iterations);
+  for (const auto& e : batch.experiments) total += iterationsOf(batch, e).size();
   return total;
+}
+
+IterationRange iterationsOf(const Batch& batch, const Experiment& experiment) {
+  const auto n = static_cast<size_t>(experiment.iterations);
+  if (!batch.shard) return {0, n};
+  const auto k = static_cast<size_t>(batch.shard->index),
+             count = static_cast<size_t>(batch.shard->count);
+  return {n * k / count, n * (k + 1) / count};
+}
+
+Shard parseShard(const std::string& text, const std::string& option) {
+  const size_t slash = text.find('/');
+  const auto number = [&](const std::string& part) {
+    long long value = -1;
+    if (!part.empty() && part.size() <= 6 &&
+        part.find_first_not_of("0123456789") == std::string::npos)
+      value = std::stoll(part);
+    return value;
+  };
+  const long long k = slash == std::string::npos ? -1 : number(text.substr(0, slash));
+  const long long n = slash == std::string::npos ? -1 : number(text.substr(slash + 1));
+  if (k < 0 || n < 1 || n > 100000 || k >= n)
+    throw InputError(option, "expected K/N with 0 <= K < N <= 100000 (shard K of N), got '" +
+                                 textExcerpt(text) + "'");
+  return {static_cast<int>(k), static_cast<int>(n)};
 }
 
 uint64_t playIdentity(const Batch& batch, size_t index) {

@@ -46,10 +46,29 @@ struct Experiment {
   uint64_t salt = 0;  // 0: the same per-iteration seeds as every other experiment (paired rows)
 };
 
+// One part of a batch run on its own (--shard K/N, a cluster's array task): shard `index` of
+// `count` plays iterations [I * index / count, I * (index + 1) / count) of every experiment of I
+// iterations; `ddalab merge` puts the shards' folders together.
+struct Shard {
+  int index = 0;
+  int count = 1;
+};
+
 struct Batch {
   uint64_t seed = 0;
   std::vector<Experiment> experiments;
+  std::optional<Shard> shard;  // none: every iteration
 };
+
+// The iterations of `experiment` a run of `batch` plays (all of them, or its shard's).
+struct IterationRange {
+  size_t begin = 0, end = 0;
+  size_t size() const { return end - begin; }
+};
+IterationRange iterationsOf(const Batch& batch, const Experiment& experiment);
+
+// "K/N" (0 <= K < N <= 100000) as a shard; throws InputError naming `option`.
+Shard parseShard(const std::string& text, const std::string& option);
 
 // Reads and validates a batch or single-experiment file; errors (InputError) start with the
 // file name and give the JSON path or line:column and what was expected. Missing, unreadable or
@@ -71,7 +90,9 @@ Batch parseExperiment(const Json& experiment, uint64_t seed, const std::string& 
 Batch parseBatch(const Json& document, const std::string& source,
                  std::span<const SweepAxis> vary = {});
 
-// The document `batch` would be loaded from (defaults written out), for saving batches.
+// The document `batch` would be loaded from (defaults written out), for saving batches. A
+// shard's records "shard": {"index", "count", "ddalab": the version, "batch_sha256": of the
+// whole batch's document as a run writes it}, so that merge can refuse shards that differ.
 Json toJson(const Batch& batch);
 
 // For each experiment of `wanted`, the experiment of `held` that plays the same games: the same
@@ -80,7 +101,7 @@ Json toJson(const Batch& batch);
 // `held` answers at most one of `wanted`.
 std::vector<std::optional<size_t>> matchExperiments(const Batch& held, const Batch& wanted);
 
-// The games of every experiment of `batch` together.
+// The games of every experiment of `batch` together (of its shard, for a shard).
 size_t plannedGames(const Batch& batch);
 
 // A fingerprint of what decides the games of experiment `index` of `batch` (see

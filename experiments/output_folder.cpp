@@ -327,7 +327,7 @@ bool OutputFolder::holdsEveryGame(const Batch& batch) const {
     if (summaries.size() != batch.experiments.size()) return false;
     for (size_t i = 0; i < summaries.size(); ++i)
       if (summaries[i].label.name != batch.experiments[i].name ||
-          summaries[i].games != static_cast<size_t>(batch.experiments[i].iterations))
+          summaries[i].games != iterationsOf(batch, batch.experiments[i]).size())
         return false;
     return true;
   } catch (const std::exception&) {  // missing or damaged files: not complete

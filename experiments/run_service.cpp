@@ -28,13 +28,14 @@ class ExperimentRun {
         index_(index),
         journalFile_(folder.journal(experiment_)),
         identity_(playIdentity(request.batch, index)),
+        range_(iterationsOf(request.batch, experiment_)),
         events_(events),
         summary_(labelOf(experiment_)) {}
 
   // Reads back the checkpoint of an interrupted run; returns how many games it held.
   size_t resume() {
     const JournalScan scan = readJournal(journalFile_, identity_, [this](JournalEntry&& entry) {
-      if (entry.record.iteration != summary_.games()) return false;  // not the next game
+      if (entry.record.iteration != next()) return false;  // not the next game
       add(entry.record);
       return true;
     });
@@ -44,7 +45,7 @@ class ExperimentRun {
 
   // Plays the games not yet finished; returns how many were played.
   size_t play(RunControl& control, const std::function<void()>& tick) {
-    const size_t first = summary_.games();
+    const size_t first = next();
     JournalWriter journal(journalFile_, validBytes_, identity_);
     auto lastSync = Clock::now();
     PlayOptions options;
@@ -98,9 +99,12 @@ class ExperimentRun {
   }
 
   size_t games() const { return summary_.games(); }
-  bool finished() const { return summary_.games() == static_cast<size_t>(experiment_.iterations); }
+  bool finished() const { return summary_.games() == range_.size(); }
 
  private:
+  // The iteration of the next game to play (its shard's first at the start).
+  size_t next() const { return range_.begin + summary_.games(); }
+
   void add(const GameRecord& record) {
     summary_.add(record);
     if (events_.onGame) events_.onGame(index_, record);
@@ -110,7 +114,8 @@ class ExperimentRun {
   const Experiment& experiment_;
   size_t index_;
   fs::path journalFile_;
-  uint64_t identity_;  // the experiment's playIdentity, in its checkpoint's header
+  uint64_t identity_;     // the experiment's playIdentity, in its checkpoint's header
+  IterationRange range_;  // the iterations this run plays
   const RunEvents& events_;
   SummaryBuilder summary_;
   uintmax_t validBytes_ = 0;

@@ -179,7 +179,7 @@ size_t playIterations(const Batch& batch, const Experiment& e, size_t first,
                       const PlayOptions& options, RunControl& control,
                       const std::function<void(FinishedGame&&, bool contiguous)>& deliver,
                       const std::function<void()>& tick) {
-  const size_t end = static_cast<size_t>(e.iterations);
+  const size_t end = iterationsOf(batch, e).end;
   if (first >= end) return 0;
   WorkQueue queue;
   queue.next = queue.delivered = first;

@@ -572,6 +572,11 @@ ExperimentResult readExperimentGames(const fs::path& dir, const ExperimentLabel&
   return result;
 }
 
+size_t readExperimentGames(const fs::path& dir, const ExperimentLabel& label,
+                           const std::function<void(const GameRecord&)>& onGame) {
+  return readGames(dir / (fileStem(label.name) + ".games.csv"), label, onGame);
+}
+
 namespace {
 
 std::string probability(double p) {

@@ -52,6 +52,10 @@ std::vector<ExperimentResult> readResultsDir(const std::filesystem::path& dir);
 ExperimentResult readExperimentGames(const std::filesystem::path& dir,
                                      const ExperimentLabel& label);
 
+// The same one game at a time (constant memory); returns how many there were.
+size_t readExperimentGames(const std::filesystem::path& dir, const ExperimentLabel& label,
+                           const std::function<void(const GameRecord&)>& onGame);
+
 // <dir>/<comparison>.tests.csv (paired tests against the reference row), .ranks.csv (score
 // intervals and rank probabilities) and .detectability.csv of each analysed comparison.
 void writeAnalysisCsvs(const std::filesystem::path& dir,

@@ -67,6 +67,17 @@ expect 2 "--vary coefficients.tensoin: at the grid point tensoin=1" "$ddalab" sw
   --vary coefficients.tensoin=1
 expect 2 "unknown action 'grow'" "$ddalab" sweep grow "$sweep"
 
+# Shards: three shard folders merge into the files of one run; a missing shard is named.
+"$ddalab" run "$src/experiments/quick.json" -n 5 --out "$work/one" --quiet >/dev/null 2>&1
+for k in 0 1 2; do
+  expect 0 "results: $work/shard$k" "$ddalab" run "$src/experiments/quick.json" -n 5 --shard $k/3 \
+    --out "$work/shard$k" --quiet
+done
+expect 0 "merged 3 shards" "$ddalab" merge "$work/shard2" "$work/shard0" "$work/shard1" --out "$work/merged"
+diff -r -x .ddalab "$work/one" "$work/merged" >/dev/null || fail "merged shards differ from one run"
+expect 2 "shard 1/3 is missing" "$ddalab" merge "$work/shard0" "$work/shard2" --out "$work/merged2"
+expect 2 "expected K/N" "$ddalab" run "$src/experiments/quick.json" --shard 3/3
+
 # bench runs every workload on 1 and 2 threads with identical results.
 expect 0 "signature: " "$ddalab" bench --scale 40
 

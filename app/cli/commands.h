@@ -18,5 +18,6 @@ int validateCommand(const Args& args);
 int scoreCommand(const Args& args);
 int benchCommand(const Args& args);
 int sweepCommand(const Args& args);
+int mergeCommand(const Args& args);
 
 }  // namespace ddalab::cli

@@ -23,6 +23,7 @@ commands:
   score DIR          recompute the comparison tables from a results folder
   bench              deterministic benchmark: games/s and a behaviour signature
   sweep expand FILE  the batch a swept file stands for (one experiment per grid point)
+  merge SHARD_DIR... the folders of run --shard K/N as one run's results (--out DIR)
 
   --version          the version of ddalab
 
@@ -73,8 +74,9 @@ int main(int argc, char** argv) {
     if (command == "score") return scoreCommand(args);
     if (command == "bench") return benchCommand(args);
     if (command == "sweep") return sweepCommand(args);
+    if (command == "merge") return mergeCommand(args);
     std::cerr << "ddalab: unknown command '" << command
-              << "'; valid: run, list, validate, score, bench, sweep\n";
+              << "'; valid: run, list, validate, score, bench, sweep, merge\n";
     return kBadInput;
   } catch (const ddalab::InputError& e) {
     std::cerr << "ddalab " << command << ": error: " << e.what() << "\n";

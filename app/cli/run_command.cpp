@@ -93,8 +93,14 @@ RunRequest makeRequest(const po::variables_map& vm) {
   const std::filesystem::path file = vm["batch"].as<std::string>();
   request.batch = loadBatch(file, varyAxes(vm));
   applyOverrides(request.batch, vm);
+  std::string folder = file.stem().string();
+  if (vm.count("shard")) {
+    request.batch.shard = parseShard(vm["shard"].as<std::string>(), "--shard");
+    folder += ".shard-" + std::to_string(request.batch.shard->index) + "-of-" +
+              std::to_string(request.batch.shard->count);
+  }
   request.out = vm.count("out") ? std::filesystem::path(vm["out"].as<std::string>())
-                                : std::filesystem::path("ddalab-out") / file.stem();
+                                : std::filesystem::path("ddalab-out") / folder;
   if (vm.count("trace-detail") && !vm.count("trace"))
     throw InputError("--trace-detail", "needs --trace DIR (where the traces go)");
   if (vm.count("trace"))
@@ -120,7 +126,7 @@ const char* signalName(int signal) {
 // The --iterations, --seed and --vary a run was started with: a resumed run needs the same batch.
 std::string overrides(const po::variables_map& vm) {
   std::string text;
-  for (const char* option : {"iterations", "seed"})
+  for (const char* option : {"iterations", "seed", "shard"})
     if (vm.count(option)) text += std::string(" --") + option + " " + vm[option].as<std::string>();
   if (vm.count("vary"))
     for (const std::string& axis : vm["vary"].as<std::vector<std::string>>())
@@ -153,6 +159,8 @@ int runCommand(const Args& args) {
       "seed,s", po::value<std::string>(), "master seed 0..2^64-1 (overrides the file)")(
       "vary", po::value<std::vector<std::string>>()->composing(),
       "PATH=v1,v2,...: sweep one more axis in every experiment (repeatable)")(
+      "shard", po::value<std::string>(),
+      "K/N: play shard K of N of every experiment's games (ddalab merge joins the folders)")(
       "trace", po::value<std::string>(), "write per-game JSON Lines traces into this folder")(
       "trace-detail",
       "with --trace: describe every environment decision (each outcome's probability, F and "
