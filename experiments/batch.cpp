@@ -451,6 +451,18 @@ class FileNameClaims {
   std::map<std::string, Claim> claims_;  // by folded file stem
 };
 
+// A grid point's values (written by a sweep's expansion): an object of numbers and strings.
+Json parsePoint(const Json& node, const std::string& path) {
+  if (!node.is_object())
+    throw InputError(path,
+                     "expected an object of the sweep's values by axis, got " + jsonExcerpt(node));
+  for (const auto& [axis, value] : node.items())
+    if (!value.is_number() && !value.is_string() && !value.is_boolean())
+      throw InputError(path + "." + axis,
+                       "expected a number, string or boolean, got " + jsonExcerpt(value));
+  return node;
+}
+
 void parseGame(const Json& node, const std::string& path, Experiment& e) {
   Fields fields(node, path, {"id", "params"});
   const std::string id = fields.string("id");
@@ -497,12 +509,14 @@ Experiment parseExperiment(const Fields& fields, const std::string& path) {
     e.coefficients = parseCoefficients(fields.get("coefficients"), fields.at("coefficients"));
   e.iterations = static_cast<int>(fields.integer("iterations", 1, 100'000'000));
   e.salt = fields.has("salt") ? fields.unsignedInteger("salt") : 0;
+  if (fields.has("point")) e.point = parsePoint(fields.get("point"), fields.at("point"));
   (void)path;
   return e;
 }
 
-#define DDALAB_EXPERIMENT_KEYS \
-  "name", "comparison", "game", "players", "environment", "coefficients", "iterations", "salt"
+#define DDALAB_EXPERIMENT_KEYS                                                                  \
+  "name", "comparison", "game", "players", "environment", "coefficients", "iterations", "salt", \
+      "point"
 
 // Throws unless every plug-in `plugins` (a batch.json's record) names is loaded: the batch needs
 // its games and players.
@@ -650,6 +664,7 @@ Json toJson(const Batch& batch) {
               {"iterations", e.iterations}};
     if (!e.comparison.empty()) j["comparison"] = e.comparison;
     if (e.salt) j["salt"] = e.salt;
+    if (!e.point.empty()) j["point"] = e.point;
     experiments.push_back(j);
   }
   Json document = {{"format", kBatchFormat}, {"seed", batch.seed}, {"experiments", experiments}};
@@ -673,7 +688,7 @@ std::vector<Json> playKeys(const Batch& batch) {
   std::vector<Json> keys;
   const Json document = toJson(batch);  // outlives the loop (a temporary's member would not)
   for (Json e : document.at("experiments")) {
-    for (const char* field : {"name", "comparison", "iterations"}) e.erase(field);
+    for (const char* field : {"name", "comparison", "iterations", "point"}) e.erase(field);
     keys.push_back(std::move(e));
   }
   return keys;

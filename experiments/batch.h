@@ -44,6 +44,8 @@ struct Experiment {
   Coefficients coefficients{};
   int iterations = 0;
   uint64_t salt = 0;  // 0: the same per-iteration seeds as every other experiment (paired rows)
+  // A sweep's grid point: the values of its axes by name ({"random_prob": 0.2}); empty otherwise.
+  Json point = Json::object();
 };
 
 // One part of a batch run on its own (--shard K/N, a cluster's array task): shard `index` of

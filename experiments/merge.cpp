@@ -142,7 +142,9 @@ void mergeShards(std::span<const fs::path> dirs, const fs::path& out, FolderMode
   for (const Experiment& experiment : batch.experiments)
     summaries.push_back(mergeExperiment(shards, batch, experiment, out));
   writeBatchCsvs(out, summaries);
-  writeAnalysisCsvs(out, analyzeResultsDir(out));
+  const std::vector<ComparisonAnalysis> analyses = analyzeResultsDir(out);
+  writeAnalysisCsvs(out, analyses);
+  writeSweepResults(out, batch, summaries, analyses);
   folder.markComplete();
 }
 

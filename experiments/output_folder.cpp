@@ -107,7 +107,7 @@ void removeTemporaryFiles(const fs::path& dir) {
 
 bool isResultFile(const fs::path& file) {
   const std::string name = file.filename().string();
-  if (name == kBatchName || name == "summary.csv") return true;
+  if (name == kBatchName || name == "summary.csv" || name == "sweep.csv") return true;
   for (std::string_view suffix : kResultSuffixes)
     if (endsWith(name, suffix)) return true;
   return false;

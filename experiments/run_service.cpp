@@ -153,7 +153,9 @@ void exportResults(const fs::path& from, const fs::path& to, FolderMode mode) {
   const std::vector<ExperimentSummary> summaries = summarizeResultsDir(from);  // checks them
   for (const ExperimentSummary& s : summaries) exportExperiment(from, s.label.name, to);
   writeBatchCsvs(to, summaries);
-  writeAnalysisCsvs(to, analyzeResultsDir(to));
+  const std::vector<ComparisonAnalysis> analyses = analyzeResultsDir(to);
+  writeAnalysisCsvs(to, analyses);
+  writeSweepResults(to, batch, summaries, analyses);
   size_t games = 0;
   for (const auto& s : summaries) games += s.games;
   if (games == plannedGames(batch)) folder.markComplete();
@@ -207,6 +209,7 @@ RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunCo
   // A run stopped before its first experiment wrote nothing to analyse (no summary.csv).
   if (!outcome.summaries.empty()) outcome.analyses = analyzeResultsDir(request.out);
   writeAnalysisCsvs(request.out, outcome.analyses);
+  writeSweepResults(request.out, request.batch, outcome.summaries, outcome.analyses);
   if (outcome.complete) folder.markComplete();
   return outcome;
 }

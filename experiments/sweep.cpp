@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "experiments/batch.h"
+#include "results/csv.h"
 
 namespace ddalab {
 
@@ -279,6 +280,15 @@ std::string pointLabel(const std::vector<PlacedAxis>& axes, const std::vector<si
   return label;
 }
 
+// {"random_prob": 0.2, "believability": 100} of one grid point: what sweep.csv and the charts
+// read (the experiment's "point").
+Json pointValues(const std::vector<PlacedAxis>& axes, const std::vector<size_t>& point) {
+  const auto names = axisNames(axes);
+  Json values = Json::object();
+  for (size_t a = 0; a < axes.size(); ++a) values[names[a]] = axes[a].axis.values[point[a]];
+  return values;
+}
+
 // The experiment's name ("" when it has none yet: validation then says so).
 std::string nameOf(const Json& experiment) {
   const Json* name = experiment.contains("name") ? &experiment.at("name") : nullptr;
@@ -288,12 +298,14 @@ std::string nameOf(const Json& experiment) {
 // The experiment at one grid point, validated: an error is reported at the axis whose path
 // the validation names (or the first axis), with the point's values.
 Json pointExperiment(const Json& experiment, const std::vector<PlacedAxis>& axes,
-                     const std::vector<size_t>& point, const std::string& label) {
+                     const std::vector<size_t>& point, const std::string& label,
+                     const Json& values) {
   Json e = experiment;
   for (size_t a = 0; a < axes.size(); ++a)
     setAt(e, parsePath(axes[a].axis.path, axes[a].where), axes[a].axis.values[point[a]],
           axes[a].axis.path, axes[a].where);
   e["name"] = nameOf(experiment) + label;
+  e["point"] = values;
   if (experiment.contains("comparison") && experiment.at("comparison").is_string())
     e["comparison"] = experiment.at("comparison").get<std::string>() + label;
   try {
@@ -357,11 +369,12 @@ void emitPoints(const std::vector<Row>& rows, const std::vector<size_t>& members
   }
   for (const auto& point : gridPoints(axes)) {
     const std::string label = pointLabel(axes, point);
+    const Json values = pointValues(axes, point);
     for (size_t i : members) {
       const std::vector<PlacedAxis> own = axesOf(rows[i], axes, batchCount);
       const std::vector<size_t> ownPoint(point.begin(),
                                          point.begin() + static_cast<std::ptrdiff_t>(own.size()));
-      Json e = pointExperiment(rows[i].experiment, own, ownPoint, label);
+      Json e = pointExperiment(rows[i].experiment, own, ownPoint, label, values);
       out.push_back(std::move(e));
     }
   }
@@ -463,6 +476,18 @@ Json expandSweeps(const Json& document, std::span<const SweepAxis> extra) {
   if (!list.is_array()) return batch;  // refused by the batch's validation
   batch["experiments"] = expandExperiments(list, batchAxes, listPath);
   return batch;
+}
+
+void writeSweepResults(const std::filesystem::path& dir, const Batch& batch,
+                       std::span<const ExperimentSummary> summaries,
+                       std::span<const ComparisonAnalysis> analyses) {
+  std::vector<Json> points;
+  bool swept = false;
+  for (size_t i = 0; i < summaries.size() && i < batch.experiments.size(); ++i) {
+    points.push_back(batch.experiments[i].point);
+    swept = swept || !points.back().empty();
+  }
+  if (swept) writeSweepCsv(dir, summaries.first(points.size()), points, analyses);
 }
 
 }  // namespace ddalab

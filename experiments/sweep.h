@@ -13,6 +13,7 @@
 // of a comparison that one experiment's sweep leaves alone are played at every point too (the
 // same seeds: common random numbers stay). Points keep the experiment's salt, so every point
 // plays the same games.
+#include <filesystem>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,5 +43,15 @@ bool hasSweep(const Json& document);
 // anything runs: a path the experiment does not have, a value its parameter refuses (the
 // validation of the expanded experiment, quoted), a range that is not one.
 Json expandSweeps(const Json& document, std::span<const SweepAxis> extra = {});
+
+struct Batch;
+struct ExperimentSummary;
+struct ComparisonAnalysis;
+
+// Writes <dir>/sweep.csv (results/csv.h) when an experiment of `batch` is a grid point;
+// `summaries` are those of its first experiments, in batch order (a stopped run has fewer).
+void writeSweepResults(const std::filesystem::path& dir, const Batch& batch,
+                       std::span<const ExperimentSummary> summaries,
+                       std::span<const ComparisonAnalysis> analyses);
 
 }  // namespace ddalab

@@ -61,6 +61,15 @@ size_t readExperimentGames(const std::filesystem::path& dir, const ExperimentLab
 void writeAnalysisCsvs(const std::filesystem::path& dir,
                        std::span<const ComparisonAnalysis> analyses);
 
+// <dir>/sweep.csv of a swept batch: one row per experiment that is a grid point (`points[i]`,
+// the varied values of summaries[i] by axis name; an empty object for the others): the values
+// (columns "@<axis>", axes in name order),
+// the games, every metric's mean with its 95 % CI, win_ratio with its interval, the table-8/9
+// scores with their bootstrap intervals, and, where its comparison's reference row is e-random,
+// the paired difference of every tested value to it with its 95 % CI.
+void writeSweepCsv(const std::filesystem::path& dir, std::span<const ExperimentSummary> summaries,
+                   std::span<const Json> points, std::span<const ComparisonAnalysis> analyses);
+
 // Reads a results folder one game at a time: `onExperiment` for each experiment summary.csv
 // lists, then `onGame` for each of its games, in order (constant memory); errors as above.
 void readResultsDir(const std::filesystem::path& dir,

@@ -2,14 +2,19 @@
 // carrying the values, the rows a row's sweep leaves alone played at every point with the same
 // seeds, --vary, and every refusal naming the axis, the grid point and what was expected.
 #include <catch2/catch.hpp>
+#include <sstream>
 
 #include "experiments/batch.h"
+#include "experiments/merge.h"
+#include "experiments/run_service.h"
 #include "experiments/runner.h"
 #include "experiments/sweep.h"
+#include "results/csv.h"
 #include "tests/support.h"
 
 using namespace ddalab;
 using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
 
 namespace {
 
@@ -156,4 +161,52 @@ TEST_CASE("sweep refusals name the file, the axis and what was expected", "[swee
   noPlayers.erase("players");
   noPlayers["sweep"] = {{{"path", "players[0].level"}, {"values", {10}}}};
   CHECK_THAT(errorOf(batchOf({noPlayers})), Contains("write its players out to vary them"));
+}
+
+TEST_CASE(
+    "sweep.csv: a row per grid point with its values, metrics, scores and the paired "
+    "difference to e-random; score --write and merged shards write it the same",
+    "[sweep]") {
+  TempDir dir;
+  Json swept = ludoExperiment("c/e-hc", "e-hillclimber", 4);
+  swept["sweep"] = {{{"path", "environment.params.random_prob"}, {"values", {0, 0.5}}}};
+  const Batch batch =
+      parseBatch(batchOf({ludoExperiment("c/e-random", "e-random", 4), swept}), "file.json");
+  CHECK(batch.experiments[1].point == Json{{"random_prob", 0}});
+  RunControl control;
+  RunRequest request;
+  request.batch = batch;
+  request.out = dir.path() / "whole";
+  runToFolder(request, {}, control);
+  const std::string sweep = readText(dir.path() / "whole" / "sweep.csv");
+  std::istringstream lines(sweep);
+  std::string header, line;
+  std::getline(lines, header);
+  CHECK(header.rfind("experiment,comparison,@random_prob,games,rounds,rounds_ci95_low,", 0) == 0);
+  CHECK_THAT(header,
+             Contains(",score9,score9_low,score9_high,score4,") &&
+                 Contains(",tension_vs_random,tension_vs_random_low,tension_vs_random_high"));
+  std::vector<std::string> rows;
+  while (std::getline(lines, line)) rows.push_back(line);
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0].rfind("c/e-random@random_prob=0,c@random_prob=0,0,4,", 0) == 0);
+  CHECK(rows[3].rfind("c/e-hc@random_prob=0.5,c@random_prob=0.5,0.5,4,", 0) == 0);
+  CHECK_THAT(rows[0], EndsWith(",,,"));  // the reference row has no difference to itself
+  CHECK_FALSE(rows[1].ends_with(",,,"));
+  // Recomputed from the folder (ddalab score --write), and merged from shards: the same bytes.
+  const auto summaries = summarizeResultsDir(dir.path() / "whole");
+  const auto analyses = analyzeResultsDir(dir.path() / "whole");
+  std::filesystem::remove(dir.path() / "whole" / "sweep.csv");
+  writeSweepResults(dir.path() / "whole", batch, summaries, analyses);
+  CHECK(readText(dir.path() / "whole" / "sweep.csv") == sweep);
+  std::vector<std::filesystem::path> shards;
+  for (int k = 0; k < 3; ++k) {
+    request.batch.shard = Shard{k, 3};
+    request.out = dir.path() / "shard";
+    request.out += std::to_string(k);
+    runToFolder(request, {}, control);
+    shards.push_back(request.out);
+  }
+  mergeShards(shards, dir.path() / "merged", FolderMode::Fresh);
+  CHECK(readText(dir.path() / "merged" / "sweep.csv") == sweep);
 }

@@ -126,7 +126,8 @@ int validateCommand(const Args& args) {
 int scoreCommand(const Args& args) {
   po::options_description options("options");
   options.add_options()("dir", po::value<std::string>()->required(), "results folder of a run")(
-      "write", "rewrite the folder's derived CSVs (summary, scores, tests, ranks, detectability)");
+      "write",
+      "rewrite the folder's derived CSVs (summary, scores, tests, ranks, detectability, sweep)");
   po::positional_options_description positional;
   positional.add("dir", 1);
   po::variables_map vm;
@@ -140,6 +141,8 @@ int scoreCommand(const Args& args) {
   if (vm.count("write")) {
     writeBatchCsvs(dir, summaries);
     writeAnalysisCsvs(dir, analyses);
+    writeSweepResults(dir, loadBatch(std::filesystem::path(dir) / "batch.json"), summaries,
+                      analyses);
   }
   return kOk;
 }
