@@ -14,6 +14,8 @@ packages=(
   clang libclang-rt-14-dev
   # the micro-benchmarks (-DDDALAB_BENCHMARKS=ON)
   libbenchmark-dev
+  # a single-node Slurm cluster for `ddalab slurm` and its test (scripts/slurm-local.sh)
+  slurmctld slurmd slurm-client munge
 )
 
 missing=()

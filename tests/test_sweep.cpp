@@ -1,13 +1,16 @@
 // Sweeps (experiments/sweep.h): grid points crossed and zipped, ranges, names and comparisons
 // carrying the values, the rows a row's sweep leaves alone played at every point with the same
-// seeds, --vary, and every refusal naming the axis, the grid point and what was expected.
+// seeds, --vary, and every refusal naming the axis, the grid point and what was expected;
+// sweep.csv; the Slurm scripts (experiments/slurm.h; tests/slurm_test.sh runs them on Slurm).
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <sstream>
 
 #include "experiments/batch.h"
 #include "experiments/merge.h"
 #include "experiments/run_service.h"
 #include "experiments/runner.h"
+#include "experiments/slurm.h"
 #include "experiments/sweep.h"
 #include "results/csv.h"
 #include "tests/support.h"
@@ -209,4 +212,45 @@ TEST_CASE(
   }
   mergeShards(shards, dir.path() / "merged", FolderMode::Fresh);
   CHECK(readText(dir.path() / "merged" / "sweep.csv") == sweep);
+}
+
+TEST_CASE(
+    "ddalab slurm's scripts: one array task per shard resuming its folder, a merge job "
+    "over every shard; bad options and a full --out refused",
+    "[slurm]") {
+  TempDir dir;
+  SlurmOptions o;
+  o.shards = 4;
+  o.out = dir.path() / "it's results";
+  o.ddalab = "/opt/ddalab/bin/ddalab";
+  o.plugins = {"/opt/dice.so"};
+  o.partition = "short";
+  o.cpusPerTask = 2;
+  const std::string array = slurmArrayScript(o);
+  CHECK_THAT(array, Contains("#SBATCH --array=0-3\n") && Contains("#SBATCH --partition=short\n") &&
+                        Contains("#SBATCH --cpus-per-task=2\n") && Contains("#SBATCH --requeue\n"));
+  CHECK_THAT(array, Contains("resume=(--resume)") &&
+                        Contains("--plugin '/opt/dice.so' --shard \"$shard/4\" --threads "
+                                 "\"${SLURM_CPUS_PER_TASK:-0}\""));
+  CHECK_THAT(array, Contains("/it'\\''s results.slurm/shards'"));  // quoted for the shell
+  const std::string merge = slurmMergeScript(o);
+  CHECK_THAT(merge, Contains(" merge --plugin '/opt/dice.so' ") && Contains("shards/3' --out ") &&
+                        !Contains("shards/4'"));
+  const Batch batch = parseBatch(batchOf({ludoExperiment("c/a", "e-random", 2)}), "file.json");
+  const SlurmJob job = writeSlurmJob(batch, o);
+  CHECK(readText(job.batch) == toJson(batch).dump(2) + "\n");
+  CHECK(readText(job.arrayScript) == array);
+  CHECK_NOTHROW(writeSlurmJob(batch, o));  // the same batch again: its shards are kept
+  Batch other = batch;
+  other.seed = 6;
+  CHECK_THROWS_WITH(writeSlurmJob(other, o), Contains("holds the shards of another batch"));
+  o.partition = "a b";
+  CHECK_THROWS_WITH(writeSlurmJob(batch, o), Contains("--partition: expected one word"));
+  o.partition.clear();
+  o.shards = 0;
+  CHECK_THROWS_WITH(writeSlurmJob(batch, o), Contains("--shards: expected 1..100000"));
+  o.shards = 2;
+  std::filesystem::create_directories(o.out);
+  std::ofstream(o.out / "x.csv") << "x";
+  CHECK_THROWS_WITH(writeSlurmJob(batch, o), Contains("the folder is not empty"));
 }

@@ -19,5 +19,6 @@ int scoreCommand(const Args& args);
 int benchCommand(const Args& args);
 int sweepCommand(const Args& args);
 int mergeCommand(const Args& args);
+int slurmCommand(const Args& args);
 
 }  // namespace ddalab::cli

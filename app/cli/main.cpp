@@ -24,6 +24,7 @@ commands:
   bench              deterministic benchmark: games/s and a behaviour signature
   sweep expand FILE  the batch a swept file stands for (one experiment per grid point)
   merge SHARD_DIR... the folders of run --shard K/N as one run's results (--out DIR)
+  slurm BATCH.json   a Slurm job array of shards and a merge job (--shards N --out DIR)
 
   --version          the version of ddalab
 
@@ -75,8 +76,9 @@ int main(int argc, char** argv) {
     if (command == "bench") return benchCommand(args);
     if (command == "sweep") return sweepCommand(args);
     if (command == "merge") return mergeCommand(args);
+    if (command == "slurm") return slurmCommand(args);
     std::cerr << "ddalab: unknown command '" << command
-              << "'; valid: run, list, validate, score, bench, sweep, merge\n";
+              << "'; valid: run, list, validate, score, bench, sweep, merge, slurm\n";
     return kBadInput;
   } catch (const ddalab::InputError& e) {
     std::cerr << "ddalab " << command << ": error: " << e.what() << "\n";

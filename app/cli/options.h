@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "app/cli/commands.h"
-#include "experiments/sweep.h"
+#include "experiments/batch.h"
 
 namespace ddalab::cli {
 
@@ -34,5 +34,8 @@ inline std::optional<int> parseArgs(const Args& args, const std::string& usage,
 
 // The axes of every --vary PATH=v1,v2,... option (sweep_command.cpp); throws InputError.
 std::vector<SweepAxis> varyAxes(const po::variables_map& vm);
+
+// Applies --iterations and --seed, when given, to `batch` (run_command.cpp); throws InputError.
+void applyOverrides(Batch& batch, const po::variables_map& vm);
 
 }  // namespace ddalab::cli

@@ -71,16 +71,6 @@ uint64_t parseCount(const std::string& text, const std::string& name, uint64_t m
   return value;
 }
 
-void applyOverrides(Batch& batch, const po::variables_map& vm) {
-  if (vm.count("iterations")) {
-    const auto iterations =
-        parseCount(vm["iterations"].as<std::string>(), "--iterations", 1, kMaxIterations);
-    for (auto& e : batch.experiments) e.iterations = static_cast<int>(iterations);
-  }
-  if (vm.count("seed"))
-    batch.seed = parseCount(vm["seed"].as<std::string>(), "--seed", 0, UINT64_MAX);
-}
-
 FolderMode folderMode(const po::variables_map& vm) {
   if (vm.count("resume") && vm.count("overwrite"))
     throw InputError("--resume", "cannot be combined with --overwrite");
@@ -141,6 +131,16 @@ void printOutcome(const RunOutcome& outcome, const RunRequest& request) {
 }
 
 }  // namespace
+
+void applyOverrides(Batch& batch, const po::variables_map& vm) {
+  if (vm.count("iterations")) {
+    const auto iterations =
+        parseCount(vm["iterations"].as<std::string>(), "--iterations", 1, kMaxIterations);
+    for (auto& e : batch.experiments) e.iterations = static_cast<int>(iterations);
+  }
+  if (vm.count("seed"))
+    batch.seed = parseCount(vm["seed"].as<std::string>(), "--seed", 0, UINT64_MAX);
+}
 
 int runCommand(const Args& args) {
   // From the start (a signal while the batch loads is a stop, not a kill) until the tables and

@@ -1,0 +1,40 @@
+#pragma once
+// A batch as a Slurm job array (`ddalab slurm`): one array task per shard (`ddalab run
+// --shard $SLURM_ARRAY_TASK_ID/N`, resuming its checkpoints when preempted or requeued) and a
+// merge job that waits for the array (`--dependency=afterok`) and writes the results folder
+// exactly as `ddalab run --out` would. Everything else lives in a work folder beside it: the
+// batch as run (overrides and sweeps applied), the two scripts, the shards' folders, the logs.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "experiments/batch.h"
+
+namespace ddalab {
+
+struct SlurmOptions {
+  int shards = 1;
+  std::filesystem::path out;     // the merged results
+  std::filesystem::path work;    // scripts, batch.json, shards/, logs/ (default <out>.slurm)
+  std::filesystem::path ddalab;  // the ddalab the nodes run (absolute)
+  std::vector<std::filesystem::path> plugins;    // passed on to every task (--plugin)
+  std::string partition, time, memory, account;  // empty: the cluster's defaults
+  int cpusPerTask = 0;                           // 0: the cluster's default
+  std::string name = "ddalab";                   // the jobs' name
+};
+
+struct SlurmJob {
+  std::filesystem::path batch, arrayScript, mergeScript;
+};
+
+// The array task script and the merge script of `options` (text; paths made absolute first).
+std::string slurmArrayScript(const SlurmOptions& options);
+std::string slurmMergeScript(const SlurmOptions& options);
+
+// Writes <work>/batch.json (toJson(batch): what every task runs) and the two scripts; throws
+// InputError for options Slurm would refuse (shards 1..100000, a name with spaces, ...), an
+// `out` that is not empty, or a work folder holding another batch's shards (the same batch's
+// are kept: submitted again, its tasks resume them).
+SlurmJob writeSlurmJob(const Batch& batch, SlurmOptions options);
+
+}  // namespace ddalab
