@@ -12,6 +12,7 @@
 
 #include "core/params.h"
 #include "results/file_io.h"
+#include "results/sweep_table.h"
 
 namespace ddalab {
 
@@ -565,115 +566,27 @@ void writeBatchCsvs(const fs::path& dir, std::span<const ExperimentSummary> summ
   for (const ComparisonScores& scores : scoreAll(summaries)) writeScoresCsv(dir, scores);
 }
 
-namespace {
-
-// The axis names of the points, in the order they first appear.
-std::vector<std::string> axisNames(std::span<const Json> points) {
-  std::vector<std::string> names;
-  for (const Json& point : points)
-    for (const auto& [name, _] : point.items())
-      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-  return names;
-}
-
-// The keys of the paired tests every analysed row has, in the analyses' order.
-std::vector<std::string> testedKeys(std::span<const ComparisonAnalysis> analyses) {
-  std::vector<std::string> keys;
-  for (const ComparisonAnalysis& a : analyses)
-    for (const PairedTest& t : a.tests)
-      if (std::find(keys.begin(), keys.end(), t.metric) == keys.end()) keys.push_back(t.metric);
-  return keys;
-}
-
-const ComparisonAnalysis* analysisOf(std::span<const ComparisonAnalysis> analyses,
-                                     const std::string& comparison) {
-  for (const ComparisonAnalysis& a : analyses)
-    if (!comparison.empty() && a.comparison == comparison) return &a;
-  return nullptr;
-}
-
-// Whether the analysis's reference row is an e-random row among `summaries`.
-bool againstRandom(const ComparisonAnalysis& a, std::span<const ExperimentSummary> summaries) {
-  for (const ExperimentSummary& s : summaries)
-    if (s.label.name == a.reference) return s.label.environment == "e-random";
-  return false;
-}
-
-Fields sweepHeader(const std::vector<std::string>& axes, const std::vector<std::string>& tested) {
-  Fields header = {"experiment", "comparison"};
-  for (const std::string& axis : axes) header.push_back("@" + axis);
-  header.push_back("games");
-  for (const auto& info : allMetrics())
-    for (const char* suffix : {"", "_ci95_low", "_ci95_high"}) header.push_back(info.key + suffix);
-  for (const char* column : {"win_ratio", "win_ratio_ci95_low", "win_ratio_ci95_high", "score9",
-                             "score9_low", "score9_high", "score4", "score4_low", "score4_high"})
-    header.emplace_back(column);
-  for (const std::string& key : tested)
-    for (const char* suffix : {"_vs_random", "_vs_random_low", "_vs_random_high"})
-      header.push_back(key + suffix);
-  return header;
-}
-
-// The fields of `values`, or as many empty ones when there is nothing to show.
-void appendOptional(Fields& row, bool has, std::initializer_list<double> values) {
-  for (double x : values) row.push_back(has ? formatNumber(x) : std::string());
-}
-
-// The table-8/9 scores of the row named `name` with their bootstrap intervals.
-void appendScores(Fields& row, const std::string& name, std::span<const ComparisonScores> scores,
-                  const ComparisonAnalysis* analysis) {
-  const ScoreRow* score = nullptr;
-  for (const ComparisonScores& c : scores)
-    for (const ScoreRow& r : c.rows)
-      if (r.experiment == name) score = &r;
-  const ScoreInterval* interval = nullptr;
-  if (analysis)
-    for (const ScoreInterval& si : analysis->scores)
-      if (si.experiment == name) interval = &si;
-  const ScoreInterval none;
-  const ScoreInterval& i = interval ? *interval : none;
-  appendOptional(row, score, {score ? score->score9 : 0});
-  appendOptional(row, interval, {i.score9Low, i.score9High});
-  appendOptional(row, score, {score ? score->score4 : 0});
-  appendOptional(row, interval, {i.score4Low, i.score4High});
-}
-
-Fields sweepRow(const ExperimentSummary& s, const Json& point, const std::vector<std::string>& axes,
-                const std::vector<std::string>& tested, std::span<const ComparisonScores> scores,
-                const ComparisonAnalysis* analysis, bool againstRandom) {
-  Fields row = {s.label.name, s.label.comparison};
-  for (const std::string& axis : axes)
-    row.push_back(!point.contains(axis)        ? ""
-                  : point.at(axis).is_string() ? point.at(axis).get<std::string>()
-                                               : point.at(axis).dump());
-  row.push_back(formatNumber(s.games));
-  for (const auto& info : allMetrics()) {
-    const Stats& m = s.metrics[static_cast<size_t>(info.metric)];
-    appendOptional(row, true, {m.mean, m.ci95Low, m.ci95High});
-  }
-  appendOptional(row, true, {s.winRatio, s.winRatioLow, s.winRatioHigh});
-  appendScores(row, s.label.name, scores, analysis);
-  for (const std::string& key : tested) {
-    const PairedTest* t = againstRandom ? findTest(*analysis, s.label.name, key) : nullptr;
-    appendOptional(row, t, {t ? t->difference : 0, t ? t->ci95Low : 0, t ? t->ci95High : 0});
-  }
-  return row;
-}
-
-}  // namespace
-
 void writeSweepCsv(const fs::path& dir, std::span<const ExperimentSummary> summaries,
                    std::span<const Json> points, std::span<const ComparisonAnalysis> analyses) {
-  const std::vector<std::string> axes = axisNames(points);
-  const std::vector<std::string> tested = testedKeys(analyses);
-  const std::vector<ComparisonScores> scores = scoreAll(summaries);
+  const SweepTable table = sweepTable(summaries, points, analyses);
+  Fields header = {"experiment", "comparison"};
+  for (const std::string& axis : table.axes) header.push_back("@" + axis);
+  header.push_back("games");
+  for (const std::string& column : table.columns)
+    for (const char* suffix : {"", "_low", "_high"}) header.push_back(column + suffix);
   CsvFile csv(dir / "sweep.csv");
-  csv.row(sweepHeader(axes, tested));
-  for (size_t i = 0; i < summaries.size(); ++i) {
-    if (points[i].empty()) continue;
-    const ComparisonAnalysis* analysis = analysisOf(analyses, summaries[i].label.comparison);
-    csv.row(sweepRow(summaries[i], points[i], axes, tested, scores, analysis,
-                     analysis && againstRandom(*analysis, summaries)));
+  csv.row(header);
+  for (const SweepRow& r : table.rows) {
+    Fields row = {r.experiment, r.comparison};
+    for (const std::string& axis : table.axes)
+      row.push_back(!r.point.contains(axis)        ? ""
+                    : r.point.at(axis).is_string() ? r.point.at(axis).get<std::string>()
+                                                   : r.point.at(axis).dump());
+    row.push_back(formatNumber(r.games));
+    for (const auto& v : r.values)
+      for (double x : {v ? v->value : 0, v ? v->low : 0, v ? v->high : 0})
+        row.push_back(v ? formatNumber(x) : std::string());
+    csv.row(row);
   }
   csv.commit();
 }

@@ -61,12 +61,10 @@ size_t readExperimentGames(const std::filesystem::path& dir, const ExperimentLab
 void writeAnalysisCsvs(const std::filesystem::path& dir,
                        std::span<const ComparisonAnalysis> analyses);
 
-// <dir>/sweep.csv of a swept batch: one row per experiment that is a grid point (`points[i]`,
-// the varied values of summaries[i] by axis name; an empty object for the others): the values
-// (columns "@<axis>", axes in name order),
-// the games, every metric's mean with its 95 % CI, win_ratio with its interval, the table-8/9
-// scores with their bootstrap intervals, and, where its comparison's reference row is e-random,
-// the paired difference of every tested value to it with its 95 % CI.
+// <dir>/sweep.csv of a swept batch (results/sweep_table.h): a row per grid point and
+// experiment (`points[i]`: the varied values of summaries[i]; empty for the others) with the
+// axes' values (columns "@<axis>", in name order), the games, and each column of the table as
+// "<column>", "<column>_low", "<column>_high" (95 % intervals; empty where not available).
 void writeSweepCsv(const std::filesystem::path& dir, std::span<const ExperimentSummary> summaries,
                    std::span<const Json> points, std::span<const ComparisonAnalysis> analyses);
 

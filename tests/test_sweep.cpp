@@ -185,9 +185,10 @@ TEST_CASE(
   std::istringstream lines(sweep);
   std::string header, line;
   std::getline(lines, header);
-  CHECK(header.rfind("experiment,comparison,@random_prob,games,rounds,rounds_ci95_low,", 0) == 0);
+  CHECK(header.rfind("experiment,comparison,@random_prob,games,rounds,rounds_low,rounds_high,",
+                     0) == 0);
   CHECK_THAT(header,
-             Contains(",score9,score9_low,score9_high,score4,") &&
+             Contains(",win_ratio,win_ratio_low,win_ratio_high,score9,score9_low,score9_high,") &&
                  Contains(",tension_vs_random,tension_vs_random_low,tension_vs_random_high"));
   std::vector<std::string> rows;
   while (std::getline(lines, line)) rows.push_back(line);
