@@ -20,6 +20,10 @@ gui="$build/app/gui/ddalab-gui"
 "$gui" --screenshot docs/img/gui-scores.png --view scores --open "$work/ludo-2hc" --size 1500x900
 "$gui" --screenshot docs/img/gui-tests.png --view tests --open "$work/ludo-2hc" --select 1 --size 1500x900
 "$gui" --screenshot docs/img/gui-detectability.png --view detectability --open "$work/ludo-2hc" --select 1 --size 1500x900
+"$build/app/cli/ddalab" run experiments/sweeps/ludo-4mn-random-prob-believability.json \
+  --out "$work/sweep" --quiet >/dev/null
+"$gui" --screenshot docs/img/gui-sweep-line.png --view sweep-line --open "$work/sweep" --size 1024x700
+"$gui" --screenshot docs/img/gui-sweep-heatmap.png --view sweep-heatmap --open "$work/sweep" --size 1024x700
 "$gui" --screenshot docs/img/gui-start.png --view queue --size 1024x700
 "$gui" --screenshot docs/img/gui-settings.png --view settings --open experiments/thesis/ludo-2hc.json --size 1100x800
 # Game mode: each game a few rounds in, a person on seat 0 (their moves highlighted), the

@@ -400,8 +400,9 @@ TEST_CASE("a key given twice in an object is refused with its JSON path", "[batc
     }
     return std::string();
   };
-  CHECK_THAT(errorOfText(R"({"format": "ddalab-batch/1", "seed": 1, "seed": 2, "experiments": []})"),
-             Catch::Matchers::Contains("b.json: $.seed") && Catch::Matchers::Contains("twice"));
+  CHECK_THAT(
+      errorOfText(R"({"format": "ddalab-batch/1", "seed": 1, "seed": 2, "experiments": []})"),
+      Catch::Matchers::Contains("b.json: $.seed") && Catch::Matchers::Contains("twice"));
   CHECK_THAT(errorOfText(R"({"format": "ddalab-batch/1", "experiments": [{}, {"name": "a",
              "game": {"id": "ludo", "params": {"players": 2, "players": 4}}}]})"),
              Catch::Matchers::Contains("$.experiments[1].game.params.players"));

@@ -137,7 +137,7 @@ TEST_CASE("the built-ins register through the catalog in display order", "[catal
   CHECK(catalog().gameOrigin("chess").empty());
 }
 
-TEST_CASE("a taken or empty id is refused, naming both origins; entries never move", "[catalog]") {
+TEST_CASE("a taken or empty id is refused, naming both origins, entries never move", "[catalog]") {
   Catalog own;
   const GameInfo& first = own.add(copyOf("ludo"), "built-in");
   CHECK(addError(own, copyOf("ludo"), "libdice.so") ==

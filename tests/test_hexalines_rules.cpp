@@ -116,7 +116,7 @@ TEST_CASE("§6.1 inserting into an empty field with no occupied neighbour is ill
 }
 
 TEST_CASE(
-    "§6.2 any cell may be added next to a cell; it is the mover's only if it extends the "
+    "§6.2 any cell may be added next to a cell, it is the mover's only if it extends the "
     "mover's path",
     "[hexalines]") {
   auto s = newState();
@@ -161,7 +161,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "§6.4 pouring into a segment that shows an opponent's colour destroys that cell; "
+    "§6.4 pouring into a segment that shows an opponent's colour destroys that cell, "
     "mover-first decides who loses",
     "[hexalines]") {
   // Red runs from its front (1,0) to (1,-1)'s side 5; green from (0,-1) to (1,-1)'s side 3.
@@ -192,7 +192,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("§6.5 one move destroys several cells in a cascade; colour cut off disappears",
+TEST_CASE("§6.5 one move destroys several cells in a cascade, colour cut off disappears",
           "[hexalines]") {
   auto s = newState();
   // Red: (1,0) -> (2,0), which branches to (3,-1) and (3,0).
@@ -245,7 +245,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "§6.7 a foreign colour in a player's source kills that player; one player left ends "
+    "§6.7 a foreign colour in a player's source kills that player, one player left ends "
     "the game",
     "[hexalines]") {
   auto s = newState();

@@ -124,7 +124,7 @@ TEST_CASE("level model: top-k ranks the k best candidates only") {
     CHECK(d.scores[pickByLevelModel(*d.state, d.legal, d.scores, {}, 1, noisy, rng)] >= sorted[2]);
 }
 
-TEST_CASE("level model: only proposed actions are ranked; no proposals rank every action") {
+TEST_CASE("level model: only proposed actions are ranked, no proposals rank every action") {
   const Decision d = lostCitiesDecision(9);
   std::vector<uint8_t> proposed(d.legal.size(), 0);
   proposed[0] = proposed[d.legal.size() - 1] = 1;

@@ -70,7 +70,7 @@ TEST_CASE("paired tests against the reference row, by hand", "[significance]") {
   CHECK(winRatio->p == 1);
 }
 
-TEST_CASE("games are paired by iteration; rows that lack a game leave it out", "[significance]") {
+TEST_CASE("games are paired by iteration, rows that lack a game leave it out", "[significance]") {
   std::vector<ExperimentResult> rows = {
       row("c/e-hc", "e-hillclimber", 6, [](size_t i) { return 2.0 * i; }),
       row("c/e-random", "e-random", 6, [](size_t i) { return 1.0 * i; })};
@@ -107,7 +107,7 @@ TEST_CASE("bootstrap intervals cover a known mean at the nominal rate", "[signif
   CHECK(coverage <= 0.98);
 }
 
-TEST_CASE("score and ratio intervals hold their values; a clearly better row ranks first",
+TEST_CASE("score and ratio intervals hold their values, a clearly better row ranks first",
           "[significance]") {
   // lead is minimized: the e-random row's lead is smaller by 5 in every game, so it is first in
   // every replicate.

@@ -60,7 +60,7 @@ TEST_CASE("a batch sweep crosses its axes over every experiment, point by point"
   CHECK(batch.experiments[0].salt == 0);  // every point plays the same seeds
 }
 
-TEST_CASE("zipped axes move together; log ranges; an experiment file's own sweep", "[sweep]") {
+TEST_CASE("zipped axes move together, log ranges, an experiment file's own sweep", "[sweep]") {
   Json experiment = ludoExperiment("x", "e-hillclimber", 2);
   experiment["format"] = kExperimentFormat;
   experiment["seed"] = 3;
@@ -106,7 +106,7 @@ TEST_CASE("a row's own sweep plays the comparison's other rows at every point", 
   }
 }
 
-TEST_CASE("--vary adds an axis to every experiment", "[sweep]") {
+TEST_CASE("the option --vary adds an axis to every experiment", "[sweep]") {
   const SweepAxis axis = parseVary("coefficients.lead=0,2.5,7");
   CHECK(axis.path == "coefficients.lead");
   CHECK(axis.values == std::vector<Json>{0, 2.5, 7});
@@ -168,7 +168,7 @@ TEST_CASE("sweep refusals name the file, the axis and what was expected", "[swee
 
 TEST_CASE(
     "sweep.csv: a row per grid point with its values, metrics, scores and the paired "
-    "difference to e-random; score --write and merged shards write it the same",
+    "difference to e-random, score --write and merged shards write it the same",
     "[sweep]") {
   TempDir dir;
   Json swept = ludoExperiment("c/e-hc", "e-hillclimber", 4);
@@ -217,7 +217,7 @@ TEST_CASE(
 
 TEST_CASE(
     "ddalab slurm's scripts: one array task per shard resuming its folder, a merge job "
-    "over every shard; bad options and a full --out refused",
+    "over every shard, bad options and a full --out refused",
     "[slurm]") {
   TempDir dir;
   SlurmOptions o;

@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QChart>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -18,8 +19,11 @@
 #include "app/gui/batch/run_controller.h"
 #include "app/gui/charts/chart_views.h"
 #include "app/gui/charts/charts.h"
+#include "app/gui/charts/sweep_charts.h"
+#include "app/gui/charts/sweep_view.h"
 #include "app/gui/main_window.h"
 #include "app/gui/play/play_mode.h"
+#include "experiments/batch.h"
 #include "games/registry.h"
 #include "results/csv.h"
 
@@ -51,6 +55,47 @@ std::vector<ExperimentValues> readValues(const fs::path& dir) {
 
 QString fileName(const std::string& stem) {
   return QString::fromStdString(fileStem(stem));
+}
+
+// A swept batch's charts: score9 against each axis, and its heat map over the first two axes
+// for each experiment series.
+QStringList exportSweepCharts(const fs::path& dir, std::span<const ExperimentSummary> summaries,
+                              std::span<const ComparisonAnalysis> analyses, const QString& out,
+                              QSize size, bool svg) {
+  const Batch batch = loadBatch(dir / "batch.json");
+  std::vector<Json> points;
+  for (size_t i = 0; i < summaries.size() && i < batch.experiments.size(); ++i)
+    points.push_back(batch.experiments[i].point);
+  const SweepTable table = sweepTable(summaries.first(points.size()), points, analyses);
+  QStringList written;
+  const auto column = table.column("score9");
+  if (table.rows.empty() || !column) return written;
+  const QStringList suffixes = svg ? QStringList{"png", "svg"} : QStringList{"png"};
+  const auto path = [&](const QString& stem, const QString& suffix) {
+    return QDir(out).filePath(stem + "." + suffix);
+  };
+  for (const std::string& axis : table.axes)
+    for (const QString& suffix : suffixes) {
+      const QString file = path("sweep.line.score9." + fileName(axis), suffix);
+      if (!saveChart(sweepLineChart(table, *column, axis), file, size))
+        throw std::runtime_error("cannot write " + file.toStdString());
+      written << file;
+    }
+  if (table.axes.size() < 2) return written;
+  std::vector<std::string> series;
+  for (const SweepRow& r : table.rows)
+    if (std::find(series.begin(), series.end(), r.series) == series.end())
+      series.push_back(r.series);
+  for (const std::string& s : series)
+    for (const QString& suffix : suffixes) {
+      HeatMap map;
+      map.show(table, *column, s, table.axes[0], table.axes[1]);
+      const QString file = path("sweep.heatmap.score9." + fileName(s), suffix);
+      if (!saveWidget(map, file, size))
+        throw std::runtime_error("cannot write " + file.toStdString());
+      written << file;
+    }
+  return written;
 }
 
 }  // namespace
@@ -105,6 +150,7 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
       write([&] { return scoresChart(grid, table, analyses); },
             table == ScoreTable::AllMetrics ? "scores.table8" : "scores.table9");
   }
+  written << exportSweepCharts(dir, summaries, analyses, out, size, svg);
   return written;
 }
 
@@ -117,9 +163,10 @@ void settle(int ms) {
 
 namespace {
 
-const QStringList kViews = {"queue",         "histogram",     "compare", "scores",      "tests",
-                            "detectability", "settings",      "ludo",    "lost-cities", "maze",
-                            "hexalines",     "game-settings", "replay"};
+const QStringList kViews = {"queue",     "histogram",     "compare",     "scores",
+                            "tests",     "detectability", "sweep-line",  "sweep-heatmap",
+                            "settings",  "ludo",          "lost-cities", "maze",
+                            "hexalines", "game-settings", "replay"};
 
 // Saves `widget` as the PNG `file`; throws when it cannot be written.
 void save(QWidget& widget, const QString& file) {
@@ -184,6 +231,10 @@ void screenshot(const QString& file, const QString& view, const QString& open, Q
   if (view == "scores") batch.tabs()->setCurrentWidget(batch.scores());
   if (view == "tests") batch.tabs()->setCurrentWidget(batch.tests());
   if (view == "detectability") batch.tabs()->setCurrentWidget(batch.detectability());
+  if (view.startsWith("sweep-")) {
+    batch.tabs()->setCurrentWidget(batch.sweep());
+    batch.sweep()->kindBox()->setCurrentIndex(view == "sweep-heatmap" ? 1 : 0);
+  }
   batch.selectRows(rows.empty() ? std::vector<int>{0} : rows);
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   if (view == "settings") {  // the settings dialog of the first experiment

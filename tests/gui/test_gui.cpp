@@ -9,6 +9,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QDate>
 #include <QDir>
 #include <QElapsedTimer>
@@ -40,6 +41,8 @@
 #include "app/gui/batch/start_page.h"
 #include "app/gui/charts/chart_views.h"
 #include "app/gui/charts/charts.h"
+#include "app/gui/charts/sweep_charts.h"
+#include "app/gui/charts/sweep_view.h"
 #include "app/gui/main_window.h"
 #include "experiments/batch.h"
 #include "results/csv.h"
@@ -459,6 +462,98 @@ class GuiTest : public QObject {
       for (int y = 0; y < image.height(); y += 7)
         for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
       QVERIFY2(colours.size() > 5, qPrintable(stem + " looks blank"));
+      QVERIFY(QFileInfo(dir.filePath("charts/" + stem + ".svg")).size() > 1000);
+    }
+  }
+
+  // A swept batch's results in the Sweep tab: the line chart draws a line and a band per
+  // experiment and value of the other axis with the table's numbers; the heat map shows each
+  // cell's value and interval on hover and outlines the best; the choices are made with the
+  // keyboard; --export-charts writes both charts.
+  void sweepTabShowsLinesAndHeatMap() {
+    QTemporaryDir dir;
+    const QString batch = dir.filePath("swept.json");
+    Json e1 = {{"name", "c/e-random"},
+               {"comparison", "c"},
+               {"game", {{"id", "ludo"}, {"params", {{"players", 2}}}}},
+               {"players", {{{"id", "hillclimber"}, {"level", 50}}, {{"id", "hillclimber"}}}},
+               {"environment", {{"id", "e-random"}}},
+               {"coefficients", {{"believability", 1000}, {"tension", 10}}},
+               {"iterations", 12}};
+    Json e2 = e1;
+    e2["name"] = "c/e-hc";
+    e2["environment"] = {{"id", "e-hillclimber"}};
+    e2["sweep"] = {{{"path", "environment.params.random_prob"}, {"values", {0, 0.5, 1}}},
+                   {{"path", "coefficients.tension"}, {"values", {0, 10}}}};
+    std::ofstream(batch.toStdString())
+        << Json{{"format", "ddalab-batch/1"}, {"seed", 3}, {"experiments", {e1, e2}}}.dump();
+    QCOMPARE(runCli({"run", batch, "--out", dir.filePath("r"), "--quiet"}), 0);
+    MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    QVERIFY(window.batch()->openResults(dir.filePath("r"), true));
+    SweepView& sweep = *window.batch()->sweep();
+    window.batch()->tabs()->setCurrentWidget(&sweep);
+    const SweepTable table = queueSweepTable(*window.batch()->queue(), {});
+    QCOMPARE(table.rows.size(), size_t(12));  // 6 points x 2 rows
+    QCOMPARE(sweep.columnBox()->currentText(), QString("score9"));
+    // Line chart against random_prob: per series and tension value a line and its band.
+    sweep.xBox()->setFocus();
+    sweep.xBox()->setCurrentText("random_prob");
+    QChart* chart = sweep.lineView()->chart();
+    QList<QLineSeries*> lines;
+    for (QAbstractSeries* s : chart->series())
+      if (auto* line = qobject_cast<QLineSeries*>(s)) lines << line;
+    QCOMPARE(lines.size(), 4);  // e-random and e-hc, tension 0 and 10
+    const size_t score9 = *table.column("score9");
+    int compared = 0;
+    for (QLineSeries* line : lines) {
+      QCOMPARE(line->count(), 3);
+      for (const SweepRow& r : table.rows)
+        if (line->name().startsWith(QString::fromStdString(r.series).section('/', -1) + ",") &&
+            line->name().endsWith("=" + QString::fromStdString(r.point.at("tension").dump()))) {
+          QVERIFY(std::abs(line->at(int(r.point.at("random_prob").get<double>() * 2)).y() -
+                           r.values[score9]->value) < 1e-9);
+          ++compared;
+        }
+    }
+    QCOMPARE(compared, 12);  // every grid point of every row found on its line
+    // The heat map, chosen by keyboard: the best cell is outlined, a cell tells its numbers.
+    sweep.kindBox()->setFocus();
+    QTest::keyClick(sweep.kindBox(), Qt::Key_Down);
+    QCOMPARE(sweep.kindBox()->currentText(), QString("Heat map"));
+    QCOMPARE(sweep.seriesBox()->currentText(), QString("c/e-hc"));  // not the reference row
+    HeatMap& map = *sweep.heatMap();
+    QVERIFY(map.isVisible());
+    QVERIFY(map.best());
+    const QString corner = map.cellText(QPoint(map.width() / 2, map.height() / 2));
+    QVERIFY2(corner.contains("random_prob=") && corner.contains("95 %:"), qPrintable(corner));
+    QVERIFY(map.cellText(QPoint(2, 2)).isEmpty());
+    // A metric that is better lower marks its smallest cell.
+    sweep.columnBox()->setCurrentText("tension");
+    double smallest = INFINITY;
+    const size_t tension = *table.column("tension");
+    for (const SweepRow& r : table.rows)
+      if (r.series == "c/e-hc") smallest = std::min(smallest, r.values[tension]->value);
+    bool found = false;
+    for (const SweepRow& r : table.rows)
+      if (r.series == "c/e-hc" && r.values[tension]->value == smallest)
+        found = found ||
+                (map.best()->first == QString::fromStdString(r.point.at("random_prob").dump()) &&
+                 map.best()->second == QString::fromStdString(r.point.at("tension").dump()));
+    QVERIFY(found);
+    // --export-charts writes the line chart per axis and the heat map per series.
+    QProcess gui;
+    gui.start(kGui, {"--export-charts", dir.filePath("r"), "--out", dir.filePath("charts"),
+                     "--size", "800x500", "--svg"});
+    QVERIFY(gui.waitForFinished(120'000));
+    QCOMPARE(gui.exitCode(), 0);
+    for (const QString stem :
+         {"sweep.line.score9.random_prob", "sweep.line.score9.tension",
+          "sweep.heatmap.score9.c__e-hc", "sweep.heatmap.score9.c__e-random"}) {
+      const QImage image(dir.filePath("charts/" + stem + ".png"));
+      QVERIFY2(!image.isNull(), qPrintable(stem));
+      QCOMPARE(image.size(), QSize(800, 500));
       QVERIFY(QFileInfo(dir.filePath("charts/" + stem + ".svg")).size() > 1000);
     }
   }

@@ -40,6 +40,7 @@
 #include "app/gui/batch/run_controller.h"
 #include "app/gui/batch/start_page.h"
 #include "app/gui/charts/chart_views.h"
+#include "app/gui/charts/sweep_view.h"
 #include "experiments/run_service.h"
 #include "games/registry.h"
 #include "results/csv.h"
@@ -304,6 +305,7 @@ void BatchMode::buildPage() {
   histogram_ = new HistogramView(model_, this);
   compare_ = new CompareView(model_, this);
   scoresView_ = new ScoresView(model_, this);
+  sweep_ = new SweepView(model_, this);
   tests_ = new TestsView(this);
   detectability_ = new DetectabilityView(this);
   log_ = new QPlainTextEdit(this);
@@ -313,6 +315,7 @@ void BatchMode::buildPage() {
   tabs_->addTab(histogram_, "Histogram");
   tabs_->addTab(compare_, "Compare");
   tabs_->addTab(scoresView_, "Scores");
+  tabs_->addTab(sweep_, "Sweep");
   tabs_->addTab(tests_, "Tests");
   tabs_->addTab(detectability_, "Detectability");
   tabs_->addTab(log_, "Log");
@@ -686,6 +689,7 @@ void BatchMode::refreshSelection() {
   const std::string name = row >= 0 ? model_->entry(row).label.name : "";
   if (tabs_->currentWidget() == compare_) compare_->showRow(row, analysis);
   if (tabs_->currentWidget() == scoresView_) scoresView_->refresh(analyses_, analysis);
+  if (tabs_->currentWidget() == sweep_) sweep_->refresh(analyses_);
   if (tabs_->currentWidget() == tests_) tests_->show(analysis, name);
   if (tabs_->currentWidget() == detectability_) detectability_->show(analysis, name);
 }

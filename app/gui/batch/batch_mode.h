@@ -47,6 +47,7 @@ class HistogramView;
 class RunController;
 class StartPage;
 class ScoresView;
+class SweepView;
 
 class BatchMode : public QWidget {
   Q_OBJECT
@@ -93,6 +94,7 @@ class BatchMode : public QWidget {
   HistogramView* histogram() const { return histogram_; }
   CompareView* compare() const { return compare_; }
   ScoresView* scores() const { return scoresView_; }
+  SweepView* sweep() const { return sweep_; }
   TestsView* tests() const { return tests_; }
   DetectabilityView* detectability() const { return detectability_; }
   RunController* runner() const { return runner_; }
@@ -193,6 +195,7 @@ class BatchMode : public QWidget {
   HistogramView* histogram_;
   CompareView* compare_;
   ScoresView* scoresView_;
+  SweepView* sweep_;
   TestsView* tests_;
   DetectabilityView* detectability_;
   std::vector<ComparisonAnalysis> analyses_;  // of the last run or the folder opened

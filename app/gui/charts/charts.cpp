@@ -21,8 +21,6 @@
 
 namespace ddalab::gui {
 
-namespace {
-
 QString title(std::string_view key) {
   QString text = QString::fromStdString(std::string(key));
   text.replace('_', ' ');
@@ -68,6 +66,8 @@ std::vector<QColor> experimentColors(const std::vector<QString>& names) {
   }
   return colors;
 }
+
+namespace {
 
 // The names without the prefix they all share up to a '/' (the comparison, said in the title):
 // legends stay short enough to read.

@@ -17,9 +17,21 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
+class QColor;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace ddalab::gui {
+
+// Building blocks every chart shares.
+// "lead_changes" -> "Lead changes".
+QString title(std::string_view key);
+// The title (bold, larger), the legend at the bottom, no animation.
+void styleChart(QChart* chart, const QString& heading);
+// A value axis titled `label` with plain number labels.
+QValueAxis* valueAxis(const QString& label);
+// One colour per experiment, the same in every chart (by the name after its comparison).
+std::vector<QColor> experimentColors(const std::vector<QString>& names);
 
 // One experiment's values of the metric shown.
 struct Sample {

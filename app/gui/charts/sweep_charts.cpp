@@ -1,0 +1,367 @@
+#include "app/gui/charts/sweep_charts.h"
+
+#include <QAreaSeries>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QHelpEvent>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "app/gui/charts/charts.h"
+
+namespace ddalab::gui {
+
+namespace {
+
+QString valueText(const Json& value) {
+  return QString::fromStdString(value.is_string() ? value.get<std::string>() : value.dump());
+}
+
+QString number(double x) {
+  return QString::number(x, 'g', 4);
+}
+
+// The values `axis` takes among `rows`, in order (numbers by value, the rest as text).
+std::vector<Json> axisValues(const std::vector<const SweepRow*>& rows, const std::string& axis) {
+  std::vector<Json> values;
+  for (const SweepRow* r : rows)
+    if (r->point.contains(axis) &&
+        std::find(values.begin(), values.end(), r->point.at(axis)) == values.end())
+      values.push_back(r->point.at(axis));
+  std::sort(values.begin(), values.end(), [](const Json& a, const Json& b) {
+    if (a.is_number() && b.is_number()) return a.get<double>() < b.get<double>();
+    return valueText(a) < valueText(b);
+  });
+  return values;
+}
+
+std::vector<const SweepRow*> allRows(const SweepTable& table) {
+  std::vector<const SweepRow*> rows;
+  for (const SweepRow& r : table.rows) rows.push_back(&r);
+  return rows;
+}
+
+size_t indexOf(const std::vector<Json>& values, const Json& value) {
+  return static_cast<size_t>(std::find(values.begin(), values.end(), value) - values.begin());
+}
+
+// Whether the numbers of `values` are better drawn evenly spaced than to scale: they span two
+// decades or more (0, 10, 100, 1000 would crowd into one corner).
+bool evenlySpaced(const std::vector<Json>& values) {
+  double smallest = 0, largest = 0;
+  for (const Json& v : values) {
+    if (!v.is_number()) return true;
+    const double x = std::abs(v.get<double>());
+    if (x > 0) smallest = smallest == 0 ? x : std::min(smallest, x);
+    largest = std::max(largest, x);
+  }
+  return smallest > 0 && largest / smallest >= 100;
+}
+
+// The label of a line: the series after its comparison, and the other axes' values.
+QString lineName(const SweepRow& row, const std::vector<std::string>& others) {
+  QString name = QString::fromStdString(row.series);
+  name = name.mid(name.lastIndexOf('/') + 1);
+  for (const std::string& axis : others)
+    if (row.point.contains(axis))
+      name += QString(", %1=%2").arg(QString::fromStdString(axis), valueText(row.point.at(axis)));
+  return name;
+}
+
+// A viridis-like scale from 0 (dark blue) to 1 (yellow).
+QColor scaleColour(double t) {
+  static const std::array<QColor, 5> stops = {QColor(68, 1, 84), QColor(59, 82, 139),
+                                              QColor(33, 145, 140), QColor(94, 201, 98),
+                                              QColor(253, 231, 37)};
+  t = std::clamp(t, 0.0, 1.0) * (stops.size() - 1);
+  const auto i = std::min(static_cast<size_t>(t), stops.size() - 2);
+  const double f = t - static_cast<double>(i);
+  const auto mix = [f](int a, int b) { return static_cast<int>(std::lround(a + f * (b - a))); };
+  return QColor(mix(stops[i].red(), stops[i + 1].red()),
+                mix(stops[i].green(), stops[i + 1].green()),
+                mix(stops[i].blue(), stops[i + 1].blue()));
+}
+
+}  // namespace
+
+int betterDirection(const std::string& column) {
+  if (column == "score9" || column == "score4") return 1;
+  if (column == "win_ratio") return -1;
+  std::string key = column;
+  if (const size_t at = key.find("_vs_random"); at != std::string::npos) key = key.substr(0, at);
+  if (key.ends_with("_per_round")) key = key.substr(0, key.size() - 10);
+  const auto metric = metricByKey(key);
+  if (!metric) return 0;
+  const Better better = metricInfo(*metric).better;
+  return better == Better::Higher ? 1 : better == Better::Lower ? -1 : 0;
+}
+
+QChart* sweepLineChart(const SweepTable& table, size_t column, const std::string& axis) {
+  auto* chart = new QChart;
+  styleChart(chart, title(table.columns[column]) + " against " + QString::fromStdString(axis) +
+                        "<br>95 % intervals as bands; one line per experiment and other values");
+  const std::vector<const SweepRow*> rows = allRows(table);
+  const std::vector<Json> xs = axisValues(rows, axis);
+  const bool even = evenlySpaced(xs);
+  std::vector<std::string> others;
+  for (const std::string& a : table.axes)
+    if (a != axis) others.push_back(a);
+  std::map<QString, std::vector<const SweepRow*>> lines;
+  std::vector<QString> order;
+  for (const SweepRow* r : rows) {
+    if (!r->point.contains(axis) || !r->values[column]) continue;
+    const QString name = lineName(*r, others);
+    if (!lines.count(name)) order.push_back(name);
+    lines[name].push_back(r);
+  }
+  const std::vector<QColor> colours = experimentColors(order);
+  auto* x = even ? static_cast<QAbstractAxis*>(new QCategoryAxis) : valueAxis(QString());
+  x->setTitleText(QString::fromStdString(axis) + (even ? " (evenly spaced)" : ""));
+  auto* y = valueAxis(title(table.columns[column]));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  double low = INFINITY, high = -INFINITY;
+  for (size_t l = 0; l < order.size(); ++l) {
+    auto *mean = new QLineSeries, *upper = new QLineSeries, *lower = new QLineSeries;
+    std::vector<const SweepRow*> points = lines[order[l]];
+    std::sort(points.begin(), points.end(), [&](auto* a, auto* b) {
+      return indexOf(xs, a->point.at(axis)) < indexOf(xs, b->point.at(axis));
+    });
+    for (const SweepRow* r : points) {
+      const Json& v = r->point.at(axis);
+      const double at = even ? static_cast<double>(indexOf(xs, v)) : v.get<double>();
+      const SweepValue& value = *r->values[column];
+      mean->append(at, value.value);
+      upper->append(at, value.high);
+      lower->append(at, value.low);
+      low = std::min(low, value.low);
+      high = std::max(high, value.high);
+    }
+    auto* band = new QAreaSeries(upper, lower);
+    QColor fill = colours[l];
+    fill.setAlpha(45);
+    band->setBrush(fill);
+    band->setPen(Qt::NoPen);
+    mean->setName(order[l]);
+    mean->setPen(QPen(colours[l], 2));
+    mean->setPointsVisible(true);
+    for (QAbstractSeries* s :
+         {static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(mean)}) {
+      chart->addSeries(s);
+      s->attachAxis(x);
+      s->attachAxis(y);
+    }
+    chart->legend()->markers(band).front()->setVisible(false);
+  }
+  if (even) {
+    auto* categories = static_cast<QCategoryAxis*>(x);
+    categories->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    for (size_t i = 0; i < xs.size(); ++i)
+      categories->append(valueText(xs[i]), static_cast<double>(i));
+    categories->setRange(-0.2, static_cast<double>(xs.size()) - 0.8);
+  }
+  if (std::isfinite(low)) {
+    const double pad = high > low ? 0.05 * (high - low) : std::max(1.0, std::abs(high) * 0.05);
+    y->setRange(low - pad, high + pad);
+    y->applyNiceNumbers();
+  }
+  // Lines are named by the other axes' values too: at the side, the names fit.
+  chart->legend()->setAlignment(order.size() > 4 ? Qt::AlignRight : Qt::AlignBottom);
+  if (order.size() > 8) {  // a smaller font keeps every name in view
+    QFont font = chart->legend()->font();
+    font.setPointSizeF(font.pointSizeF() * 0.8);
+    chart->legend()->setFont(font);
+  }
+  return chart;
+}
+
+HeatMap::HeatMap(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setMinimumSize(360, 240);
+}
+
+void HeatMap::show(const SweepTable& table, size_t column, const std::string& series,
+                   const std::string& x, const std::string& y) {
+  std::vector<const SweepRow*> rows;
+  for (const SweepRow& r : table.rows)
+    if (r.series == series && r.point.contains(x) && r.point.contains(y)) rows.push_back(&r);
+  const std::vector<Json> xs = axisValues(rows, x), ys = axisValues(rows, y);
+  xs_.clear();
+  ys_.clear();
+  for (const Json& v : xs) xs_.push_back(valueText(v));
+  for (const Json& v : ys) ys_.push_back(valueText(v));
+  xName_ = QString::fromStdString(x);
+  yName_ = QString::fromStdString(y);
+  title_ = title(table.columns[column]) + " of " + QString::fromStdString(series);
+  cells_.assign(ys.size(), std::vector<Cell>(xs.size()));
+  min_ = INFINITY;
+  max_ = -INFINITY;
+  for (const SweepRow* r : rows) {
+    Cell& cell = cells_[indexOf(ys, r->point.at(y))][indexOf(xs, r->point.at(x))];
+    if (cell.value || !r->values[column]) continue;  // the first row of a cell shows
+    cell.value = r->values[column];
+    min_ = std::min(min_, cell.value->value);
+    max_ = std::max(max_, cell.value->value);
+  }
+  best_.reset();
+  const int direction = betterDirection(table.columns[column]);
+  for (size_t j = 0; j < cells_.size() && direction != 0; ++j)
+    for (size_t i = 0; i < cells_[j].size(); ++i) {
+      const auto& v = cells_[j][i].value;
+      if (!v) continue;
+      const auto& b = best_ ? cells_[best_->second][best_->first].value : std::nullopt;
+      if (!b || direction * (v->value - b->value) > 0) best_ = std::pair(i, j);
+    }
+  update();
+}
+
+std::optional<std::pair<QString, QString>> HeatMap::best() const {
+  if (!best_) return std::nullopt;
+  return std::pair(xs_[best_->first], ys_[best_->second]);
+}
+
+QRect HeatMap::plotArea() const {
+  return rect().adjusted(110, 54, -120, -64);
+}
+
+QRect HeatMap::cellRect(size_t column, size_t row) const {
+  const QRect area = plotArea();
+  const double w = static_cast<double>(area.width()) / static_cast<double>(xs_.size());
+  const double h = static_cast<double>(area.height()) / static_cast<double>(ys_.size());
+  // Row 0 (the smallest y) at the bottom, as on a chart.
+  const auto top = static_cast<int>(area.bottom() + 1 - h * static_cast<double>(row + 1));
+  return QRect(static_cast<int>(area.left() + w * static_cast<double>(column)), top,
+               static_cast<int>(std::ceil(w)), static_cast<int>(std::ceil(h)));
+}
+
+QColor HeatMap::colourOf(double value) const {
+  return scaleColour(max_ > min_ ? (value - min_) / (max_ - min_) : 0.5);
+}
+
+QString HeatMap::cellText(QPoint pos) const {
+  for (size_t j = 0; j < ys_.size(); ++j)
+    for (size_t i = 0; i < xs_.size(); ++i) {
+      if (!cellRect(i, j).contains(pos)) continue;
+      const auto& v = cells_[j][i].value;
+      QString text = QString("%1=%2, %3=%4: ").arg(xName_, xs_[i], yName_, ys_[j]);
+      text +=
+          v ? QString("%1 (95 %: %2 – %3)").arg(number(v->value), number(v->low), number(v->high))
+            : QString("not available");
+      if (best_ && best_->first == i && best_->second == j) text += " — the best";
+      return text;
+    }
+  return {};
+}
+
+bool HeatMap::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(e);
+    const QString text = cellText(help->pos());
+    if (text.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(help->globalPos(), text, this);
+    return true;
+  }
+  return QWidget::event(e);
+}
+
+void HeatMap::paintLegend(QPainter& p, const QRect& area) const {
+  const QRect bar(area.right() + 24, area.top(), 18, area.height());
+  for (int yPixel = 0; yPixel < bar.height(); ++yPixel) {
+    const double t = 1.0 - static_cast<double>(yPixel) / std::max(1, bar.height() - 1);
+    p.setPen(scaleColour(t));
+    p.drawLine(bar.left(), bar.top() + yPixel, bar.right(), bar.top() + yPixel);
+  }
+  p.setPen(Qt::black);
+  p.drawRect(bar);
+  const QRect labels(bar.right() + 6, bar.top() - 8, 80, bar.height() + 16);
+  p.drawText(labels, Qt::AlignTop | Qt::AlignLeft, number(max_));
+  p.drawText(labels, Qt::AlignVCenter | Qt::AlignLeft, number((min_ + max_) / 2));
+  p.drawText(labels, Qt::AlignBottom | Qt::AlignLeft, number(min_));
+}
+
+void HeatMap::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), Qt::white);
+  p.setRenderHint(QPainter::Antialiasing);
+  QFont bold = font();
+  bold.setBold(true);
+  bold.setPointSizeF(bold.pointSizeF() * 1.15);
+  p.setFont(bold);
+  p.drawText(QRect(0, 6, width(), 22), Qt::AlignCenter, title_);
+  p.setFont(font());
+  p.drawText(QRect(0, 26, width(), 20), Qt::AlignCenter,
+             best_ ? "the best cell is outlined; hover a cell for its value and 95 % interval"
+                   : "hover a cell for its value and 95 % interval");
+  if (xs_.empty() || ys_.empty() || !std::isfinite(min_)) {
+    p.drawText(rect(), Qt::AlignCenter, "No values over these axes");
+    return;
+  }
+  const QRect area = plotArea();
+  for (size_t j = 0; j < ys_.size(); ++j)
+    for (size_t i = 0; i < xs_.size(); ++i) {
+      const QRect cell = cellRect(i, j);
+      const auto& v = cells_[j][i].value;
+      p.fillRect(cell, v ? colourOf(v->value) : QColor(230, 230, 230));
+      if (!v || cell.width() < 44 || cell.height() < 18) continue;
+      const double shade = max_ > min_ ? (v->value - min_) / (max_ - min_) : 0.5;
+      p.setPen(shade > 0.6 ? Qt::black : Qt::white);
+      p.drawText(cell, Qt::AlignCenter, number(v->value));
+    }
+  if (best_) {
+    p.setPen(QPen(Qt::red, 3));
+    p.drawRect(cellRect(best_->first, best_->second).adjusted(2, 2, -3, -3));
+  }
+  p.setPen(Qt::black);
+  for (size_t i = 0; i < xs_.size(); ++i) {
+    const QRect cell = cellRect(i, 0);
+    p.drawText(QRect(cell.left(), area.bottom() + 4, cell.width(), 18), Qt::AlignCenter, xs_[i]);
+  }
+  for (size_t j = 0; j < ys_.size(); ++j) {
+    const QRect cell = cellRect(0, j);
+    p.drawText(QRect(area.left() - 70, cell.top(), 64, cell.height()),
+               Qt::AlignRight | Qt::AlignVCenter, ys_[j]);
+  }
+  p.drawText(QRect(area.left(), area.bottom() + 24, area.width(), 20), Qt::AlignCenter, xName_);
+  p.save();
+  p.translate(area.left() - 92, area.center().y());
+  p.rotate(-90);
+  p.drawText(QRect(-area.height() / 2, -10, area.height(), 20), Qt::AlignCenter, yName_);
+  p.restore();
+  paintLegend(p, area);
+}
+
+bool saveWidget(QWidget& widget, const QString& file, QSize size) {
+  const QSize shown = widget.size();
+  widget.resize(size);
+  bool ok = false;
+  if (file.endsWith(".svg", Qt::CaseInsensitive)) {
+    QSvgGenerator svg;
+    svg.setFileName(file);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    QPainter painter;
+    ok = painter.begin(&svg);
+    if (ok) {
+      widget.render(&painter);
+      ok = painter.end();
+    }
+  } else {
+    QImage image(size, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    widget.render(&image);
+    ok = image.save(file);
+  }
+  widget.resize(shown);
+  return ok;
+}
+
+}  // namespace ddalab::gui

@@ -1,0 +1,64 @@
+#pragma once
+// The charts of a swept batch (results/sweep_table.h): a line chart of any column against one
+// axis, one line per experiment series and value of the other axes, with its 95 % band; and a
+// heat map of a column over two axes for one series, with a colour scale, the value of a cell on
+// hover and the best cell marked.
+#include <QWidget>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results/sweep_table.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+QT_END_NAMESPACE
+
+namespace ddalab::gui {
+
+// Which way `column` of a sweep table is better: +1 higher, -1 lower, 0 neither (then no cell
+// is marked best). Metrics follow their descriptor, scores are higher-better, win_ratio lower;
+// a difference to e-random follows its metric.
+int betterDirection(const std::string& column);
+
+// The line chart of `column` against `axis` (the caller owns it).
+QChart* sweepLineChart(const SweepTable& table, size_t column, const std::string& axis);
+
+// The heat map of one column over two axes for one series.
+class HeatMap : public QWidget {
+  Q_OBJECT
+ public:
+  explicit HeatMap(QWidget* parent = nullptr);
+  // Shows `column` of the rows of `series` over `x` (columns) and `y` (rows of cells).
+  void show(const SweepTable& table, size_t column, const std::string& series, const std::string& x,
+            const std::string& y);
+  // The cell under `pos` as "x=…, y=…: value (low – high)", empty outside the cells.
+  QString cellText(QPoint pos) const;
+  // The best cell's values (x, y), if the column has a better direction.
+  std::optional<std::pair<QString, QString>> best() const;
+  QSize sizeHint() const override { return {640, 420}; }
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+  bool event(QEvent* e) override;
+
+ private:
+  struct Cell {
+    std::optional<SweepValue> value;
+  };
+  QRect plotArea() const;
+  QRect cellRect(size_t column, size_t row) const;
+  QColor colourOf(double value) const;
+  void paintLegend(QPainter& p, const QRect& area) const;
+
+  QString title_, xName_, yName_;
+  std::vector<QString> xs_, ys_;          // the axes' values in order
+  std::vector<std::vector<Cell>> cells_;  // [y][x]
+  double min_ = 0, max_ = 0;
+  std::optional<std::pair<size_t, size_t>> best_;  // (x, y)
+};
+
+// Saves `widget` as PNG or SVG (by the file's suffix) at `size`; false on failure.
+bool saveWidget(QWidget& widget, const QString& file, QSize size);
+
+}  // namespace ddalab::gui
