@@ -672,11 +672,14 @@ Json toJson(const Batch& batch) {
   // built-ins has none, and its batch.json is as before plug-ins existed).
   if (Json plugins = pluginsUsed(idsNamed(experiments)); !plugins.empty())
     document["plugins"] = std::move(plugins);
-  if (batch.shard)
+  if (batch.shard) {
+    Batch whole = batch;
+    whole.shard.reset();
     document["shard"] = {{"index", batch.shard->index},
                          {"count", batch.shard->count},
                          {"ddalab", DDALAB_SDK_VERSION},
-                         {"batch_sha256", sha256Hex(document.dump(2) + "\n")}};
+                         {"batch_sha256", batchChecksum(whole)}};
+  }
   return document;
 }
 
@@ -695,6 +698,15 @@ std::vector<Json> playKeys(const Batch& batch) {
 }
 
 }  // namespace
+
+std::string batchChecksum(const Batch& batch) {
+  Batch whole = batch;
+  whole.shard.reset();
+  Json document = toJson(whole);
+  if (document.contains("plugins"))
+    for (Json& plugin : document.at("plugins")) plugin.erase("file");
+  return sha256Hex(document.dump(2) + "\n");
+}
 
 size_t plannedGames(const Batch& batch) {
   size_t total = 0;

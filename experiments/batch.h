@@ -103,6 +103,10 @@ Json toJson(const Batch& batch);
 // `held` answers at most one of `wanted`.
 std::vector<std::optional<size_t>> matchExperiments(const Batch& held, const Batch& wanted);
 
+// The sha256 that names the whole batch of `batch` (its shard left out): of its document as a
+// run writes it, without where its plug-ins were loaded from (nodes may keep them elsewhere).
+std::string batchChecksum(const Batch& batch);
+
 // The games of every experiment of `batch` together (of its shard, for a shard).
 size_t plannedGames(const Batch& batch);
 

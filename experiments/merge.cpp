@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "experiments/runner.h"
-#include "experiments/sha256.h"
 #include "results/aggregate.h"
 #include "results/csv.h"
 #include "results/significance.h"
@@ -59,6 +58,20 @@ std::string recordOf(const ShardFolder& s, const char* key) {
   return s.document.at("shard").value(key, std::string());
 }
 
+// Why the plug-ins `s` ran with differ from those of `first` (by name and sha256); "" if not.
+std::string changedPlugin(const ShardFolder& first, const ShardFolder& s) {
+  const Json none = Json::array();
+  for (const Json& a : first.document.value("plugins", none))
+    for (const Json& b : s.document.value("plugins", none))
+      if (a.value("name", "") == b.value("name", "") &&
+          a.value("sha256", "") != b.value("sha256", ""))
+        return "ran plug-in '" + a.value("name", std::string()) + "' with sha256 " +
+               b.value("sha256", std::string()).substr(0, 16) + "..., " + first.dir.string() +
+               " with " + a.value("sha256", std::string()).substr(0, 16) +
+               "...; merge shards of one plug-in build (run the changed shards again)";
+  return "";
+}
+
 // The shards in index order, each of the same batch and version, each index once.
 std::vector<ShardFolder> checkedShards(std::span<const fs::path> dirs) {
   if (dirs.empty()) throw InputError("ddalab merge", "expected the folders of the shards");
@@ -73,6 +86,7 @@ std::vector<ShardFolder> checkedShards(std::span<const fs::path> dirs) {
       throw InputError(where, "was written by ddalab " + recordOf(s, "ddalab") + ", " +
                                   first.dir.string() + " by ddalab " + recordOf(first, "ddalab") +
                                   "; merge shards of one ddalab version");
+    if (const std::string why = changedPlugin(first, s); !why.empty()) throw InputError(where, why);
     if (s.shard.count != count || recordOf(s, "batch_sha256") != recordOf(first, "batch_sha256"))
       throw InputError(where, "holds a shard of another batch than " + first.dir.string() +
                                   " (batch sha256 " + recordOf(s, "batch_sha256").substr(0, 16) +
@@ -134,7 +148,7 @@ void mergeShards(std::span<const fs::path> dirs, const fs::path& out, FolderMode
   Json whole = shards.front().document;
   whole.erase("shard");
   const Batch batch = parseBatch(whole, (shards.front().dir / "batch.json").string());
-  if (sha256Hex(toJson(batch).dump(2) + "\n") != recordOf(shards.front(), "batch_sha256"))
+  if (batchChecksum(batch) != recordOf(shards.front(), "batch_sha256"))
     throw InputError((shards.front().dir / "batch.json").string(),
                      "does not match the checksum it records: was it edited?");
   OutputFolder folder(out, batch, mode, std::nullopt, {});

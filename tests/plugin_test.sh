@@ -107,4 +107,14 @@ expect 2 "the batch uses plug-in 'dice', which is not loaded; load it with --plu
 build_plugin "$work/changed" -DCMAKE_BUILD_TYPE=Debug
 expect 2 "plug-in 'dice' changed since the run started" \
   "$ddalab" run "$batch" -n 300 --plugin "$work/changed/libddalab_dice.so" --out "$work/t1" --resume
+# Shards: the same plug-in at another path merges; another build of it is refused by merge.
+"$ddalab" run "$batch" --plugin "$plugin" -n 40 --shard 0/2 --out "$work/sh0" --quiet >/dev/null 2>&1 || fail "shard 0 failed"
+"$ddalab" run "$batch" --plugin "$work/moved/libddalab_dice.so" -n 40 --shard 1/2 --out "$work/sh1" --quiet >/dev/null 2>&1 ||
+  fail "shard 1 failed"
+"$ddalab" run "$batch" --plugin "$work/changed/libddalab_dice.so" -n 40 --shard 1/2 --out "$work/shx" --quiet >/dev/null 2>&1 ||
+  fail "shard 1 with the changed plug-in failed"
+"$ddalab" run "$batch" --plugin "$plugin" -n 40 --out "$work/sh-whole" --quiet >/dev/null 2>&1 || fail "whole run failed"
+expect 0 "merged 2 shards" "$ddalab" merge "$work/sh0" "$work/sh1" --plugin "$plugin" --out "$work/sh-merged"
+diff -r -x .ddalab "$work/sh-whole" "$work/sh-merged" >/dev/null || fail "merged plug-in shards differ from one run"
+expect 2 "ran plug-in 'dice' with sha256" "$ddalab" merge "$work/sh0" "$work/shx" --plugin "$plugin" --out "$work/sh-bad"
 echo "plug-in test passed"
