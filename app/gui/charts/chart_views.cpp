@@ -64,9 +64,7 @@ ChartPanel::ChartPanel(QWidget* parent)
 }
 
 void ChartPanel::setChart(QChart* chart) {
-  QChart* previous = view_->chart();
-  view_->setChart(chart);
-  delete previous;
+  replaceChart(view_, chart);
   makeLegendClickable(chart);
 }
 

@@ -352,6 +352,12 @@ bool saveChartView(QChartView* view, const QString& file, QSize size) {
   return saved;
 }
 
+void replaceChart(QChartView* view, QChart* chart) {
+  QChart* previous = view->chart();
+  view->setChart(chart);
+  delete previous;
+}
+
 bool saveChart(QChart* chart, const QString& file, QSize size) {
   QChartView view(chart);  // owns the chart from here on
   view.setRenderHint(QPainter::Antialiasing);

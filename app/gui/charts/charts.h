@@ -57,6 +57,10 @@ QChart* comparisonChart(const ComparisonScores& scores,
 QChart* scoresChart(const CrossScores& grid, ScoreTable table,
                     std::span<const ComparisonAnalysis> analyses = {});
 
+// Shows `chart` in `view`, which takes it, and deletes the chart it showed (a QChartView only
+// releases it).
+void replaceChart(QChartView* view, QChart* chart);
+
 // Saves what `view` shows as PNG or SVG (by the file's suffix) at the view's size; false on
 // failure.
 bool saveChartView(QChartView* view, const QString& file);

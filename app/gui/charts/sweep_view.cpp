@@ -132,7 +132,7 @@ void SweepView::draw() {
     note_->setText(
         "No sweep among the results: a batch or an experiment with \"sweep\" (README: "
         "Sweeps) fills this tab with a line chart and a heat map per grid point.");
-    line_->setChart(new QChart);
+    replaceChart(line_, new QChart);
     return;
   }
   const auto column = table_.column(column_->currentText().toStdString());
@@ -141,9 +141,7 @@ void SweepView::draw() {
                      .arg(table_.rows.size())
                      .arg(table_.axes.size()));
   if (!heat) {
-    QChart* previous = line_->chart();
-    line_->setChart(sweepLineChart(table_, *column, x_->currentText().toStdString()));
-    delete previous;
+    replaceChart(line_, sweepLineChart(table_, *column, x_->currentText().toStdString()));
     return;
   }
   if (table_.axes.size() < 2) {
