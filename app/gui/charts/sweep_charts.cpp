@@ -145,6 +145,8 @@ QChart* sweepLineChart(const SweepTable& table, size_t column, const std::string
       high = std::max(high, value.high);
     }
     auto* band = new QAreaSeries(upper, lower);
+    upper->setParent(band);  // an area series does not own its outlines
+    lower->setParent(band);
     QColor fill = colours[l];
     fill.setAlpha(45);
     band->setBrush(fill);
