@@ -360,7 +360,10 @@ Json validateParams(std::span<const ParamSpec> schema, const Json& given, const 
     throw InputError(path, "expected an object of parameters, got " + jsonExcerpt(given));
   checkNestingDepth(given, path);  // before anything below compares or copies values recursively
   Json result = Json::object();
-  for (const auto& spec : schema) result[spec.name] = spec.defaultValue;
+  for (const auto& spec : schema)  // a number's default as its type, as a given value would be
+    result[spec.name] = spec.type == ParamType::Double && spec.defaultValue.is_number()
+                            ? Json(spec.defaultValue.get<double>())
+                            : spec.defaultValue;
   if (given.is_null()) return result;
   for (const auto& [key, v] : given.items()) {
     const std::string where = path + "." + textExcerpt(key);

@@ -379,16 +379,20 @@ TEST_CASE("a player's reason for refusing a game is escaped and bounded (fuzzer 
 
 TEST_CASE("the shipped experiments still load, and what toJson writes loads again", "[input]") {
   size_t files = 0;
-  for (const auto& folder : {kSourceDir / "experiments", kSourceDir / "experiments" / "thesis"})
+  const fs::path experiments = kSourceDir / "experiments";
+  for (const auto& folder : {experiments, experiments / "thesis", experiments / "sweeps"})
     for (const auto& entry : fs::directory_iterator(folder)) {
       if (entry.path().extension() != ".json") continue;
       INFO(entry.path());
       const Batch batch = loadBatch(entry.path());
       CHECK(!batch.experiments.empty());
-      CHECK(toJson(parseBatchText(toJson(batch).dump(2), "again")) == toJson(batch));
+      // The same text, not only equal values: a shard's checksum is of the text (a default
+      // -1 written as an integer came back as -1.0, and no thesis comparison could be merged).
+      const std::string text = toJson(batch).dump(2);
+      CHECK(toJson(parseBatchText(text, "again")).dump(2) == text);
       ++files;
     }
-  CHECK(files >= 8);
+  CHECK(files >= 13);
 }
 
 TEST_CASE("a key given twice in an object is refused with its JSON path", "[batch]") {
