@@ -68,6 +68,19 @@ std::optional<size_t> SweepTable::column(const std::string& key) const {
   return static_cast<size_t>(found - columns.begin());
 }
 
+std::vector<std::string> SweepTable::variedAxes(const std::string& series) const {
+  std::vector<std::string> varied;
+  for (const std::string& axis : axes) {
+    std::vector<Json> values;
+    for (const SweepRow& row : rows)
+      if (row.series == series && row.point.contains(axis) &&
+          std::find(values.begin(), values.end(), row.point[axis]) == values.end())
+        values.push_back(row.point[axis]);
+    if (values.size() >= 2) varied.push_back(axis);
+  }
+  return varied;
+}
+
 SweepTable sweepTable(std::span<const ExperimentSummary> summaries, std::span<const Json> points,
                       std::span<const ComparisonAnalysis> analyses) {
   SweepTable table;

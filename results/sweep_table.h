@@ -33,6 +33,8 @@ struct SweepTable {
 
   // The column named `key`, if any.
   std::optional<size_t> column(const std::string& key) const;
+  // The axes (in `axes` order) along which the rows of `series` take two or more values.
+  std::vector<std::string> variedAxes(const std::string& series) const;
 };
 
 // The table of the experiments of `summaries` that are grid points (`points[i]`, an object of

@@ -13,6 +13,7 @@
 #include "experiments/slurm.h"
 #include "experiments/sweep.h"
 #include "results/csv.h"
+#include "results/sweep_table.h"
 #include "tests/support.h"
 
 using namespace ddalab;
@@ -213,6 +214,28 @@ TEST_CASE(
   }
   mergeShards(shards, dir.path() / "merged", FolderMode::Fresh);
   CHECK(readText(dir.path() / "merged" / "sweep.csv") == sweep);
+}
+
+TEST_CASE("a series varies the axes along which its rows take two or more values", "[sweep]") {
+  SweepTable table;
+  table.axes = {"believability", "random_prob", "tension"};
+  const auto row = [](std::string series, Json point) {
+    SweepRow r;
+    r.series = std::move(series);
+    r.point = std::move(point);
+    return r;
+  };
+  // One comparison per coefficient, as the coefficient study's files: each series one axis.
+  table.rows = {row("t/e-hc", {{"tension", 0}}),
+                row("t/e-hc", {{"tension", 10}}),
+                row("b/e-hc", {{"believability", 0}, {"random_prob", 0.2}}),
+                row("b/e-hc", {{"believability", 10}, {"random_prob", 0.2}}),
+                row("g/e-hc", {{"believability", 0}, {"random_prob", 0}}),
+                row("g/e-hc", {{"believability", 10}, {"random_prob", 0.5}})};
+  CHECK(table.variedAxes("t/e-hc") == std::vector<std::string>{"tension"});
+  CHECK(table.variedAxes("b/e-hc") == std::vector<std::string>{"believability"});
+  CHECK(table.variedAxes("g/e-hc") == std::vector<std::string>{"believability", "random_prob"});
+  CHECK(table.variedAxes("unknown").empty());
 }
 
 TEST_CASE(

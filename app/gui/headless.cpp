@@ -57,8 +57,8 @@ QString fileName(const std::string& stem) {
   return QString::fromStdString(fileStem(stem));
 }
 
-// A swept batch's charts: score9 against each axis, and its heat map over the first two axes
-// for each experiment series.
+// A swept batch's charts: score9 against each axis, and for each experiment series that varies
+// two or more axes its heat map over the first two of them.
 QStringList exportSweepCharts(const fs::path& dir, std::span<const ExperimentSummary> summaries,
                               std::span<const ComparisonAnalysis> analyses, const QString& out,
                               QSize size, bool svg) {
@@ -81,20 +81,22 @@ QStringList exportSweepCharts(const fs::path& dir, std::span<const ExperimentSum
         throw std::runtime_error("cannot write " + file.toStdString());
       written << file;
     }
-  if (table.axes.size() < 2) return written;
   std::vector<std::string> series;
   for (const SweepRow& r : table.rows)
     if (std::find(series.begin(), series.end(), r.series) == series.end())
       series.push_back(r.series);
-  for (const std::string& s : series)
+  for (const std::string& s : series) {
+    const std::vector<std::string> axes = table.variedAxes(s);
+    if (axes.size() < 2) continue;
     for (const QString& suffix : suffixes) {
       HeatMap map;
-      map.show(table, *column, s, table.axes[0], table.axes[1]);
+      map.show(table, *column, s, axes[0], axes[1]);
       const QString file = path("sweep.heatmap.score9." + fileName(s), suffix);
       if (!saveWidget(map, file, size))
         throw std::runtime_error("cannot write " + file.toStdString());
       written << file;
     }
+  }
   return written;
 }
 
