@@ -57,44 +57,52 @@ QString fileName(const std::string& stem) {
   return QString::fromStdString(fileStem(stem));
 }
 
-// A swept batch's charts: score9 against each axis, and for each experiment series that varies
-// two or more axes its heat map over the first two of them.
+// A swept batch's charts of each of `columns` (of sweep.csv): the column against each axis, and
+// for each experiment series that varies two or more axes its heat map over the first two.
 QStringList exportSweepCharts(const fs::path& dir, std::span<const ExperimentSummary> summaries,
                               std::span<const ComparisonAnalysis> analyses, const QString& out,
-                              QSize size, bool svg) {
+                              QSize size, bool svg, const QStringList& columns) {
   const Batch batch = loadBatch(dir / "batch.json");
   std::vector<Json> points;
   for (size_t i = 0; i < summaries.size() && i < batch.experiments.size(); ++i)
     points.push_back(batch.experiments[i].point);
   const SweepTable table = sweepTable(summaries.first(points.size()), points, analyses);
   QStringList written;
-  const auto column = table.column("score9");
-  if (table.rows.empty() || !column) return written;
+  if (table.rows.empty()) return written;
   const QStringList suffixes = svg ? QStringList{"png", "svg"} : QStringList{"png"};
   const auto path = [&](const QString& stem, const QString& suffix) {
     return QDir(out).filePath(stem + "." + suffix);
   };
-  for (const std::string& axis : table.axes)
-    for (const QString& suffix : suffixes) {
-      const QString file = path("sweep.line.score9." + fileName(axis), suffix);
-      if (!saveChart(sweepLineChart(table, *column, axis), file, size))
-        throw std::runtime_error("cannot write " + file.toStdString());
-      written << file;
-    }
   std::vector<std::string> series;
   for (const SweepRow& r : table.rows)
     if (std::find(series.begin(), series.end(), r.series) == series.end())
       series.push_back(r.series);
-  for (const std::string& s : series) {
-    const std::vector<std::string> axes = table.variedAxes(s);
-    if (axes.size() < 2) continue;
-    for (const QString& suffix : suffixes) {
-      HeatMap map;
-      map.show(table, *column, s, axes[0], axes[1]);
-      const QString file = path("sweep.heatmap.score9." + fileName(s), suffix);
-      if (!saveWidget(map, file, size))
-        throw std::runtime_error("cannot write " + file.toStdString());
-      written << file;
+  for (const QString& key : columns) {
+    const auto column = table.column(key.toStdString());
+    if (!column) {
+      std::string valid;
+      for (const std::string& c : table.columns) valid += (valid.empty() ? "" : ", ") + c;
+      throw InputError("--sweep-column", "no column '" + textExcerpt(key.toStdString()) +
+                                             "' in sweep.csv; valid: " + valid);
+    }
+    for (const std::string& axis : table.axes)
+      for (const QString& suffix : suffixes) {
+        const QString file = path("sweep.line." + key + "." + fileName(axis), suffix);
+        if (!saveChart(sweepLineChart(table, *column, axis), file, size))
+          throw std::runtime_error("cannot write " + file.toStdString());
+        written << file;
+      }
+    for (const std::string& s : series) {
+      const std::vector<std::string> axes = table.variedAxes(s);
+      if (axes.size() < 2) continue;
+      for (const QString& suffix : suffixes) {
+        HeatMap map;
+        map.show(table, *column, s, axes[0], axes[1]);
+        const QString file = path("sweep.heatmap." + key + "." + fileName(s), suffix);
+        if (!saveWidget(map, file, size))
+          throw std::runtime_error("cannot write " + file.toStdString());
+        written << file;
+      }
     }
   }
   return written;
@@ -102,7 +110,8 @@ QStringList exportSweepCharts(const fs::path& dir, std::span<const ExperimentSum
 
 }  // namespace
 
-QStringList exportCharts(const QString& results, const QString& out, QSize size, bool svg) {
+QStringList exportCharts(const QString& results, const QString& out, QSize size, bool svg,
+                         const QStringList& sweepColumns) {
   const fs::path dir = results.toStdString();
   const std::vector<ExperimentValues> experiments = readValues(dir);
   const std::vector<ExperimentSummary> summaries = summarizeResultsDir(dir);
@@ -152,7 +161,7 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
       write([&] { return scoresChart(grid, table, analyses); },
             table == ScoreTable::AllMetrics ? "scores.table8" : "scores.table9");
   }
-  written << exportSweepCharts(dir, summaries, analyses, out, size, svg);
+  written << exportSweepCharts(dir, summaries, analyses, out, size, svg, sweepColumns);
   return written;
 }
 

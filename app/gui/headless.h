@@ -11,9 +11,12 @@ namespace ddalab::gui {
 
 // Writes, for each comparison of the results folder `results` (an experiment without one counts
 // as its own), one histogram per metric with its rows overlaid and, for comparisons of two or
-// more rows, the ratio-to-best chart; plus the score charts of tables 8 and 9. PNG files of
-// `size` (and SVG when `svg`). Returns the files written; throws on bad input.
-QStringList exportCharts(const QString& results, const QString& out, QSize size, bool svg);
+// more rows, the ratio-to-best chart; plus the score charts of tables 8 and 9; for a sweep's
+// results, each of `sweepColumns` (sweep.csv's) against each axis and as heat maps. PNG files of
+// `size` (and SVG when `svg`). Returns the files written; throws on bad input (InputError for a
+// column sweep.csv does not have).
+QStringList exportCharts(const QString& results, const QString& out, QSize size, bool svg,
+                         const QStringList& sweepColumns = {"score9"});
 
 // Saves the window as PNG showing `view`: a batch view (queue, histogram, compare, scores, or the
 // settings dialog of the first selected row) on `open` (a batch file or results folder) with

@@ -82,6 +82,11 @@ int main(int argc, char** argv) {
       "export-charts", "write the charts of a results folder (no display needed)", "RESULTS_DIR");
   const QCommandLineOption out("out", "folder for --export-charts", "DIR", "charts");
   const QCommandLineOption svg("svg", "with --export-charts: SVG files too");
+  const QCommandLineOption sweepColumn(
+      "sweep-column",
+      "with --export-charts of a sweep: a column of sweep.csv to chart against each axis and "
+      "over two (repeatable; default score9)",
+      "KEY");
   const QCommandLineOption shot("screenshot", "save a view as PNG and exit", "FILE");
   const QCommandLineOption view(
       "view", "with --screenshot: " + ddalab::gui::screenshotViews().join(", "), "VIEW", "queue");
@@ -109,7 +114,7 @@ int main(int argc, char** argv) {
       "FILE");
   const QCommandLineOption seconds("seconds", "with --probe-latency: stop after this long", "S",
                                    "10");
-  parser.addOptions({exportCharts, out, svg, shot, view, open, select, seed, rounds, session, size,
+  parser.addOptions({exportCharts, out, svg, sweepColumn, shot, view, open, select, seed, rounds, session, size,
                      probe, seconds, plugin});
   // Bad usage exits 2 with the reason, as the CLI does (QCommandLineParser::process exits 1).
   if (!parser.parse(QApplication::arguments())) {
@@ -135,8 +140,10 @@ int main(int argc, char** argv) {
       else
         ddalab::loadPlugin(file);
     if (parser.isSet(exportCharts)) {
+      const QStringList columns =
+          parser.isSet(sweepColumn) ? parser.values(sweepColumn) : QStringList{"score9"};
       const QStringList files = ddalab::gui::exportCharts(
-          parser.value(exportCharts), parser.value(out), imageSize, parser.isSet(svg));
+          parser.value(exportCharts), parser.value(out), imageSize, parser.isSet(svg), columns);
       for (const QString& f : files) std::printf("%s\n", f.toLocal8Bit().constData());
       return 0;
     }

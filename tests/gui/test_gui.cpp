@@ -556,6 +556,22 @@ class GuiTest : public QObject {
       QCOMPARE(image.size(), QSize(800, 500));
       QVERIFY(QFileInfo(dir.filePath("charts/" + stem + ".svg")).size() > 1000);
     }
+    // Other columns of sweep.csv by name; a column it does not have is refused with the list.
+    gui.start(kGui, {"--export-charts", dir.filePath("r"), "--out", dir.filePath("other"),
+                     "--sweep-column", "tension", "--sweep-column", "tension_vs_random"});
+    QVERIFY(gui.waitForFinished(120'000));
+    QCOMPARE(gui.exitCode(), 0);
+    for (const QString stem : {"sweep.line.tension.random_prob", "sweep.heatmap.tension.c__e-hc",
+                               "sweep.line.tension_vs_random.tension"})
+      QVERIFY2(!QImage(dir.filePath("other/" + stem + ".png")).isNull(), qPrintable(stem));
+    QVERIFY(!QFileInfo::exists(dir.filePath("other/sweep.line.score9.tension.png")));
+    gui.start(kGui, {"--export-charts", dir.filePath("r"), "--out", dir.filePath("other"),
+                     "--sweep-column", "tention"});
+    QVERIFY(gui.waitForFinished(120'000));
+    QCOMPARE(gui.exitCode(), 2);
+    const QString refusal = gui.readAllStandardError();
+    QVERIFY2(refusal.contains("--sweep-column: no column 'tention' in sweep.csv; valid: rounds,"),
+             qPrintable(refusal));
   }
 
   // The window answers while a batch runs on every core: the event loop keeps turning and a
