@@ -114,8 +114,8 @@ int main(int argc, char** argv) {
       "FILE");
   const QCommandLineOption seconds("seconds", "with --probe-latency: stop after this long", "S",
                                    "10");
-  parser.addOptions({exportCharts, out, svg, sweepColumn, shot, view, open, select, seed, rounds, session, size,
-                     probe, seconds, plugin});
+  parser.addOptions({exportCharts, out, svg, sweepColumn, shot, view, open, select, seed, rounds,
+                     session, size, probe, seconds, plugin});
   // Bad usage exits 2 with the reason, as the CLI does (QCommandLineParser::process exits 1).
   if (!parser.parse(QApplication::arguments())) {
     std::fprintf(stderr, "error: %s (see --help)\n", qPrintable(parser.errorText()));
