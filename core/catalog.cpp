@@ -65,7 +65,7 @@ const MetricInfo& Catalog::add(MetricInfo info, const std::string& origin) {
     throw InputError(path, "expected a rule: both endRound and value");
   if (metrics_.size() == kMaxMetrics)
     throw InputError(path, "the catalog holds at most " + std::to_string(kMaxMetrics) + " metrics");
-  const size_t used = metrics_.back().scratchOffset + metrics_.back().scratchSize;
+  const size_t used = scratchUsed();
   if (used + info.scratchSize > kMetricScratch)
     throw InputError(path, "it needs " + std::to_string(info.scratchSize) +
                                " doubles of scratch, but only " +
@@ -75,6 +75,10 @@ const MetricInfo& Catalog::add(MetricInfo info, const std::string& origin) {
   info.scratchOffset = used;
   metricOrigins_.push_back(origin);
   return metrics_.emplace_back(std::move(info));
+}
+
+size_t Catalog::scratchUsed() const {
+  return metrics_.back().scratchOffset + metrics_.back().scratchSize;
 }
 
 std::string Catalog::gameOrigin(const std::string& id) const {

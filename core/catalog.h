@@ -43,6 +43,8 @@ class Catalog {
   std::string gameOrigin(const std::string& id) const;
   std::string playerOrigin(const std::string& id) const;
   std::string metricOrigin(const std::string& key) const;
+  // The doubles of the tracker's scratch the metrics hold (of kMetricScratch).
+  size_t scratchUsed() const;
 
  private:
   std::vector<GameInfo> games_;

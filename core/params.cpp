@@ -301,6 +301,10 @@ std::string describe(const ParamSpec& spec) {
   return line.append("): ").append(spec.description);
 }
 
+std::string valueText(const Json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
 std::string jsonExcerpt(const Json& value) {
   return ExcerptWriter().write(value);
 }

@@ -35,6 +35,10 @@ inline constexpr size_t kMaxJsonDepth = 64;
 // Error messages show at most this many bytes of an offending value (then "…").
 inline constexpr size_t kExcerptBytes = 60;
 
+// `value` as a person writes it in a name or a table cell: a string without its quotes,
+// anything else as compact JSON ("0.2", "true", "[1,2]").
+std::string valueText(const Json& value);
+
 // `value` as short one-line JSON for error messages: control characters and invalid UTF-8
 // escaped, cut after kExcerptBytes with "…"; iterative, so safe at any nesting depth or size.
 std::string jsonExcerpt(const Json& value);

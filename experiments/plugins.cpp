@@ -70,7 +70,7 @@ void checkRoomForMetrics(std::span<const MetricInfo> metrics, const std::string&
     throw InputError(file, "its " + std::to_string(metrics.size()) +
                                " metric(s) do not fit: " + std::to_string(all.size()) +
                                " of the catalog's " + std::to_string(kMaxMetrics) + " are taken");
-  const size_t used = all.back().scratchOffset + all.back().scratchSize;
+  const size_t used = catalog().scratchUsed();
   if (used + scratch > kMetricScratch)
     throw InputError(file, "its metrics need " + std::to_string(scratch) +
                                " doubles of scratch, only " +

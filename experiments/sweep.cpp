@@ -183,6 +183,10 @@ SweepAxis parseAxis(const Json& node, const std::string& where) {
 struct PlacedAxis {
   SweepAxis axis;
   std::string where;
+  std::vector<Segment> segments;  // axis.path parsed (once, not at every grid point)
+
+  PlacedAxis(SweepAxis a, std::string at)
+      : axis(std::move(a)), where(std::move(at)), segments(parsePath(axis.path, where)) {}
 };
 
 // The axes of a "sweep" node at `where`, each placed at its own path for messages.
@@ -242,18 +246,13 @@ std::vector<std::vector<size_t>> gridPoints(const std::vector<PlacedAxis>& axes)
   return points;
 }
 
-std::string valueText(const Json& value) {
-  return value.is_string() ? value.get<std::string>() : value.dump();
-}
-
 // The name of each axis in experiment names: its last key ("random_prob"), or its whole path
 // where two axes share the last key.
 std::vector<std::string> axisNames(const std::vector<PlacedAxis>& axes) {
   std::vector<std::string> names;
   for (const auto& a : axes) {
-    const auto segments = parsePath(a.axis.path, a.where);
     std::string last = a.axis.path;
-    for (auto s = segments.rbegin(); s != segments.rend(); ++s)
+    for (auto s = a.segments.rbegin(); s != a.segments.rend(); ++s)
       if (const auto* key = std::get_if<std::string>(&*s)) {
         last = *key;
         break;
@@ -269,9 +268,9 @@ std::vector<std::string> axisNames(const std::vector<PlacedAxis>& axes) {
   return names;
 }
 
-// "@random_prob=0.2,believability=100" of one grid point.
-std::string pointLabel(const std::vector<PlacedAxis>& axes, const std::vector<size_t>& point) {
-  const auto names = axisNames(axes);
+// "@random_prob=0.2,believability=100" of one grid point; `names` are axisNames(axes).
+std::string pointLabel(const std::vector<PlacedAxis>& axes, const std::vector<std::string>& names,
+                       const std::vector<size_t>& point) {
   std::string label = "@";
   for (size_t a = 0; a < axes.size(); ++a) {
     if (a > 0) label += ',';
@@ -281,9 +280,9 @@ std::string pointLabel(const std::vector<PlacedAxis>& axes, const std::vector<si
 }
 
 // {"random_prob": 0.2, "believability": 100} of one grid point: what sweep.csv and the charts
-// read (the experiment's "point").
-Json pointValues(const std::vector<PlacedAxis>& axes, const std::vector<size_t>& point) {
-  const auto names = axisNames(axes);
+// read (the experiment's "point"); `names` are axisNames(axes).
+Json pointValues(const std::vector<PlacedAxis>& axes, const std::vector<std::string>& names,
+                 const std::vector<size_t>& point) {
   Json values = Json::object();
   for (size_t a = 0; a < axes.size(); ++a) values[names[a]] = axes[a].axis.values[point[a]];
   return values;
@@ -302,8 +301,7 @@ Json pointExperiment(const Json& experiment, const std::vector<PlacedAxis>& axes
                      const Json& values) {
   Json e = experiment;
   for (size_t a = 0; a < axes.size(); ++a)
-    setAt(e, parsePath(axes[a].axis.path, axes[a].where), axes[a].axis.values[point[a]],
-          axes[a].axis.path, axes[a].where);
+    setAt(e, axes[a].segments, axes[a].axis.values[point[a]], axes[a].axis.path, axes[a].where);
   e["name"] = nameOf(experiment) + label;
   e["point"] = values;
   if (experiment.contains("comparison") && experiment.at("comparison").is_string())
@@ -367,9 +365,10 @@ void emitPoints(const std::vector<Row>& rows, const std::vector<size_t>& members
     for (size_t i : members) out.push_back(rows[i].experiment);
     return;
   }
+  const std::vector<std::string> names = axisNames(axes);
   for (const auto& point : gridPoints(axes)) {
-    const std::string label = pointLabel(axes, point);
-    const Json values = pointValues(axes, point);
+    const std::string label = pointLabel(axes, names, point);
+    const Json values = pointValues(axes, names, point);
     for (size_t i : members) {
       const std::vector<PlacedAxis> own = axesOf(rows[i], axes, batchCount);
       const std::vector<size_t> ownPoint(point.begin(),

@@ -579,9 +579,7 @@ void writeSweepCsv(const fs::path& dir, std::span<const ExperimentSummary> summa
   for (const SweepRow& r : table.rows) {
     Fields row = {r.experiment, r.comparison};
     for (const std::string& axis : table.axes)
-      row.push_back(!r.point.contains(axis)        ? ""
-                    : r.point.at(axis).is_string() ? r.point.at(axis).get<std::string>()
-                                                   : r.point.at(axis).dump());
+      row.push_back(r.point.contains(axis) ? valueText(r.point.at(axis)) : "");
     row.push_back(formatNumber(r.games));
     for (const auto& v : r.values)
       for (double x : {v ? v->value : 0, v ? v->low : 0, v ? v->high : 0})

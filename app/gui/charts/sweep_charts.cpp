@@ -20,8 +20,8 @@ namespace ddalab::gui {
 
 namespace {
 
-QString valueText(const Json& value) {
-  return QString::fromStdString(value.is_string() ? value.get<std::string>() : value.dump());
+QString valueLabel(const Json& value) {
+  return QString::fromStdString(ddalab::valueText(value));
 }
 
 QString number(double x) {
@@ -37,7 +37,7 @@ std::vector<Json> axisValues(const std::vector<const SweepRow*>& rows, const std
       values.push_back(r->point.at(axis));
   std::sort(values.begin(), values.end(), [](const Json& a, const Json& b) {
     if (a.is_number() && b.is_number()) return a.get<double>() < b.get<double>();
-    return valueText(a) < valueText(b);
+    return valueLabel(a) < valueLabel(b);
   });
   return values;
 }
@@ -71,7 +71,7 @@ QString lineName(const SweepRow& row, const std::vector<std::string>& others) {
   name = name.mid(name.lastIndexOf('/') + 1);
   for (const std::string& axis : others)
     if (row.point.contains(axis))
-      name += QString(", %1=%2").arg(QString::fromStdString(axis), valueText(row.point.at(axis)));
+      name += QString(", %1=%2").arg(QString::fromStdString(axis), valueLabel(row.point.at(axis)));
   return name;
 }
 
@@ -166,7 +166,7 @@ QChart* sweepLineChart(const SweepTable& table, size_t column, const std::string
     auto* categories = static_cast<QCategoryAxis*>(x);
     categories->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     for (size_t i = 0; i < xs.size(); ++i)
-      categories->append(valueText(xs[i]), static_cast<double>(i));
+      categories->append(valueLabel(xs[i]), static_cast<double>(i));
     categories->setRange(-0.2, static_cast<double>(xs.size()) - 0.8);
   }
   if (std::isfinite(low)) {
@@ -197,8 +197,8 @@ void HeatMap::show(const SweepTable& table, size_t column, const std::string& se
   const std::vector<Json> xs = axisValues(rows, x), ys = axisValues(rows, y);
   xs_.clear();
   ys_.clear();
-  for (const Json& v : xs) xs_.push_back(valueText(v));
-  for (const Json& v : ys) ys_.push_back(valueText(v));
+  for (const Json& v : xs) xs_.push_back(valueLabel(v));
+  for (const Json& v : ys) ys_.push_back(valueLabel(v));
   xName_ = QString::fromStdString(x);
   yName_ = QString::fromStdString(y);
   title_ = title(table.columns[column]) + " of " + QString::fromStdString(series);
