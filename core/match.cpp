@@ -133,9 +133,9 @@ Action Match::decide(Player& player) {
 }
 
 Action Match::decide(EnvironmentPlayer& environment) {
-  if (!describe_) return environment.chooseOutcome(*state_, tracker_, environment_, nature_);
+  if (!describe_) return environment.choose(*state_, outcomes(), tracker_, environment_, nature_);
   environment.describeDecisionsTo(&decision_);
-  const Action chosen = environment.chooseOutcome(*state_, tracker_, environment_, nature_);
+  const Action chosen = environment.choose(*state_, outcomes(), tracker_, environment_, nature_);
   environment.describeDecisionsTo(nullptr);
   hasDecision_ = decision_.chosen == chosen;
   return chosen;
@@ -239,6 +239,13 @@ double chanceQuantile(std::span<const Outcome> outcomes, Action chosen, double v
     below += o.probability;
   }
   return std::clamp(below, 0.0, 1.0);  // not among the outcomes: cannot happen for legal ones
+}
+
+Action EnvironmentPlayer::chooseOutcome(const State& state, const MetricsTracker& trace, Rng& own,
+                                        Rng& nature) {
+  std::vector<Outcome> outcomes;
+  state.outcomes(outcomes);
+  return choose(state, outcomes, trace, own, nature);
 }
 
 Action sampleOutcome(std::span<const Outcome> outcomes, Rng& nature) {

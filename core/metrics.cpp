@@ -113,9 +113,11 @@ MetricsTracker::MetricsTracker(const State& initial) : n_(initial.numPlayers()) 
 }
 
 void MetricsTracker::endRound(const State& state) {
-  const Gains gains = gainsOf(state);
+  const auto n = static_cast<size_t>(n_);
+  Gains gains;
+  state.gains(std::span(gains.data(), n));
+  if (!state.playersCanDropOut()) return endRound(std::span(gains.data(), n));
   const OutOfGame out = outOf(state);
-  const auto n = static_cast<size_t>(state.numPlayers());
   endRound(std::span(gains.data(), n), std::span(out.data(), n));
 }
 

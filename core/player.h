@@ -39,10 +39,13 @@ struct EnvironmentDecision {
 class EnvironmentPlayer {
  public:
   virtual ~EnvironmentPlayer() = default;
-  // Chooses an outcome at an environment node given the game's trace so far; `own` is the
-  // environment player's stream, `nature` the game's natural-chance stream.
-  virtual Action chooseOutcome(const State& state, const MetricsTracker& trace, Rng& own,
-                               Rng& nature) = 0;
+  // Chooses one of `outcomes` (those of `state`'s environment node, in the game's order) given
+  // the game's trace so far; `own` is the environment player's stream, `nature` the game's
+  // natural-chance stream.
+  virtual Action choose(const State& state, std::span<const Outcome> outcomes,
+                        const MetricsTracker& trace, Rng& own, Rng& nature) = 0;
+  // choose() among the outcomes `state` lists (for callers that have not asked for them).
+  Action chooseOutcome(const State& state, const MetricsTracker& trace, Rng& own, Rng& nature);
   // From now on, describes each decision into `*decision` (null: stop). Costs time: only for
   // detailed traces and the GUI. Players that weigh nothing report natural draws.
   virtual void describeDecisionsTo(EnvironmentDecision* decision) { decision_ = decision; }

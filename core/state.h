@@ -47,6 +47,11 @@ class State {
   virtual bool capped() const = 0;
   // The game's gain of player p (higher is better); drives status and the metrics.
   virtual double gain(int p) const = 0;
+  // gains[p] = gain(p) for every player (numPlayers() entries): the metrics ask for all of them
+  // every round, so games override it to share work between the players.
+  virtual void gains(std::span<double> gains) const {
+    for (int p = 0; p < numPlayers(); ++p) gains[static_cast<size_t>(p)] = gain(p);
+  }
   // What AIs rank states with for player p; defaults to the gain.
   virtual double value(int p) const { return gain(p); }
   // Rounds completed so far; grows by exactly one when a round ends.
@@ -114,6 +119,8 @@ class State {
     (void)p;
     return false;
   }
+  // False when no player can ever be out (isOut always false): spares asking every round.
+  virtual bool playersCanDropOut() const { return true; }
   // At an environment node, the regular player the outcome is dealt to (whose die, whose card,
   // whose maze), or -1 when it is nobody's; the detectability test pools outcomes per player.
   virtual int chanceRecipient() const { return -1; }
@@ -127,7 +134,7 @@ using Gains = std::array<double, kMaxPlayers>;
 // The gains of all players of `state` (entries past numPlayers() are 0).
 inline Gains gainsOf(const State& state) {
   Gains g{};
-  for (int p = 0; p < state.numPlayers(); ++p) g[p] = state.gain(p);
+  state.gains(std::span(g.data(), static_cast<size_t>(state.numPlayers())));
   return g;
 }
 
@@ -135,6 +142,7 @@ inline Gains gainsOf(const State& state) {
 using OutOfGame = std::array<bool, kMaxPlayers>;
 inline OutOfGame outOf(const State& state) {
   OutOfGame out{};
+  if (!state.playersCanDropOut()) return out;
   for (int p = 0; p < state.numPlayers(); ++p) out[p] = state.isOut(p);
   return out;
 }

@@ -6,10 +6,6 @@
 
 namespace ddalab {
 
-bool gainsTied(double a, double b) {
-  return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)});
-}
-
 namespace {
 
 // The players who can lead: those not out, or everybody when nobody else is left.
@@ -19,15 +15,12 @@ bool contends(std::span<const bool> out, size_t p, size_t contenders) {
 
 }  // namespace
 
-int computeStatuses(std::span<const double> gains, std::span<double> statuses,
-                    std::span<const bool> out) {
+int computeStatusesWithOut(std::span<const double> gains, std::span<double> statuses,
+                           std::span<const bool> out) {
   const size_t n = gains.size();
-  if (n == 1) {
-    statuses[0] = gains[0];
-    return -1;
-  }
   size_t contenders = 0;
   for (size_t p = 0; p < n; ++p) contenders += out.empty() || !out[p];
+  if (contenders == n || contenders == 0) return statusesAllContending(gains, statuses);
   std::optional<size_t> best;
   for (size_t p = 0; p < n; ++p)
     if (contends(out, p, contenders) && (!best || gains[p] > gains[*best])) best = p;

@@ -156,7 +156,7 @@ void mergeShards(std::span<const fs::path> dirs, const fs::path& out, FolderMode
   for (const Experiment& experiment : batch.experiments)
     summaries.push_back(mergeExperiment(shards, batch, experiment, out));
   writeBatchCsvs(out, summaries);
-  const std::vector<ComparisonAnalysis> analyses = analyzeResultsDir(out);
+  const std::vector<ComparisonAnalysis> analyses = analyzeResultsDir(out, summaries);
   writeAnalysisCsvs(out, analyses);
   writeSweepResults(out, batch, summaries, analyses);
   folder.markComplete();

@@ -17,8 +17,9 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// One experiment of a run: its checkpoint, its summary so far and the games held back after a
-// gap a stop left (they are written to the CSVs but not checkpointed: a resumed run replays them).
+// One experiment of a run: its checkpoint, its summary so far, its games CSV (and trace file)
+// written as the games arrive, and the games held back after a gap a stop left (they are written
+// to the CSVs but not checkpointed: a resumed run replays them).
 class ExperimentRun {
  public:
   ExperimentRun(const RunRequest& request, const OutputFolder& folder, const RunEvents& events,
@@ -37,6 +38,7 @@ class ExperimentRun {
     const JournalScan scan = readJournal(journalFile_, identity_, [this](JournalEntry&& entry) {
       if (entry.record.iteration != next()) return false;  // not the next game
       add(entry.record);
+      writeGame(gamesCsvRow(entry.record, experiment_.players.size()), entry.trace);
       return true;
     });
     validBytes_ = scan.validBytes;
@@ -52,16 +54,16 @@ class ExperimentRun {
     options.threads = request_.threads;
     options.traces = request_.traces.has_value();
     options.traceDetail = request_.traces && request_.traces->detail;
+    options.csvRows = true;
     size_t played = 0;
     playIterations(
         request_.batch, experiment_, first, options, control,
         [&](FinishedGame&& game, bool contiguous) {
           add(game.record);
           ++played;
-          if (contiguous)
-            journal.append(game.record, game.trace);
-          else
-            heldBack_.push_back(std::move(game));
+          if (!contiguous) return heldBack_.push_back(std::move(game));
+          journal.append(game.record, game.trace);
+          writeGame(game.row, game.trace);
         },
         [&] {
           journal.flush();
@@ -75,24 +77,11 @@ class ExperimentRun {
     return played;
   }
 
-  // Writes the experiment's CSVs (and trace) from its checkpoint and the games held back.
-  ExperimentSummary write() const {
-    const ExperimentLabel& label = summary_.label();
-    GamesCsvWriter games(request_.out, label);
-    std::optional<OutputFile> trace;
-    if (request_.traces)
-      trace.emplace(request_.traces->dir / (fileStem(label.name) + ".trace.jsonl"));
-    const auto writeGame = [&](const GameRecord& record, const std::string& traceLine) {
-      games.add(record);
-      if (trace) trace->write(traceLine + "\n");
-    };
-    readJournal(journalFile_, identity_, [&](JournalEntry&& entry) {
-      writeGame(entry.record, entry.trace);
-      return true;
-    });
-    for (const FinishedGame& game : heldBack_) writeGame(game.record, game.trace);
-    games.commit();
-    if (trace) trace->commit();
+  // Completes the experiment's CSVs (and trace) with the games held back and writes its summary.
+  ExperimentSummary write() {
+    for (const FinishedGame& game : heldBack_) writeGame(game.row, game.trace);
+    files().games.commit();
+    if (files().trace) files().trace->commit();
     const ExperimentSummary summary = summary_.summary();
     writeSummaryCsv(request_.out, summary);
     return summary;
@@ -110,6 +99,28 @@ class ExperimentRun {
     if (events_.onGame) events_.onGame(index_, record);
   }
 
+  // The games CSV and trace file being written (under temporary names until write()).
+  struct Files {
+    Files(const RunRequest& request, const ExperimentLabel& label) : games(request.out, label) {
+      if (request.traces)
+        trace.emplace(request.traces->dir / (fileStem(label.name) + ".trace.jsonl"));
+    }
+    GamesCsvWriter games;
+    std::optional<OutputFile> trace;
+  };
+  Files& files() {
+    if (!files_) files_.emplace(request_, summary_.label());
+    return *files_;
+  }
+  // Appends the next game's CSV line and trace line.
+  void writeGame(std::string_view row, std::string_view trace) {
+    Files& out = files();
+    out.games.addRow(row);
+    if (!out.trace) return;
+    out.trace->write(trace);
+    out.trace->write("\n");
+  }
+
   const RunRequest& request_;
   const Experiment& experiment_;
   size_t index_;
@@ -120,6 +131,7 @@ class ExperimentRun {
   SummaryBuilder summary_;
   uintmax_t validBytes_ = 0;
   std::vector<FinishedGame> heldBack_;
+  std::optional<Files> files_;
 };
 
 // The outcome of a folder that already holds the complete results of the batch.
@@ -127,7 +139,7 @@ RunOutcome completeOutcome(const fs::path& dir) {
   RunOutcome outcome;
   outcome.summaries = summarizeResultsDir(dir);
   outcome.scores = scoreAll(outcome.summaries);
-  outcome.analyses = analyzeResultsDir(dir);
+  outcome.analyses = analyzeResultsDir(dir, outcome.summaries);
   outcome.complete = true;
   for (const auto& s : outcome.summaries) outcome.gamesResumed += s.games;
   return outcome;
@@ -153,7 +165,7 @@ void exportResults(const fs::path& from, const fs::path& to, FolderMode mode) {
   const std::vector<ExperimentSummary> summaries = summarizeResultsDir(from);  // checks them
   for (const ExperimentSummary& s : summaries) exportExperiment(from, s.label.name, to);
   writeBatchCsvs(to, summaries);
-  const std::vector<ComparisonAnalysis> analyses = analyzeResultsDir(to);
+  const std::vector<ComparisonAnalysis> analyses = analyzeResultsDir(to, summaries);
   writeAnalysisCsvs(to, analyses);
   writeSweepResults(to, batch, summaries, analyses);
   size_t games = 0;
@@ -207,7 +219,8 @@ RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunCo
   outcome.complete = complete && outcome.summaries.size() == request.batch.experiments.size();
   outcome.scores = scoreAll(outcome.summaries);
   // A run stopped before its first experiment wrote nothing to analyse (no summary.csv).
-  if (!outcome.summaries.empty()) outcome.analyses = analyzeResultsDir(request.out);
+  if (!outcome.summaries.empty())
+    outcome.analyses = analyzeResultsDir(request.out, outcome.summaries);
   writeAnalysisCsvs(request.out, outcome.analyses);
   writeSweepResults(request.out, request.batch, outcome.summaries, outcome.analyses);
   if (outcome.complete) folder.markComplete();

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "experiments/lineup.h"
+#include "results/csv.h"
 
 namespace ddalab {
 
@@ -102,6 +103,7 @@ void work(WorkQueue& queue, const Batch& batch, const Experiment& e, const PlayO
                                   options.traceDetail);
       if (options.traces)
         game.trace = traceLine(e, *i, game.record.seed, trace, options.traceDetail);
+      if (options.csvRows) game.row = gamesCsvRow(game.record, e.players.size());
       queue.finished(std::move(game));
     } catch (const GameAbandoned&) {
       // not counted; a resumed run plays it again

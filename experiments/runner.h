@@ -54,12 +54,14 @@ struct RunControl {
 struct FinishedGame {
   GameRecord record;
   std::string trace;  // its trace as one JSON line (docs/trace-format.md); empty without traces
+  std::string row;    // its line of the games CSV (gamesCsvRow); empty unless asked for
 };
 
 struct PlayOptions {
   int threads = 0;            // 1..1024; 0 = every core
   bool traces = false;        // build each game's trace line
   bool traceDetail = false;   // with every environment decision described (docs/trace-format.md)
+  bool csvRows = false;       // format each game's games-CSV line on its worker thread
   size_t window = 1 << 14;    // games may finish at most this far ahead of the first open one
   double tickSeconds = 0.05;  // how often `tick` is called
 };

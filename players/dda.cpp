@@ -52,18 +52,18 @@ class DdaEnvironment final : public EnvironmentPlayer {
   DdaEnvironment(std::unique_ptr<LevelRule> rule, double sigma, const Coefficients& coefficients)
       : rule_(std::move(rule)), sigma_(sigma), coefficients_(coefficients) {}
 
-  Action chooseOutcome(const State& state, const MetricsTracker& trace, Rng& own, Rng&) override {
-    state.outcomes(outcomes_);
-    Action chosen = outcomes_[0].action;
+  Action choose(const State& state, std::span<const Outcome> outcomes, const MetricsTracker& trace,
+                Rng& own, Rng&) override {
+    Action chosen = outcomes[0].action;
     scores_.clear();
-    if (outcomes_.size() > 1) {
+    if (outcomes.size() > 1) {
       const int level = rule_->nextLevel(-statusOf(state, 0), own);
-      scores_.resize(outcomes_.size());
-      state.scoreOutcomesAsOpponent(outcomes_, scores_);  // supported: checked by the registry
-      chosen = outcomes_[pickByLevel(scores_, level, sigma_, own)].action;
+      scores_.resize(outcomes.size());
+      state.scoreOutcomesAsOpponent(outcomes, scores_);  // supported: checked by the registry
+      chosen = outcomes[pickByLevel(scores_, level, sigma_, own)].action;
     }
     if (decision_)
-      describeDecision(state, trace, outcomes_, coefficients_, chosen, false, scores_, *decision_);
+      describeDecision(state, trace, outcomes, coefficients_, chosen, false, scores_, *decision_);
     return chosen;
   }
 
@@ -71,7 +71,6 @@ class DdaEnvironment final : public EnvironmentPlayer {
   std::unique_ptr<LevelRule> rule_;
   double sigma_;
   Coefficients coefficients_;  // only to describe decisions
-  std::vector<Outcome> outcomes_;
   std::vector<double> scores_;
 };
 

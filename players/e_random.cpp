@@ -10,18 +10,16 @@ class NaturalEnvironment final : public EnvironmentPlayer {
  public:
   explicit NaturalEnvironment(const Coefficients& coefficients) : coefficients_(coefficients) {}
 
-  Action chooseOutcome(const State& state, const MetricsTracker& trace, Rng&,
-                       Rng& nature) override {
-    state.outcomes(outcomes_);
-    const Action chosen = sampleOutcome(outcomes_, nature);
+  Action choose(const State& state, std::span<const Outcome> outcomes, const MetricsTracker& trace,
+                Rng&, Rng& nature) override {
+    const Action chosen = sampleOutcome(outcomes, nature);
     if (decision_)
-      describeDecision(state, trace, outcomes_, coefficients_, chosen, true, {}, *decision_);
+      describeDecision(state, trace, outcomes, coefficients_, chosen, true, {}, *decision_);
     return chosen;
   }
 
  private:
   Coefficients coefficients_;  // only to describe what each outcome would have done to F
-  std::vector<Outcome> outcomes_;
 };
 
 }  // namespace

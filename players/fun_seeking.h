@@ -15,14 +15,13 @@ class FunSeekingEnvironment : public EnvironmentPlayer {
 
   // With probability random_prob the natural draw (from the nature stream, so random_prob = 1
   // is e-random bit for bit), otherwise the outcome the search finds most fun.
-  Action chooseOutcome(const State& state, const MetricsTracker& trace, Rng& own,
-                       Rng& nature) final {
-    state.outcomes(outcomes_);
+  Action choose(const State& state, std::span<const Outcome> outcomes, const MetricsTracker& trace,
+                Rng& own, Rng& nature) final {
     const bool natural = own.uniform() < randomProb_;
     const Action chosen =
-        natural ? sampleOutcome(outcomes_, nature) : search(state, trace, outcomes_, own);
+        natural ? sampleOutcome(outcomes, nature) : search(state, trace, outcomes, own);
     if (decision_)
-      describeDecision(state, trace, outcomes_, coefficients_, chosen, natural,
+      describeDecision(state, trace, outcomes, coefficients_, chosen, natural,
                        natural ? std::span<const double>() : searchValues(), *decision_);
     return chosen;
   }
@@ -38,7 +37,6 @@ class FunSeekingEnvironment : public EnvironmentPlayer {
  private:
   Coefficients coefficients_;
   double randomProb_;
-  std::vector<Outcome> outcomes_;
 };
 
 // The parameters every fun-seeking environment player has (random_prob).

@@ -25,13 +25,22 @@ using Fields = std::vector<std::string>;
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-// Shortest text that reads back to the same bits; std::to_chars ignores the locale.
+// Appends the shortest text that reads back to the same bits (std::to_chars ignores the locale),
+// then `separator` (none when 0).
 template <typename Number>
-std::string formatNumber(Number value) {
+void appendNumber(std::string& out, Number value, char separator = ',') {
   char buffer[64];
   const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
   (void)error;  // 64 characters fit every double and 64-bit integer
-  return std::string(buffer, end);
+  out.append(buffer, end);
+  if (separator) out += separator;
+}
+
+template <typename Number>
+std::string formatNumber(Number value) {
+  std::string text;
+  appendNumber(text, value, '\0');
+  return text;
 }
 
 // RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
@@ -88,32 +97,6 @@ Fields gamesHeader(size_t seats, bool withChance = true) {
   if (withChance)
     for (size_t seat = 0; seat < seats; ++seat) header.push_back(seatColumn(seat, "chance"));
   return header;
-}
-
-// The kChanceBins counts of one seat in one field, separated by spaces ("3 1 0 ...").
-std::string chanceField(const ChanceBins& bins) {
-  std::string field;
-  for (size_t i = 0; i < bins.size(); ++i) {
-    if (i > 0) field += ' ';
-    field += std::to_string(bins[i]);
-  }
-  return field;
-}
-
-Fields gamesRow(const GameRecord& record, size_t seats) {
-  Fields row = {formatNumber(record.iteration), formatNumber(record.seed),
-                formatNumber(record.metrics[static_cast<size_t>(Metric::Rounds)]),
-                record.winner < 0 ? "" : formatNumber(record.winner), record.capped ? "1" : "0"};
-  for (const auto& info : allMetrics())
-    if (info.metric != Metric::Rounds)
-      row.push_back(formatNumber(record.metrics[static_cast<size_t>(info.metric)]));
-  for (size_t seat = 0; seat < seats; ++seat) {
-    const PlayerCounters& c = record.counters[seat];
-    row.push_back(formatNumber(record.scores[seat]));
-    for (int count : {c.moves, c.turns, c.leadRounds}) row.push_back(formatNumber(count));
-  }
-  for (size_t seat = 0; seat < seats; ++seat) row.push_back(chanceField(record.chance[seat]));
-  return row;
 }
 
 const Fields kSummaryHeader = {"metric", "mean", "std", "min", "max", "ci95_low", "ci95_high", "n"};
@@ -510,6 +493,33 @@ void readResultsDir(const fs::path& dir,
   }
 }
 
+// Every field of a games row is a number (never quoted), so the row is written straight into
+// one string: a row per game is the hot path of a run.
+std::string gamesCsvRow(const GameRecord& record, size_t seats) {
+  std::string row;
+  row.reserve(64 * (8 + 5 * seats));
+  appendNumber(row, record.iteration);
+  appendNumber(row, record.seed);
+  appendNumber(row, record.metrics[static_cast<size_t>(Metric::Rounds)]);
+  if (record.winner >= 0) appendNumber(row, record.winner, '\0');
+  row += record.capped ? ",1," : ",0,";
+  for (const auto& info : allMetrics())
+    if (info.metric != Metric::Rounds)
+      appendNumber(row, record.metrics[static_cast<size_t>(info.metric)]);
+  for (size_t seat = 0; seat < seats; ++seat) {
+    const PlayerCounters& c = record.counters[seat];
+    appendNumber(row, record.scores[seat]);
+    for (int count : {c.moves, c.turns, c.leadRounds}) appendNumber(row, count);
+  }
+  for (size_t seat = 0; seat < seats; ++seat) {
+    const ChanceBins& bins = record.chance[seat];  // one field, the counts space-separated
+    for (size_t i = 0; i < bins.size(); ++i)
+      appendNumber(row, bins[i], i + 1 < bins.size() ? ' ' : ',');
+  }
+  row.back() = '\n';
+  return row;
+}
+
 GamesCsvWriter::GamesCsvWriter(const fs::path& dir, const ExperimentLabel& label)
     : seats_(label.players.size()) {
   if (seats_ > static_cast<size_t>(kMaxPlayers))
@@ -521,7 +531,11 @@ GamesCsvWriter::GamesCsvWriter(const fs::path& dir, const ExperimentLabel& label
 GamesCsvWriter::~GamesCsvWriter() = default;
 
 void GamesCsvWriter::add(const GameRecord& record) {
-  file_->write(csvLine(gamesRow(record, seats_)));
+  file_->write(gamesCsvRow(record, seats_));
+}
+
+void GamesCsvWriter::addRow(std::string_view row) {
+  file_->write(row);
 }
 
 void GamesCsvWriter::commit() {

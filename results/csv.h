@@ -23,6 +23,8 @@ class GamesCsvWriter {
   ~GamesCsvWriter();
   // Appends one row; throws WriteError.
   void add(const GameRecord& record);
+  // Appends a row gamesCsvRow made (on another thread, say); throws WriteError.
+  void addRow(std::string_view row);
   // Completes the file under its final name; throws WriteError.
   void commit();
 
@@ -30,6 +32,9 @@ class GamesCsvWriter {
   size_t seats_;
   std::unique_ptr<OutputFile> file_;
 };
+
+// The line of the games file for `record` of a game of `seats` players (ending in '\n').
+std::string gamesCsvRow(const GameRecord& record, size_t seats);
 
 // <dir>/<stem>.summary.csv: one row per metric, plus win_ratio, per-seat win rates, draw and
 // capped rates.

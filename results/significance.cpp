@@ -330,7 +330,12 @@ ComparisonAnalysis analyzeComparison(const std::string& comparison,
 
 std::vector<ComparisonAnalysis> analyzeResultsDir(const std::filesystem::path& dir,
                                                   const AnalysisOptions& options) {
-  const std::vector<ExperimentSummary> summaries = summarizeResultsDir(dir);
+  return analyzeResultsDir(dir, summarizeResultsDir(dir), options);
+}
+
+std::vector<ComparisonAnalysis> analyzeResultsDir(const std::filesystem::path& dir,
+                                                  std::span<const ExperimentSummary> summaries,
+                                                  const AnalysisOptions& options) {
   std::vector<ComparisonAnalysis> analyses;
   for (const ComparisonGroup& group : groupByComparison(summaries)) {
     if (group.comparison.empty() || group.members.size() < 2) continue;

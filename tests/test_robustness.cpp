@@ -71,10 +71,10 @@ class CheckedEnvironment final : public EnvironmentPlayer {
  public:
   CheckedEnvironment(std::unique_ptr<EnvironmentPlayer> inner, StopToken stop)
       : inner_(std::move(inner)), stop_(stop) {}
-  Action chooseOutcome(const State& state, const MetricsTracker& trace, Rng& own,
-                       Rng& nature) override {
+  Action choose(const State& state, std::span<const Outcome> outcomes, const MetricsTracker& trace,
+                Rng& own, Rng& nature) override {
     stop_.check();
-    const Action action = inner_->chooseOutcome(state, trace, own, nature);
+    const Action action = inner_->choose(state, outcomes, trace, own, nature);
     state.outcomes(outcomes_);
     if (std::none_of(outcomes_.begin(), outcomes_.end(),
                      [action](const Outcome& o) { return o.action == action; }))

@@ -135,7 +135,7 @@ int scoreCommand(const Args& args) {
     return *code;
   const std::string dir = vm["dir"].as<std::string>();
   const auto summaries = summarizeResultsDir(dir);
-  const auto analyses = analyzeResultsDir(dir);
+  const auto analyses = analyzeResultsDir(dir, summaries);
   printSummaryTables(std::cout, summaries);
   printComparisonScores(std::cout, scoreAll(summaries), analyses);
   if (vm.count("write")) {

@@ -123,6 +123,7 @@ class LostCitiesState final : public State {
   bool capped() const override { return capped_; }
   // The heuristic of the spec in exact integer units; 10 x score once the game is over.
   double gain(int p) const override { return heuristicUnits(p); }
+  bool playersCanDropOut() const override { return false; }
   int roundsCompleted() const override { return rounds_; }
   double believability() const override;
   // The player who drew.

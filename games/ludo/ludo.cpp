@@ -19,6 +19,15 @@ constexpr std::array<uint64_t, kRing> kBehindMasks = [] {
   return masks;
 }();
 
+// Per absolute square q, the bits of the six ring squares ahead of it (q+1 .. q+6): the squares
+// whose pieces a piece on q threatens.
+constexpr std::array<uint64_t, kRing> kAheadMasks = [] {
+  std::array<uint64_t, kRing> masks{};
+  for (int q = 0; q < kRing; ++q)
+    for (int d = 1; d <= 6; ++d) masks[q] |= uint64_t{1} << ((q + d) % kRing);
+  return masks;
+}();
+
 }  // namespace
 
 LudoState::LudoState(const LudoConfig& config) : config_(config) {
@@ -34,6 +43,7 @@ void LudoState::setPieces(int seat, std::array<int, kPieces> squares) {
 }
 
 void LudoState::rebuildBoard() {
+  staleUnits_ = (1u << kSeats) - 1;
   board_.fill(-1);
   ringMask_.fill(0);
   for (int p = 0; p < numPlayers(); ++p) {
@@ -128,19 +138,42 @@ void LudoState::apply(Action action) {
 void LudoState::movePiece(int seat, int from, int to) {
   auto& mine = pieces_[seat];
   auto it = std::find(mine.begin(), mine.end(), static_cast<int8_t>(from));
-  if (from >= 0 && from < kRing) board_[absoluteSquare(seat, from)] = -1;
-  if (from >= 0 && from < kRing) ringMask_[seat] &= ~(uint64_t{1} << absoluteSquare(seat, from));
-  *it = static_cast<int8_t>(to);
-  if (to >= kRing) return;
-  const int square = absoluteSquare(seat, to);
-  const uint64_t bit = uint64_t{1} << square;
-  if (const int victim = board_[square]; victim >= 0) {  // capture: back to its house
-    for (auto& r : pieces_[victim])
-      if (r >= 0 && r < kRing && absoluteSquare(victim, r) == square) r = kInHouse;
-    ringMask_[victim] &= ~bit;
+  uint64_t threatChanged = 0;  // ring squares where a threat may have appeared or gone
+  staleUnits_ |= 1u << seat;
+  if (from >= 0 && from < kRing) {
+    const int square = absoluteSquare(seat, from);
+    board_[square] = -1;
+    ringMask_[seat] &= ~(uint64_t{1} << square);
+    threatChanged |= kAheadMasks[square];
   }
-  board_[square] = static_cast<int8_t>(seat);
-  ringMask_[seat] |= bit;
+  *it = static_cast<int8_t>(to);
+  if (to < kRing) {
+    const int square = absoluteSquare(seat, to);
+    const uint64_t bit = uint64_t{1} << square;
+    if (const int victim = board_[square]; victim >= 0) {  // capture: back to its house
+      for (auto& r : pieces_[victim])
+        if (r >= 0 && r < kRing && absoluteSquare(victim, r) == square) r = kInHouse;
+      ringMask_[victim] &= ~bit;
+      staleUnits_ |= 1u << victim;
+    }
+    board_[square] = static_cast<int8_t>(seat);
+    ringMask_[seat] |= bit;
+    threatChanged |= kAheadMasks[square];
+  }
+  for (int other = 0; other < kSeats; ++other)
+    if (ringMask_[other] & threatChanged) staleUnits_ |= 1u << other;
+}
+
+int LudoState::unitsOf(int seat) const {
+  if (staleUnits_ & (1u << seat)) {
+    units_[seat] = turnsNeededUnits(seat);
+    staleUnits_ &= ~(1u << seat);
+  }
+  return units_[seat];
+}
+
+void LudoState::gains(std::span<double> gains) const {
+  for (int p = 0; p < numPlayers(); ++p) gains[static_cast<size_t>(p)] = gain(p);
 }
 
 void LudoState::finishTurn() {
@@ -155,10 +188,8 @@ void LudoState::finishTurn() {
 }
 
 uint64_t LudoState::opponentsOf(int seat) const {
-  uint64_t opponents = 0;
-  for (int other = 0; other < kSeats; ++other)
-    if (other != seat) opponents |= ringMask_[other];
-  return opponents;
+  static_assert(kSeats == 4);  // the seats' ring masks are disjoint: all of them but its own
+  return (ringMask_[0] | ringMask_[1] | ringMask_[2] | ringMask_[3]) & ~ringMask_[seat];
 }
 
 int LudoState::turnsNeededUnits(int seat) const {
@@ -169,7 +200,7 @@ int LudoState::turnsNeededUnits(int seat) const {
       units += kHouseUnits;
     } else if (r < kRing) {
       const int toGo = kRing - r;
-      const int square = absoluteSquare(seat, r);
+      const int square = r + 10 * seat < kRing ? r + 10 * seat : r + 10 * seat - kRing;
       // Expected loss of the progress made when an opponent stands 1-6 squares behind.
       const bool threatened = !config_.isSafe(square) && (opponents & kBehindMasks[square]);
       units += 6 * toGo + (toGo <= 6 ? 84 : 0) + (threatened ? r : 0);

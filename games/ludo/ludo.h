@@ -44,7 +44,9 @@ class LudoState final : public State {
   void apply(Action action) override;
   int winner() const override { return winner_; }
   bool capped() const override { return capped_; }
-  double gain(int p) const override { return -turnsNeededUnits(seatOf(p)) / 21.0; }
+  double gain(int p) const override { return -unitsOf(seatOf(p)) / 21.0; }
+  void gains(std::span<double> gains) const override;
+  bool playersCanDropOut() const override { return false; }
   int roundsCompleted() const override { return rounds_; }
   double believability() const override;
   // The player who rolls.
@@ -71,6 +73,8 @@ class LudoState final : public State {
   bool canMove(int seat, int from, int roll) const;
   int targetOf(int from, int roll) const { return from == kInHouse ? 0 : from + roll; }
   uint64_t opponentsOf(int seat) const;  // ring squares held by other seats
+  // turnsNeededUnits(seat), recomputed only when a move may have changed it.
+  int unitsOf(int seat) const;
   void movePiece(int seat, int from, int to);
   void rebuildBoard();
   void finishTurn();
@@ -91,6 +95,11 @@ class LudoState final : public State {
   std::array<int, kSeats> lastFace_{};
   std::array<int, kSeats> runLength_{};
   std::array<int, kSeats> streakExcess_{};  // sum over runs of (length - 2) for length >= 3
+  // turnsNeededUnits per seat as last computed, and a bit per seat whose value is out of date
+  // (a seat's units change only when its own pieces move, are captured, or an opponent arrives
+  // at or leaves one of the six squares behind them).
+  mutable std::array<int, kSeats> units_{};
+  mutable unsigned staleUnits_ = (1u << kSeats) - 1;
 };
 
 class LudoGame final : public Game {

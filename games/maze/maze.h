@@ -152,6 +152,7 @@ class MazeState final : public State {
   int winner() const override { return won_ ? 0 : -1; }
   bool capped() const override { return false; }  // steps bound every game
   double gain(int p) const override;
+  bool playersCanDropOut() const override { return false; }
   double value(int p) const override;
   int roundsCompleted() const override { return rounds_; }
   double believability() const override;
