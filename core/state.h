@@ -4,8 +4,10 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "core/rng.h"
@@ -31,6 +33,13 @@ class State {
 
   // A deep copy that evolves independently of this state.
   virtual std::unique_ptr<State> clone() const = 0;
+  // Makes this state a copy of `other` reusing this state's memory, when `other` is a state of the
+  // same class (assignSameClass); false leaves it unchanged (ScratchState then clones). Searches
+  // copy positions thousands of times a decision: this spares a heap allocation for each.
+  virtual bool assign(const State& other) {
+    (void)other;
+    return false;
+  }
   // Number of regular players taking part (0..n-1).
   virtual int numPlayers() const = 0;
   // The regular player on turn, kEnvironment at an environment node, kTerminal at the end.
@@ -54,6 +63,12 @@ class State {
   }
   // What AIs rank states with for player p; defaults to the gain.
   virtual double value(int p) const { return gain(p); }
+  // value(p) of the state `action` of the current actor leads to, when the game can tell it
+  // without a copy (exactly the copy's value); nullopt: it cannot (the searches copy).
+  virtual std::optional<double> valueAfter(Action action, int p) const {
+    (void)action, (void)p;
+    return std::nullopt;
+  }
   // Rounds completed so far; grows by exactly one when a round ends.
   virtual int roundsCompleted() const = 0;
   // Believability of the environment's choices so far (lower = more believable).
@@ -127,6 +142,29 @@ class State {
 
   bool isTerminal() const { return actor() == kTerminal; }
   bool isEnvironmentNode() const { return actor() == kEnvironment; }
+};
+
+// The usual State::assign of a copy-assignable state class: `self = other` when `other` is a
+// `Derived` too.
+template <typename Derived>
+bool assignSameClass(Derived& self, const State& other) {
+  if (typeid(other) != typeid(Derived)) return false;
+  self = static_cast<const Derived&>(other);
+  return true;
+}
+
+// A state that positions are copied into again and again: the first copy clones, later ones
+// assign into the same object (no allocation for games that support State::assign).
+class ScratchState {
+ public:
+  // A copy of `state`, valid until the next copyOf.
+  State& copyOf(const State& state) {
+    if (!state_ || !state_->assign(state)) state_ = state.clone();
+    return *state_;
+  }
+
+ private:
+  std::unique_ptr<State> state_;
 };
 
 using Gains = std::array<double, kMaxPlayers>;

@@ -14,7 +14,7 @@ class EHillClimber final : public FunSeekingEnvironment {
  protected:
   Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
                 Rng& own) override {
-    settledFuns(state, trace, outcomes, coefficients(), funs_);
+    settler_.funs(state, trace, outcomes, coefficients(), funs_);
     const auto best = bestIndices(funs_);
     return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
   }
@@ -23,6 +23,7 @@ class EHillClimber final : public FunSeekingEnvironment {
   std::span<const double> searchValues() const override { return funs_; }
 
  private:
+  Settler settler_;
   std::vector<double> funs_;
 };
 

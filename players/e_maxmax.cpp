@@ -42,20 +42,25 @@ class EMaxMax final : public FunSeekingEnvironment {
   // random model's stream draws random numbers.
   double simulatedFun(const State& state, const MetricsTracker& trace, const Outcome& outcome) {
     stop_.check();
-    Line line(state, trace, &model_);
-    line.apply(outcome.action, 0);
+    if (line_)
+      line_->reset(state, trace);
+    else
+      line_.emplace(state, trace, &model_);
+    line_->apply(outcome.action, 0);
     const int roundLimit = trace.rounds() + 1 + depth_;
-    playRounds(line, roundLimit, [this](const Line& at) {
+    playRounds(*line_, roundLimit, [this](const Line& at) {
       stop_.check();
-      return hillclimbOutcome(*at.state, at.tracker, coefficients(), &model_);
+      return settler_.best(*at.state, at.tracker, coefficients());
     });
-    return line.fun(coefficients());
+    return line_->fun(coefficients());
   }
 
   int depth_;
   OpponentModel model_;
   StopToken stop_;
   std::vector<double> funs_;
+  std::optional<Line> line_;  // the simulated continuation (reused)
+  Settler settler_{&model_};  // the simulated environment's hill climbing
 };
 
 }  // namespace

@@ -56,9 +56,9 @@ class EMaxN final : public FunSeekingEnvironment {
     funs_.resize(outcomes.size());
     for (size_t i = 0; i < outcomes.size(); ++i) {
       nodesLeft_ = budget;  // an even share, so no root outcome is judged by a shallower tree
-      Line line(state, trace, &model_);
+      Line& line = lineAt(0, state, trace);
       line.apply(outcomes[i].action, 0);
-      funs_[i] = evaluate(line, 0).fun;
+      funs_[i] = evaluate(line, 0, 0).fun;
     }
     const auto best = bestIndices(funs_);
     return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
@@ -68,13 +68,25 @@ class EMaxN final : public FunSeekingEnvironment {
   std::span<const double> searchValues() const override { return funs_; }
 
  private:
-  // The subtree below `line`, `decisions` regular decisions below the root.
-  Evaluation evaluate(Line& line, int decisions) {
+  // The line of tree level `level` (the root's outcome is level 0), `parent` copied into it: each
+  // level keeps its line from one node to the next, so the tree allocates no state per node.
+  Line& lineAt(size_t level, const Line& parent) {
+    if (level >= lines_.size()) lines_.push_back(std::make_unique<Line>(parent));
+    return *lines_[level] = parent;
+  }
+  Line& lineAt(size_t level, const State& root, const MetricsTracker& trace) {
+    if (level >= lines_.size()) lines_.push_back(std::make_unique<Line>(root, trace, &model_));
+    lines_[level]->reset(root, trace);
+    return *lines_[level];
+  }
+
+  // The subtree below `line` (at tree level `level`), `decisions` regular decisions below the root.
+  Evaluation evaluate(Line& line, int decisions, size_t level) {
     stop_.check();
     if (line.state->isTerminal() || decisions >= limits_.depth || --nodesLeft_ < 0)
       return leaf(line);
-    return line.state->isEnvironmentNode() ? chanceNode(line, decisions)
-                                           : decisionNode(line, decisions);
+    return line.state->isEnvironmentNode() ? chanceNode(line, decisions, level)
+                                           : decisionNode(line, decisions, level);
   }
 
   // A leaf: the players' static values and F of the extended trace.
@@ -88,23 +100,23 @@ class EMaxN final : public FunSeekingEnvironment {
   // The actor's best child by its own component (ties to the first; a NaN component is never the
   // best, and if all are NaN the first child is taken), among the `width` actions of the best
   // static value.
-  Evaluation decisionNode(Line& line, int decisions) {
+  Evaluation decisionNode(Line& line, int decisions, size_t level) {
     if (model_.random()) {
       line.applyReply();  // the modelled seat decides: one child
-      return evaluate(line, decisions + 1);
+      return evaluate(line, decisions + 1, level);
     }
     const int actor = line.state->actor();
     std::vector<Action> legal;
     line.state->legalActions(legal);
     std::vector<double> scores(legal.size());
     if (limits_.width > 0 && static_cast<int>(legal.size()) > limits_.width)
-      scoreByValue(*line.state, legal, scores);  // otherwise all are expanded, order kept
+      scoreByValue(*line.state, legal, scores, &scratch_);  // else all expanded, order kept
     Evaluation best;
     bool first = true;
     for (size_t i : bestFirst(scores, static_cast<size_t>(limits_.width))) {
-      Line child = line;
+      Line& child = lineAt(level + 1, line);
       child.apply(legal[i], static_cast<int>(legal.size()));
-      const Evaluation e = evaluate(child, decisions + 1);
+      const Evaluation e = evaluate(child, decisions + 1, level + 1);
       if (std::exchange(first, false) || scoreAbove(e.values[actor], best.values[actor])) best = e;
     }
     return best;
@@ -114,16 +126,16 @@ class EMaxN final : public FunSeekingEnvironment {
   // outcomes); F is the maximum, as the environment chooses (F is bounded, never NaN: Line::fun).
   // With chance_width set, the outcomes expanded are the first by chance_order (ties to the
   // first).
-  Evaluation chanceNode(const Line& line, int decisions) {
+  Evaluation chanceNode(const Line& line, int decisions, size_t level) {
     std::vector<Outcome> outcomes;
     line.state->outcomes(outcomes);
     Evaluation result;
     result.fun = -INFINITY;
     double weight = 0;
     for (size_t i : expandedOutcomes(line, outcomes)) {
-      Line child = line;
+      Line& child = lineAt(level + 1, line);
       child.apply(outcomes[i].action, 0);
-      const Evaluation e = evaluate(child, decisions);
+      const Evaluation e = evaluate(child, decisions, level + 1);
       for (int p = 0; p < line.state->numPlayers(); ++p)
         result.values[p] += outcomes[i].probability * e.values[p];
       weight += outcomes[i].probability;
@@ -138,7 +150,7 @@ class EMaxN final : public FunSeekingEnvironment {
     std::vector<double> keys(outcomes.size());
     if (limits_.chanceWidth > 0 && static_cast<int>(outcomes.size()) > limits_.chanceWidth) {
       if (limits_.chanceOrder == ChanceOrder::SettledFun)
-        settledFuns(*line.state, line.tracker, outcomes, coefficients(), keys, line.model);
+        settler_.funs(*line.state, line.tracker, outcomes, coefficients(), keys);
       else
         for (size_t i = 0; i < outcomes.size(); ++i) keys[i] = outcomes[i].probability;
     }
@@ -150,6 +162,9 @@ class EMaxN final : public FunSeekingEnvironment {
   StopToken stop_;
   long nodesLeft_ = 0;
   std::vector<double> funs_;
+  std::vector<std::unique_ptr<Line>> lines_;  // one per tree level (reused, never moved)
+  Settler settler_{&model_};                  // chance_order settled-fun
+  ScratchState scratch_;                      // width-limited one-ply scores
 };
 
 }  // namespace

@@ -76,7 +76,11 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   // One descent: select by UCT down the expanded tree, expand the node reached (if the tree has
   // room for its children), roll out from it.
   void iterate(const State& state, const MetricsTracker& trace, int roundLimit, Rng& own) {
-    Line line(state, trace, &model_);
+    if (line_)
+      line_->reset(state, trace);
+    else
+      line_.emplace(state, trace, &model_);
+    Line& line = *line_;
     path_.assign(1, 0);
     int node = 0;
     while (nodes_[node].firstChild >= 0) {
@@ -183,6 +187,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   std::vector<double> rootMeans_;
   std::vector<int> path_;
   std::vector<Outcome> outcomes_;
+  std::optional<Line> line_;  // the line of a descent (reused)
   double minFun_ = 0;
   double maxFun_ = 0;
 };

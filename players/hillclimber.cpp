@@ -12,8 +12,11 @@ class HillClimber final : public RankingPlayer {
   using RankingPlayer::RankingPlayer;
   void scoreActions(const State& state, std::span<const Action> legal, std::span<double> scores,
                     Rng&) override {
-    scoreByValue(state, legal, scores);
+    scoreByValue(state, legal, scores, &scratch_);
   }
+
+ private:
+  ScratchState scratch_;
 };
 
 }  // namespace

@@ -24,7 +24,7 @@ class HillClimberIS final : public RankingPlayer {
     for (int s = 0; s < samples_; ++s) {
       stop_.check();
       const auto world = state.determinize(state.actor(), rng, {});
-      scoreByValue(*world, legal, sampleScores_);
+      scoreByValue(*world, legal, sampleScores_, &scratch_);
       for (size_t i = 0; i < legal.size(); ++i) scores[i] += sampleScores_[i];
       markBest(sampleScores_);
     }
@@ -45,6 +45,7 @@ class HillClimberIS final : public RankingPlayer {
   StopToken stop_;
   std::vector<double> sampleScores_;
   std::vector<uint8_t> proposed_;  // of the last scoreActions
+  ScratchState scratch_;
 };
 
 }  // namespace

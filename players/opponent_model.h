@@ -53,6 +53,7 @@ class OpponentModel {
   std::vector<bool> ranks_;  // the seat's player is a RankingPlayer (PlayerInfo::ranksActions)
   std::vector<double> scores_;
   Rng rng_;
+  ScratchState scratch_;  // greedy replies' one-ply evaluations
 };
 
 // The action at the exact rank of `level` among `scores`: rank round((1 - level/100)(m - 1))

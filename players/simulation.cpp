@@ -8,24 +8,30 @@
 
 namespace ddalab {
 
-void scoreByValue(const State& state, std::span<const Action> legal, std::span<double> scores) {
-  const int actor = state.actor();
-  for (size_t i = 0; i < legal.size(); ++i) {
-    auto next = state.clone();
-    next->apply(legal[i]);
-    scores[i] = next->value(actor);
-  }
+double valueAfter(const State& state, Action action, int player, ScratchState& scratch) {
+  if (const std::optional<double> value = state.valueAfter(action, player)) return *value;
+  State& next = scratch.copyOf(state);
+  next.apply(action);
+  return next.value(player);
 }
 
-Action greedyAction(const State& state, std::span<const Action> legal) {
+void scoreByValue(const State& state, std::span<const Action> legal, std::span<double> scores,
+                  ScratchState* scratch) {
+  ScratchState local;
+  ScratchState& into = scratch ? *scratch : local;
+  const int actor = state.actor();
+  for (size_t i = 0; i < legal.size(); ++i) scores[i] = valueAfter(state, legal[i], actor, into);
+}
+
+Action greedyAction(const State& state, std::span<const Action> legal, ScratchState* scratch) {
   if (legal.size() == 1) return legal[0];
+  ScratchState local;
+  ScratchState& into = scratch ? *scratch : local;
   const int actor = state.actor();
   Action best = legal[0];
   double bestValue = -INFINITY;
   for (Action a : legal) {
-    auto next = state.clone();
-    next->apply(a);
-    if (const double v = next->value(actor); v > bestValue) {
+    if (const double v = valueAfter(state, a, actor, into); v > bestValue) {
       bestValue = v;
       best = a;
     }
@@ -37,39 +43,66 @@ double boundedFun(double fun) {
   return std::isnan(fun) ? -kFunBound : std::clamp(fun, -kFunBound, kFunBound);
 }
 
+const Line& Settler::settle(const State& state, const MetricsTracker& trace, Action outcome) {
+  if (line_)
+    line_->reset(state, trace);
+  else
+    line_.emplace(state, trace, model_);
+  line_->apply(outcome, 0);
+  if (line_->roundOpen && line_->state->actor() >= 0) line_->applyReply();
+  return *line_;
+}
+
+double Settler::fun(const State& state, const MetricsTracker& trace, Action outcome,
+                    const Coefficients& coefficients) {
+  return settle(state, trace, outcome).fun(coefficients);
+}
+
+void Settler::funs(const State& state, const MetricsTracker& trace,
+                   std::span<const Outcome> outcomes, const Coefficients& coefficients,
+                   std::vector<double>& funs) {
+  funs.resize(outcomes.size());
+  for (size_t i = 0; i < outcomes.size(); ++i)
+    funs[i] = fun(state, trace, outcomes[i].action, coefficients);
+}
+
+Action Settler::best(const State& state, const MetricsTracker& trace,
+                     const Coefficients& coefficients) {
+  state.outcomes(outcomes_);
+  funs(state, trace, outcomes_, coefficients, funs_);
+  return outcomes_[bestIndices(funs_).front()].action;
+}
+
 double settledFun(const State& state, const MetricsTracker& trace, Action outcome,
                   const Coefficients& coefficients, OpponentModel* model) {
-  Line line(state, trace, model);
-  line.apply(outcome, 0);
-  if (line.roundOpen && line.state->actor() >= 0) line.applyReply();
-  return line.fun(coefficients);
+  return Settler(model).fun(state, trace, outcome, coefficients);
 }
 
 void settledFuns(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
                  const Coefficients& coefficients, std::vector<double>& funs,
                  OpponentModel* model) {
-  funs.resize(outcomes.size());
-  for (size_t i = 0; i < outcomes.size(); ++i)
-    funs[i] = settledFun(state, trace, outcomes[i].action, coefficients, model);
+  Settler(model).funs(state, trace, outcomes, coefficients, funs);
 }
 
 Action hillclimbOutcome(const State& state, const MetricsTracker& trace,
                         const Coefficients& coefficients, OpponentModel* model) {
-  std::vector<Outcome> outcomes;
-  state.outcomes(outcomes);
-  std::vector<double> funs;
-  settledFuns(state, trace, outcomes, coefficients, funs, model);
-  return outcomes[bestIndices(funs).front()].action;
+  return Settler(model).best(state, trace, coefficients);
 }
 
 Line& Line::operator=(const Line& other) {
   if (this != &other) {
-    state = other.state->clone();
+    if (!state->assign(*other.state)) state = other.state->clone();
     tracker = other.tracker;
     roundOpen = other.roundOpen;
     model = other.model;
   }
   return *this;
+}
+
+void Line::reset(const State& root, const MetricsTracker& trace) {
+  if (!state->assign(root)) state = root.clone();
+  tracker = trace;
+  roundOpen = false;
 }
 
 void Line::apply(Action action, int legalCount) {
@@ -78,7 +111,8 @@ void Line::apply(Action action, int legalCount) {
 
 void Line::applyReply() {
   state->legalActions(legal_);
-  const Action action = model ? model->reply(*state, legal_) : greedyAction(*state, legal_);
+  const Action action =
+      model ? model->reply(*state, legal_) : greedyAction(*state, legal_, &scratch_);
   apply(action, static_cast<int>(legal_.size()));
 }
 
@@ -103,10 +137,9 @@ void describeDecision(const State& state, const MetricsTracker& trace,
   decision.chosen = chosen;
   decision.natural = natural;
   decision.appraisals.clear();
+  Settler settler;
   for (size_t i = 0; i < outcomes.size(); ++i) {
-    Line line(state, trace);
-    line.apply(outcomes[i].action, 0);
-    if (line.roundOpen && line.state->actor() >= 0) line.applyReply();
+    const Line& line = settler.settle(state, trace, outcomes[i].action);
     OutcomeAppraisal appraisal;
     appraisal.outcome = outcomes[i].action;
     appraisal.probability = outcomes[i].probability;

@@ -2,6 +2,7 @@
 // Simulation and evaluation shared by the players: scoring actions by the game's value,
 // the value-greedy policy, and the fun score of a hypothetical continuation.
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -13,12 +14,19 @@ namespace ddalab {
 
 class OpponentModel;
 
-// scores[i] = value for the actor of the state reached by legal[i] (one ply).
-void scoreByValue(const State& state, std::span<const Action> legal, std::span<double> scores);
+// value(player) of the state `action` of `state`'s actor leads to: the game's valueAfter, or a copy
+// into `scratch` with the action applied.
+double valueAfter(const State& state, Action action, int player, ScratchState& scratch);
+
+// scores[i] = value for the actor of the state reached by legal[i] (one ply); `scratch` (null: a
+// local one) is where positions are copied.
+void scoreByValue(const State& state, std::span<const Action> legal, std::span<double> scores,
+                  ScratchState* scratch = nullptr);
 
 // The legal action with the best one-ply value for the actor; ties go to the first in order. A NaN
 // value is never the best; when every value is NaN the first action is taken.
-Action greedyAction(const State& state, std::span<const Action> legal);
+Action greedyAction(const State& state, std::span<const Action> legal,
+                    ScratchState* scratch = nullptr);
 
 // The largest magnitude of a fun score as the players compare and sum it: room for 10^8 of them.
 inline constexpr double kFunBound = 1e300;
@@ -27,23 +35,6 @@ inline constexpr double kFunBound = 1e300;
 // NaN (the inf - inf of overflowing terms) counts as the worst score, -kFunBound; every score
 // of valid coefficients (|c| <= 1e6) is far inside the bound and passes unchanged.
 double boundedFun(double fun);
-
-// F of the trace extended by `outcome` and then settled (players.md, e-hillclimber): if the
-// round still needs a decision of the regular actor, it plays its value-greedy action (or the
-// reply of `model` when given); a round still open after that (e.g. another roll of the same
-// turn) is closed with the board unchanged.
-double settledFun(const State& state, const MetricsTracker& trace, Action outcome,
-                  const Coefficients& coefficients, OpponentModel* model = nullptr);
-
-// funs[i] = settledFun of outcomes[i] (the e-hillclimber evaluation of every outcome).
-void settledFuns(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
-                 const Coefficients& coefficients, std::vector<double>& funs,
-                 OpponentModel* model = nullptr);
-
-// The outcome e-hillclimber would pick with ties to the first: deterministic for simulations
-// (with a random `model`, as deterministic as the model's stream).
-Action hillclimbOutcome(const State& state, const MetricsTracker& trace,
-                        const Coefficients& coefficients, OpponentModel* model = nullptr);
 
 // A hypothetical continuation of the game: a state, the trace kept in step with it, whether the
 // last action applied left its round open (F closes such a round with the board as it stands),
@@ -56,7 +47,10 @@ struct Line {
         tracker(other.tracker),
         roundOpen(other.roundOpen),
         model(other.model) {}
+  // Copies `other` into this line, reusing its state's memory where the game can (State::assign).
   Line& operator=(const Line& other);
+  // Starts the line over at `root` and `trace` (same model), reusing its memory.
+  void reset(const State& root, const MetricsTracker& trace);
 
   // Applies an action of the current actor (`legalCount` unused at environment nodes).
   void apply(Action action, int legalCount);
@@ -76,7 +70,44 @@ struct Line {
 
  private:
   std::vector<Action> legal_;  // scratch for greedy decisions
+  ScratchState scratch_;       // their one-ply evaluations
 };
+
+// E-hillclimber's evaluation of outcomes (players.md): the trace extended by an outcome and then
+// settled — if the round still needs a decision of the regular actor, it plays its value-greedy
+// action (or the reply of `model` when given); a round still open after that (e.g. another roll of
+// the same turn) is closed with the board unchanged. One line is reused for every outcome, so the
+// searches that settle thousands of outcomes a decision allocate nothing after the first.
+class Settler {
+ public:
+  explicit Settler(OpponentModel* model = nullptr) : model_(model) {}
+  // F of the settled continuation of `outcome` (boundedFun).
+  double fun(const State& state, const MetricsTracker& trace, Action outcome,
+             const Coefficients& coefficients);
+  // The settled continuation of `outcome` (its metrics, F, ...); valid until the next call.
+  const Line& settle(const State& state, const MetricsTracker& trace, Action outcome);
+  // funs[i] = fun of outcomes[i].
+  void funs(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
+            const Coefficients& coefficients, std::vector<double>& funs);
+  // The outcome of `state` e-hillclimber would pick with ties to the first: deterministic for
+  // simulations (with a random model, as deterministic as the model's stream).
+  Action best(const State& state, const MetricsTracker& trace, const Coefficients& coefficients);
+
+ private:
+  OpponentModel* model_;
+  std::optional<Line> line_;
+  std::vector<Outcome> outcomes_;
+  std::vector<double> funs_;
+};
+
+// Settler::fun, Settler::funs and Settler::best for a single use (tests, descriptions).
+double settledFun(const State& state, const MetricsTracker& trace, Action outcome,
+                  const Coefficients& coefficients, OpponentModel* model = nullptr);
+void settledFuns(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
+                 const Coefficients& coefficients, std::vector<double>& funs,
+                 OpponentModel* model = nullptr);
+Action hillclimbOutcome(const State& state, const MetricsTracker& trace,
+                        const Coefficients& coefficients, OpponentModel* model = nullptr);
 
 // Plays the line's regular replies (Line::applyReply) until an environment node (returns true),
 // the end of the game or the end of round number `roundLimit` (false).

@@ -143,6 +143,42 @@ void checkCloneIndependence(const State& s, Rng& rng) {
   }
 }
 
+// The shortcuts the engine and the searches take agree with the long way: a state assigned over
+// another position (State::assign through ScratchState) equals a clone and plays on like one;
+// gains() equals gain(p); playersCanDropOut() false means nobody is ever out; valueAfter (when the
+// game gives it) is exactly a copy's value after the action, for every seat.
+void checkShortcuts(const State& s, const State& elsewhere, Rng& rng) {
+  ScratchState scratch;
+  scratch.copyOf(elsewhere);
+  State& assigned = scratch.copyOf(s);
+  REQUIRE(snapshot(assigned) == snapshot(s));
+  auto cloned = s.clone();
+  std::vector<Action> legal;
+  std::vector<Outcome> outcomes;
+  for (int i = 0; i < 3 && !cloned->isTerminal(); ++i) {
+    const Action a = randomAction(*cloned, rng, legal, outcomes);
+    cloned->apply(a);
+    assigned.apply(a);
+    REQUIRE(snapshot(assigned) == snapshot(*cloned));
+  }
+  const auto n = static_cast<size_t>(s.numPlayers());
+  Gains gains{};
+  s.gains(std::span(gains.data(), n));
+  for (int p = 0; p < s.numPlayers(); ++p) {
+    REQUIRE(gains[static_cast<size_t>(p)] == s.gain(p));
+    if (!s.playersCanDropOut()) REQUIRE_FALSE(s.isOut(p));
+  }
+  if (s.actor() < 0) return;
+  s.legalActions(legal);
+  for (Action a : legal)
+    for (int p = 0; p < s.numPlayers(); ++p)
+      if (const std::optional<double> value = s.valueAfter(a, p)) {
+        auto after = s.clone();
+        after->apply(a);
+        REQUIRE(*value == after->value(p));
+      }
+}
+
 struct Playout {
   std::vector<Action> actions;
   std::string finalText;
@@ -178,12 +214,14 @@ Playout randomPlayout(const Game& game, uint64_t seed) {
   std::vector<Action> legal;
   std::vector<Outcome> outcomes;
   Playout result;
+  const auto elsewhere = game.newGame(seed + 1);  // another position to assign over
   while (!s->isTerminal()) {
     REQUIRE(result.actions.size() < static_cast<size_t>(kMaxActions));
     checkNode(*s, n, legal, outcomes);
     if (result.actions.size() % kCloneCheckEvery == 0) {
       checkCloneIndependence(*s, cloneRng);
       checkObservations(game, *s);
+      checkShortcuts(*s, *elsewhere, cloneRng);
     }
     const Action a = randomAction(*s, rng, legal, outcomes);
     REQUIRE_FALSE(s->actionToString(a).empty());

@@ -78,6 +78,7 @@ class HexaLinesState final : public State {
   HexaLinesState(const HexaLinesConfig& config, uint64_t seed);
 
   std::unique_ptr<State> clone() const override { return std::make_unique<HexaLinesState>(*this); }
+  bool assign(const State& other) override { return assignSameClass(*this, other); }
   int numPlayers() const override { return kColours; }
   int actor() const override;
   void legalActions(std::vector<Action>& out) const override;

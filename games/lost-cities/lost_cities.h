@@ -114,6 +114,7 @@ class LostCitiesState final : public State {
   LostCitiesState(const LostCitiesConfig& config, uint64_t dealSeed);
 
   std::unique_ptr<State> clone() const override { return std::make_unique<LostCitiesState>(*this); }
+  bool assign(const State& other) override { return assignSameClass(*this, other); }
   int numPlayers() const override { return 2; }
   int actor() const override;
   void legalActions(std::vector<Action>& out) const override;

@@ -37,6 +37,7 @@ class LudoState final : public State {
   explicit LudoState(const LudoConfig& config);
 
   std::unique_ptr<State> clone() const override { return std::make_unique<LudoState>(*this); }
+  bool assign(const State& other) override { return assignSameClass(*this, other); }
   int numPlayers() const override { return config_.players; }
   int actor() const override;
   void legalActions(std::vector<Action>& out) const override;

@@ -144,6 +144,7 @@ class MazeState final : public State {
                             int stepsLeft);
 
   std::unique_ptr<State> clone() const override { return std::make_unique<MazeState>(*this); }
+  bool assign(const State& other) override { return assignSameClass(*this, other); }
   int numPlayers() const override { return 1; }
   int actor() const override;
   void legalActions(std::vector<Action>& out) const override;
@@ -199,6 +200,7 @@ class MazeState final : public State {
   int costOf(Action action) const;
   // The explorer's value(0) after `action` (== copy, apply, value), without copying.
   double valueAfter(Action action) const;
+  std::optional<double> valueAfter(Action action, int) const override { return valueAfter(action); }
   // Unknown tiles in a row ahead of the door at `doorTile`.
   int roomAhead(int doorTile) const;
   // The corridor `outcome` builds behind the pending door (same state, same corridor).
