@@ -94,6 +94,19 @@ int colouredLength(const HexaLinesState& s, int p) {
   return total;
 }
 
+// Deals the environment's cells naturally until a player decides; returns a random legal move for
+// it (not applied), or -1 at the end of the game.
+Action nextRandomMove(State& s, Rng& rng) {
+  std::vector<Outcome> outcomes;
+  while (s.isEnvironmentNode()) {
+    s.outcomes(outcomes);
+    s.apply(sampleOutcome(outcomes, rng));
+  }
+  if (s.isTerminal()) return -1;
+  const auto actions = legal(s);
+  return actions[rng.below(static_cast<uint32_t>(actions.size()))];
+}
+
 }  // namespace
 
 TEST_CASE("§6.1 inserting into an empty field with no occupied neighbour is illegal",
@@ -354,18 +367,9 @@ TEST_CASE("recomputation is idempotent, cascades settle and final gains are the 
     for (uint64_t seed = 0; seed < 30; ++seed) {
       auto s = game->newGame(seed);
       Rng rng(seed);
-      std::vector<Outcome> outcomes;
-      std::vector<Action> actions;
-      while (!s->isTerminal()) {
-        if (s->isEnvironmentNode()) {
-          s->outcomes(outcomes);
-          s->apply(sampleOutcome(outcomes, rng));
-          continue;
-        }
+      for (Action move = nextRandomMove(*s, rng); move >= 0; move = nextRandomMove(*s, rng)) {
         const auto& board = static_cast<const HexaLinesState&>(*s);
         const int mover = s->actor();
-        s->legalActions(actions);
-        const Action move = actions[rng.below(static_cast<uint32_t>(actions.size()))];
         const int expected = occupied(board) + (board.isAdd(move) ? 1 : 0);
         s->apply(move);  // would throw if the passes did not settle
         destroyingMoves += occupied(board) < expected;
@@ -380,5 +384,38 @@ TEST_CASE("recomputation is idempotent, cascades settle and final gains are the 
         if (end.alive(p)) CHECK(end.gain(p) == colouredLength(end, p));
     }
     CHECK(destroyingMoves > 30);
+  }
+}
+
+TEST_CASE("a move floods again only the colours around its field, exactly as a whole recomputation",
+          "[hexalines]") {
+  for (const char* order : {"mover-first", "fixed-rbg"}) {
+    auto game = makeGame({{"recalc_order", order}});
+    int cascades = 0, kills = 0;  // the games compared really destroy cells and kill players
+    for (uint64_t seed = 0; seed < 40; ++seed) {
+      auto s = game->newGame(seed);
+      Rng rng(seed + 1000);
+      for (Action move = nextRandomMove(*s, rng); move >= 0; move = nextRandomMove(*s, rng)) {
+        auto whole =
+            std::unique_ptr<HexaLinesState>(static_cast<HexaLinesState*>(s->clone().release()));
+        whole->recomputeInFullNextForTest();
+        const auto& board = static_cast<const HexaLinesState&>(*s);
+        const int before = occupied(board);
+        const int living = board.alive(0) + board.alive(1) + board.alive(2);
+        whole->apply(move);
+        s->apply(move);
+        for (int field = 0; field < board.fields(); ++field)
+          REQUIRE(board.cell(field) == whole->cell(field));
+        for (int p = 0; p < kColours; ++p) {
+          REQUIRE(board.alive(p) == whole->alive(p));
+          REQUIRE(board.gain(p) == whole->gain(p));
+        }
+        REQUIRE(board.toString() == whole->toString());
+        cascades += occupied(board) < before + (board.isAdd(move) ? 1 : 0);
+        kills += board.alive(0) + board.alive(1) + board.alive(2) < living;
+      }
+    }
+    CHECK(cascades > 30);
+    CHECK(kills > 5);
   }
 }

@@ -32,7 +32,10 @@ Cell Cell::of(int shapeClass, int period, const Shape& oriented) {
 
 void Cell::rotate(int sixths) {
   shape = shape.rotated(sixths);  // renumbers the segments by their first side
-  for (int s = 0; s < kMaxSegments; ++s) length[s] = static_cast<int8_t>(shape.length(s));
+  sides.fill(0);
+  for (int side = 0; side < kSides; ++side)
+    if (shape.segmentOf[side] != kWall) sides[shape.segmentOf[side]] |= 1u << side;
+  for (int s = 0; s < kMaxSegments; ++s) length[s] = static_cast<int8_t>(std::popcount(sides[s]));
   colour.fill(kNobody);
 }
 
@@ -145,13 +148,14 @@ void HexaLinesState::apply(Action action) {
   remember({static_cast<int8_t>(mover), isAdd(action), static_cast<int8_t>(field),
             static_cast<int8_t>(sixthsOf(action)), isAdd(action) ? revealed_ : Shape{}});
   Cell& target = cells_[static_cast<size_t>(field)];
+  const unsigned affected = target.colours() | coloursFacing(field);
   if (isAdd(action)) {
     target = Cell::of(revealedClass_, periodOf(revealedClass_), revealed_);
     occupied_.set(static_cast<size_t>(field));
   } else {
     target.rotate(sixthsOf(action));
   }
-  recompute(mover);
+  recomputeAround(mover, affected);
   finishMove(mover, isAdd(action) ? field : -1);
 }
 
@@ -223,6 +227,54 @@ std::array<int, kColours> HexaLinesState::colourOrder(int mover) const {
 void HexaLinesState::recompute(int mover) {
   for (int passes = 0; pass(mover); ++passes)
     if (passes > kMaxPasses) throw std::logic_error("HexaLines: the colours do not settle");
+  settled_ = true;
+}
+
+// Why flooding only the colours around the changed field is exact. On a settled board no colour's
+// flood reaches a segment of another colour (it would have destroyed it), so every segment next to
+// a colour's region is its own, a wall, or off the board. A colour with no path end or source
+// facing the changed field, and none of its segments in it, therefore floods exactly its old
+// region in a whole pass too, whatever the others do before it: a segment another colour newly
+// reaches cannot lie next to its region (it would have flooded it already) unless that other colour
+// meets it, which is a destruction. So when the colours around the field, cleared and flooded in
+// the pass order, meet no other colour and no other source, the whole pass would have changed the
+// same segments and no more, and being without change it ends the recomputation. When they do meet
+// one, the board is put back as the move left it and recomputed in full.
+void HexaLinesState::recomputeAround(int mover, unsigned affected) {
+  if (!settled_) return recompute(mover);
+  // The trial changes nothing but segment colours: they are all it has to put back.
+  std::array<std::array<int8_t, kMaxSegments>, kMaxFields> before;
+  for (size_t field = 0; field < cells_.size(); ++field) before[field] = cells_[field].colour;
+  trial_ = true;
+  conflict_ = false;
+  for (int colour : colourOrder(mover)) {
+    if (!alive_[colour] || !((affected >> colour) & 1u)) continue;
+    for (Cell& c : cells_)
+      for (int8_t& segmentColour : c.colour)
+        if (segmentColour == colour) segmentColour = kNobody;
+    pour(colour, board().centre(), sourceSide(colour));
+    if (conflict_) break;
+  }
+  trial_ = false;
+  if (!conflict_) return;
+  for (size_t field = 0; field < cells_.size(); ++field) cells_[field].colour = before[field];
+  recompute(mover);
+}
+
+unsigned HexaLinesState::coloursFacing(int field) const {
+  unsigned mask = 0;
+  for (int side = 0; side < kSides; ++side) {
+    const int next = board().neighbour(field, side);
+    if (next < 0) continue;
+    if (next == board().centre()) {  // a source opens on the centre's side facing this field
+      const int owner = oppositeSide(side) / 2;
+      if (oppositeSide(side) % 2 == 0 && alive_[owner]) mask |= 1u << owner;
+      continue;
+    }
+    const int8_t c = cell(next).colourAt(oppositeSide(side));
+    if (c != kNobody) mask |= 1u << c;
+  }
+  return mask;
 }
 
 // One pass: every living colour in order is cleared and flooded again from its source. True when
@@ -251,7 +303,12 @@ void HexaLinesState::pour(int colour, int field, int side) {
   const int entry = oppositeSide(side);
   if (next == board().centre()) {
     const int owner = entry / 2;
-    if (entry % 2 == 0 && owner != colour && alive_[owner]) kill(owner);
+    if (entry % 2 == 0 && owner != colour && alive_[owner]) {
+      if (trial_)
+        conflict_ = true;
+      else
+        kill(owner);
+    }
     return;
   }
   Cell& reached = cells_[static_cast<size_t>(next)];
@@ -261,7 +318,10 @@ void HexaLinesState::pour(int colour, int field, int side) {
   const int8_t held = reached.colour[segment];
   if (held == colour) return;
   if (held != kNobody) {
-    destroy(next);
+    if (trial_)
+      conflict_ = true;
+    else
+      destroy(next);
     return;
   }
   reached.colour[segment] = static_cast<int8_t>(colour);
@@ -306,13 +366,14 @@ std::array<int, kSides> HexaLinesState::freeExits(int p) const {
   if (!alive_[p]) return counts;
   const int front = frontField(p);
   if (front >= 0 && cell(front).empty()) ++counts[sourceSide(p)];
-  for (int field = 0; field < fields(); ++field) {
-    const Cell& c = cell(field);
-    if (c.empty()) continue;  // the centre holds no cell: its sources are counted above
-    for (int side = 0; side < kSides; ++side) {
-      const int next = board().neighbour(field, side);
-      if (c.colourAt(side) == p && next >= 0 && next != board().centre() && cell(next).empty())
-        ++counts[side];
+  // The occupied fields' p-coloured sides facing an empty field (the centre holds no cell, and
+  // its sources are counted above).
+  for (size_t field = occupied_._Find_first(); field < occupied_.size();
+       field = occupied_._Find_next(field)) {
+    for (unsigned sides = cells_[field].sidesOf(p); sides != 0; sides &= sides - 1) {
+      const int side = std::countr_zero(sides);
+      const int next = board().neighbour(static_cast<int>(field), side);
+      if (next >= 0 && !occupied_.test(static_cast<size_t>(next))) ++counts[side];
     }
   }
   return counts;
@@ -379,6 +440,7 @@ void HexaLinesState::placeForTest(int field, const Shape& shape, int owner) {
   c.owner = static_cast<int8_t>(owner);
   occupied_.set(static_cast<size_t>(field));
   dealReady_ = false;
+  settled_ = false;
 }
 
 void HexaLinesState::revealForTest(int p, const Shape& shape) {

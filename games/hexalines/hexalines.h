@@ -59,6 +59,7 @@ struct Cell {
   Shape shape;
   std::array<int8_t, kMaxSegments> colour{kNobody, kNobody, kNobody};
   std::array<int8_t, kMaxSegments> length{};  // of each segment (kept: scores sum them often)
+  std::array<uint8_t, kMaxSegments> sides{};  // a bit per side of each segment (kept likewise)
 
   // A cell of class `shapeClass` oriented as `oriented`, with no owner and no colour.
   static Cell of(int shapeClass, int period, const Shape& oriented);
@@ -70,6 +71,20 @@ struct Cell {
   int8_t colourAt(int side) const {
     const uint8_t s = shape.segmentOf[side];
     return s == kWall ? kNobody : colour[s];
+  }
+  // A bit per side whose segment has colour `c`.
+  unsigned sidesOf(int c) const {
+    unsigned mask = 0;
+    for (int s = 0; s < kMaxSegments; ++s)
+      if (colour[s] == c) mask |= sides[s];
+    return mask;
+  }
+  // A bit per colour some segment of the cell has.
+  unsigned colours() const {
+    unsigned mask = 0;
+    for (int8_t c : colour)
+      if (c != kNobody) mask |= 1u << c;
+    return mask;
   }
 };
 
@@ -144,6 +159,9 @@ class HexaLinesState final : public State {
   void revealForTest(int p, const Shape& shape);
   // Floods every colour until stable (mover first = `mover`), as after a move.
   void recomputeForTest(int mover) { recompute(mover); }
+  // Makes the next move flood every colour again (as after placeForTest), not only the colours
+  // around its field: tests compare the two.
+  void recomputeInFullNextForTest() { settled_ = false; }
 
  private:
   // Whether `shape` has an end on side `entry` (facing the source) whose segment has two more
@@ -159,6 +177,11 @@ class HexaLinesState final : public State {
   int periodOf(int shapeClass) const;
   uint64_t allClasses() const { return (uint64_t{1} << catalogue().classes()) - 1; }
   void recompute(int mover);
+  // recompute after the move changed `field` of a settled board, flooding again only the colours
+  // in `affected` (a bit per colour) when that is exact.
+  void recomputeAround(int mover, unsigned affected);
+  // A bit per living colour with a path end or source facing `field`.
+  unsigned coloursFacing(int field) const;
   bool pass(int mover);
   void pour(int colour, int field, int side);
   void kill(int victim);
@@ -184,6 +207,12 @@ class HexaLinesState final : public State {
   bool over_ = false;
   bool capped_ = false;
   bool passChanged_ = false;
+  // Every colour is at its fixed point (recompute ran since the last placeForTest), so a move needs
+  // only the colours around its field flooded again (recomputeAround).
+  bool settled_ = true;
+  // recomputeAround's trial: a flood that would destroy a cell or kill a player stops and says so.
+  bool trial_ = false;
+  bool conflict_ = false;
   FieldSet occupied_;  // fields holding a cell, the centre included
   // The deal is worked out when first asked for: simulations that only move never need it.
   mutable bool dealReady_ = false;

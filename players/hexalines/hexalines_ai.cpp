@@ -229,6 +229,7 @@ class HexaLinesAi final : public RankingPlayer {
                     Rng& rng) override {
     const auto& s = dynamic_cast<const HexaLinesState&>(state);
     me_ = s.actor();
+    exitsBefore_ = s.freeExits(me_);
     std::vector<Appraisal> appraisals(legal.size());
     for (size_t i = 0; i < legal.size(); ++i) appraisals[i] = appraise(s, legal[i], rng);
     std::vector<size_t> order = lexicographicOrder(appraisals);
@@ -248,9 +249,13 @@ class HexaLinesAi final : public RankingPlayer {
 
  private:
   // All parameters of `action` (3.4..3.6), P1 and the special-case flags on a copy of the state.
-  Appraisal appraise(const HexaLinesState& before, Action action, Rng& rng) const {
-    HexaLinesState after = before;
-    after.apply(action);
+  Appraisal appraise(const HexaLinesState& before, Action action, Rng& rng) {
+    if (!after_)
+      after_.emplace(before);
+    else
+      *after_ = before;  // reuses the cells' memory
+    const HexaLinesState& after = *after_;
+    after_->apply(action);
     const int field = before.fieldOf(action);
     Appraisal a;
     a.points = pointsOf(before, after, me_);
@@ -269,7 +274,7 @@ class HexaLinesAi final : public RankingPlayer {
   // P3: distinct free-exit directions after the move minus before, where only the exits at the
   // moved field change (local, as the author's counts per direction).
   int newDirections(const HexaLinesState& before, const HexaLinesState& after, int field) const {
-    std::array<int, kSides> counts = before.freeExits(me_);
+    std::array<int, kSides> counts = exitsBefore_;  // before.freeExits(me_)
     const int old = distinctDirections(counts);
     countExitsAt(before, field, me_, counts, -1);
     countExitsAt(after, field, me_, counts, +1);
@@ -353,8 +358,10 @@ class HexaLinesAi final : public RankingPlayer {
 
   AiConfig config_;
   int me_ = 0;
-  std::optional<KillRotation> pending_;  // one player object plays one game
-  std::vector<uint8_t> addsOnly_;        // the proposals of the last scoring
+  std::array<int, kSides> exitsBefore_{};  // freeExits(me_) of the position being scored
+  std::optional<HexaLinesState> after_;    // the position after a move (reused)
+  std::optional<KillRotation> pending_;    // one player object plays one game
+  std::vector<uint8_t> addsOnly_;          // the proposals of the last scoring
 };
 
 AiConfig configFrom(const Json& params) {
