@@ -172,6 +172,19 @@ int LudoState::unitsOf(int seat) const {
   return units_[seat];
 }
 
+std::optional<double> LudoState::valueAfter(Action action, int p) const {
+  if (actor() != p) return std::nullopt;
+  const int seat = seatOf(p);
+  if (action == kPass) return value(p);
+  const int from = action == kEnter ? kInHouse : action;
+  const int to = targetOf(from, roll_);
+  std::array<int8_t, kPieces> pieces = pieces_[seat];
+  *std::find(pieces.begin(), pieces.end(), static_cast<int8_t>(from)) = static_cast<int8_t>(to);
+  uint64_t opponents = opponentsOf(seat);
+  if (to < kRing) opponents &= ~(uint64_t{1} << absoluteSquare(seat, to));  // captured, if any
+  return -unitsWith(seat, pieces, opponents) / 21.0;
+}
+
 void LudoState::gains(std::span<double> gains) const {
   for (int p = 0; p < numPlayers(); ++p) gains[static_cast<size_t>(p)] = gain(p);
 }
@@ -192,10 +205,10 @@ uint64_t LudoState::opponentsOf(int seat) const {
   return (ringMask_[0] | ringMask_[1] | ringMask_[2] | ringMask_[3]) & ~ringMask_[seat];
 }
 
-int LudoState::turnsNeededUnits(int seat) const {
-  const uint64_t opponents = opponentsOf(seat);
+int LudoState::unitsWith(int seat, const std::array<int8_t, kPieces>& pieces,
+                         uint64_t opponents) const {
   int units = 0;
-  for (int r : pieces_[seat]) {
+  for (int r : pieces) {
     if (r == kInHouse) {
       units += kHouseUnits;
     } else if (r < kRing) {

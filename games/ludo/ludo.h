@@ -46,6 +46,9 @@ class LudoState final : public State {
   int winner() const override { return winner_; }
   bool capped() const override { return capped_; }
   double gain(int p) const override { return -unitsOf(seatOf(p)) / 21.0; }
+  // The mover's own value after its move, without a copy (its pieces with the one moved, against
+  // the opponents' pieces less any it captures); other seats' values are left to a copy.
+  std::optional<double> valueAfter(Action action, int p) const override;
   void gains(std::span<double> gains) const override;
   bool playersCanDropOut() const override { return false; }
   int roundsCompleted() const override { return rounds_; }
@@ -57,7 +60,7 @@ class LudoState final : public State {
   std::string toString() const override;
 
   // Turns the seat still needs, in exact units of 1/21 turn (games/ludo.md heuristic).
-  int turnsNeededUnits(int seat) const;
+  int turnsNeededUnits(int seat) const { return unitsWith(seat, pieces_[seat], opponentsOf(seat)); }
   // Relative square of a piece (kInHouse when off the board).
   int piece(int seat, int index) const { return pieces_[seat][index]; }
   // Places the pieces of a seat (tests and constructed positions); squares relative.
@@ -74,6 +77,8 @@ class LudoState final : public State {
   bool canMove(int seat, int from, int roll) const;
   int targetOf(int from, int roll) const { return from == kInHouse ? 0 : from + roll; }
   uint64_t opponentsOf(int seat) const;  // ring squares held by other seats
+  // turnsNeededUnits of `seat` with its pieces on `pieces` and the other seats on `opponents`.
+  int unitsWith(int seat, const std::array<int8_t, kPieces>& pieces, uint64_t opponents) const;
   // turnsNeededUnits(seat), recomputed only when a move may have changed it.
   int unitsOf(int seat) const;
   void movePiece(int seat, int from, int to);
