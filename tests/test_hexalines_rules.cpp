@@ -409,6 +409,7 @@ TEST_CASE("a move floods again only the colours around its field, exactly as a w
         for (int p = 0; p < kColours; ++p) {
           REQUIRE(board.alive(p) == whole->alive(p));
           REQUIRE(board.gain(p) == whole->gain(p));
+          if (board.alive(p)) REQUIRE(board.gain(p) == colouredLength(board, p));
         }
         REQUIRE(board.toString() == whole->toString());
         cascades += occupied(board) < before + (board.isAdd(move) ? 1 : 0);

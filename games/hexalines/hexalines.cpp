@@ -148,14 +148,15 @@ void HexaLinesState::apply(Action action) {
   remember({static_cast<int8_t>(mover), isAdd(action), static_cast<int8_t>(field),
             static_cast<int8_t>(sixthsOf(action)), isAdd(action) ? revealed_ : Shape{}});
   Cell& target = cells_[static_cast<size_t>(field)];
-  const unsigned affected = target.colours() | coloursFacing(field);
+  const unsigned held = target.colours();
+  uncolour(field);
   if (isAdd(action)) {
     target = Cell::of(revealedClass_, periodOf(revealedClass_), revealed_);
     occupied_.set(static_cast<size_t>(field));
   } else {
     target.rotate(sixthsOf(action));
   }
-  recomputeAround(mover, affected);
+  recomputeAround(mover, field, held, coloursFacing(field));
   finishMove(mover, isAdd(action) ? field : -1);
 }
 
@@ -236,29 +237,68 @@ void HexaLinesState::recompute(int mover) {
 // facing the changed field, and none of its segments in it, therefore floods exactly its old
 // region in a whole pass too, whatever the others do before it: a segment another colour newly
 // reaches cannot lie next to its region (it would have flooded it already) unless that other colour
-// meets it, which is a destruction. So when the colours around the field, cleared and flooded in
-// the pass order, meet no other colour and no other source, the whole pass would have changed the
-// same segments and no more, and being without change it ends the recomputation. When they do meet
-// one, the board is put back as the move left it and recomputed in full.
-void HexaLinesState::recomputeAround(int mover, unsigned affected) {
+// meets it, which is a destruction. A colour that only faces the field keeps its old region and
+// gains what it reaches through the field, so pouring its facing ends into the field gives what
+// flooding it again from its source would. So when the colours around the field, in the pass
+// order, meet no other colour and no other source, the whole pass would have changed the same
+// segments and no more, and being without change it ends the recomputation. When they do meet one,
+// the board is put back as the move left it (the segments painted are remembered) and recomputed
+// in full.
+void HexaLinesState::recomputeAround(int mover, int field, unsigned held, unsigned facing) {
   if (!settled_) return recompute(mover);
-  // The trial changes nothing but segment colours: they are all it has to put back.
-  std::array<std::array<int8_t, kMaxSegments>, kMaxFields> before;
-  for (size_t field = 0; field < cells_.size(); ++field) before[field] = cells_[field].colour;
   trial_ = true;
   conflict_ = false;
   for (int colour : colourOrder(mover)) {
-    if (!alive_[colour] || !((affected >> colour) & 1u)) continue;
-    for (Cell& c : cells_)
-      for (int8_t& segmentColour : c.colour)
-        if (segmentColour == colour) segmentColour = kNobody;
-    pour(colour, board().centre(), sourceSide(colour));
+    if (!alive_[colour]) continue;
+    if ((held >> colour) & 1u) {  // the change may cut its region off: flood again from the source
+      clearColour(colour);
+      pour(colour, board().centre(), sourceSide(colour));
+    } else if ((facing >> colour) & 1u) {  // its region only grows by what it reaches through it
+      pourInto(colour, field);
+    }
     if (conflict_) break;
   }
   trial_ = false;
-  if (!conflict_) return;
-  for (size_t field = 0; field < cells_.size(); ++field) cells_[field].colour = before[field];
-  recompute(mover);
+  if (conflict_) {
+    for (auto it = painted_.rbegin(); it != painted_.rend(); ++it)
+      paint(it->field, it->segment, it->colour);
+  }
+  painted_.clear();
+  if (conflict_) recompute(mover);
+}
+
+void HexaLinesState::pourInto(int colour, int field) {
+  for (int side = 0; side < kSides; ++side) {
+    const int next = board().neighbour(field, side);
+    const int back = oppositeSide(side);  // the neighbour's side facing the field
+    if (next == board().centre()) {
+      if (back == sourceSide(colour)) pour(colour, next, back);
+    } else if (next >= 0 && cell(next).colourAt(back) == colour) {
+      pour(colour, next, back);
+    }
+  }
+}
+
+void HexaLinesState::paint(int field, int segment, int8_t colour) {
+  Cell& c = cells_[static_cast<size_t>(field)];
+  const int8_t old = c.colour[static_cast<size_t>(segment)];
+  if (old == colour) return;
+  if (trial_) painted_.push_back({static_cast<int8_t>(field), static_cast<int8_t>(segment), old});
+  if (old != kNobody) coloured_[static_cast<size_t>(old)] -= c.length[static_cast<size_t>(segment)];
+  if (colour != kNobody)
+    coloured_[static_cast<size_t>(colour)] += c.length[static_cast<size_t>(segment)];
+  c.colour[static_cast<size_t>(segment)] = colour;
+}
+
+void HexaLinesState::clearColour(int colour) {
+  for (int field = 0; field < fields(); ++field)
+    for (int s = 0; s < kMaxSegments; ++s)
+      if (cells_[static_cast<size_t>(field)].colour[static_cast<size_t>(s)] == colour)
+        paint(field, s, kNobody);
+}
+
+void HexaLinesState::uncolour(int field) {
+  for (int s = 0; s < kMaxSegments; ++s) paint(field, s, kNobody);
 }
 
 unsigned HexaLinesState::coloursFacing(int field) const {
@@ -286,9 +326,7 @@ bool HexaLinesState::pass(int mover) {
   passChanged_ = false;
   for (int colour : colourOrder(mover)) {
     if (!alive_[colour]) continue;
-    for (Cell& c : cells_)
-      for (int8_t& segmentColour : c.colour)
-        if (segmentColour == colour) segmentColour = kNobody;
+    clearColour(colour);
     pour(colour, board().centre(), sourceSide(colour));
   }
   return passChanged_;
@@ -324,7 +362,7 @@ void HexaLinesState::pour(int colour, int field, int side) {
       destroy(next);
     return;
   }
-  reached.colour[segment] = static_cast<int8_t>(colour);
+  paint(next, segment, static_cast<int8_t>(colour));
   for (int out = 0; out < kSides; ++out) {
     if (reached.empty()) return;  // this flood removed its own cell
     if (reached.shape.segmentOf[out] == segment) pour(colour, next, out);
@@ -332,33 +370,24 @@ void HexaLinesState::pour(int colour, int field, int side) {
 }
 
 void HexaLinesState::kill(int victim) {
-  int total = 0;
-  for (Cell& c : cells_) {
-    for (int s = 0; s < kMaxSegments; ++s)
-      if (c.colour[s] == victim) {
-        total += c.length[s];
-        c.colour[s] = kNobody;
-      }
+  score_[victim] = coloured_[static_cast<size_t>(victim)];
+  clearColour(victim);
+  for (Cell& c : cells_)
     if (c.owner == victim) c.owner = kNobody;
-  }
-  score_[victim] = total;
   alive_[victim] = false;
   passChanged_ = true;
 }
 
 void HexaLinesState::destroy(int field) {
+  uncolour(field);
   cells_[static_cast<size_t>(field)] = Cell{};
   occupied_.reset(static_cast<size_t>(field));
   passChanged_ = true;
 }
 
 void HexaLinesState::updateScores() {
-  std::array<int, kColours> total{};
-  for (const Cell& c : cells_)
-    for (int s = 0; s < kMaxSegments; ++s)
-      if (c.colour[s] != kNobody) total[c.colour[s]] += c.length[s];
   for (int p = 0; p < kColours; ++p)
-    if (alive_[p]) score_[p] = total[p];
+    if (alive_[p]) score_[p] = coloured_[static_cast<size_t>(p)];
 }
 
 std::array<int, kSides> HexaLinesState::freeExits(int p) const {
@@ -366,14 +395,15 @@ std::array<int, kSides> HexaLinesState::freeExits(int p) const {
   if (!alive_[p]) return counts;
   const int front = frontField(p);
   if (front >= 0 && cell(front).empty()) ++counts[sourceSide(p)];
-  // The occupied fields' p-coloured sides facing an empty field (the centre holds no cell, and
-  // its sources are counted above).
-  for (size_t field = occupied_._Find_first(); field < occupied_.size();
-       field = occupied_._Find_next(field)) {
-    for (unsigned sides = cells_[field].sidesOf(p); sides != 0; sides &= sides - 1) {
+  // Every p-coloured side facing an empty field (the centre holds no cell: its sources are
+  // counted above).
+  const int centre = board().centre();
+  for (int field = 0; field < fields(); ++field) {
+    for (unsigned sides = cells_[static_cast<size_t>(field)].sidesOf(p); sides != 0;
+         sides &= sides - 1) {
       const int side = std::countr_zero(sides);
-      const int next = board().neighbour(static_cast<int>(field), side);
-      if (next >= 0 && !occupied_.test(static_cast<size_t>(next))) ++counts[side];
+      const int next = board().neighbour(field, side);
+      if (next >= 0 && next != centre && cell(next).empty()) ++counts[side];
     }
   }
   return counts;
@@ -435,6 +465,7 @@ std::string HexaLinesState::toString() const {
 
 void HexaLinesState::placeForTest(int field, const Shape& shape, int owner) {
   const int shapeClass = classIndex(shape);
+  uncolour(field);
   Cell& c = cells_[static_cast<size_t>(field)];
   c = Cell::of(shapeClass, periodOf(shapeClass), shape);
   c.owner = static_cast<int8_t>(owner);

@@ -177,13 +177,23 @@ class HexaLinesState final : public State {
   int periodOf(int shapeClass) const;
   uint64_t allClasses() const { return (uint64_t{1} << catalogue().classes()) - 1; }
   void recompute(int mover);
-  // recompute after the move changed `field` of a settled board, flooding again only the colours
-  // in `affected` (a bit per colour) when that is exact.
-  void recomputeAround(int mover, unsigned affected);
+  // recompute after the move changed the cell on `field` of a settled board, flooding only the
+  // colours it held (`held`, a bit per colour: flooded again from their sources) and the colours
+  // facing it (`facing`: poured into it) when that is exact.
+  void recomputeAround(int mover, int field, unsigned held, unsigned facing);
+  // Pours every end of `colour` facing `field` (a neighbour's path end, or its source) into it.
+  void pourInto(int colour, int field);
+  // Gives segment `segment` of the cell on `field` colour `colour` (kNobody: none), keeping the
+  // colour totals; in a trial, remembers what it was.
+  void paint(int field, int segment, int8_t colour);
+  // Clears colour `colour` from the board.
+  void clearColour(int colour);
   // A bit per living colour with a path end or source facing `field`.
   unsigned coloursFacing(int field) const;
   bool pass(int mover);
   void pour(int colour, int field, int side);
+  // Takes the colours of the cell on `field` off the colour totals (it is rotated or replaced).
+  void uncolour(int field);
   void kill(int victim);
   void destroy(int field);
   void updateScores();
@@ -210,9 +220,16 @@ class HexaLinesState final : public State {
   // Every colour is at its fixed point (recompute ran since the last placeForTest), so a move needs
   // only the colours around its field flooded again (recomputeAround).
   bool settled_ = true;
-  // recomputeAround's trial: a flood that would destroy a cell or kill a player stops and says so.
+  // recomputeAround's trial: a flood that would destroy a cell or kill a player stops and says so,
+  // and every segment painted is remembered so that the trial can be taken back.
   bool trial_ = false;
   bool conflict_ = false;
+  struct Painted {
+    int8_t field, segment, colour;  // the colour it had
+  };
+  std::vector<Painted> painted_;  // empty between moves
+  // The total length of each colour's segments on the board (a living player's score).
+  std::array<int, kColours> coloured_{};
   FieldSet occupied_;  // fields holding a cell, the centre included
   // The deal is worked out when first asked for: simulations that only move never need it.
   mutable bool dealReady_ = false;
