@@ -69,6 +69,14 @@ class State {
     (void)action, (void)p;
     return std::nullopt;
   }
+  // At a regular decision right after an environment outcome: whether the values after `action`
+  // can depend on which outcome it was. False promises they are the same after every outcome of
+  // that environment node (a HexaLines rotation ignores the cell just dealt), so the searches
+  // work them out once for all the outcomes they try there. Default: true (nothing is shared).
+  virtual bool outcomeMatters(Action action) const {
+    (void)action;
+    return true;
+  }
   // Rounds completed so far; grows by exactly one when a round ends.
   virtual int roundsCompleted() const = 0;
   // Believability of the environment's choices so far (lower = more believable).

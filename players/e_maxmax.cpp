@@ -27,6 +27,7 @@ class EMaxMax final : public FunSeekingEnvironment {
                 Rng& own) override {
     if (outcomes.size() == 1) return outcomes[0].action;
     model_.startDecision(own);
+    rootMemo_.clear();
     funs_.resize(outcomes.size());
     for (size_t i = 0; i < outcomes.size(); ++i) funs_[i] = simulatedFun(state, trace, outcomes[i]);
     const auto best = bestIndices(funs_);
@@ -48,7 +49,8 @@ class EMaxMax final : public FunSeekingEnvironment {
       line_.emplace(state, trace, &model_);
     line_->apply(outcome.action, 0);
     const int roundLimit = trace.rounds() + 1 + depth_;
-    playRounds(*line_, roundLimit, [this](const Line& at) {
+    // The reply right after the outcome shares its values with the other outcomes' (ReplyMemo).
+    playRounds(*line_, roundLimit, &rootMemo_, [this](const Line& at) {
       stop_.check();
       return settler_.best(*at.state, at.tracker, coefficients());
     });
@@ -60,6 +62,7 @@ class EMaxMax final : public FunSeekingEnvironment {
   StopToken stop_;
   std::vector<double> funs_;
   std::optional<Line> line_;  // the simulated continuation (reused)
+  ReplyMemo rootMemo_;        // the replies' values after the root's outcomes
   Settler settler_{&model_};  // the simulated environment's hill climbing
 };
 

@@ -54,6 +54,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
                 Rng& own) override {
     if (outcomes.size() == 1) return outcomes[0].action;
     model_.startDecision(own);
+    rootMemo_.clear();
     nodes_.assign(1, Node{});
     expand(0, outcomes);
     minFun_ = INFINITY;
@@ -89,13 +90,15 @@ class EMonteCarlo final : public FunSeekingEnvironment {
       node = child;
       path_.push_back(node);
       line.apply(nodes_[node].outcome, 0);
-      if (playRepliesToEnvironment(line, roundLimit) && nodes_[node].firstChild < 0) {
+      // After a root outcome the replies' values are shared with the other root outcomes'.
+      ReplyMemo* memo = path_.size() == 2 ? &rootMemo_ : nullptr;
+      if (playRepliesToEnvironment(line, roundLimit, memo) && nodes_[node].firstChild < 0) {
         line.state->outcomes(outcomes_);
         if (nodes_.size() + outcomes_.size() <= kMaxTreeNodes) expand(node, outcomes_);
         break;
       }
     }
-    playRounds(line, roundLimit, [&](const Line& at) {
+    playRounds(line, roundLimit, nullptr, [&](const Line& at) {
       stop_.check();
       at.state->outcomes(outcomes_);
       return sampleOutcome(outcomes_, own);
@@ -188,6 +191,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   std::vector<int> path_;
   std::vector<Outcome> outcomes_;
   std::optional<Line> line_;  // the line of a descent (reused)
+  ReplyMemo rootMemo_;        // the replies' values after the root's outcomes
   double minFun_ = 0;
   double maxFun_ = 0;
 };

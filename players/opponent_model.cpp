@@ -20,10 +20,10 @@ OpponentModel::OpponentModel(OpponentModelKind kind, const PlayerSetup& setup) :
   }
 }
 
-Action OpponentModel::reply(const State& state, std::span<const Action> legal) {
+Action OpponentModel::reply(const State& state, std::span<const Action> legal, ReplyMemo* memo) {
   const auto actor = static_cast<size_t>(state.actor());
   if (kind_ == OpponentModelKind::Greedy || actor >= seats_.size() || !seats_[actor])
-    return greedyAction(state, legal, &scratch_);
+    return greedyAction(state, legal, &scratch_, memo);
   if (legal.size() == 1) return legal[0];  // a seat player draws nothing for a forced move either
   if (kind_ == OpponentModelKind::Ranking)
     return ranks_[actor] ? rankingReply(static_cast<RankingPlayer&>(*seats_[actor]), levels_[actor],

@@ -23,6 +23,7 @@ enum class OpponentModelKind {
 // under Ranking too. The seat players here are copies: a DDA seat's rule would see only the
 // simulated decisions, so model DDA seats greedily or know that its level drifts.
 class RankingPlayer;
+class ReplyMemo;
 
 class OpponentModel {
  public:
@@ -31,8 +32,9 @@ class OpponentModel {
   // A model of `kind` for the seats of `setup` (each seat's player built with the setup's stop).
   OpponentModel(OpponentModelKind kind, const PlayerSetup& setup);
 
-  // The action the model plays for `state`'s regular actor among `legal` (the game's order).
-  Action reply(const State& state, std::span<const Action> legal);
+  // The action the model plays for `state`'s regular actor among `legal` (the game's order); a
+  // greedy reply looks values up in `memo` when given (simulation.h).
+  Action reply(const State& state, std::span<const Action> legal, ReplyMemo* memo = nullptr);
   // Restarts the model's stream (tests; players call startDecision).
   void reseed(uint64_t seed) { rng_.reseed(seed); }
   // Called once per searched decision: a random model reseeds from `own`; greedy draws nothing,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "players/opponent_model.h"
 #include "players/score_order.h"
@@ -23,7 +24,17 @@ void scoreByValue(const State& state, std::span<const Action> legal, std::span<d
   for (size_t i = 0; i < legal.size(); ++i) scores[i] = valueAfter(state, legal[i], actor, into);
 }
 
-Action greedyAction(const State& state, std::span<const Action> legal, ScratchState* scratch) {
+double ReplyMemo::valueAfter(const State& state, Action action, int player, ScratchState& scratch) {
+  if (state.outcomeMatters(action)) return ddalab::valueAfter(state, action, player, scratch);
+  const uint64_t key =
+      (static_cast<uint64_t>(static_cast<uint32_t>(action)) << 8) | static_cast<uint8_t>(player);
+  const auto [it, added] = values_.try_emplace(key, 0.0);
+  if (added) it->second = ddalab::valueAfter(state, action, player, scratch);
+  return it->second;
+}
+
+Action greedyAction(const State& state, std::span<const Action> legal, ScratchState* scratch,
+                    ReplyMemo* memo) {
   if (legal.size() == 1) return legal[0];
   ScratchState local;
   ScratchState& into = scratch ? *scratch : local;
@@ -31,7 +42,9 @@ Action greedyAction(const State& state, std::span<const Action> legal, ScratchSt
   Action best = legal[0];
   double bestValue = -INFINITY;
   for (Action a : legal) {
-    if (const double v = valueAfter(state, a, actor, into); v > bestValue) {
+    const double v =
+        memo ? memo->valueAfter(state, a, actor, into) : valueAfter(state, a, actor, into);
+    if (v > bestValue) {
       bestValue = v;
       best = a;
     }
@@ -44,12 +57,17 @@ double boundedFun(double fun) {
 }
 
 const Line& Settler::settle(const State& state, const MetricsTracker& trace, Action outcome) {
+  memo_.clear();  // a single outcome: nothing to share
+  return settleShared(state, trace, outcome);
+}
+
+const Line& Settler::settleShared(const State& state, const MetricsTracker& trace, Action outcome) {
   if (line_)
     line_->reset(state, trace);
   else
     line_.emplace(state, trace, model_);
   line_->apply(outcome, 0);
-  if (line_->roundOpen && line_->state->actor() >= 0) line_->applyReply();
+  if (line_->roundOpen && line_->state->actor() >= 0) line_->applyReply(&memo_);
   return *line_;
 }
 
@@ -62,8 +80,9 @@ void Settler::funs(const State& state, const MetricsTracker& trace,
                    std::span<const Outcome> outcomes, const Coefficients& coefficients,
                    std::vector<double>& funs) {
   funs.resize(outcomes.size());
+  memo_.clear();
   for (size_t i = 0; i < outcomes.size(); ++i)
-    funs[i] = fun(state, trace, outcomes[i].action, coefficients);
+    funs[i] = settleShared(state, trace, outcomes[i].action).fun(coefficients);
 }
 
 Action Settler::best(const State& state, const MetricsTracker& trace,
@@ -109,10 +128,10 @@ void Line::apply(Action action, int legalCount) {
   roundOpen = !applyTracked(*state, tracker, action, legalCount);
 }
 
-void Line::applyReply() {
+void Line::applyReply(ReplyMemo* memo) {
   state->legalActions(legal_);
   const Action action =
-      model ? model->reply(*state, legal_) : greedyAction(*state, legal_, &scratch_);
+      model ? model->reply(*state, legal_, memo) : greedyAction(*state, legal_, &scratch_, memo);
   apply(action, static_cast<int>(legal_.size()));
 }
 
@@ -150,10 +169,10 @@ void describeDecision(const State& state, const MetricsTracker& trace,
   }
 }
 
-bool playRepliesToEnvironment(Line& line, int roundLimit) {
+bool playRepliesToEnvironment(Line& line, int roundLimit, ReplyMemo* memo) {
   while (!line.done(roundLimit)) {
     if (line.state->isEnvironmentNode()) return true;
-    line.applyReply();
+    line.applyReply(std::exchange(memo, nullptr));
   }
   return false;
 }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "core/match.h"
@@ -18,6 +19,19 @@ class OpponentModel;
 // into `scratch` with the action applied.
 double valueAfter(const State& state, Action action, int player, ScratchState& scratch);
 
+// The one-ply values of the replies after the outcomes of one environment node that do not depend
+// on the outcome (State::outcomeMatters false): worked out after the first outcome tried, reused
+// after the others. Cleared whenever the searches move to another environment node.
+class ReplyMemo {
+ public:
+  void clear() { values_.clear(); }
+  // valueAfter, from the memo where the outcome does not matter.
+  double valueAfter(const State& state, Action action, int player, ScratchState& scratch);
+
+ private:
+  std::unordered_map<uint64_t, double> values_;  // by action and player
+};
+
 // scores[i] = value for the actor of the state reached by legal[i] (one ply); `scratch` (null: a
 // local one) is where positions are copied.
 void scoreByValue(const State& state, std::span<const Action> legal, std::span<double> scores,
@@ -26,7 +40,7 @@ void scoreByValue(const State& state, std::span<const Action> legal, std::span<d
 // The legal action with the best one-ply value for the actor; ties go to the first in order. A NaN
 // value is never the best; when every value is NaN the first action is taken.
 Action greedyAction(const State& state, std::span<const Action> legal,
-                    ScratchState* scratch = nullptr);
+                    ScratchState* scratch = nullptr, ReplyMemo* memo = nullptr);
 
 // The largest magnitude of a fun score as the players compare and sum it: room for 10^8 of them.
 inline constexpr double kFunBound = 1e300;
@@ -54,8 +68,9 @@ struct Line {
 
   // Applies an action of the current actor (`legalCount` unused at environment nodes).
   void apply(Action action, int legalCount);
-  // Applies the regular actor's reply: value-greedy, or the model's.
-  void applyReply();
+  // Applies the regular actor's reply: value-greedy, or the model's; `memo` (greedy replies only)
+  // when the line stands right after an outcome of the environment node the memo is for.
+  void applyReply(ReplyMemo* memo = nullptr);
   // True at the end of the game or once round number `roundLimit` (of the whole game) ended.
   bool done(int roundLimit) const { return state->isTerminal() || tracker.rounds() >= roundLimit; }
   // F of the extended trace, an open round closed without a further decision (boundedFun).
@@ -94,10 +109,14 @@ class Settler {
   Action best(const State& state, const MetricsTracker& trace, const Coefficients& coefficients);
 
  private:
+  // settle() with the replies' values shared through memo_ (outcomes of one state).
+  const Line& settleShared(const State& state, const MetricsTracker& trace, Action outcome);
+
   OpponentModel* model_;
   std::optional<Line> line_;
   std::vector<Outcome> outcomes_;
   std::vector<double> funs_;
+  ReplyMemo memo_;
 };
 
 // Settler::fun, Settler::funs and Settler::best for a single use (tests, descriptions).
@@ -110,14 +129,17 @@ Action hillclimbOutcome(const State& state, const MetricsTracker& trace,
                         const Coefficients& coefficients, OpponentModel* model = nullptr);
 
 // Plays the line's regular replies (Line::applyReply) until an environment node (returns true),
-// the end of the game or the end of round number `roundLimit` (false).
-bool playRepliesToEnvironment(Line& line, int roundLimit);
+// the end of the game or the end of round number `roundLimit` (false); the first reply through
+// `memo` when given (the line stands right after an outcome of the memo's environment node).
+bool playRepliesToEnvironment(Line& line, int roundLimit, ReplyMemo* memo = nullptr);
 
-// Plays to the end of round `roundLimit` (or of the game): regular players by the line's replies,
-// the environment by `chooseOutcome(const Line&) -> Action`.
+// Plays to the end of round `roundLimit` (or of the game): regular players by the line's replies
+// (the first through `memo`, as playRepliesToEnvironment), the environment by
+// `chooseOutcome(const Line&) -> Action`.
 template <typename OutcomeChooser>
-void playRounds(Line& line, int roundLimit, OutcomeChooser&& chooseOutcome) {
-  while (playRepliesToEnvironment(line, roundLimit)) line.apply(chooseOutcome(line), 0);
+void playRounds(Line& line, int roundLimit, ReplyMemo* memo, OutcomeChooser&& chooseOutcome) {
+  for (; playRepliesToEnvironment(line, roundLimit, memo); memo = nullptr)
+    line.apply(chooseOutcome(line), 0);
 }
 
 // Fills `decision` for the choice of `chosen` among `outcomes` at `state`: every outcome appraised

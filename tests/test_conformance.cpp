@@ -143,10 +143,40 @@ void checkCloneIndependence(const State& s, Rng& rng) {
   }
 }
 
+// What outcomeMatters(a) = false promises at the decisions after the outcomes of the environment
+// node `s`: the copy's values after the action are the same after each of them (the first few
+// outcomes: the check is run at many nodes).
+void checkOutcomeIndependence(const State& s) {
+  std::vector<Outcome> outcomes;
+  s.outcomes(outcomes);
+  outcomes.resize(std::min<size_t>(outcomes.size(), 4));
+  std::vector<std::pair<Action, std::vector<double>>> seen;  // action, values per seat
+  for (const Outcome& o : outcomes) {
+    auto next = s.clone();
+    next->apply(o.action);
+    if (next->actor() < 0) continue;
+    std::vector<Action> legal;
+    next->legalActions(legal);
+    for (Action a : legal) {
+      if (next->outcomeMatters(a)) continue;
+      auto after = next->clone();
+      after->apply(a);
+      std::vector<double> values;
+      for (int p = 0; p < s.numPlayers(); ++p) values.push_back(after->value(p));
+      const auto it = std::find_if(seen.begin(), seen.end(), [a](auto& e) { return e.first == a; });
+      if (it == seen.end())
+        seen.emplace_back(a, values);
+      else
+        REQUIRE(it->second == values);
+    }
+  }
+}
+
 // The shortcuts the engine and the searches take agree with the long way: a state assigned over
 // another position (State::assign through ScratchState) equals a clone and plays on like one;
 // gains() equals gain(p); playersCanDropOut() false means nobody is ever out; valueAfter (when the
-// game gives it) is exactly a copy's value after the action, for every seat.
+// game gives it) is exactly a copy's value after the action, for every seat; and the values after
+// an action whose outcome does not matter are the same after every outcome.
 void checkShortcuts(const State& s, const State& elsewhere, Rng& rng) {
   ScratchState scratch;
   scratch.copyOf(elsewhere);
@@ -168,6 +198,7 @@ void checkShortcuts(const State& s, const State& elsewhere, Rng& rng) {
     REQUIRE(gains[static_cast<size_t>(p)] == s.gain(p));
     if (!s.playersCanDropOut()) REQUIRE_FALSE(s.isOut(p));
   }
+  if (s.isEnvironmentNode()) checkOutcomeIndependence(s);
   if (s.actor() < 0) return;
   s.legalActions(legal);
   for (Action a : legal)

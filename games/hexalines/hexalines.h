@@ -111,6 +111,8 @@ class HexaLinesState final : public State {
   std::string actionToString(Action action) const override;
   std::string toString() const override;
   bool isOut(int p) const override { return !alive_[p]; }
+  // A rotation's result does not depend on the cell the environment dealt.
+  bool outcomeMatters(Action action) const override { return isAdd(action); }
   int chanceRecipient() const override { return player_; }
 
   // --- the board, for players, the GUI and tests ---
