@@ -18,7 +18,8 @@
 
 // Changes whenever a type a plug-in sees (core/*.h) changes its layout or meaning.
 // 2: metrics are catalog descriptors (MetricInfo, Catalog::add), Coefficients holds kMaxMetrics.
-// 3: State::gains/playersCanDropOut; EnvironmentPlayer::choose is given the outcomes.
+// 3: State::gains, playersCanDropOut, assign, valueAfter, outcomeMatters; EnvironmentPlayer::choose
+// is given the outcomes.
 #define DDALAB_PLUGIN_ABI 3
 
 #ifndef DDALAB_SDK_VERSION
