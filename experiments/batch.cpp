@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "experiments/json_input.h"
 #include "experiments/plugins.h"
 #include "experiments/sha256.h"
 #include "games/registry.h"
@@ -18,6 +19,8 @@
 namespace ddalab {
 
 namespace {
+
+const InputFileKind kBatchFileKind{kMaxBatchFileBytes, "a batch or experiment JSON file"};
 
 // findById, its message saying where the entries of plug-ins come from.
 template <typename Entry>
@@ -31,305 +34,6 @@ const Entry& findEntry(std::span<const Entry> entries, const std::string& id,
   }
 }
 
-// ---- Reading a file: bounded, every failure an InputError with the operating system's reason
-
-std::string tooLargeMessage(const std::string& size) {
-  return "the file has " + size + " bytes; expected a batch file of at most " +
-         std::to_string(kMaxBatchFileBytes) + " bytes (16 MiB)";
-}
-
-struct FileCloser {
-  void operator()(std::FILE* file) const { std::fclose(file); }
-};
-
-// The whole file, refused before reading when it is a directory or larger than the limit.
-std::string readBatchFile(const std::filesystem::path& file) {
-  const std::string name = file.string();
-  std::error_code error;
-  const auto status = std::filesystem::status(file, error);
-  if (error) throw InputError(name, "cannot open the file: " + error.message());
-  if (std::filesystem::is_directory(status))
-    throw InputError(name, std::string("cannot read the file: ") + std::strerror(EISDIR) +
-                               "; expected a batch or experiment JSON file");
-  // A FIFO, socket or device could block the read forever or never end: only files are read.
-  if (!std::filesystem::is_regular_file(status))
-    throw InputError(name,
-                     "not a regular file (a pipe, socket or device); expected a batch or "
-                     "experiment JSON file");
-  const auto size = std::filesystem::file_size(file, error);
-  if (!error && size > kMaxBatchFileBytes)
-    throw InputError(name, tooLargeMessage(std::to_string(size)));
-  const std::unique_ptr<std::FILE, FileCloser> in(std::fopen(name.c_str(), "rb"));
-  if (!in) throw InputError(name, std::string("cannot open the file: ") + std::strerror(errno));
-  std::string text;
-  char buffer[1 << 16];
-  while (text.size() <= kMaxBatchFileBytes) {  // bounded even when the size was not known
-    const size_t read = std::fread(buffer, 1, sizeof buffer, in.get());
-    if (read < sizeof buffer && std::ferror(in.get())) {
-      const int reason = errno;
-      throw InputError(name, std::string("cannot read the file: ") + std::strerror(reason));
-    }
-    text.append(buffer, read);
-    if (read < sizeof buffer) break;
-  }
-  if (text.size() > kMaxBatchFileBytes)
-    throw InputError(name, tooLargeMessage("more than " + std::to_string(kMaxBatchFileBytes)));
-  return text;
-}
-
-// ---- Parsing text: a SAX handler bounds the nesting, errors name the line and column
-
-// Builds the document like Json::parse, but stops at arrays and objects nested deeper than
-// kMaxJsonDepth and keeps the first error instead of throwing, so the caller can say where it is.
-class BoundedDomBuilder {
- public:
-  struct Failure {
-    size_t position;  // characters read when it failed
-    std::string lastToken;
-    int id;  // nlohmann's exception id (406: number overflow)
-    std::string what;
-  };
-
-  explicit BoundedDomBuilder(Json& root) : dom_(root, false) {}
-
-  bool null() { return value() && dom_.null(); }
-  bool boolean(bool v) { return value() && dom_.boolean(v); }
-  bool number_integer(Json::number_integer_t v) { return value() && dom_.number_integer(v); }
-  bool number_unsigned(Json::number_unsigned_t v) { return value() && dom_.number_unsigned(v); }
-  bool number_float(Json::number_float_t v, const Json::string_t& text) {
-    return value() && dom_.number_float(v, text);
-  }
-  bool string(Json::string_t& v) { return value() && dom_.string(v); }
-  bool binary(Json::binary_t& v) { return value() && dom_.binary(v); }
-  bool key(Json::string_t& k) {
-    Frame& object = frames_.back();
-    if (!object.keys.insert(k).second) {  // the last would silently win: refused instead
-      object.key = k;
-      duplicate_ = path();
-      return false;
-    }
-    object.key = k;
-    return dom_.key(k);
-  }
-  bool start_object(size_t size) { return value() && enter(true) && dom_.start_object(size); }
-  bool end_object() { return leave() && dom_.end_object(); }
-  bool start_array(size_t size) { return value() && enter(false) && dom_.start_array(size); }
-  bool end_array() { return leave() && dom_.end_array(); }
-  bool parse_error(size_t position, const std::string& lastToken,
-                   const nlohmann::detail::exception& error) {
-    failure_ = Failure{position, lastToken, error.id, error.what()};
-    return false;
-  }
-
-  // Whether parsing stopped at the nesting limit.
-  bool tooDeep() const { return tooDeep_; }
-  // The JSON path of a key an object repeats, when parsing stopped there.
-  const std::optional<std::string>& duplicate() const { return duplicate_; }
-  // The parser's error, if it reported one.
-  const std::optional<Failure>& failure() const { return failure_; }
-
- private:
-  // An object (its keys so far, the current one) or an array (the index of its last value).
-  struct Frame {
-    bool object = false;
-    std::set<std::string> keys;
-    std::string key;
-    long index = -1;
-  };
-
-  bool enter(bool object) {
-    tooDeep_ = ++depth_ > kMaxJsonDepth;
-    frames_.push_back({object, {}, {}, -1});
-    return !tooDeep_;
-  }
-  bool leave() {
-    --depth_;
-    frames_.pop_back();
-    return true;
-  }
-  // Before every value: counts the values of the enclosing array (for paths).
-  bool value() {
-    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
-    return true;
-  }
-  std::string path() const {
-    std::string text = "$";
-    for (const Frame& f : frames_) {  // appended piece by piece (g++ 12 warns of "." + key)
-      text.append(f.object ? "." : "[");
-      // Keys are the user's text: escaped and bounded like every quote of input.
-      text.append(f.object ? textExcerpt(f.key) : std::to_string(f.index));
-      if (!f.object) text.append("]");
-    }
-    return text;
-  }
-
-  nlohmann::detail::json_sax_dom_parser<Json> dom_;
-  size_t depth_ = 0;
-  bool tooDeep_ = false;
-  std::vector<Frame> frames_;
-  std::optional<std::string> duplicate_;
-  std::optional<Failure> failure_;
-};
-
-// Byte offset of the bracket opening nesting level `depth` in `text`, which is valid JSON up to
-// there (the parser got that far); text.size() when there is none.
-size_t offsetOfDepth(std::string_view text, size_t depth) {
-  size_t level = 0;
-  bool inString = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (inString) {
-      if (c == '\\') ++i;  // skips the escaped character
-      if (c == '"') inString = false;
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == '[' || c == '{') {
-      if (++level == depth) return i;
-    } else if (c == ']' || c == '}') {
-      --level;
-    }
-  }
-  return text.size();
-}
-
-// An InputError at byte `offset` of `text`: path "source:line:column" (1-based; columns count
-// characters, not bytes), message "<what> at line L, column C: <detail>".
-InputError errorAt(std::string_view text, size_t offset, const std::string& source,
-                   const std::string& what, const std::string& detail) {
-  size_t line = 1, column = 1;
-  const size_t start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // a BOM takes no column
-  for (size_t i = start; i < std::min(offset, text.size()); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {  // not a continuation
-      ++column;
-    }
-  }
-  const std::string lineText = std::to_string(line), columnText = std::to_string(column);
-  return InputError(source + ":" + lineText + ":" + columnText,
-                    what + " at line " + lineText + ", column " + columnText + ": " + detail);
-}
-
-// nlohmann's message without its "[json.exception...]" and position prefixes, the token it
-// quotes cut to an excerpt.
-std::string syntaxReason(const BoundedDomBuilder::Failure& failure) {
-  std::string reason = failure.what;
-  if (const size_t end = reason.find("] "); end != std::string::npos) reason.erase(0, end + 2);
-  if (reason.starts_with("parse error at line"))
-    if (const size_t end = reason.find(": "); end != std::string::npos) reason.erase(0, end + 2);
-  const std::string quoted = "last read: '" + failure.lastToken + "'";
-  if (const size_t at = reason.find(quoted); at != std::string::npos)
-    reason.replace(at, quoted.size(), "last read: '" + textExcerpt(failure.lastToken) + "'");
-  return reason;
-}
-
-// Parses JSON text into a document; every failure is an InputError at the line and column.
-Json parseJsonText(std::string_view text, const std::string& source) {
-  Json document;
-  BoundedDomBuilder builder(document);
-  if (Json::sax_parse(text.data(), text.data() + text.size(), &builder)) return document;
-  if (builder.duplicate())
-    throw InputError(source + ": " + *builder.duplicate(),
-                     "the key appears twice in the same object; expected each key once (which "
-                     "one counts would be a guess)");
-  if (builder.tooDeep())
-    throw errorAt(text, offsetOfDepth(text, kMaxJsonDepth + 1), source, "nested too deeply",
-                  "arrays and objects nested more than " + std::to_string(kMaxJsonDepth) +
-                      " levels deep; expected at most " + std::to_string(kMaxJsonDepth) +
-                      " levels");
-  if (!builder.failure()) throw InputError(source, "not valid JSON");  // not reached
-  const auto& failure = *builder.failure();
-  if (failure.id == 406)  // the position is just after the number
-    throw errorAt(text, failure.position - std::min(failure.position, failure.lastToken.size()),
-                  source, "number out of range of a double",
-                  textExcerpt(failure.lastToken) + "; expected a magnitude of at most 1.8e308");
-  throw errorAt(text, failure.position == 0 ? 0 : failure.position - 1, source, "not valid JSON",
-                syntaxReason(failure));
-}
-
-// ---- Validating the document
-
-// Whether `v` is an integer (not a float, however integral: 1e30 is out of every range) in
-// [min, max]; compared without conversions that could wrap.
-bool isIntegerIn(const Json& v, long long min, long long max) {
-  if (v.is_number_unsigned()) {
-    const uint64_t n = v.get<uint64_t>();
-    return max >= 0 && n <= static_cast<uint64_t>(max) &&
-           (min <= 0 || n >= static_cast<uint64_t>(min));
-  }
-  return v.is_number_integer() && v.get<long long>() >= min && v.get<long long>() <= max;
-}
-
-// `v` for an error message about an integer; integers beyond 64 bits say so, since JSON text such
-// as 99999999999999999999 is read as the float 1e+20.
-std::string integerGot(const Json& v) {
-  const bool huge = v.is_number_float() && std::fabs(v.get<double>()) >= 9223372036854775808.0;
-  return jsonExcerpt(v) + (huge ? " (beyond the 64-bit integer range)" : "");
-}
-
-// Strict access to the fields of one JSON object: unknown keys are errors, every read names
-// the JSON path and the expected type.
-class Fields {
- public:
-  Fields(const Json& object, std::string path, std::initializer_list<const char*> allowed)
-      : object_(object), path_(std::move(path)) {
-    if (!object.is_object())
-      throw InputError(path_, "expected an object, got " + jsonExcerpt(object));
-    for (const auto& [key, value] : object.items()) {
-      bool known = false;
-      std::string valid;
-      for (const char* name : allowed) {
-        known = known || key == name;
-        valid += (valid.empty() ? "" : ", ") + std::string(name);
-      }
-      if (!known)
-        throw InputError(at(textExcerpt(key)),
-                         "unknown key '" + textExcerpt(key) + "'; valid: " + valid);
-    }
-  }
-
-  std::string at(const std::string& key) const { return path_ + "." + key; }
-  bool has(const char* key) const { return object_.contains(key); }
-  const Json& get(const char* key) const {
-    if (!has(key)) throw InputError(at(key), "missing required key");
-    return object_.at(key);
-  }
-  const Json* find(const char* key) const { return has(key) ? &object_.at(key) : nullptr; }
-
-  std::string string(const char* key) const {
-    const Json& v = get(key);
-    if (!v.is_string() || v.get<std::string>().empty())
-      throw InputError(at(key), "expected a non-empty string, got " + jsonExcerpt(v));
-    return v.get<std::string>();
-  }
-  std::string string(const char* key, const std::string& fallback) const {
-    return has(key) ? string(key) : fallback;
-  }
-  long long integer(const char* key, long long min, long long max) const {
-    const Json& v = get(key);
-    if (!isIntegerIn(v, min, max))
-      throw InputError(at(key), "expected an integer in [" + std::to_string(min) + ", " +
-                                    std::to_string(max) + "], got " + integerGot(v));
-    return v.get<long long>();
-  }
-  long long integer(const char* key, long long min, long long max, long long fallback) const {
-    return has(key) ? integer(key, min, max) : fallback;
-  }
-  uint64_t unsignedInteger(const char* key) const {
-    const Json& v = get(key);
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<long long>() >= 0))
-      throw InputError(at(key), "expected a non-negative integer in [0, " +
-                                    std::to_string(std::numeric_limits<uint64_t>::max()) +
-                                    "], got " + integerGot(v));
-    return v.get<uint64_t>();
-  }
-
- private:
-  const Json& object_;
-  std::string path_;
-};
-
 // Longest reason a player gives for refusing a game that an error message shows: room for its
 // list of valid ids, not for input it quotes at length.
 constexpr size_t kMaxReasonBytes = 1000;
@@ -337,9 +41,9 @@ constexpr size_t kMaxReasonBytes = 1000;
 PlayerEntry parsePlayer(const Json& node, const std::string& path, PlayerKind role,
                         const Game& game) {
   const bool regular = role == PlayerKind::Regular;
-  Fields fields(node, path,
-                regular ? std::initializer_list<const char*>{"id", "level", "params"}
-                        : std::initializer_list<const char*>{"id", "params"});
+  JsonFields fields(node, path,
+                    regular ? std::initializer_list<const char*>{"id", "level", "params"}
+                            : std::initializer_list<const char*>{"id", "params"});
   const std::string id = fields.string("id");
   std::vector<PlayerInfo> candidates;
   for (const auto& info : playerRegistry())
@@ -464,7 +168,7 @@ Json parsePoint(const Json& node, const std::string& path) {
 }
 
 void parseGame(const Json& node, const std::string& path, Experiment& e) {
-  Fields fields(node, path, {"id", "params"});
+  JsonFields fields(node, path, {"id", "params"});
   const std::string id = fields.string("id");
   e.gameInfo = &findEntry<GameInfo>(gameRegistry(), id, "game", fields.at("id"));
   e.gameParams = validateParams(e.gameInfo->params,
@@ -477,7 +181,7 @@ void parseGame(const Json& node, const std::string& path, Experiment& e) {
   }
 }
 
-Experiment parseExperiment(const Fields& fields, const std::string& path) {
+Experiment parseExperiment(const JsonFields& fields, const std::string& path) {
   Experiment e;
   e.name = fields.string("name");
   checkFileName(e.name, fields.at("name"), "experiment name");
@@ -542,7 +246,7 @@ void checkPluginsLoaded(const Json& plugins) {
 
 // The "shard" a shard's batch.json records (toJson); merge checks its version and checksum.
 Shard parseShardRecord(const Json& node) {
-  Fields fields(node, "$.shard", {"index", "count", "ddalab", "batch_sha256"});
+  JsonFields fields(node, "$.shard", {"index", "count", "ddalab", "batch_sha256"});
   const auto count = static_cast<int>(fields.integer("count", 1, 100000));
   const auto index = static_cast<int>(fields.integer("index", 0, count - 1));
   return {index, count};
@@ -556,7 +260,7 @@ Batch parseDocument(const Json& document) {
                                      kBatchFormat + "\" or \"" + kExperimentFormat + "\"");
   Batch batch;
   if (*format == kExperimentFormat) {
-    Fields fields(document, "$", {"format", "seed", "description", DDALAB_EXPERIMENT_KEYS});
+    JsonFields fields(document, "$", {"format", "seed", "description", DDALAB_EXPERIMENT_KEYS});
     batch.seed = fields.unsignedInteger("seed");
     batch.experiments.push_back(parseExperiment(fields, "$"));
     return batch;
@@ -565,8 +269,8 @@ Batch parseDocument(const Json& document) {
     throw InputError("$.format", "unsupported format " + jsonExcerpt(*format) + "; expected \"" +
                                      kBatchFormat + "\" or \"" + kExperimentFormat + "\"");
   // "plugins" records what a run used (toJson); --resume compares it with what is loaded.
-  Fields fields(document, "$",
-                {"format", "seed", "description", "experiments", "plugins", "shard"});
+  JsonFields fields(document, "$",
+                    {"format", "seed", "description", "experiments", "plugins", "shard"});
   if (fields.has("plugins")) checkPluginsLoaded(fields.get("plugins"));
   if (fields.has("shard")) batch.shard = parseShardRecord(fields.get("shard"));
   batch.seed = fields.unsignedInteger("seed");
@@ -576,7 +280,7 @@ Batch parseDocument(const Json& document) {
   FileNameClaims names("experiment name", false), comparisons("comparison name", true);
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string path = "$.experiments[" + std::to_string(i) + "]";
-    Fields entry(list[i], path, {DDALAB_EXPERIMENT_KEYS});
+    JsonFields entry(list[i], path, {DDALAB_EXPERIMENT_KEYS});
     batch.experiments.push_back(parseExperiment(entry, path));
     names.claim(batch.experiments.back().name, path + ".name");
     if (const std::string& comparison = batch.experiments.back().comparison; !comparison.empty())
@@ -608,7 +312,7 @@ Batch parseExperiment(const Json& experiment, uint64_t seed, const std::string& 
     Batch batch;
     batch.seed = seed;
     batch.experiments.push_back(
-        parseExperiment(Fields(experiment, "$", {DDALAB_EXPERIMENT_KEYS}), "$"));
+        parseExperiment(JsonFields(experiment, "$", {DDALAB_EXPERIMENT_KEYS}), "$"));
     return batch;
   } catch (const InputError& e) {
     throw InputError(source + ": " + e.path(), e.message());
@@ -618,12 +322,12 @@ Batch parseExperiment(const Json& experiment, uint64_t seed, const std::string& 
 Batch parseBatchText(std::string_view text, const std::string& source,
                      std::span<const SweepAxis> vary) {
   if (text.size() > kMaxBatchFileBytes)
-    throw InputError(source, tooLargeMessage(std::to_string(text.size())));
+    throw InputError(source, tooLargeMessage(std::to_string(text.size()), kBatchFileKind));
   return parseBatch(parseJsonText(text, source), source, vary);
 }
 
 Batch loadBatch(const std::filesystem::path& file, std::span<const SweepAxis> vary) {
-  return parseBatchText(readBatchFile(file), file.string(), vary);
+  return parseBatchText(readInputFile(file, kBatchFileKind), file.string(), vary);
 }
 
 namespace {
