@@ -10,68 +10,57 @@
 
 namespace ddalab {
 
-namespace {
+TraceRecorder::TraceRecorder(Json& out, const State& state, const Coefficients* detail)
+    : out_(out), n_(state.numPlayers()), detail_(detail) {
+  out_["initial"] = snapshot(state);
+  out_["rounds"] = Json::array();
+  startRound();
+}
 
-// Builds the JSON trace of one game round by round (docs/trace-format.md).
-class TraceRecorder final : public MatchObserver {
- public:
-  // `detail`: the coefficients to describe environment decisions with (null: not described).
-  TraceRecorder(Json& out, const State& state, const Coefficients* detail)
-      : out_(out), n_(state.numPlayers()), detail_(detail) {
-    out_["initial"] = snapshot(state);
-    out_["rounds"] = Json::array();
-    startRound();
+void TraceRecorder::onAction(const State& before, int actor, Action action, int legalCount,
+                             const EnvironmentDecision* decision) {
+  if (actor != kEnvironment) {
+    round_["actor"] = actor;
+    round_["legal"].push_back(legalCount);
   }
-  void onAction(const State& before, int actor, Action action, int legalCount,
-                const EnvironmentDecision* decision) override {
-    if (actor != kEnvironment) {
-      round_["actor"] = actor;
-      round_["legal"].push_back(legalCount);
-    }
-    Json entry = {{"by", actor != kEnvironment ? "player" : "environment"},
-                  {"id", action},
-                  {"text", before.actionToString(action)}};
-    if (detail_ && decision) entry["decision"] = decisionJson(before, *decision, *detail_);
-    round_["actions"].push_back(std::move(entry));
-  }
-  void onRoundEnd(const Match& match, bool hadEnvironment) override {
-    Json snap = snapshot(match.state());
-    round_["env"] = hadEnvironment;
-    round_["gains"] = std::move(snap["gains"]);
-    round_["statuses"] = std::move(snap["statuses"]);
-    out_["rounds"].push_back(std::move(round_));
-    startRound();
-  }
+  Json entry = {{"by", actor != kEnvironment ? "player" : "environment"},
+                {"id", action},
+                {"text", before.actionToString(action)}};
+  if (detail_ && decision) entry["decision"] = decisionJson(before, *decision, *detail_);
+  round_["actions"].push_back(std::move(entry));
+}
 
- private:
-  void startRound() {
-    round_ = {{"actor", nullptr}, {"actions", Json::array()}, {"legal", Json::array()}};
-  }
-  Json snapshot(const State& state) const {
-    const Gains gains = gainsOf(state);
-    Gains statuses{};
-    statusesOf(state, statuses);
-    return {{"gains", std::vector<double>(gains.begin(), gains.begin() + n_)},
-            {"statuses", std::vector<double>(statuses.begin(), statuses.begin() + n_)}};
-  }
-  Json& out_;
-  int n_;
-  const Coefficients* detail_;
-  Json round_;
-};
+void TraceRecorder::onRoundEnd(const Match& match, bool hadEnvironment) {
+  Json snap = snapshot(match.state());
+  round_["env"] = hadEnvironment;
+  round_["gains"] = std::move(snap["gains"]);
+  round_["statuses"] = std::move(snap["statuses"]);
+  out_["rounds"].push_back(std::move(round_));
+  startRound();
+}
 
-Json resultJson(const GameRecord& record) {
+void TraceRecorder::finish(const GameRecord& record) {
   Json metrics = Json::object();
   for (const auto& info : allMetrics())
     metrics[std::string(info.key)] = record.metrics[static_cast<size_t>(info.metric)];
-  return {{"winner", record.winner >= 0 ? Json(record.winner) : Json(nullptr)},
-          {"capped", record.capped},
-          {"scores",
-           std::vector<double>(record.scores.begin(), record.scores.begin() + record.numPlayers)},
-          {"metrics", metrics}};
+  out_["result"] = {{"winner", record.winner >= 0 ? Json(record.winner) : Json(nullptr)},
+                    {"capped", record.capped},
+                    {"scores", std::vector<double>(record.scores.begin(),
+                                                   record.scores.begin() + record.numPlayers)},
+                    {"metrics", metrics}};
 }
 
-}  // namespace
+void TraceRecorder::startRound() {
+  round_ = {{"actor", nullptr}, {"actions", Json::array()}, {"legal", Json::array()}};
+}
+
+Json TraceRecorder::snapshot(const State& state) const {
+  const Gains gains = gainsOf(state);
+  Gains statuses{};
+  statusesOf(state, statuses);
+  return {{"gains", std::vector<double>(gains.begin(), gains.begin() + n_)},
+          {"statuses", std::vector<double>(statuses.begin(), statuses.begin() + n_)}};
+}
 
 uint64_t fingerprint(const GameRecord& r, uint64_t h) {
   auto mix = [&h](uint64_t x) {
@@ -228,7 +217,7 @@ GameRecord playGame(const Game& game, std::span<Player* const> players,
     match.apply(actor == kEnvironment ? match.decide(environment) : match.decide(*players[actor]));
   }
   GameRecord record = match.record();
-  if (trace) (*trace)["result"] = resultJson(record);
+  if (recorder) recorder->finish(record);
   return record;
 }
 

@@ -68,6 +68,30 @@ class MatchObserver {
   }
 };
 
+// Builds the JSON trace of one game round by round (docs/trace-format.md) into `out`: added to a
+// match as an observer before its first action; `detail` (null: none) the coefficients to
+// describe environment decisions with (the match must describe them). Not copyable: the match
+// holds its address.
+class TraceRecorder final : public MatchObserver {
+ public:
+  TraceRecorder(Json& out, const State& initial, const Coefficients* detail);
+  TraceRecorder(const TraceRecorder&) = delete;
+  TraceRecorder& operator=(const TraceRecorder&) = delete;
+  void onAction(const State& before, int actor, Action action, int legalCount,
+                const EnvironmentDecision* decision) override;
+  void onRoundEnd(const Match& match, bool hadEnvironment) override;
+  // Adds the game's result; called once the game is over.
+  void finish(const GameRecord& record);
+
+ private:
+  void startRound();
+  Json snapshot(const State& state) const;
+  Json& out_;
+  int n_;
+  const Coefficients* detail_;
+  Json round_;
+};
+
 class Match {
  public:
   // Deals the game of `seed`; its set-up, natural chance, environment player and each regular

@@ -8,6 +8,23 @@ std::vector<Player*> Lineup::seats() const {
   return seats;
 }
 
+std::vector<bool> personSeats(const Json& experiment) {
+  std::vector<bool> people;
+  for (const Json& p : experiment.value("players", Json::array()))
+    people.push_back(p.is_object() && p.value("id", "") == kPersonSeat);
+  return people;
+}
+
+Experiment parsePlayedExperiment(const Json& experiment, uint64_t seed, const std::string& source) {
+  Json checked = experiment;
+  checked["iterations"] = 1;
+  if (!checked.contains("name")) checked["name"] = "game";
+  if (checked.contains("players") && checked["players"].is_array())
+    for (Json& p : checked["players"])
+      if (p.is_object() && p.value("id", "") == kPersonSeat) p = {{"id", "random"}};
+  return parseExperiment(checked, seed, source).experiments.front();
+}
+
 Lineup buildLineup(const Experiment& e, StopToken stop, const std::vector<bool>& people) {
   Lineup lineup;
   std::vector<SeatSetup> models;  // what the environment player knows of each seat

@@ -18,6 +18,15 @@ struct Lineup {
   std::vector<Player*> seats() const;
 };
 
+// The player id a seat a person plays has in an experiment of the game mode or a user study.
+inline constexpr const char* kPersonSeat = "human";
+
+// The seats of an experiment (as a file holds it) that a person plays.
+std::vector<bool> personSeats(const Json& experiment);
+// An experiment a person plays in, validated (a person's seat checked as `random`, which any game
+// has); throws InputError naming `source`.
+Experiment parsePlayedExperiment(const Json& experiment, uint64_t seed, const std::string& source);
+
 // Builds the players of `e` for one game, each polling `stop`. Seat i is a person's when
 // people[i] is true: it gets no player, and the environment player has no model of it.
 Lineup buildLineup(const Experiment& e, StopToken stop, const std::vector<bool>& people = {});

@@ -146,15 +146,23 @@ uint64_t gameSeed(const Batch& batch, const Experiment& experiment, uint64_t ite
   return deriveGameSeed(batch.seed, iteration, experiment.salt);
 }
 
-std::string traceLine(const Experiment& e, uint64_t iteration, uint64_t seed, const Json& trace,
-                      bool detail) {
+Json traceJson(const Experiment& e, uint64_t iteration, uint64_t seed, const Json& trace,
+               bool detail, const std::vector<bool>& people) {
   Json players = Json::array();
-  for (const auto& p : e.players) players.push_back({{"id", p.info->id}, {"level", p.level}});
+  const bool anyPerson = std::find(people.begin(), people.end(), true) != people.end();
+  for (size_t seat = 0; seat < e.players.size(); ++seat) {
+    const PlayerEntry& p = e.players[seat];
+    if (seat < people.size() && people[seat])
+      players.push_back({{"id", kPersonSeat}});
+    else
+      players.push_back({{"id", p.info->id}, {"level", p.level}});
+  }
   Json line = {{"experiment", e.name},
                {"iteration", iteration},
                {"seed", seed},
                {"players", players},
                {"environment", e.environment.info->id}};
+  if (anyPerson) line["people"] = people;
   if (detail) {
     Json coefficients = Json::object();
     for (const auto& info : allMetrics())
@@ -164,7 +172,12 @@ std::string traceLine(const Experiment& e, uint64_t iteration, uint64_t seed, co
     line["coefficients"] = coefficients;
   }
   line.update(trace);
-  return line.dump();
+  return line;
+}
+
+std::string traceLine(const Experiment& e, uint64_t iteration, uint64_t seed, const Json& trace,
+                      bool detail) {
+  return traceJson(e, iteration, seed, trace, detail).dump();
 }
 
 GameRecord playIteration(const Batch& batch, const Experiment& e, uint64_t iteration, Json* trace,

@@ -89,7 +89,10 @@ GameRecord playIteration(const Batch& batch, const Experiment& experiment, uint6
                          Json* trace = nullptr, StopToken stop = {}, bool traceDetail = false);
 
 // One game's trace as a line of a trace file: who played, then `trace` (docs/trace-format.md);
-// with `detail`, also the game's set-up and the coefficients F was computed with.
+// with `detail`, also the game's set-up and the coefficients F was computed with. Seats a person
+// played (people[i]) are written {"id": "human"}, and the line says which in "people".
+Json traceJson(const Experiment& experiment, uint64_t iteration, uint64_t seed, const Json& trace,
+               bool detail, const std::vector<bool>& people = {});
 std::string traceLine(const Experiment& experiment, uint64_t iteration, uint64_t seed,
                       const Json& trace, bool detail);
 

@@ -520,12 +520,24 @@ std::string gamesCsvRow(const GameRecord& record, size_t seats) {
   return row;
 }
 
+std::string gamesCsvHeader(size_t seats) {
+  return csvLine(gamesHeader(seats));
+}
+
+std::string csvField(const std::string& text) {
+  return quoteField(text);
+}
+
+std::string csvNumber(double value) {
+  return formatNumber(value);
+}
+
 GamesCsvWriter::GamesCsvWriter(const fs::path& dir, const ExperimentLabel& label)
     : seats_(label.players.size()) {
   if (seats_ > static_cast<size_t>(kMaxPlayers))
     throw std::invalid_argument("GamesCsvWriter: more players than kMaxPlayers");
   file_ = std::make_unique<OutputFile>(dir / (fileStem(label.name) + ".games.csv"));
-  file_->write(csvLine(gamesHeader(seats_)));
+  file_->write(gamesCsvHeader(seats_));
 }
 
 GamesCsvWriter::~GamesCsvWriter() = default;

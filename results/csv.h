@@ -35,6 +35,12 @@ class GamesCsvWriter {
 
 // The line of the games file for `record` of a game of `seats` players (ending in '\n').
 std::string gamesCsvRow(const GameRecord& record, size_t seats);
+// The header line of a games file of `seats` players (ending in '\n').
+std::string gamesCsvHeader(size_t seats);
+// `text` as one CSV field (RFC 4180: quoted when it holds a comma, quote or line break).
+std::string csvField(const std::string& text);
+// `value` as CSV writes numbers: the shortest text that reads back to the same bits.
+std::string csvNumber(double value);
 
 // <dir>/<stem>.summary.csv: one row per metric, plus win_ratio, per-seat win rates, draw and
 // capped rates.

@@ -227,21 +227,6 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
 
 constexpr double kExpectedPerBin = 5;  // the usual validity rule of the chi-square test
 
-// Chi-square of pooled decile counts against uniform; NaN p when too few outcomes.
-ChiSquareTest uniformityTest(const ChanceBins& bins) {
-  const double total = std::accumulate(bins.begin(), bins.end(), 0.0);
-  ChiSquareTest t;
-  t.df = kChanceBins - 1;
-  const double expected = total / kChanceBins;
-  if (expected < kExpectedPerBin) {
-    t.p = std::nan("");
-    return t;
-  }
-  for (uint32_t count : bins) t.chi2 += (count - expected) * (count - expected) / expected;
-  t.p = chiSquareUpperTail(t.chi2, t.df);
-  return t;
-}
-
 // Subset sizes tried for gamesToDetect: 10, 20, 50, 100, ... below `games`, then `games`.
 std::vector<size_t> subsetSizes(size_t games) {
   std::vector<size_t> sizes;
@@ -264,7 +249,7 @@ std::optional<size_t> gamesToDetect(std::span<const ChanceBins> games, int subsa
         std::swap(order[i], order[i + rng.below(static_cast<uint32_t>(order.size() - i))]);
         for (size_t bin = 0; bin < pooled.size(); ++bin) pooled[bin] += games[order[i]][bin];
       }
-      rejected += uniformityTest(pooled).p < 0.05;
+      rejected += chanceUniformity(pooled).p < 0.05;
     }
     if (rejected >= 0.95 * draws) return size;
   }
@@ -288,7 +273,7 @@ void addDetectability(std::span<const ExperimentResult> rows, const AnalysisOpti
       d.player = row.players[seat];
       d.outcomes = std::accumulate(pooled.begin(), pooled.end(), uint64_t{0});
       if (d.outcomes == 0) continue;  // nothing dealt to this seat (or files without bins)
-      const ChiSquareTest t = uniformityTest(pooled);
+      const ChiSquareTest t = chanceUniformity(pooled);
       std::tie(d.chi2, d.df, d.p) = std::tuple(t.chi2, t.df, t.p);
       if (!std::isnan(d.p)) d.gamesToDetect = gamesToDetect(games, options.subsamples, rng);
       analysis.detectability.push_back(std::move(d));
@@ -381,6 +366,20 @@ std::string significanceMark(const ComparisonAnalysis* analysis, const std::stri
   if (!analysis) return "";
   const PairedTest* test = findTest(*analysis, experiment, std::string(metric.key()));
   return test && test->significant() ? "*" : "";
+}
+
+ChiSquareTest chanceUniformity(const ChanceBins& bins) {
+  const double total = std::accumulate(bins.begin(), bins.end(), 0.0);
+  ChiSquareTest t;
+  t.df = kChanceBins - 1;
+  const double expected = total / kChanceBins;
+  if (expected < kExpectedPerBin) {
+    t.p = std::nan("");
+    return t;
+  }
+  for (uint32_t count : bins) t.chi2 += (count - expected) * (count - expected) / expected;
+  t.p = chiSquareUpperTail(t.chi2, t.df);
+  return t;
 }
 
 }  // namespace ddalab

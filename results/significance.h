@@ -13,6 +13,7 @@
 
 #include "results/experiment_result.h"
 #include "results/scoring.h"
+#include "results/statistics.h"
 
 namespace ddalab {
 
@@ -60,6 +61,10 @@ struct Detectability {
   std::optional<size_t> gamesToDetect;
   bool detected() const { return p < 0.05; }
 };
+
+// The chi-square test of pooled outcome deciles against uniform (9 df): whether outcomes dealt to a
+// seat fell where natural chance puts them. NaN p when fewer than 5 are expected per decile.
+ChiSquareTest chanceUniformity(const ChanceBins& pooled);
 
 struct ComparisonAnalysis {
   std::string comparison;

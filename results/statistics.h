@@ -41,8 +41,63 @@ struct PairedDifference {
 // The paired statistics of `differences`.
 PairedDifference pairedDifference(std::span<const double> differences);
 
+// Wilson's 95 % interval of a proportion of `hits` in `n` ({0, 1} for n = 0).
+std::pair<double, double> wilsonInterval(size_t hits, size_t n);
+
 // Holm's step-down adjustment of `p` (same order; adjusted values are monotone and <= 1).
 std::vector<double> holmAdjust(std::span<const double> p);
+
+// The Wilcoxon signed-rank test of paired differences: zero differences dropped, tied magnitudes
+// given their mean rank.
+struct WilcoxonTest {
+  size_t n = 0;                // non-zero differences
+  double plus = 0, minus = 0;  // the rank sums of the positive and the negative ones (W+, W-)
+  double p = 1;                // two-sided
+  bool exact = false;          // p from the exact null distribution (else normal approximation)
+  // Effect size: the matched-pairs rank-biserial correlation (W+ - W-) / (W+ + W-), in [-1, 1].
+  double effect = 0;
+};
+// Exact p (all 2^n sign patterns of the ranks as they are, ties included, by counting) for
+// n <= kExactWilcoxonLimit; above, the normal approximation with tie and continuity corrections.
+// n = 0: p = 1.
+inline constexpr size_t kExactWilcoxonLimit = 50;
+WilcoxonTest wilcoxonSignedRank(std::span<const double> differences);
+
+// Ranks 1..n of `values` (ties get their mean rank), in the order of `values`.
+std::vector<double> averageRanks(std::span<const double> values);
+// Spearman's rank correlation (Pearson's of the average ranks); 0 when either side is constant.
+double spearman(std::span<const double> x, std::span<const double> y);
+// A bootstrap `level` interval of spearman(x, y): `replicates` resamples of the pairs (percentile).
+std::pair<double, double> spearmanInterval(std::span<const double> x, std::span<const double> y,
+                                           double level, int replicates, Rng& rng);
+
+// A ridge regression of y on the columns of x (rows = observations), the columns standardized
+// (mean 0, sd 1; a constant column gets weight 0) and y centred: weights minimizing
+// |y - y0 - Xz w|^2 + lambda |w|^2.
+struct RidgeFit {
+  double lambda = 0;
+  double intercept = 0;               // the mean of y
+  std::vector<double> weights;        // per standardized column
+  std::vector<double> means, scales;  // of the columns (scale 0: constant)
+  // The prediction for one observation of the original columns.
+  double predict(std::span<const double> row) const;
+  // The weights per unit of the original columns (weights[j] / scales[j]; 0 for constants).
+  std::vector<double> rawWeights() const;
+};
+RidgeFit ridgeRegression(const std::vector<std::vector<double>>& x, std::span<const double> y,
+                         double lambda);
+// The ridge fit with the penalty of `lambdas` that predicts best in `folds`-fold cross-validation
+// (folds by a shuffle from `seed`), its cross-validated root mean squared error, and that of the
+// constant model (each fold's training mean) for comparison.
+struct RidgeSelection {
+  RidgeFit fit;  // on all observations, with the chosen penalty
+  double cvRmse = 0;
+  double constantCvRmse = 0;
+  std::vector<std::pair<double, double>> path;  // every penalty tried with its CV RMSE
+};
+RidgeSelection ridgeCrossValidated(const std::vector<std::vector<double>>& x,
+                                   std::span<const double> y, std::span<const double> lambdas,
+                                   int folds, uint64_t seed);
 
 // The result of a chi-square test.
 struct ChiSquareTest {

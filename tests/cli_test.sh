@@ -78,6 +78,22 @@ diff -r -x .ddalab "$work/one" "$work/merged" >/dev/null || fail "merged shards 
 expect 2 "shard 1/3 is missing" "$ddalab" merge "$work/shard0" "$work/shard2" --out "$work/merged2"
 expect 2 "expected K/N" "$ddalab" run "$src/experiments/quick.json" --shard 3/3
 
+# User studies: a protocol is validated (its mistakes named by file and JSON path), simulated
+# participants' sessions are analysed, and the power of the shipped Ludo protocol is estimated.
+study="$src/experiments/studies/user-study-ludo.json"
+expect 0 "ok (3 conditions x 2 games" "$ddalab" study validate "$study"
+sed 's/"latin-square"/"alphabetical"/' "$study" >"$work/bad-study.json"
+expect 2 "bad-study.json: \$.order.scheme: expected \"latin-square\"" "$ddalab" study validate "$work/bad-study.json"
+expect 0 "simulated 4 participants" "$ddalab" study simulate "$study" -n 4 --out "$work/pilot" \
+  --effect enjoyment:e-hillclimber=1
+expect 0 "Within participants" "$ddalab" study analyze "$work/pilot" --out "$work/pilot-analysis"
+[ -s "$work/pilot-analysis/fitted-coefficients.json" ] || fail "study analyze wrote no fitted coefficients"
+expect 0 "user-study-ludo/fitted" "$ddalab" run "$work/pilot-analysis/fitted-batch.json" --iterations 2 \
+  --threads 2 --out "$work/fitted-run"
+[ "$(wc -l <"$work/pilot/p03/answers.csv")" -eq 7 ] || fail "a simulated session is not 6 answered games"
+expect 2 "unknown condition 'none'" "$ddalab" study simulate "$study" -n 2 --power 2 --effect enjoyment:none=1
+expect 0 "detected" "$ddalab" study simulate "$study" -n 6 --power 3
+
 # bench runs every workload on 1 and 2 threads with identical results.
 expect 0 "signature: " "$ddalab" bench --scale 40
 

@@ -20,5 +20,6 @@ int benchCommand(const Args& args);
 int sweepCommand(const Args& args);
 int mergeCommand(const Args& args);
 int slurmCommand(const Args& args);
+int studyCommand(const Args& args);
 
 }  // namespace ddalab::cli

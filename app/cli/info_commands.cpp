@@ -5,6 +5,7 @@
 #include "core/catalog.h"
 #include "experiments/batch.h"
 #include "experiments/plugins.h"
+#include "experiments/study.h"
 #include "games/registry.h"
 #include "players/registry.h"
 #include "results/csv.h"
@@ -96,7 +97,7 @@ int listCommand(const Args& args) {
 int validateCommand(const Args& args) {
   po::options_description options("options");
   options.add_options()("files", po::value<std::vector<std::string>>()->required(),
-                        "experiment or batch files");
+                        "experiment, batch or study protocol files");
   po::positional_options_description positional;
   positional.add("files", -1);
   po::variables_map vm;
@@ -105,6 +106,12 @@ int validateCommand(const Args& args) {
   // Every file is checked whatever an earlier one threw: one error line per bad file.
   for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
     try {
+      if (isStudyProtocolFile(file)) {
+        const StudyProtocol p = loadStudyProtocol(file);
+        std::cout << file << ": ok (study protocol: " << p.conditions.size() << " conditions x "
+                  << p.gamesPerCondition << " games a participant)\n";
+        continue;
+      }
       const Batch batch = loadBatch(file);
       size_t games = 0;
       for (const auto& e : batch.experiments) games += static_cast<size_t>(e.iterations);

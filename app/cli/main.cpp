@@ -25,6 +25,7 @@ commands:
   sweep expand FILE  the batch a swept file stands for (one experiment per grid point)
   merge SHARD_DIR... the folders of run --shard K/N as one run's results (--out DIR)
   slurm BATCH.json   a Slurm job array of shards and a merge job (--shards N --out DIR)
+  study ACTION ...   user studies: validate PROTOCOL, analyze SESSION_DIR..., simulate PROTOCOL
 
   --version          the version of ddalab
 
@@ -77,8 +78,9 @@ int main(int argc, char** argv) {
     if (command == "sweep") return sweepCommand(args);
     if (command == "merge") return mergeCommand(args);
     if (command == "slurm") return slurmCommand(args);
+    if (command == "study") return studyCommand(args);
     std::cerr << "ddalab: unknown command '" << command
-              << "'; valid: run, list, validate, score, bench, sweep, merge, slurm\n";
+              << "'; valid: run, list, validate, score, bench, sweep, merge, slurm, study\n";
     return kBadInput;
   } catch (const ddalab::InputError& e) {
     std::cerr << "ddalab " << command << ": error: " << e.what() << "\n";

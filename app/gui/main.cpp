@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -167,10 +168,13 @@ int main(int argc, char** argv) {
 
   ddalab::gui::MainWindow window;
   window.loadRememberedPlugins();  // before the session: its batch may use their games
-  window.batch()->openSession(
+  const QString sessionFolder =
       parser.isSet(session)
           ? parser.value(session)
-          : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/session");
+          : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/session";
+  window.batch()->openSession(sessionFolder);
+  // Games played in the game mode are kept beside the session's queue.
+  window.setPlayedGamesFolder(std::filesystem::path(sessionFolder.toStdString()) / "played");
   window.show();
   if (!parser.positionalArguments().isEmpty()) {
     const QString target = parser.positionalArguments().front();

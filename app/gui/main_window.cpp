@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDesktopServices>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -25,6 +26,8 @@
 #include "app/gui/play/play_mode.h"
 #include "app/gui/play/replay.h"
 #include "app/gui/play/trace_picker.h"
+#include "app/gui/study/study_dialogs.h"
+#include "app/gui/study/study_run.h"
 #include "app/gui/views/view_plugin.h"
 #include "experiments/batch.h"
 #include "experiments/plugins.h"
@@ -52,6 +55,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->showMessage(text, text.isEmpty() ? 1 : 6000);
   });
   connect(batch_, &BatchMode::playRequested, this, &MainWindow::showGameMode);
+  connect(playMode_->session(), &GameSession::finished, this, &MainWindow::keepPlayedGame);
   connect(batch_, &BatchMode::titleChanged, this, [this](const QString& title) {
     if (modes_->currentWidget() == batch_) setWindowTitle(title);
   });
@@ -76,6 +80,36 @@ void MainWindow::buildMenus() {
   batch_->setRecentMenu(file->addMenu("Open recent"));
   addAll(file, {fileActions.begin() + 1, fileActions.end()});
   file->addSeparator();
+  file->addAction("Run study…", this, [this] {
+    if (!leaveStudy("Another study session") || !confirmAbandonGame("A study session")) return;
+    QSettings s;
+    StartStudyDialog dialog(this);
+    dialog.setProtocol(s.value("study/protocol").toString());
+    dialog.setStudyFolder(s.value("study/folder").toString());
+    if (dialog.exec() != QDialog::Accepted || !dialog.session()) return;
+    s.setValue("study/protocol", dialog.protocolFile());
+    s.setValue("study/folder",
+               QString::fromStdString(dialog.session()->folder().parent_path().string()));
+    runStudy(*dialog.session());
+  });
+  file->addAction("Study sessions…", this, [this] {
+    QSettings s;
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, "The study's folder (its sessions)", s.value("study/folder").toString());
+    if (folder.isEmpty()) return;
+    s.setValue("study/folder", folder);
+    SessionsDialog dialog(folder, this);
+    connect(&dialog, &SessionsDialog::resume, this, [this](const QString& session) {
+      if (!leaveStudy("Resuming a session") || !confirmAbandonGame("Resuming a session")) return;
+      try {
+        runStudy(StudySession::read(session.toStdString()));
+      } catch (const std::exception& e) {
+        QMessageBox::warning(this, "Resume", QString::fromStdString(e.what()));
+      }
+    });
+    dialog.exec();
+  });
+  file->addSeparator();
   file->addAction("Load plug-in…", this, [this] {
     QSettings s;
     const QString file =
@@ -94,6 +128,7 @@ void MainWindow::buildMenus() {
   refreshGameMenu();
   game->addAction(gameSettings_);
   game->addAction(openTrace_);
+  game->addAction(saveGame_);
   game->addSeparator();
   game->addAction(batchMode_);
   game->addAction(gameMode_);
@@ -224,7 +259,7 @@ void MainWindow::buildGameActions() {
           newGame(gameRegistry().front().id);
           return;
         }
-        if (!confirmAbandonGame("A new game")) return;
+        if (!leaveStudy("A new game") || !confirmAbandonGame("A new game")) return;
         GameSetup setup = playMode_->session()->setup();
         setup.seed = playMode_->seed();
         QString error;
@@ -250,6 +285,76 @@ void MainWindow::buildGameActions() {
                  QMessageBox::warning(this, "Open trace", QString::fromStdString(e.what()));
                }
              });
+  saveGame_ = action(
+      "Save game…", QKeySequence("Ctrl+Shift+S"),
+      "Save the game as a detailed trace (replayable) and its games-CSV row", [this] {
+        if (!playMode_->session()->started()) return;
+        QSettings s;
+        QString file = QFileDialog::getSaveFileName(
+            this, "Save game", s.value("folders/traces").toString(), "Traces (*.trace.jsonl)");
+        if (file.isEmpty()) return;
+        s.setValue("folders/traces", QFileInfo(file).absolutePath());
+        if (file.endsWith(".trace.jsonl")) file.chop(12);
+        try {
+          playMode_->saveGame(file.toStdString());
+          statusBar()->showMessage("saved " + file + ".trace.jsonl", 6000);
+        } catch (const std::exception& e) {
+          QMessageBox::warning(this, "Save game", QString::fromStdString(e.what()));
+        }
+      });
+}
+
+StudyRun* MainWindow::study() const {
+  return study_;
+}
+
+void MainWindow::runStudy(StudySession session) {
+  delete study_;  // one session at a time
+  enterGameMode();
+  study_ = new StudyRun(playMode_, std::move(session), this);
+  connect(study_, &StudyRun::message, this,
+          [this](const QString& text) { statusBar()->showMessage(text, 6000); });
+  connect(study_, &StudyRun::failed, this,
+          [this](const QString& why) { QMessageBox::critical(this, "Study session", why); });
+  connect(study_, &StudyRun::completed, this, [this] {
+    statusBar()->showMessage("The study session is complete: every game is kept with its answers");
+  });
+  study_->next();
+}
+
+bool MainWindow::leaveStudy(const QString& what) {
+  if (!study_) return true;
+  if (!study_->session().complete() &&
+      QMessageBox::question(this, "Study session",
+                            what + " leaves the study session of participant " +
+                                QString::fromStdString(study_->session().participant()) +
+                                ". Every game answered so far is kept, and the session resumes "
+                                "at the next game when it is opened again. Go on?",
+                            QMessageBox::Yes | QMessageBox::Cancel,
+                            QMessageBox::Cancel) != QMessageBox::Yes)
+    return false;
+  delete study_;
+  playMode_->setStudyLabel({});
+  return true;
+}
+
+void MainWindow::keepPlayedGame() {
+  if (study_ || !playedGames_) return;  // a study keeps its games in its session folder
+  const GameSetup& setup = playMode_->session()->setup();
+  const QString stem = QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss") + "-" +
+                       QString::fromStdString(playMode_->session()->experiment().gameInfo->id) +
+                       "-seed" + QString::number(setup.seed);
+  try {
+    std::filesystem::create_directories(*playedGames_);
+    playMode_->saveGame(*playedGames_ / stem.toStdString());
+    statusBar()->showMessage(
+        "the game is kept in " +
+            QString::fromStdString((*playedGames_ / stem.toStdString()).string()) +
+            ".trace.jsonl (Game → Open trace… replays it)",
+        8000);
+  } catch (const std::exception& e) {
+    batch_->log(QString("the game could not be kept: %1").arg(e.what()));
+  }
 }
 
 void MainWindow::showBatchMode() {
@@ -284,7 +389,8 @@ bool MainWindow::confirmAbandonGame(const QString& what) {
 }
 
 void MainWindow::newGame(const std::string& gameId) {
-  if (!confirmAbandonGame("A new game of " + QString::fromStdString(gameId))) return;
+  const QString what = "A new game of " + QString::fromStdString(gameId);
+  if (!leaveStudy(what) || !confirmAbandonGame(what)) return;
   enterGameMode();
   QString error;
   if (!playMode_->newGame(PlayMode::defaultSetup(gameId, playMode_->seed()), &error))
@@ -296,14 +402,17 @@ void MainWindow::editGameSettings() {
   ExperimentDialog dialog(this);
   dialog.setGameMode(true);
   dialog.setExperiment(playMode_->session()->setup().experiment);
-  if (dialog.exec() != QDialog::Accepted || !confirmAbandonGame("New settings")) return;
+  if (dialog.exec() != QDialog::Accepted || !leaveStudy("New settings") ||
+      !confirmAbandonGame("New settings"))
+    return;
   QString error;
   if (!playMode_->newGame({dialog.experiment(), playMode_->seed()}, &error))
     QMessageBox::warning(this, "Game settings", error);
 }
 
 bool MainWindow::openTrace(const QString& file, int index, bool quiet, QString* error) {
-  if (!quiet && !confirmAbandonGame("Opening a trace")) return false;
+  if (!quiet && (!leaveStudy("Opening a trace") || !confirmAbandonGame("Opening a trace")))
+    return false;
   try {
     std::ifstream in(file.toStdString());
     if (!in) throw InputError(file.toStdString(), "cannot open the file");

@@ -3,8 +3,13 @@
 // (`BatchMode`) and games played or replayed (`PlayMode`) — with the menus, the toolbar and the
 // status bar of the mode shown. The modes do the work; the window switches between them.
 #include <QMainWindow>
+#include <QPointer>
 #include <QString>
+#include <filesystem>
+#include <optional>
 #include <string>
+
+#include "experiments/study.h"
 
 QT_BEGIN_NAMESPACE
 class QAction;
@@ -17,6 +22,7 @@ namespace ddalab::gui {
 
 class BatchMode;
 class PlayMode;
+class StudyRun;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -38,6 +44,13 @@ class MainWindow : public QMainWindow {
   // does not say how the game was set up, unless `quiet`); false on failure, saying why in a
   // message box unless quiet, and in `error` if given.
   bool openTrace(const QString& file, int index, bool quiet = false, QString* error = nullptr);
+  // Runs a user study's session in the game mode (the participant plays the games of its plan
+  // with the conditions hidden and answers the questionnaire after each).
+  void runStudy(StudySession session);
+  // The study session running now (null: none).
+  StudyRun* study() const;
+  // Where finished games of the game mode are kept (none: not kept automatically).
+  void setPlayedGamesFolder(const std::filesystem::path& folder) { playedGames_ = folder; }
 
   BatchMode* batch() const { return batch_; }
   PlayMode* playMode() const { return playMode_; }
@@ -55,12 +68,19 @@ class MainWindow : public QMainWindow {
   void editGameSettings();
   // Asks before `what` ends a game in progress; true to go on.
   bool confirmAbandonGame(const QString& what);
+  // Asks before `what` leaves the study session running (it resumes where it stopped when
+  // reopened) and ends it; true to go on (always when no study runs).
+  bool leaveStudy(const QString& what);
+  // Keeps a finished game of the game mode in the played-games folder.
+  void keepPlayedGame();
 
   BatchMode* batch_;
   PlayMode* playMode_;
   QStackedWidget* modes_;
-  QAction *quit_, *batchMode_, *gameMode_, *newGame_, *gameSettings_, *openTrace_;
+  QAction *quit_, *batchMode_, *gameMode_, *newGame_, *gameSettings_, *openTrace_, *saveGame_;
   QMenu* changeGame_ = nullptr;
+  QPointer<StudyRun> study_;
+  std::optional<std::filesystem::path> playedGames_;
 };
 
 }  // namespace ddalab::gui

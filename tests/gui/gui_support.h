@@ -5,6 +5,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDialog>
+#include <QElapsedTimer>
 #include <QMessageBox>
 #include <QPointer>
 #include <QTemporaryDir>
@@ -12,8 +13,11 @@
 #include <QTimer>
 #include <fstream>
 #include <functional>
+#include <random>
 #include <vector>
 
+#include "app/gui/play/session.h"
+#include "app/gui/views/game_view.h"
 #include "experiments/batch.h"
 
 namespace ddalab::gui {
@@ -77,6 +81,38 @@ inline QString smallBatch(const QTemporaryDir& dir, int iterations) {
   const QString file = dir.filePath("small.json");
   std::ofstream(file.toStdString()) << document.dump(2);
   return file;
+}
+
+// Waits until a person is to move or the game is over; false on a timeout.
+inline bool waitForPerson(GameSession& session) {
+  QElapsedTimer clock;
+  clock.start();
+  while (!session.personToMove() &&
+         !(session.started() && !session.thinking() && session.match().over())) {
+    if (clock.elapsed() > 60'000) return false;
+    QTest::qWait(1);
+  }
+  return true;
+}
+
+// Clicks hit areas of `view` (chosen by `random`) until the person's action is applied.
+// Destinations come before new choices, so a half-made choice (a card) is completed.
+inline void clickAMove(GameView& view, GameSession& session, std::mt19937& random) {
+  const Match& match = session.match();
+  const int rounds = match.tracker().rounds();
+  const int actor = match.actor();
+  for (int click = 0; click < 20 && session.personToMove() && match.tracker().rounds() == rounds &&
+                      match.actor() == actor;
+       ++click) {
+    auto areas = view.hitAreas();
+    QVERIFY(!areas.empty());
+    std::vector<GameView::HitArea> next;
+    for (const auto& a : areas)
+      if (!a.label.startsWith("choose")) next.push_back(a);
+    if (next.empty() || click == 0) next = areas;
+    const auto& area = next[random() % next.size()];
+    QTest::mouseClick(&view, Qt::LeftButton, {}, area.rect.center().toPoint());
+  }
 }
 
 }  // namespace ddalab::gui

@@ -37,6 +37,7 @@
 #include "games/hexalines/hexalines.h"
 #include "games/lost-cities/lost_cities.h"
 #include "games/registry.h"
+#include "tests/gui/gui_support.h"
 
 using namespace ddalab;
 using namespace ddalab::gui;
@@ -119,38 +120,6 @@ double faceShareOnTop(GameView& view) {
       faces += known ? 0 : 1;
     }
   return double(faces) / std::max(1, all);
-}
-
-// Waits until a person is to move or the game is over; false on a timeout.
-bool waitForPerson(GameSession& session) {
-  QElapsedTimer clock;
-  clock.start();
-  while (!session.personToMove() &&
-         !(session.started() && !session.thinking() && session.match().over())) {
-    if (clock.elapsed() > 60'000) return false;
-    QTest::qWait(1);
-  }
-  return true;
-}
-
-// Clicks hit areas of `view` (chosen by `random`) until the person's action is applied.
-// Destinations come before new choices, so a half-made choice (a card) is completed.
-void clickAMove(GameView& view, GameSession& session, std::mt19937& random) {
-  const Match& match = session.match();
-  const int rounds = match.tracker().rounds();
-  const int actor = match.actor();
-  for (int click = 0; click < 20 && session.personToMove() && match.tracker().rounds() == rounds &&
-                      match.actor() == actor;
-       ++click) {
-    auto areas = view.hitAreas();
-    QVERIFY(!areas.empty());
-    std::vector<GameView::HitArea> next;
-    for (const auto& a : areas)
-      if (!a.label.startsWith("choose")) next.push_back(a);
-    if (next.empty() || click == 0) next = areas;
-    const auto& area = next[random() % next.size()];
-    QTest::mouseClick(&view, Qt::LeftButton, {}, area.rect.center().toPoint());
-  }
 }
 
 // The record the core's match loop gives when a person's seat plays `personMoves` in order and

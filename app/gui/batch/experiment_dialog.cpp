@@ -14,6 +14,7 @@
 
 #include "app/gui/batch/param_form.h"
 #include "experiments/batch.h"
+#include "experiments/lineup.h"
 #include "games/registry.h"
 #include "players/registry.h"
 
@@ -21,7 +22,7 @@ namespace ddalab::gui {
 
 namespace {
 
-constexpr const char* kHuman = "human";
+constexpr const char* kHuman = kPersonSeat;
 
 const PlayerInfo* findPlayer(const std::string& id) {
   for (const auto& info : playerRegistry())
@@ -303,14 +304,11 @@ Json ExperimentDialog::experiment() const {
 }
 
 QString ExperimentDialog::problem() const {
-  Json checked = experiment();
-  if (gameMode_) {  // a person's seat is validated as the simplest player
-    checked["name"] = "game";
-    for (Json& p : checked["players"])
-      if (p.value("id", "") == kHuman) p = {{"id", "random"}};
-  }
   try {
-    parseExperiment(checked, 0, "settings");
+    if (gameMode_)  // a person's seat is validated as the simplest player
+      parsePlayedExperiment(experiment(), 0, "settings");
+    else
+      parseExperiment(experiment(), 0, "settings");
   } catch (const InputError& e) {
     return text(e.what());
   }

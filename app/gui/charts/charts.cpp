@@ -221,6 +221,38 @@ void addErrorBars(QChart* chart, size_t sets, size_t categories, QValueAxis* y,
 
 }  // namespace
 
+QChart* intervalBarChart(const QString& heading, const QString& yLabel,
+                         const std::vector<IntervalBar>& bars, double yMin, double yMax) {
+  auto* chart = new QChart;
+  styleChart(chart, heading);
+  auto* series = new QBarSeries;
+  auto* set = new QBarSet(yLabel);
+  auto* categories = new QBarCategoryAxis;
+  for (const IntervalBar& bar : bars) {
+    set->append(bar.value);
+    categories->append(bar.label);
+  }
+  set->setColor(QColor(70, 130, 180));
+  series->append(set);
+  chart->addSeries(series);
+  auto* y = valueAxis(yLabel);
+  y->setRange(yMin, yMax);
+  // Ticks on the scale's own steps: 1..7 one by one, 0..100 by 20.
+  y->setTickType(QValueAxis::TicksDynamic);
+  y->setTickAnchor(yMin);
+  y->setTickInterval(yMax - yMin <= 10 ? 1 : 20);
+  chart->addAxis(categories, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  series->attachAxis(categories);
+  series->attachAxis(y);
+  chart->legend()->setVisible(false);
+  addErrorBars(chart, 1, bars.size(), y, [&](size_t, size_t c) {
+    const IntervalBar& bar = bars[c];
+    return bar.low < bar.high ? std::optional(std::pair(bar.low, bar.high)) : std::nullopt;
+  });
+  return chart;
+}
+
 QChart* comparisonChart(const ComparisonScores& scores, const ComparisonAnalysis* analysis) {
   auto* chart = new QChart;
   styleChart(chart, "Comparison " + QString::fromStdString(scores.comparison) +

@@ -57,6 +57,16 @@ QChart* comparisonChart(const ComparisonScores& scores,
 QChart* scoresChart(const CrossScores& grid, ScoreTable table,
                     std::span<const ComparisonAnalysis> analyses = {});
 
+// One bar with its 95 % interval.
+struct IntervalBar {
+  QString label;
+  double value = 0, low = 0, high = 0;  // the interval is drawn as an error bar when low < high
+};
+// A bar per category with its interval (a user study's condition means of one item), y from
+// `yMin` to `yMax`.
+QChart* intervalBarChart(const QString& heading, const QString& yLabel,
+                         const std::vector<IntervalBar>& bars, double yMin, double yMax);
+
 // Shows `chart` in `view`, which takes it, and deletes the chart it showed (a QChartView only
 // releases it).
 void replaceChart(QChartView* view, QChart* chart);

@@ -230,7 +230,14 @@ std::optional<std::pair<QString, QString>> HeatMap::best() const {
 }
 
 QRect HeatMap::plotArea() const {
-  return rect().adjusted(110, 54, -120, -64);
+  int labels = 0;  // room for the widest value label of the y axis, beside the axis's name
+  for (const QString& y : ys_) labels = std::max(labels, fontMetrics().horizontalAdvance(y));
+  return rect().adjusted(std::max(110, labels + 44), 54, -120, -64);
+}
+
+void HeatMap::setTitle(const QString& title) {
+  title_ = title;
+  update();
 }
 
 QRect HeatMap::cellRect(size_t column, size_t row) const {
@@ -327,14 +334,15 @@ void HeatMap::paintEvent(QPaintEvent*) {
     const QRect cell = cellRect(i, 0);
     p.drawText(QRect(cell.left(), area.bottom() + 4, cell.width(), 18), Qt::AlignCenter, xs_[i]);
   }
+  const int labels = area.left() - 40;  // what plotArea left for the y values
   for (size_t j = 0; j < ys_.size(); ++j) {
     const QRect cell = cellRect(0, j);
-    p.drawText(QRect(area.left() - 70, cell.top(), 64, cell.height()),
+    p.drawText(QRect(area.left() - 6 - labels, cell.top(), labels, cell.height()),
                Qt::AlignRight | Qt::AlignVCenter, ys_[j]);
   }
   p.drawText(QRect(area.left(), area.bottom() + 24, area.width(), 20), Qt::AlignCenter, xName_);
   p.save();
-  p.translate(area.left() - 92, area.center().y());
+  p.translate(area.left() - 22 - labels, area.center().y());
   p.rotate(-90);
   p.drawText(QRect(-area.height() / 2, -10, area.height(), 20), Qt::AlignCenter, yName_);
   p.restore();

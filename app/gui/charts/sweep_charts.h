@@ -34,6 +34,8 @@ class HeatMap : public QWidget {
             const std::string& y);
   // The cell under `pos` as "x=…, y=…: value (low – high)", empty outside the cells.
   QString cellText(QPoint pos) const;
+  // Replaces the title show() gave ("<column> of <series>").
+  void setTitle(const QString& title);
   // The best cell's values (x, y), if the column has a better direction.
   std::optional<std::pair<QString, QString>> best() const;
   QSize sizeHint() const override { return {640, 420}; }

@@ -93,14 +93,29 @@ LivePanel::LivePanel(QWidget* parent)
   layout->addWidget(objective_);
   layout->addWidget(new QLabel("Players (status: the leader's lead, the others' gap to it)", this));
   layout->addWidget(players_);
-  layout->addWidget(new QLabel("Fun metrics of this game so far", this));
+  auto* metricsLabel = new QLabel("Fun metrics of this game so far", this);
+  layout->addWidget(metricsLabel);
   layout->addWidget(metrics_, 2);
-  layout->addWidget(new QLabel("The environment's last decision", this));
+  auto* decisionLabel = new QLabel("The environment's last decision", this);
+  layout->addWidget(decisionLabel);
   layout->addWidget(decision_);
   layout->addWidget(outcomes_, 3);
   layout->addWidget(breakdown_);
+  environmentParts_ = {objective_, metricsLabel, metrics_,  decisionLabel,
+                       decision_,  outcomes_,    breakdown_};
+  layout->addStretch(0);  // takes the room of the parts a study hides
   players_->setMaximumHeight(150);
   setMinimumWidth(380);
+}
+
+QString LivePanel::headingText() const {
+  return heading_->text();
+}
+
+void LivePanel::setEnvironmentShown(bool shown) {
+  for (QWidget* part : environmentParts_) part->setVisible(shown);
+  auto* column = static_cast<QVBoxLayout*>(layout());
+  column->setStretch(column->count() - 1, shown ? 0 : 1);
 }
 
 void LivePanel::show(const PanelContent& content) {

@@ -68,7 +68,11 @@ class LivePanel : public QWidget {
 
   // Shows `content`: the players, the metrics and F, the last environment decision.
   void show(const PanelContent& content);
+  // Whether the panel shows what tells the environment player apart (F and its weights, the fun
+  // metrics, the environment's decisions); a user study hides them from its participants.
+  void setEnvironmentShown(bool shown);
   QTableWidget* decisionTable() const { return outcomes_; }
+  QString headingText() const;
 
  private:
   void showPlayers(const PanelContent& content);
@@ -86,6 +90,7 @@ class LivePanel : public QWidget {
   QLabel* decision_;
   QTableWidget* outcomes_;
   QLabel* breakdown_;
+  std::vector<QWidget*> environmentParts_;  // what setEnvironmentShown hides
 };
 
 }  // namespace ddalab::gui

@@ -15,6 +15,8 @@
 #include "core/status.h"
 #include "games/registry.h"
 #include "players/registry.h"
+#include "results/csv.h"
+#include "results/file_io.h"
 
 namespace ddalab::gui {
 
@@ -59,8 +61,10 @@ PlayMode::PlayMode(QWidget* parent)
   step_->setToolTip("While paused: one action of the AI or environment on turn");
   auto* play = new QHBoxLayout(playBar_);
   play->setContentsMargins(0, 0, 0, 0);
-  play->addWidget(new QLabel("Seed", this));
+  auto* seedLabel = new QLabel("Seed", this);
+  play->addWidget(seedLabel);
   play->addWidget(seed_);
+  notInStudies_ = {seedLabel, seed_, pause_, step_};
   play->addSpacing(16);
   play->addWidget(new QLabel("AI pace", this));
   play->addWidget(pace_);
@@ -158,7 +162,7 @@ GameSetup PlayMode::defaultSetup(const std::string& gameId, uint64_t seed) {
   const GameInfo& info = findById<GameInfo>(gameRegistry(), gameId, "game", "game");
   const auto game = info.make(validateParams(info.params, nullptr, "params"));
   const std::string ai = defaultAi(*game).id;
-  Json players = Json::array({{{"id", "human"}}});
+  Json players = Json::array({{{"id", kPersonSeat}}});
   for (int seat = 1; seat < game->numPlayers(); ++seat) players.push_back({{"id", ai}});
   return {{{"name", "game"},
            {"game", {{"id", gameId}}},
@@ -275,7 +279,27 @@ int PlayMode::perspective(bool personTurn) const {
   return first == human.end() ? 0 : static_cast<int>(first - human.begin());
 }
 
+void PlayMode::setStudyLabel(const QString& label) {
+  studyLabel_ = label;
+  for (QWidget* w : notInStudies_) w->setVisible(label.isEmpty());
+  panel_->setEnvironmentShown(label.isEmpty());
+  if (!label.isEmpty()) pause_->setChecked(false);
+  refresh();
+}
+
+void PlayMode::saveGame(const std::filesystem::path& stem) const {
+  writeFileAtomically(stem.string() + ".trace.jsonl", session_->traceLine().dump() + "\n");
+  if (!session_->match().over()) return;
+  const size_t seats = session_->experiment().players.size();
+  writeFileAtomically(stem.string() + ".games.csv",
+                      gamesCsvHeader(seats) + gamesCsvRow(session_->match().record(), seats));
+}
+
 QString PlayMode::heading(const State& state, bool personTurn) const {
+  if (studyMode()) {  // nothing about the condition: not the environment player's name
+    if (state.isTerminal()) return studyLabel_ + " — game over";
+    return studyLabel_ + (personTurn ? " — your turn" : " — please wait");
+  }
   const int round = session_->match().tracker().rounds() + 1;
   if (state.isTerminal())
     return state.winner() >= 0 ? QString("Game over: seat %1 wins").arg(state.winner())

@@ -4,6 +4,7 @@
 // against AIs while an environment player steers chance; or a recorded game is replayed round by
 // round from a trace.
 #include <QWidget>
+#include <filesystem>
 #include <memory>
 
 #include "app/gui/play/session.h"
@@ -44,6 +45,14 @@ class PlayMode : public QWidget {
   int round() const { return round_; }
 
   GameSession* session() const { return session_; }
+  // A user study's game: the condition stays hidden — the heading says `label` ("Game 1 of 6"),
+  // the panel shows only the players, and neither the seed nor the pause is offered. An empty
+  // label returns to the ordinary game mode.
+  void setStudyLabel(const QString& label);
+  bool studyMode() const { return !studyLabel_.isEmpty(); }
+  // Writes the game being played (or just over) as `<stem>.trace.jsonl` (its detailed trace line)
+  // and, once it is over, `<stem>.games.csv` (its row of the games file); throws WriteError.
+  void saveGame(const std::filesystem::path& stem) const;
   // The researcher's switch: show what the persons' seats may not know (off: hidden).
   void setShowHidden(bool show);
   bool showHidden() const { return showHidden_; }
@@ -87,6 +96,8 @@ class PlayMode : public QWidget {
   std::unique_ptr<Replay> replay_;
   int round_ = 0;
   bool showHidden_ = false;
+  QString studyLabel_;
+  std::vector<QWidget*> notInStudies_;  // the parts of the play bar a study does not offer
 };
 
 }  // namespace ddalab::gui

@@ -2,30 +2,17 @@
 
 #include <QMetaObject>
 
+#include "experiments/runner.h"
 #include "players/registry.h"
 
 namespace ddalab::gui {
 
-namespace {
-
-constexpr const char* kHuman = "human";
-
-}  // namespace
-
 std::vector<bool> humanSeats(const GameSetup& setup) {
-  std::vector<bool> human;
-  for (const Json& p : setup.experiment.value("players", Json::array()))
-    human.push_back(p.is_object() && p.value("id", "") == kHuman);
-  return human;
+  return personSeats(setup.experiment);
 }
 
 Experiment parseSetup(const GameSetup& setup) {
-  Json experiment = setup.experiment;
-  experiment["iterations"] = 1;
-  if (!experiment.contains("name")) experiment["name"] = "game";
-  for (Json& p : experiment["players"])
-    if (p.is_object() && p.value("id", "") == kHuman) p = {{"id", "random"}};
-  return parseExperiment(experiment, setup.seed, "game settings").experiments.front();
+  return parsePlayedExperiment(setup.experiment, setup.seed, "game settings");
 }
 
 GameSession::GameSession(QObject* parent) : QObject(parent) {
@@ -60,9 +47,16 @@ void GameSession::start(const GameSetup& setup) {
   lineup_ = buildLineup(experiment_, StopToken(abandon_), humanSeats(setup_));
   match_ = std::make_unique<Match>(*experiment_.game, setup_.seed);
   match_->describeEnvironmentDecisions(true);
+  trace_ = Json::object();
+  recorder_ = std::make_unique<TraceRecorder>(trace_, match_->state(), &experiment_.coefficients);
+  match_->addObserver(recorder_.get());
   lastMove_.reset();
   emit changed();
   scheduleNext();
+}
+
+Json GameSession::traceLine() const {
+  return traceJson(experiment_, 0, setup_.seed, trace_, true, humanSeats(setup_));
 }
 
 bool GameSession::personToMove() const {
@@ -125,8 +119,11 @@ void GameSession::fastForward(int rounds) {
 void GameSession::scheduleNext() {
   if (!match_ || thinking_) return;
   if (match_->over()) {
+    if (over_) return;  // said once
     over_ = true;
-    emit finished(match_->record());
+    const GameRecord record = match_->record();
+    recorder_->finish(record);
+    emit finished(record);
     return;
   }
   if (!personToMove() && !paused_) pace_.start();

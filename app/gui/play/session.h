@@ -64,6 +64,9 @@ class GameSession : public QObject {
   bool act(Action action);
   // The environment's last decision (null before the first).
   const EnvironmentMove* lastEnvironmentMove() const { return lastMove_ ? &*lastMove_ : nullptr; }
+  // The game as a line of a detailed trace file (docs/trace-format.md; the seats people play in
+  // "people"), complete with its result once the game is over.
+  Json traceLine() const;
 
   // Pace of the AIs and the environment: milliseconds between their actions, pause, one step.
   void setDelay(int milliseconds);
@@ -90,7 +93,9 @@ class GameSession : public QObject {
   GameSetup setup_;
   Experiment experiment_;
   std::unique_ptr<Match> match_;
-  Lineup lineup_;  // null players for a person's seats
+  Json trace_;                               // the game so far, round by round
+  std::unique_ptr<TraceRecorder> recorder_;  // writes trace_ (observes match_)
+  Lineup lineup_;                            // null players for a person's seats
   std::optional<EnvironmentMove> lastMove_;
   QTimer pace_;
   bool paused_ = false;

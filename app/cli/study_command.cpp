@@ -1,0 +1,109 @@
+// ddalab study validate|analyze|simulate: user studies (docs/user-study.md).
+#include <iomanip>
+#include <iostream>
+
+#include "app/cli/commands.h"
+#include "app/cli/options.h"
+#include "experiments/study_analysis.h"
+#include "experiments/study_simulate.h"
+
+namespace ddalab::cli {
+
+namespace {
+
+constexpr const char* kStudyUsage =
+    "ddalab study validate PROTOCOL...\n"
+    "       ddalab study analyze SESSION_DIR... [--out DIR]\n"
+    "       ddalab study simulate PROTOCOL --participants N --out DIR [--effect SPEC] [--seed S]\n"
+    "                            [--power R] [--threads N]";
+
+int validate(const std::vector<std::string>& files) {
+  for (const std::string& file : files) {
+    const StudyProtocol p = loadStudyProtocol(file);
+    std::cout << file << ": ok (" << p.conditions.size() << " conditions x " << p.gamesPerCondition
+              << " games a participant, " << p.items.size() << " questionnaire items, "
+              << (p.order == OrderScheme::LatinSquare ? "balanced Latin square" : "random order")
+              << ")\n";
+  }
+  return kOk;
+}
+
+int analyze(const std::vector<std::string>& folders, const po::variables_map& vm) {
+  std::vector<std::filesystem::path> paths(folders.begin(), folders.end());
+  const StudySessions study = readStudySessions(paths);
+  const StudyAnalysis analysis = analyzeStudy(study);
+  printStudyAnalysis(std::cout, analysis);
+  if (vm.count("out")) {
+    writeStudyAnalysis(vm["out"].as<std::string>(), analysis, study.protocol);
+    std::cout << "\nwrote " << vm["out"].as<std::string>() << "\n";
+  }
+  return kOk;
+}
+
+int simulate(const std::string& file, const po::variables_map& vm) {
+  const StudyProtocol protocol = loadStudyProtocol(file);
+  StudySimulation simulation;
+  if (!vm.count("participants"))
+    throw InputError("--participants", "expected the number of simulated participants");
+  simulation.participants = vm["participants"].as<int>();
+  if (simulation.participants < 1 || simulation.participants > 10000)
+    throw InputError("--participants", "expected 1..10000");
+  simulation.seed = vm["seed"].as<uint64_t>();
+  simulation.threads = vm["threads"].as<int>();
+  if (vm.count("effect"))
+    simulation.effects = parsePlantedEffects(vm["effect"].as<std::string>(), protocol, "--effect");
+  if (vm.count("power")) {
+    const int repetitions = vm["power"].as<int>();
+    if (repetitions < 1 || repetitions > 100000)
+      throw InputError("--power", "expected 1..100000 repetitions");
+    std::cout << "Power of " << protocol.name << " with " << simulation.participants
+              << " simulated participants over " << repetitions
+              << " simulated studies (Wilcoxon on participants' means, Holm, 5 %)\n";
+    for (const PowerRow& row : studyPower(protocol, simulation, repetitions))
+      std::cout << "  " << std::left << std::setw(14) << row.item << row.first << " - "
+                << row.second << std::right << ": planted " << std::showpos << std::fixed
+                << std::setprecision(2) << row.plantedDifference << std::noshowpos << ", detected "
+                << std::setprecision(1) << 100 * row.rate << " % [" << 100 * row.low << ", "
+                << 100 * row.high << "] (" << row.detected << " of " << row.repetitions << ")\n";
+    return kOk;
+  }
+  if (!vm.count("out")) throw InputError("--out", "expected the folder for the sessions");
+  const auto sessions = simulateStudy(protocol, vm["out"].as<std::string>(), simulation);
+  std::cout << "simulated " << sessions.size() << " participants of " << protocol.name << " into "
+            << vm["out"].as<std::string>() << " (" << sessions.front().plan().size()
+            << " games each)\n";
+  return kOk;
+}
+
+}  // namespace
+
+int studyCommand(const Args& args) {
+  po::options_description options("options");
+  options.add_options()("action", po::value<std::string>()->required(),
+                        "validate, analyze or simulate")(
+      "files", po::value<std::vector<std::string>>()->required(), "protocol or session folders")(
+      "out,o", po::value<std::string>(),
+      "analyze: the folder for the CSVs; simulate: the sessions")(
+      "participants,n", po::value<int>(), "simulate: simulated participants")(
+      "effect", po::value<std::string>(),
+      "simulate: planted effects ITEM:CONDITION=POINTS[,...] (scale points)")(
+      "seed", po::value<uint64_t>()->default_value(1), "simulate: the participants' random seed")(
+      "power", po::value<int>(), "simulate: repeat the whole study R times and report its power")(
+      "threads", po::value<int>()->default_value(0), "simulate: worker threads (0: every core)");
+  po::positional_options_description positional;
+  positional.add("action", 1).add("files", -1);
+  po::variables_map vm;
+  if (auto code = parseArgs(args, kStudyUsage, options, positional, vm)) return *code;
+  const std::string action = vm["action"].as<std::string>();
+  const auto files = vm["files"].as<std::vector<std::string>>();
+  if (action == "validate") return validate(files);
+  if (action == "analyze") return analyze(files, vm);
+  if (action == "simulate") {
+    if (files.size() != 1) throw InputError("ddalab study simulate", "expected one protocol file");
+    return simulate(files.front(), vm);
+  }
+  throw InputError("ddalab study",
+                   "unknown action '" + action + "'; expected validate, analyze or simulate");
+}
+
+}  // namespace ddalab::cli

@@ -1,0 +1,53 @@
+#pragma once
+// The questionnaire after each game of a user study: every item must be answered before Submit;
+// a 1-7 item is a row of seven buttons between its anchors, a 0-100 item a slider that counts once
+// it was moved. There is no Cancel and no Back: the answers are what the participant felt now,
+// and the session keeps them the moment they are submitted.
+#include <QDialog>
+#include <vector>
+
+#include "experiments/study.h"
+
+QT_BEGIN_NAMESPACE
+class QAbstractButton;
+class QButtonGroup;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSlider;
+QT_END_NAMESPACE
+
+namespace ddalab::gui {
+
+class Questionnaire : public QDialog {
+  Q_OBJECT
+ public:
+  // The questionnaire of `protocol` after the game `heading` names ("Game 2 of 6").
+  Questionnaire(const StudyProtocol& protocol, const QString& heading, QWidget* parent = nullptr);
+
+  // The answers given (complete once Submit is enabled).
+  StudyAnswers answers() const;
+  // The controls a person clicks (tests click them too): item `item`'s button for `value` (1-7
+  // items), its slider (0-100 items), the comment, Submit.
+  QAbstractButton* button(size_t item, int value) const;
+  QSlider* slider(size_t item) const;
+  QPlainTextEdit* comment() const { return comment_; }
+  QPushButton* submit() const { return submit_; }
+
+ protected:
+  // Esc and the window's close box do nothing: a game's answers are needed before the next.
+  void reject() override {}
+
+ private:
+  void refresh();
+
+  const StudyProtocol& protocol_;
+  std::vector<QButtonGroup*> groups_;  // per item; null for a slider item
+  std::vector<QSlider*> sliders_;      // per item; null for a 1-7 item
+  std::vector<bool> moved_;            // a slider counts as answered once moved
+  QPlainTextEdit* comment_ = nullptr;
+  QPushButton* submit_;
+  QLabel* missing_;
+};
+
+}  // namespace ddalab::gui

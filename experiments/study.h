@@ -1,0 +1,160 @@
+#pragma once
+// User studies (docs/user-study.md): a protocol file says which game people play against which
+// AIs, under which conditions (environment players), in which order and with which questionnaire
+// after every game; a session folder keeps one participant's games and answers, each written the
+// moment it exists, so that a session survives a crash and resumes at the next game.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/match.h"
+#include "experiments/batch.h"
+#include "experiments/lineup.h"
+
+namespace ddalab {
+
+inline constexpr const char* kStudyFormat = "ddalab-study/1";
+inline constexpr const char* kSessionFormat = "ddalab-session/1";
+
+// A questionnaire item: its wording and its scale.
+struct StudyItem {
+  enum class Scale { Likert7, Slider100 };
+  std::string key;   // the column in answers.csv and the analysis ("enjoyment")
+  std::string text;  // what the participant reads
+  Scale scale = Scale::Likert7;
+  std::string low, high;  // the anchors of the scale's ends
+
+  int min() const { return scale == Scale::Likert7 ? 1 : 0; }
+  int max() const { return scale == Scale::Likert7 ? 7 : 100; }
+  double midpoint() const { return (min() + max()) / 2.0; }
+};
+
+// One condition: an environment player with its parameters and coefficients.
+struct StudyCondition {
+  std::string name;
+  Json environment;   // {"id", "params"} as in an experiment
+  Json coefficients;  // as in an experiment (the protocol's when the condition has none)
+};
+
+enum class OrderScheme { LatinSquare, Random };
+
+struct StudyProtocol {
+  std::string name;
+  std::string description;
+  uint64_t seed = 0;
+  Json game;   // {"id", "params"}
+  Json seats;  // the experiment's "players"; a person's seat is {"id": "human"}
+  std::vector<StudyCondition> conditions;
+  int gamesPerCondition = 1;
+  OrderScheme order = OrderScheme::LatinSquare;
+  std::vector<StudyItem> items;
+  bool comment = true;  // an optional free-text comment after the items
+  // The seat an AI takes in `study simulate` (none: the game's default AI at level 100).
+  Json simulatedPerson;
+  Json document;  // the protocol as validated, defaults written out (what a session records)
+
+  // Seats a person plays.
+  std::vector<bool> people() const;
+  // The experiment (as a batch file holds it) of a game under condition `c`.
+  Json experiment(size_t c) const;
+  // The same with an AI in the participant's seat: `simulatedPerson`, or the game's default AI
+  // at level 100 (what `study simulate` plays and an experiment with fitted coefficients uses).
+  Json simulatedExperiment(size_t c) const;
+};
+
+// Reads and validates a protocol; errors (InputError) name the file, the JSON path and what was
+// expected, like those of batch files. Every condition is validated as an experiment.
+StudyProtocol loadStudyProtocol(const std::filesystem::path& file);
+// Whether `file` says it is a study protocol ("format": "ddalab-study/1"); false for anything
+// else, unreadable or invalid files included (their reader says what is wrong).
+bool isStudyProtocolFile(const std::filesystem::path& file);
+StudyProtocol parseStudyProtocol(const Json& document, const std::string& source);
+
+// The questionnaire a protocol without one gets: enjoyment, tension, fairness, whether the dice
+// or cards seemed manipulated, and difficulty (1-7), and a free comment.
+std::vector<StudyItem> defaultStudyItems(const std::string& gameId);
+
+// One game of a participant's plan.
+struct PlannedGame {
+  int index = 0;  // 0-based position in the session
+  size_t condition = 0;
+  uint64_t seed = 0;
+};
+
+// The games participant number `ordinal` (0, 1, ... in the order sessions were opened) plays:
+// every condition gamesPerCondition times, in rounds of one game per condition whose order is row
+// `ordinal` of a balanced Latin square (Williams: every condition precedes every other equally
+// often over n rows, 2n for an odd n), or a shuffle seeded by the protocol's seed and the ordinal;
+// each game has its own seed.
+std::vector<PlannedGame> planGames(const StudyProtocol& protocol, int ordinal);
+
+// The rows of a balanced Latin square of n conditions (n rows for an even n, 2n for an odd n).
+std::vector<std::vector<size_t>> balancedLatinSquare(size_t n);
+
+// A participant's answers to the questionnaire after one game.
+struct StudyAnswers {
+  std::vector<double> values;  // one per item, in the protocol's order
+  std::string comment;
+};
+
+// One game of a session as the folder keeps it.
+struct SessionGame {
+  PlannedGame plan;
+  GameRecord record;
+  Json trace;  // the detailed trace line (docs/trace-format.md) with "people"
+  std::optional<StudyAnswers> answers;
+};
+
+// A participant's session folder: session.json (protocol, participant, plan), game-NN.json (the
+// record and detailed trace of game NN, written when it ends) and answers-NN.json (written when
+// the questionnaire is submitted), plus games.csv and answers.csv rewritten after each.
+class StudySession {
+ public:
+  // Opens the session in `folder`, creating it for `participant` when the folder holds none
+  // (its ordinal: how many sessions its parent folder already holds). An existing session must
+  // be of the same protocol and participant (InputError naming the file otherwise).
+  static StudySession open(const std::filesystem::path& folder, const StudyProtocol& protocol,
+                           const std::string& participant);
+  // Reads a session folder as it is (for the analysis and the researcher's view).
+  static StudySession read(const std::filesystem::path& folder);
+  // A session kept in memory only (simulated studies repeated for their power): nothing written.
+  static StudySession inMemory(const StudyProtocol& protocol, const std::string& participant,
+                               int ordinal);
+
+  const std::filesystem::path& folder() const { return folder_; }
+  const StudyProtocol& protocol() const { return protocol_; }
+  const std::string& participant() const { return participant_; }
+  int ordinal() const { return ordinal_; }
+  const std::vector<PlannedGame>& plan() const { return plan_; }
+  const std::vector<SessionGame>& games() const { return games_; }
+  // The protocol's checksum, by which sessions of one study are recognised.
+  const std::string& protocolChecksum() const { return checksum_; }
+
+  // The game to play next (none when every game is answered); a game played but not yet answered
+  // comes back for its questionnaire (`needsAnswersOnly`).
+  std::optional<PlannedGame> next() const;
+  bool needsAnswersOnly() const;
+  size_t answered() const;
+  bool complete() const { return answered() == plan_.size(); }
+
+  // Keeps the game just played (game-NN.json, games.csv); throws WriteError.
+  void saveGame(const PlannedGame& game, const GameRecord& record, const Json& trace);
+  // Keeps its answers (answers-NN.json, answers.csv); throws InputError for a value off its
+  // item's scale or a missing one, WriteError.
+  void saveAnswers(int index, const StudyAnswers& answers);
+
+ private:
+  void load();
+  void writeCsvs() const;
+
+  std::filesystem::path folder_;
+  StudyProtocol protocol_;
+  std::string checksum_;
+  std::string participant_;
+  int ordinal_ = 0;
+  std::vector<PlannedGame> plan_;
+  std::vector<SessionGame> games_;  // in plan order, as far as played
+};
+
+}  // namespace ddalab

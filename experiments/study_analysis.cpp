@@ -1,0 +1,406 @@
+#include "experiments/study_analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <numeric>
+#include <ostream>
+#include <sstream>
+
+#include "results/csv.h"
+#include "results/file_io.h"
+#include "results/significance.h"
+
+namespace ddalab {
+
+namespace fs = std::filesystem;
+
+StudySessions readStudySessions(std::span<const fs::path> folders) {
+  std::vector<fs::path> sessions;
+  for (const fs::path& folder : folders) {
+    if (fs::exists(folder / "session.json")) {
+      sessions.push_back(folder);
+      continue;
+    }
+    std::vector<fs::path> inside;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(folder, error))
+      if (entry.is_directory() && fs::exists(entry.path() / "session.json"))
+        inside.push_back(entry.path());
+    if (error || inside.empty())
+      throw InputError(folder.string(), "holds no session (session.json) and no session folders");
+    std::sort(inside.begin(), inside.end());
+    sessions.insert(sessions.end(), inside.begin(), inside.end());
+  }
+  StudySessions study;
+  for (const fs::path& folder : sessions) {
+    StudySession s = StudySession::read(folder);
+    if (!study.sessions.empty() &&
+        s.protocolChecksum() != study.sessions.front().protocolChecksum())
+      throw InputError(folder.string(),
+                       "is a session of protocol '" + s.protocol().name + "', not of '" +
+                           study.protocol.name + "' (" + study.sessions.front().folder().string() +
+                           "): sessions of different protocols are not analysed together");
+    if (study.sessions.empty()) study.protocol = s.protocol();
+    study.sessions.push_back(std::move(s));
+  }
+  return study;
+}
+
+namespace {
+
+std::string number(double v) {
+  return std::isnan(v) ? "" : csvNumber(v);
+}
+
+std::string fixed(double v, int digits) {
+  if (std::isnan(v)) return "-";
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << v;
+  return out.str();
+}
+
+// An answered game: its condition, answers and metrics.
+struct Observation {
+  size_t participant = 0;
+  size_t condition = 0;
+  const SessionGame* game = nullptr;
+};
+
+std::vector<Observation> observations(const StudySessions& study) {
+  std::vector<Observation> all;
+  for (size_t p = 0; p < study.sessions.size(); ++p)
+    for (const SessionGame& g : study.sessions[p].games())
+      if (g.answers) all.push_back({p, g.plan.condition, &g});
+  return all;
+}
+
+// Participants' means of item `item` under condition `c` (NaN for a participant without one).
+std::vector<double> participantMeans(const StudySessions& study,
+                                     const std::vector<Observation>& all, size_t c, size_t item) {
+  std::vector<double> sum(study.sessions.size(), 0.0), count(study.sessions.size(), 0.0);
+  for (const Observation& o : all)
+    if (o.condition == c) {
+      sum[o.participant] += o.game->answers->values[item];
+      count[o.participant] += 1;
+    }
+  std::vector<double> means(study.sessions.size());
+  for (size_t p = 0; p < means.size(); ++p) means[p] = count[p] > 0 ? sum[p] / count[p] : NAN;
+  return means;
+}
+
+void addMeans(const StudySessions& study, const std::vector<Observation>& all, StudyAnalysis& a) {
+  const StudyProtocol& protocol = study.protocol;
+  for (size_t c = 0; c < protocol.conditions.size(); ++c)
+    for (size_t i = 0; i < protocol.items.size(); ++i) {
+      StudyAnalysis::ItemMean m;
+      m.condition = protocol.conditions[c].name;
+      m.item = protocol.items[i].key;
+      double sum = 0;
+      for (const Observation& o : all)
+        if (o.condition == c) {
+          sum += o.game->answers->values[i];
+          ++m.games;
+        }
+      m.mean = m.games ? sum / static_cast<double>(m.games) : NAN;
+      std::vector<double> perParticipant;
+      for (double v : participantMeans(study, all, c, i))
+        if (!std::isnan(v)) perParticipant.push_back(v);
+      m.participants = perParticipant.size();
+      const PairedDifference d = pairedDifference(perParticipant);  // a one-sample t interval
+      m.low = m.participants > 1 ? d.ci95Low : NAN;
+      m.high = m.participants > 1 ? d.ci95High : NAN;
+      a.means.push_back(m);
+    }
+}
+
+void addComparisons(const StudySessions& study, const std::vector<Observation>& all,
+                    StudyAnalysis& a) {
+  const StudyProtocol& protocol = study.protocol;
+  std::vector<double> p;
+  for (size_t i = 0; i < protocol.items.size(); ++i)
+    for (size_t first = 0; first < protocol.conditions.size(); ++first)
+      for (size_t second = first + 1; second < protocol.conditions.size(); ++second) {
+        const auto x = participantMeans(study, all, first, i);
+        const auto y = participantMeans(study, all, second, i);
+        std::vector<double> differences;
+        for (size_t k = 0; k < x.size(); ++k)
+          if (!std::isnan(x[k]) && !std::isnan(y[k])) differences.push_back(x[k] - y[k]);
+        StudyAnalysis::Comparison c;
+        c.item = protocol.items[i].key;
+        c.first = protocol.conditions[first].name;
+        c.second = protocol.conditions[second].name;
+        c.meanDifference = differences.empty()
+                               ? NAN
+                               : std::accumulate(differences.begin(), differences.end(), 0.0) /
+                                     static_cast<double>(differences.size());
+        c.test = wilcoxonSignedRank(differences);
+        a.comparisons.push_back(c);
+        p.push_back(c.test.p);
+      }
+  const std::vector<double> adjusted = holmAdjust(p);
+  for (size_t k = 0; k < a.comparisons.size(); ++k) a.comparisons[k].holmP = adjusted[k];
+}
+
+// The metrics that vary over the games (a constant one says nothing).
+std::vector<const MetricInfo*> varyingMetrics(const std::vector<Observation>& all) {
+  std::vector<const MetricInfo*> metrics;
+  for (const MetricInfo& info : allMetrics()) {
+    const auto k = static_cast<size_t>(info.metric);
+    bool varies = false;
+    for (const Observation& o : all)
+      varies = varies || o.game->record.metrics[k] != all.front().game->record.metrics[k];
+    if (varies) metrics.push_back(&info);
+  }
+  return metrics;
+}
+
+void addCorrelations(const StudySessions& study, const std::vector<Observation>& all, uint64_t seed,
+                     StudyAnalysis& a) {
+  Rng rng(seed);
+  for (const MetricInfo* info : varyingMetrics(all)) {
+    std::vector<double> m;
+    for (const Observation& o : all)
+      m.push_back(o.game->record.metrics[static_cast<size_t>(info->metric)]);
+    for (size_t i = 0; i < study.protocol.items.size(); ++i) {
+      std::vector<double> answers;
+      for (const Observation& o : all) answers.push_back(o.game->answers->values[i]);
+      StudyAnalysis::Correlation c;
+      c.metric = info->key;
+      c.item = study.protocol.items[i].key;
+      c.games = all.size();
+      c.rho = spearman(m, answers);
+      std::tie(c.low, c.high) = spearmanInterval(m, answers, 0.95, 1000, rng);
+      a.correlations.push_back(c);
+    }
+  }
+}
+
+void addNoticed(const StudySessions& study, const std::vector<Observation>& all, StudyAnalysis& a) {
+  const StudyProtocol& protocol = study.protocol;
+  size_t item = protocol.items.size();
+  for (size_t i = 0; i < protocol.items.size(); ++i)
+    if (protocol.items[i].key == "manipulated") item = i;
+  if (item == protocol.items.size()) {
+    a.notes.push_back("no item 'manipulated': whether the manipulation was noticed is not shown");
+    return;
+  }
+  a.manipulationItem = protocol.items[item].key;
+  const std::vector<bool> people = protocol.people();
+  const auto seat =
+      static_cast<size_t>(std::find(people.begin(), people.end(), true) - people.begin());
+  for (size_t c = 0; c < protocol.conditions.size(); ++c) {
+    StudyAnalysis::Noticed n;
+    n.condition = protocol.conditions[c].name;
+    size_t above = 0;
+    double believability = 0;
+    ChanceBins pooled{};
+    for (const Observation& o : all) {
+      if (o.condition != c) continue;
+      ++n.games;
+      above += o.game->answers->values[item] > protocol.items[item].midpoint();
+      believability += o.game->record.metrics[static_cast<size_t>(Metric::Believability)];
+      for (size_t bin = 0; bin < pooled.size(); ++bin)
+        pooled[bin] += o.game->record.chance[seat][bin];
+    }
+    if (n.games == 0) continue;
+    n.rateAbove = static_cast<double>(above) / static_cast<double>(n.games);
+    std::tie(n.rateLow, n.rateHigh) = wilsonInterval(above, n.games);
+    n.believability = believability / static_cast<double>(n.games);
+    n.decilesP = chanceUniformity(pooled).p;
+    a.noticed.push_back(n);
+  }
+}
+
+// A fit whose cross-validated error is not at least 5 % below a constant model's is flagged.
+constexpr double kUsefulFit = 0.95;
+
+void addFit(const StudySessions& study, const std::vector<Observation>& all, uint64_t seed,
+            StudyAnalysis& a) {
+  const StudyProtocol& protocol = study.protocol;
+  size_t item = 0;
+  for (size_t i = 0; i < protocol.items.size(); ++i)
+    if (protocol.items[i].key == "enjoyment") item = i;
+  a.fittedItem = protocol.items[item].key;
+  std::vector<const MetricInfo*> metrics;
+  for (const MetricInfo* info : varyingMetrics(all))
+    if (info->scored) metrics.push_back(info);
+  if (metrics.empty() || all.size() < 10) {
+    a.notes.push_back("too few games (" + std::to_string(all.size()) +
+                      ") or no metric that varies: no coefficients fitted");
+    return;
+  }
+  std::vector<std::vector<double>> x;
+  std::vector<double> y;
+  for (const Observation& o : all) {
+    std::vector<double> row;
+    for (const MetricInfo* info : metrics)
+      row.push_back(o.game->record.metrics[static_cast<size_t>(info->metric)]);
+    x.push_back(row);
+    y.push_back(o.game->answers->values[item]);
+  }
+  const std::vector<double> lambdas = {0.01, 0.1, 1, 3, 10, 30, 100, 300, 1000};
+  a.ridge =
+      ridgeCrossValidated(x, y, lambdas, std::min<int>(5, static_cast<int>(all.size())), seed);
+  const std::vector<double> raw = a.ridge.fit.rawWeights();
+  // F = sum c_k sign_k m_k (sign -1 where lower is better) should rise with the predicted
+  // enjoyment sum w_k m_k: c_k = sign_k w_k, scaled so that the largest is 100 (the E-players
+  // compare F between outcomes, so a common factor changes no choice).
+  double largest = 0;
+  for (double w : raw) largest = std::max(largest, std::abs(w));
+  for (size_t k = 0; k < metrics.size(); ++k) {
+    a.fittedMetrics.push_back(metrics[k]->key);
+    const double sign = metrics[k]->better == Better::Lower ? -1.0 : 1.0;
+    if (largest > 0 && raw[k] != 0) a.coefficients[metrics[k]->key] = 100 * sign * raw[k] / largest;
+  }
+  if (a.ridge.cvRmse >= kUsefulFit * a.ridge.constantCvRmse)
+    a.notes.push_back("the fit predicts " + a.fittedItem + " hardly better than a constant (" +
+                      "cross-validated RMSE " + fixed(a.ridge.cvRmse, 3) + " against " +
+                      fixed(a.ridge.constantCvRmse, 3) +
+                      "): its coefficients say little until more games are answered");
+}
+
+}  // namespace
+
+StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed, bool full) {
+  StudyAnalysis a;
+  a.protocol = study.protocol.name;
+  a.items = study.protocol.items;
+  a.participants = study.sessions.size();
+  const std::vector<Observation> all = observations(study);
+  a.games = all.size();
+  if (all.empty()) {
+    a.notes.push_back("no answered game yet");
+    return a;
+  }
+  addMeans(study, all, a);
+  addComparisons(study, all, a);
+  if (!full) return a;
+  addCorrelations(study, all, splitmix64(seed), a);
+  addNoticed(study, all, a);
+  addFit(study, all, seed, a);
+  return a;
+}
+
+Json fittedBatch(const StudyProtocol& protocol, const Json& coefficients, int iterations) {
+  Json experiments = Json::array();
+  const auto row = [&](size_t c, const std::string& name) {
+    Json e = protocol.simulatedExperiment(c);
+    e["name"] = protocol.name + "/" + name;
+    e["comparison"] = protocol.name;
+    e["iterations"] = iterations;
+    if (!e.contains("coefficients"))
+      e["coefficients"] = protocol.document.value("coefficients", Json());
+    if (e["coefficients"].is_null()) e.erase("coefficients");
+    experiments.push_back(e);
+    return e;
+  };
+  for (size_t c = 0; c < protocol.conditions.size(); ++c) row(c, protocol.conditions[c].name);
+  const auto steering = std::find_if(
+      protocol.conditions.begin(), protocol.conditions.end(),
+      [](const StudyCondition& c) { return c.environment.value("id", "") != "e-random"; });
+  if (steering != protocol.conditions.end()) {
+    row(static_cast<size_t>(steering - protocol.conditions.begin()), "fitted");
+    experiments.back()["coefficients"] = coefficients;
+  }
+  return {{"format", kBatchFormat},
+          {"description", "The conditions of study " + protocol.name +
+                              " with an AI in the participant's seat, and the first steering "
+                              "condition with the coefficients fitted to the participants' "
+                              "answers (ddalab study analyze)."},
+          {"seed", protocol.seed},
+          {"experiments", experiments}};
+}
+
+void writeStudyAnalysis(const fs::path& dir, const StudyAnalysis& a,
+                        const StudyProtocol& protocol) {
+  fs::create_directories(dir);
+  std::string means = "condition,item,mean,ci95_low,ci95_high,games,participants\n";
+  for (const auto& m : a.means)
+    means += csvField(m.condition) + "," + m.item + "," + number(m.mean) + "," + number(m.low) +
+             "," + number(m.high) + "," + std::to_string(m.games) + "," +
+             std::to_string(m.participants) + "\n";
+  writeFileAtomically(dir / "study-means.csv", means);
+  std::string comparisons =
+      "item,first,second,mean_difference,participants,w_plus,w_minus,p,exact,holm_p,rank_"
+      "biserial\n";
+  for (const auto& c : a.comparisons)
+    comparisons += c.item + "," + csvField(c.first) + "," + csvField(c.second) + "," +
+                   number(c.meanDifference) + "," + std::to_string(c.test.n) + "," +
+                   number(c.test.plus) + "," + number(c.test.minus) + "," + number(c.test.p) + "," +
+                   (c.test.exact ? "1" : "0") + "," + number(c.holmP) + "," +
+                   number(c.test.effect) + "\n";
+  writeFileAtomically(dir / "study-comparisons.csv", comparisons);
+  std::string correlations = "metric,item,spearman,ci95_low,ci95_high,games\n";
+  for (const auto& c : a.correlations)
+    correlations += c.metric + "," + c.item + "," + number(c.rho) + "," + number(c.low) + "," +
+                    number(c.high) + "," + std::to_string(c.games) + "\n";
+  writeFileAtomically(dir / "study-correlations.csv", correlations);
+  std::string noticed =
+      "condition,games,rate_above_midpoint,ci95_low,ci95_high,believability,deciles_p\n";
+  for (const auto& n : a.noticed)
+    noticed += csvField(n.condition) + "," + std::to_string(n.games) + "," + number(n.rateAbove) +
+               "," + number(n.rateLow) + "," + number(n.rateHigh) + "," + number(n.believability) +
+               "," + number(n.decilesP) + "\n";
+  writeFileAtomically(dir / "study-noticed.csv", noticed);
+  std::string ridge = "metric,weight_standardized,weight_per_unit,coefficient\n";
+  const std::vector<double> raw = a.ridge.fit.rawWeights();
+  for (size_t k = 0; k < a.fittedMetrics.size(); ++k) {
+    const std::string& key = a.fittedMetrics[k];
+    ridge += key + "," + number(a.ridge.fit.weights[k]) + "," + number(raw[k]) + "," +
+             (a.coefficients.contains(key) ? number(a.coefficients[key].get<double>()) : "0") +
+             "\n";
+  }
+  writeFileAtomically(dir / "study-ridge.csv", ridge);
+  const Json fitted = {{"item", a.fittedItem},
+                       {"lambda", a.ridge.fit.lambda},
+                       {"cv_rmse", a.ridge.cvRmse},
+                       {"constant_cv_rmse", a.ridge.constantCvRmse},
+                       {"coefficients", a.coefficients}};
+  writeFileAtomically(dir / "fitted-coefficients.json", fitted.dump(2) + "\n");
+  if (!a.coefficients.empty())
+    writeFileAtomically(dir / "fitted-batch.json",
+                        fittedBatch(protocol, a.coefficients, 500).dump(2) + "\n");
+}
+
+void printStudyAnalysis(std::ostream& out, const StudyAnalysis& a) {
+  out << "Study " << a.protocol << ": " << a.participants << " participants, " << a.games
+      << " answered games\n";
+  for (const std::string& note : a.notes) out << "  note: " << note << "\n";
+  out << "\nAnswers per condition (mean over games, 95 % interval over participants' means)\n";
+  for (const auto& m : a.means)
+    out << "  " << std::left << std::setw(24) << m.condition << std::setw(14) << m.item
+        << std::right << std::setw(7) << fixed(m.mean, 2) << "  [" << fixed(m.low, 2) << ", "
+        << fixed(m.high, 2) << "]  " << m.games << " games\n";
+  out << "\nWithin participants (Wilcoxon signed-rank on participants' means, Holm)\n";
+  for (const auto& c : a.comparisons)
+    out << "  " << std::left << std::setw(14) << c.item << c.first << " - " << c.second
+        << std::right << ": " << fixed(c.meanDifference, 2) << ", W+ " << fixed(c.test.plus, 1)
+        << " of n " << c.test.n << ", p " << fixed(c.test.p, 4) << (c.test.exact ? " exact" : "")
+        << ", Holm " << fixed(c.holmP, 4) << ", r " << fixed(c.test.effect, 2)
+        << (c.holmP < 0.05 ? "  *" : "") << "\n";
+  out << "\nMetrics against answers (Spearman over games, bootstrap 95 % interval)\n";
+  for (const auto& c : a.correlations)
+    out << "  " << std::left << std::setw(16) << c.metric << std::setw(14) << c.item << std::right
+        << std::setw(7) << fixed(c.rho, 2) << "  [" << fixed(c.low, 2) << ", " << fixed(c.high, 2)
+        << "]" << (c.low > 0 || c.high < 0 ? "  *" : "") << "\n";
+  if (!a.noticed.empty()) {
+    out << "\nNoticed: '" << a.manipulationItem << "' above the midpoint, the believability "
+        << "metric, the deciles of the participant's outcomes\n";
+    for (const auto& n : a.noticed)
+      out << "  " << std::left << std::setw(24) << n.condition << std::right
+          << fixed(100 * n.rateAbove, 0) << " % [" << fixed(100 * n.rateLow, 0) << ", "
+          << fixed(100 * n.rateHigh, 0) << "] of " << n.games << " games, believability "
+          << fixed(n.believability, 2) << ", deciles p " << fixed(n.decilesP, 4)
+          << (n.decilesP < 0.05 ? " (detected)" : "") << "\n";
+  }
+  if (!a.fittedMetrics.empty()) {
+    out << "\nFitted coefficients (ridge regression of " << a.fittedItem << ", penalty "
+        << a.ridge.fit.lambda << " by 5-fold cross-validation; CV RMSE " << fixed(a.ridge.cvRmse, 3)
+        << " against the constant model's " << fixed(a.ridge.constantCvRmse, 3) << ")\n";
+    out << "  \"coefficients\": " << a.coefficients.dump() << "\n";
+  }
+}
+
+}  // namespace ddalab

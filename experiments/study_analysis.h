@@ -1,0 +1,92 @@
+#pragma once
+// The analysis of a user study's sessions (docs/user-study.md): what participants answered under
+// each condition, whether conditions differ within participants, which computed fun metrics go
+// with which answers, whether participants noticed the manipulation, and the coefficients of F
+// fitted to what they said they enjoyed.
+#include <filesystem>
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "experiments/study.h"
+#include "results/statistics.h"
+
+namespace ddalab {
+
+// Sessions of one protocol read together; refuses folders of different protocols (naming both).
+// A folder without a session.json but with session folders in it stands for all of them.
+struct StudySessions {
+  StudyProtocol protocol;
+  std::vector<StudySession> sessions;
+};
+StudySessions readStudySessions(std::span<const std::filesystem::path> folders);
+
+struct StudyAnalysis {
+  // An item's answers under one condition: mean over the games, 95 % t interval over the
+  // participants' means.
+  struct ItemMean {
+    std::string condition, item;
+    double mean = 0, low = 0, high = 0;
+    size_t games = 0, participants = 0;
+  };
+  // Two conditions compared within participants on one item (Wilcoxon signed-rank on the
+  // participants' means, Holm over every pair and item).
+  struct Comparison {
+    std::string item, first, second;
+    double meanDifference = 0;  // first minus second, over the participants' means
+    WilcoxonTest test;
+    double holmP = 1;
+  };
+  // A computed metric against an item over the games (Spearman, bootstrap 95 % interval).
+  struct Correlation {
+    std::string metric, item;
+    double rho = 0, low = 0, high = 0;
+    size_t games = 0;
+  };
+  // Whether the manipulation was noticed: the share of games whose "seemed manipulated" answer
+  // is above the scale's midpoint, beside the game's believability metric and the decile test
+  // of the outcomes dealt to the participant's seat.
+  struct Noticed {
+    std::string condition;
+    size_t games = 0;
+    double rateAbove = 0, rateLow = 0, rateHigh = 0;  // Wilson 95 % interval
+    double believability = 0;                         // mean of the metric
+    double decilesP = 1;                              // NaN: too few outcomes
+  };
+
+  std::string protocol;
+  std::vector<StudyItem> items;  // the questionnaire's, in its order
+  size_t participants = 0, games = 0;
+  std::vector<ItemMean> means;
+  std::vector<Comparison> comparisons;
+  std::vector<Correlation> correlations;
+  std::string manipulationItem;  // the item asked for "seemed manipulated" ("" when none)
+  std::vector<Noticed> noticed;
+  // The ridge regression of the enjoyment item (the first item when there is none called so) on
+  // the standardized metrics, and its weights as the coefficients of F an experiment can use.
+  std::string fittedItem;
+  RidgeSelection ridge;
+  std::vector<std::string> fittedMetrics;
+  Json coefficients = Json::object();
+  std::vector<std::string> notes;
+};
+
+// Analyzes every answered game of the sessions; `seed` drives the bootstrap and the folds. Without
+// `full`, only the means and the within-participant comparisons (what a power analysis needs).
+StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed = 0x5713ull, bool full = true);
+
+// A batch of one comparison that plays each of the protocol's conditions with an AI in the
+// participant's seat, and a row "<protocol>/fitted": the first condition that steers (not
+// e-random) with `coefficients`; `iterations` games a row, the protocol's seed.
+Json fittedBatch(const StudyProtocol& protocol, const Json& coefficients, int iterations);
+
+// <dir>/study-means.csv, study-comparisons.csv, study-correlations.csv, study-noticed.csv,
+// study-ridge.csv and fitted-coefficients.json (an experiment's "coefficients"), and, when
+// coefficients were fitted, fitted-batch.json (fittedBatch at 500 games a row).
+void writeStudyAnalysis(const std::filesystem::path& dir, const StudyAnalysis& analysis,
+                        const StudyProtocol& protocol);
+// The same tables for a terminal.
+void printStudyAnalysis(std::ostream& out, const StudyAnalysis& analysis);
+
+}  // namespace ddalab

@@ -1,0 +1,311 @@
+// ddalab-gui, user studies (issue 22), driven as a participant and a researcher drive it: a
+// participant plays a two-condition study by clicking the board's own hit areas and the
+// questionnaire's buttons, with the conditions hidden; a session cut off (the window destroyed
+// mid-game, or between a game and its questionnaire) resumes without losing a submitted answer;
+// the analysis view shows the library's numbers; a game of the game mode is saved and replayed.
+// With DDALAB_SCREENSHOTS=DIR the tests also save the pictures of the README's walk-through.
+#include <QAbstractButton>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <fstream>
+#include <random>
+
+#include "app/gui/charts/sweep_charts.h"
+#include "app/gui/main_window.h"
+#include "app/gui/play/live_panel.h"
+#include "app/gui/play/play_mode.h"
+#include "app/gui/study/questionnaire.h"
+#include "app/gui/study/study_analysis_view.h"
+#include "app/gui/study/study_dialogs.h"
+#include "app/gui/study/study_run.h"
+#include "experiments/study_analysis.h"
+#include "experiments/study_simulate.h"
+#include "tests/gui/gui_support.h"
+
+using namespace ddalab;
+using namespace ddalab::gui;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Short two-player Ludo (16 rounds) under two conditions, one game each: quick to play by clicks.
+StudyProtocol shortProtocol() {
+  return parseStudyProtocol(Json::parse(R"({
+    "format": "ddalab-study/1", "name": "two-conditions", "seed": 11,
+    "game": {"id": "ludo", "params": {"players": 2, "max_rounds": 16}},
+    "seats": [{"id": "human"}, {"id": "random"}],
+    "conditions": [{"name": "no-dda", "environment": {"id": "e-random"}},
+                   {"name": "e-hillclimber", "environment": {"id": "e-hillclimber"},
+                    "coefficients": {"lead_changes": 10, "believability": 100}}],
+    "games_per_condition": 1})"),
+                            "two-conditions.json");
+}
+
+void screenshot(QWidget& widget, const QString& name) {
+  const QByteArray dir = qgetenv("DDALAB_SCREENSHOTS");
+  if (dir.isEmpty()) return;
+  widget.grab().save(QString::fromUtf8(dir) + "/" + name);
+}
+
+// Waits until a questionnaire is open or the person is to move (or the study is complete).
+bool waitForTurnOrQuestions(MainWindow& window, StudyRun& run) {
+  QElapsedTimer clock;
+  clock.start();
+  GameSession& session = *window.playMode()->session();
+  while (!run.questionnaire() && !session.personToMove() && !run.session().complete()) {
+    if (clock.elapsed() > 60'000) return false;
+    QTest::qWait(1);
+  }
+  return true;
+}
+
+// Answers the open questionnaire by clicking: item i gets 3 + (i + game) % 4 (a slider is moved).
+void answerByClicks(Questionnaire& q, const StudyProtocol& protocol, int game) {
+  QVERIFY(!q.submit()->isEnabled());  // nothing answered yet
+  for (size_t i = 0; i < protocol.items.size(); ++i) {
+    const int value = 3 + static_cast<int>(i + static_cast<size_t>(game)) % 4;
+    if (QAbstractButton* b = q.button(i, value))
+      QTest::mouseClick(b, Qt::LeftButton);
+    else
+      q.slider(i)->setValue(value * 10);
+  }
+  QVERIFY(q.submit()->isEnabled());
+  QTest::keyClicks(q.comment(), "game " + QString::number(game + 1));
+  QTest::mouseClick(q.submit(), Qt::LeftButton);
+}
+
+// Plays the current game of `run` by clicks until its questionnaire opens.
+void playToQuestions(MainWindow& window, StudyRun& run, std::mt19937& random) {
+  PlayMode& mode = *window.playMode();
+  while (!run.questionnaire()) {
+    QVERIFY(waitForTurnOrQuestions(window, run));
+    if (run.questionnaire() || run.session().complete()) return;
+    clickAMove(*mode.view(), *mode.session(), random);
+    if (QTest::currentTestFailed()) return;
+  }
+}
+
+}  // namespace
+
+class StudyTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  // A participant plays both games by clicks, the condition never shown, and answers each
+  // questionnaire by clicks; every game and answer is in the session folder.
+  void participantCompletesTwoConditionsByClicks() {
+    QTemporaryDir dir;
+    const StudyProtocol protocol = shortProtocol();
+    MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    window.runStudy(
+        StudySession::open(fs::path(dir.path().toStdString()) / "P01", protocol, "P01"));
+    StudyRun& run = *window.study();
+    PlayMode& mode = *window.playMode();
+    mode.session()->setDelay(0);
+    QVERIFY(mode.studyMode());
+    std::mt19937 random(5);
+    for (int game = 0; game < 2; ++game) {
+      QVERIFY(waitForTurnOrQuestions(window, run));
+      const QString heading = mode.panel()->headingText();
+      QVERIFY2(heading.startsWith(QString("Game %1 of 2").arg(game + 1)), qPrintable(heading));
+      for (const auto& condition : protocol.conditions)  // the condition stays hidden
+        QVERIFY(!heading.contains(
+            QString::fromStdString(condition.environment.at("id").get<std::string>())));
+      playToQuestions(window, run, random);
+      if (QTest::currentTestFailed()) return;
+      Questionnaire* q = run.questionnaire();
+      QVERIFY(q);
+      QTRY_VERIFY(q->isVisible());
+      QTest::keyClick(q, Qt::Key_Escape);  // Esc: the questionnaire stays
+      QVERIFY(q->isVisible());
+      answerByClicks(*q, protocol, game);
+      if (QTest::currentTestFailed()) return;
+    }
+    QTRY_VERIFY(run.session().complete());
+    const StudySession kept = StudySession::read(fs::path(dir.path().toStdString()) / "P01");
+    QCOMPARE(kept.answered(), size_t{2});
+    QCOMPARE(kept.games()[1].answers->comment, std::string("game 2"));
+    QCOMPARE(kept.games()[0].answers->values[0], 3.0);
+    // The trace says who played: seat 0 a person.
+    QVERIFY(kept.games()[0].trace.at("people") == Json({true, false}));
+    QVERIFY(fs::exists(fs::path(dir.path().toStdString()) / "P01/answers.csv"));
+  }
+
+  // The window is destroyed in the middle of game 2 (a crash, a closed laptop): the answers of
+  // game 1 are kept and the session resumes at game 2; destroyed again between game 2 and its
+  // questionnaire, it resumes at that questionnaire.
+  void killedSessionResumesWithoutLosingAnswers() {
+    QTemporaryDir dir;
+    const StudyProtocol protocol = shortProtocol();
+    const fs::path folder = fs::path(dir.path().toStdString()) / "P02";
+    std::mt19937 random(9);
+    {
+      MainWindow window;
+      window.show();
+      window.runStudy(StudySession::open(folder, protocol, "P02"));
+      window.playMode()->session()->setDelay(0);
+      playToQuestions(window, *window.study(), random);
+      if (QTest::currentTestFailed()) return;
+      answerByClicks(*window.study()->questionnaire(), protocol, 0);
+      QVERIFY(waitForTurnOrQuestions(window, *window.study()));
+      clickAMove(*window.playMode()->view(), *window.playMode()->session(), random);
+    }  // gone, game 2 half played
+    QCOMPARE(StudySession::read(folder).answered(), size_t{1});
+    {
+      MainWindow window;
+      window.show();
+      window.runStudy(StudySession::open(folder, protocol, "P02"));
+      QCOMPARE(window.study()->session().answered(), size_t{1});
+      window.playMode()->session()->setDelay(0);
+      QVERIFY(waitForTurnOrQuestions(window, *window.study()));
+      QVERIFY(window.playMode()->panel()->headingText().startsWith("Game 2 of 2"));
+      playToQuestions(window, *window.study(), random);
+    }  // gone between the game and its questionnaire: the game is kept
+    QCOMPARE(StudySession::read(folder).games().size(), size_t{2});
+    MainWindow window;
+    window.show();
+    window.runStudy(StudySession::open(folder, protocol, "P02"));
+    QTRY_VERIFY(window.study()->questionnaire());
+    answerByClicks(*window.study()->questionnaire(), protocol, 1);
+    QTRY_VERIFY(window.study()->session().complete());
+    QCOMPARE(StudySession::read(folder).answered(), size_t{2});
+  }
+
+  // The analysis view shows the library's analysis: a chart per item, the comparisons, the heat
+  // map of the metrics against the items and the fitted coefficients.
+  void analysisViewShowsTheLibrarysNumbers() {
+    QTemporaryDir dir;
+    const StudyProtocol protocol = parseStudyProtocol(
+        Json::parse(std::ifstream(DDALAB_SOURCE_DIR "/experiments/studies/user-study-ludo.json")),
+        "user-study-ludo.json");
+    StudySimulation simulation;
+    simulation.participants = 6;
+    simulation.effects = parsePlantedEffects("enjoyment:e-hillclimber=1", protocol, "--effect");
+    simulateStudy(protocol, dir.path().toStdString(), simulation);
+    const std::vector<fs::path> folders = {dir.path().toStdString()};
+    const StudyAnalysis analysis = analyzeStudy(readStudySessions(folders));
+    StudyAnalysisView view(analysis);
+    view.resize(1024, 700);
+    view.show();
+    QCOMPARE(view.tabs()->count(), 5);
+    QVERIFY(view.findChild<QWidget*>("chart_enjoyment"));
+    view.tabs()->setCurrentIndex(2);
+    QTest::qWait(50);
+    bool cellSaysItsValue = false;  // hovering a cell tells its rho and interval
+    for (int x = 0; x < view.heatMap()->width(); x += 8)
+      for (int y = 0; y < view.heatMap()->height(); y += 8)
+        cellSaysItsValue = cellSaysItsValue || !view.heatMap()->cellText({x, y}).isEmpty();
+    QVERIFY(cellSaysItsValue);
+    view.tabs()->setCurrentIndex(0);
+    const QString coefficients = view.findChild<QPlainTextEdit*>()->toPlainText();
+    QVERIFY(coefficients.contains(QString::fromStdString(analysis.coefficients.dump(2))));
+    screenshot(view, "study-analysis.png");
+    view.tabs()->setCurrentIndex(2);
+    screenshot(view, "study-correlations.png");
+  }
+
+  // The README's walk-through: three participants play the shipped Ludo protocol by clicks, each
+  // started from the Run study dialog (typed id, Start clicked), the condition never shown; the
+  // researcher's list shows the three sessions complete. DDALAB_WALKTHROUGH=DIR keeps the study
+  // folder (scripts/study-walkthrough.sh analyses it); DDALAB_SCREENSHOTS=DIR takes the pictures.
+  void threeParticipantsPlayTheShippedLudoStudy() {
+    QTemporaryDir temp;
+    const QByteArray keep = qgetenv("DDALAB_WALKTHROUGH");
+    const QString folder = keep.isEmpty() ? temp.path() : QString::fromUtf8(keep);
+    const QString file = DDALAB_SOURCE_DIR "/experiments/studies/user-study-ludo.json";
+    const StudyProtocol protocol = loadStudyProtocol(file.toStdString());
+    const size_t games =
+        protocol.conditions.size() * static_cast<size_t>(protocol.gamesPerCondition);
+    std::mt19937 random(2026);
+    for (const QString id : {"P01", "P02", "P03"}) {
+      MainWindow window;
+      window.resize(1024, 700);
+      window.show();
+      StartStudyDialog dialog(&window);
+      dialog.setProtocol(file);
+      dialog.setStudyFolder(folder);
+      dialog.show();
+      QTest::keyClicks(dialog.participantField(), id);
+      QTest::mouseClick(dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok),
+                        Qt::LeftButton);
+      QVERIFY2(dialog.session(), qPrintable(dialog.problem()->text()));
+      window.runStudy(*dialog.session());
+      StudyRun& run = *window.study();
+      PlayMode& mode = *window.playMode();
+      mode.session()->setDelay(0);
+      for (size_t game = 0; game < games; ++game) {
+        QVERIFY(waitForTurnOrQuestions(window, run));
+        const QString heading = mode.panel()->headingText();
+        QVERIFY2(heading.startsWith(QString("Game %1 of %2").arg(game + 1).arg(games)),
+                 qPrintable(heading));
+        for (const auto& condition : protocol.conditions)
+          QVERIFY(!heading.contains(QString::fromStdString(condition.name)));
+        if (id == "P01" && game == 1) {  // a few moves into the game
+          for (int move = 0; move < 12 && !run.questionnaire(); ++move) {
+            QVERIFY(waitForTurnOrQuestions(window, run));
+            if (!run.questionnaire()) clickAMove(*mode.view(), *mode.session(), random);
+          }
+          QVERIFY(waitForTurnOrQuestions(window, run));
+          screenshot(window, "study-game.png");
+        }
+        playToQuestions(window, run, random);
+        if (QTest::currentTestFailed()) return;
+        QTRY_VERIFY(run.questionnaire() && run.questionnaire()->isVisible());
+        if (id == "P01" && game == 1) screenshot(*run.questionnaire(), "study-questionnaire.png");
+        answerByClicks(*run.questionnaire(), protocol, static_cast<int>(random() % 7));
+        if (QTest::currentTestFailed()) return;
+      }
+      QTRY_VERIFY(run.session().complete());
+    }
+    SessionsDialog sessions(folder);
+    sessions.resize(760, 300);
+    sessions.show();
+    QCOMPARE(sessions.table()->rowCount(), 3);
+    for (int row = 0; row < 3; ++row)
+      QCOMPARE(sessions.table()->item(row, 2)->text(), QString("%1 of %1").arg(games));
+    screenshot(sessions, "study-sessions.png");
+  }
+
+  // A game of the game mode is saved (Game → Save game…) as a detailed trace that Open trace
+  // replays, with its games-CSV row; people's seats are marked.
+  void savedGameIsReplayable() {
+    QTemporaryDir dir;
+    MainWindow window;
+    window.show();
+    PlayMode& mode = *window.playMode();
+    QVERIFY(mode.newGame(PlayMode::defaultSetup("ludo", 3)));
+    mode.session()->fastForward(1'000'000);
+    QTRY_VERIFY(mode.session()->match().over());
+    const fs::path stem = fs::path(dir.path().toStdString()) / "mine";
+    mode.saveGame(stem);
+    QVERIFY(fs::exists(stem.string() + ".games.csv"));
+    std::ifstream in(stem.string() + ".trace.jsonl");
+    std::string line;
+    std::getline(in, line);
+    const Json trace = Json::parse(line);
+    QVERIFY(trace.at("people")[0] == Json(true));
+    QVERIFY(trace.at("players")[0].at("id") == Json("human"));
+    QString error;
+    QVERIFY2(
+        window.openTrace(QString::fromStdString(stem.string() + ".trace.jsonl"), 0, true, &error),
+        qPrintable(error));
+    QVERIFY(mode.replaying());
+  }
+};
+
+QTEST_MAIN(StudyTest)
+#include "test_study.moc"
