@@ -94,8 +94,11 @@ expect 0 "user-study-ludo/fitted" "$ddalab" run "$work/pilot-analysis/fitted-bat
 expect 2 "unknown condition 'none'" "$ddalab" study simulate "$study" -n 2 --power 2 --effect enjoyment:none=1
 expect 0 "detected" "$ddalab" study simulate "$study" -n 6 --power 3
 
-# bench runs every workload on 1 and 2 threads with identical results.
+# bench runs every workload on 1 and 2 threads with identical results, and writes them as
+# batches that ddalab run runs.
 expect 0 "signature: " "$ddalab" bench --scale 40
+expect 0 "6-maze-41x41-hillclimber-thesis-set-up.json" "$ddalab" bench --scale 40 --batches "$work/bench"
+expect 0 ": ok" "$ddalab" validate "$work"/bench/*.json
 
 echo "$((failures == 0 ? 1 : 0)) passed, $failures failed"
 [ "$failures" -eq 0 ]

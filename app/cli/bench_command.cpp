@@ -1,12 +1,15 @@
 // `ddalab bench`: fixed, deterministic workloads; prints games/s and a behaviour signature that
 // changes only when what the games do changes (never with the thread count or the machine).
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "app/cli/options.h"
 #include "experiments/batch.h"
 #include "experiments/runner.h"
+#include "results/file_io.h"
 
 namespace ddalab::cli {
 
@@ -75,17 +78,29 @@ std::vector<Workload> workloads(int scale) {
   };
 }
 
-Batch batchOf(const Workload& w) {
-  const Json document = {{"format", kBatchFormat},
-                         {"seed", 20261122},
-                         {"experiments",
-                          {{{"name", w.name},
-                            {"game", w.game},
-                            {"players", w.players},
-                            {"environment", w.environment},
-                            {"coefficients", w.coefficients},
-                            {"iterations", std::max(1, w.games)}}}}};
-  return parseBatch(document, "bench");
+// The workload as a batch file holds it (what `--batches` writes for `ddalab run`).
+Json documentOf(const Workload& w) {
+  return {{"format", kBatchFormat},
+          {"seed", 20261122},
+          {"experiments",
+           {{{"name", w.name},
+             {"game", w.game},
+             {"players", w.players},
+             {"environment", w.environment},
+             {"coefficients", w.coefficients},
+             {"iterations", std::max(1, w.games)}}}}};
+}
+
+// A file name for workload number `k`: "3-lost-cities-minimax-is-vs-hillclimber-is.json".
+std::string fileNameOf(size_t k, const Workload& w) {
+  std::string name = std::to_string(k + 1) + "-";
+  for (const char* c = w.name; *c; ++c)
+    if (std::isalnum(static_cast<unsigned char>(*c)))
+      name += *c;
+    else if (name.back() != '-')
+      name += '-';
+  while (name.back() == '-') name.pop_back();
+  return name + ".json";
 }
 
 struct Timing {
@@ -110,17 +125,29 @@ Timing timeBatch(const Batch& batch, int threads) {
 int benchCommand(const Args& args) {
   po::options_description options("options");
   options.add_options()("scale,n", po::value<int>()->default_value(2000),
-                        "work size: games per workload are multiples of it");
+                        "work size: games per workload are multiples of it")(
+      "batches", po::value<std::string>(),
+      "write each workload as a batch file into this folder (for timing `ddalab run`) and stop");
   po::variables_map vm;
   if (auto code = parseArgs(args, "ddalab bench [options]", options, {}, vm)) return *code;
   const int scale = vm["scale"].as<int>();
   if (scale < 1) throw InputError("--scale", "expected a positive integer");
 
+  if (vm.count("batches")) {
+    const std::filesystem::path folder = vm["batches"].as<std::string>();
+    std::filesystem::create_directories(folder);
+    const std::vector<Workload> all = workloads(scale);
+    for (size_t k = 0; k < all.size(); ++k) {
+      writeFileAtomically(folder / fileNameOf(k, all[k]), documentOf(all[k]).dump(2) + "\n");
+      std::cout << (folder / fileNameOf(k, all[k])).string() << "\n";
+    }
+    return kOk;
+  }
   uint64_t signature = 0;
   std::printf("%-42s %7s %12s %12s %8s  %s\n", "workload", "games", "1 thread/s", "2 threads/s",
               "speed-up", "signature");
   for (const Workload& w : workloads(scale)) {
-    const Batch batch = batchOf(w);
+    const Batch batch = parseBatch(documentOf(w), "bench");
     const Timing one = timeBatch(batch, 1);
     const Timing two = timeBatch(batch, 2);
     if (one.signature != two.signature) {
