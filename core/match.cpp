@@ -35,6 +35,7 @@ void TraceRecorder::onRoundEnd(const Match& match, bool hadEnvironment) {
   round_["env"] = hadEnvironment;
   round_["gains"] = std::move(snap["gains"]);
   round_["statuses"] = std::move(snap["statuses"]);
+  if (snap.contains("out")) round_["out"] = std::move(snap["out"]);
   out_["rounds"].push_back(std::move(round_));
   startRound();
 }
@@ -58,8 +59,15 @@ Json TraceRecorder::snapshot(const State& state) const {
   const Gains gains = gainsOf(state);
   Gains statuses{};
   statusesOf(state, statuses);
-  return {{"gains", std::vector<double>(gains.begin(), gains.begin() + n_)},
-          {"statuses", std::vector<double>(statuses.begin(), statuses.begin() + n_)}};
+  Json snap = {{"gains", std::vector<double>(gains.begin(), gains.begin() + n_)},
+               {"statuses", std::vector<double>(statuses.begin(), statuses.begin() + n_)}};
+  // Who is out of the game, in games where a seat can be: the statuses and the lead changes
+  // depend on it, so a trace without it could not be scored again outside ddalab.
+  if (state.playersCanDropOut()) {
+    const OutOfGame out = outOf(state);
+    snap["out"] = std::vector<bool>(out.begin(), out.begin() + n_);
+  }
+  return snap;
 }
 
 uint64_t fingerprint(const GameRecord& r, uint64_t h) {

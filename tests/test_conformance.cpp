@@ -1,6 +1,7 @@
 // One randomized conformance test for every registered game (like OpenSpiel's RandomSimTest),
 // and the determinism of the match loop. Works for every entry of gameRegistry() unchanged.
 #include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <memory>
@@ -296,6 +297,25 @@ GameRecord play(const Game& game, uint64_t seed, Json* trace = nullptr) {
   return playGame(game, pointers, *environment, seed, trace);
 }
 
+// Every metric scored again from a trace alone: the legal counts, the environment rounds, the
+// gains and (with `useOut`, where the trace has them) who was out of the game.
+MetricValues rescore(const Json& trace, double believability, bool useOut) {
+  const int n = static_cast<int>(trace["initial"]["gains"].size());
+  MetricsTracker tracker(trace["initial"]["gains"].get<std::vector<double>>());
+  for (const Json& round : trace["rounds"]) {
+    const int actor = round["actor"].is_null() ? 0 : round["actor"].get<int>();
+    for (const Json& count : round["legal"]) tracker.onDecision(actor, count.get<int>(), false);
+    if (round.at("env").get<bool>()) tracker.onEnvironmentEvent();
+    std::array<bool, kMaxPlayers> out{};
+    const bool hasOut = useOut && round.contains("out");
+    for (int p = 0; hasOut && p < n; ++p) out[static_cast<size_t>(p)] = round["out"][p].get<bool>();
+    tracker.endRound(round["gains"].get<std::vector<double>>(),
+                     hasOut ? std::span<const bool>(out.data(), static_cast<size_t>(n))
+                            : std::span<const bool>());
+  }
+  return tracker.values(believability);
+}
+
 void requireSameRecord(const GameRecord& a, const GameRecord& b) {
   CHECK(a.iteration == b.iteration);
   CHECK(a.seed == b.seed);
@@ -336,6 +356,30 @@ TEST_CASE("conformance: random playouts of every registered game", "[conformance
       }
     }
   }
+}
+
+TEST_CASE("a trace says who was out, and its metrics are scored again from it alone",
+          "[conformance][match]") {
+  // HexaLines players die; a trace without "out" would count their stale statuses in the lead.
+  const auto& info = findById<GameInfo>(gameRegistry(), "hexalines", "game", "");
+  const auto game = info.make(validateParams(info.params, Json::object(), "params"));
+  int gamesWithOut = 0, differWithoutOut = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    Json trace;
+    const GameRecord record = play(*game, seed, &trace);
+    bool anyOut = false;
+    for (const Json& round : trace["rounds"])
+      for (const Json& out : round.at("out")) anyOut = anyOut || out.get<bool>();
+    gamesWithOut += anyOut;
+    const double believability = metricOf(record, Metric::Believability);
+    const auto leadChanges = static_cast<size_t>(Metric::LeadChanges);
+    CHECK(rescore(trace, believability, true)[leadChanges] ==
+          metricOf(record, Metric::LeadChanges));
+    differWithoutOut +=
+        rescore(trace, believability, false)[leadChanges] != metricOf(record, Metric::LeadChanges);
+  }
+  CHECK(gamesWithOut > 0);
+  CHECK(differWithoutOut > 0);  // the field matters
 }
 
 TEST_CASE("playGame is deterministic and writes a complete trace", "[conformance][match]") {
@@ -380,6 +424,16 @@ TEST_CASE("playGame is deterministic and writes a complete trace", "[conformance
               ++decisions;
             }
           if (round.contains("actor") && !round["actor"].is_null()) ++turns;
+        }
+        // Every metric but believability (the game's own, over the outcomes dealt) is scored again
+        // from the trace alone: the legal counts, the environment rounds, the gains and, where a
+        // player can drop out, who was out.
+        CHECK(trace["initial"].contains("out") == game->newGame(seed)->playersCanDropOut());
+        const MetricValues again = rescore(trace, metricOf(a, Metric::Believability), true);
+        for (const auto& metric : allMetrics()) {
+          INFO(metric.key);
+          CHECK(again[static_cast<size_t>(metric.metric)] ==
+                Approx(a.metrics[static_cast<size_t>(metric.metric)]).margin(1e-12));
         }
         // The final round's gains are the record's scores.
         const auto lastGains = trace["rounds"].back().at("gains").get<std::vector<double>>();
