@@ -286,7 +286,7 @@ void MainWindow::buildGameActions() {
                }
              });
   saveGame_ = action(
-      "Save game…", QKeySequence("Ctrl+Shift+S"),
+      "Save game…", QKeySequence("Ctrl+Shift+T"),
       "Save the game as a detailed trace (replayable) and its games-CSV row", [this] {
         if (!playMode_->session()->started()) return;
         QSettings s;

@@ -32,6 +32,7 @@
 #include <QToolButton>
 #include <fstream>
 #include <functional>
+#include <map>
 
 #include "app/gui/batch/analysis_views.h"
 #include "app/gui/batch/batch_mode.h"
@@ -380,6 +381,15 @@ class GuiTest : public QObject {
       for (const QString key : {"F5", "Ctrl+Z", "Ctrl+E", "Ctrl+G"})
         QVERIFY2(script.seen[0].contains(key), qPrintable(key));
     }
+    // No two actions share a shortcut: Qt would run neither. (The platform's standard keys are
+    // empty on the offscreen platform; on X11 Save batch as… is Ctrl+Shift+S, which the CSVs'
+    // Save… and Save game… both had.)
+    std::map<QString, QString> owner;
+    for (const QAction* a : window.findChildren<QAction*>())
+      for (const QKeySequence& key : a->shortcuts()) {
+        const auto [at, fresh] = owner.emplace(key.toString(), a->text());
+        QVERIFY2(fresh, qPrintable(key.toString() + ": " + at->second + " and " + a->text()));
+      }
   }
 
   // Bad input to ddalab-gui without a person is refused as the CLI refuses it: exit 2 and

@@ -176,7 +176,7 @@ void BatchMode::buildActions() {
   settings_ = action("Settings…", QKeySequence("Ctrl+E"), "Edit the selected experiment",
                      [this] { editSettings(selectedRow()); });
   saveOne_ =
-      action("Save…", QKeySequence("Ctrl+Shift+S"), "Save the CSVs of the selected experiment",
+      action("Save…", QKeySequence("Ctrl+Shift+E"), "Save the CSVs of the selected experiment",
              [this] { saveExperiment(selectedRow()); });
   showHistogram_ =
       action("Histogram", QKeySequence("Ctrl+H"), "Show the histograms of the selected experiment",
