@@ -149,7 +149,7 @@ std::unique_ptr<hexalines::HexaLinesState> hexaLinesWithOwnBend() {
 
 GameRecord coreRecord(const GameSetup& setup, const std::vector<Action>& personMoves) {
   const Experiment e = parseSetup(setup);
-  const auto human = humanSeats(setup);
+  const auto human = personSeats(setup.experiment);
   std::vector<std::unique_ptr<Player>> players;
   for (size_t seat = 0; seat < e.players.size(); ++seat)
     players.push_back(

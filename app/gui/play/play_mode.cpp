@@ -209,7 +209,7 @@ std::vector<PlayerLine> PlayMode::playerLines(const State& state) const {
   for (int p = 0; p < state.numPlayers(); ++p) {
     std::string label = "player " + std::to_string(p);
     if (!replay_) {
-      const auto human = humanSeats(session_->setup());
+      const std::vector<bool>& human = session_->people();
       label = seatLabel(session_->experiment().players[static_cast<size_t>(p)],
                         static_cast<size_t>(p) < human.size() && human[static_cast<size_t>(p)], p);
     } else {
@@ -230,7 +230,7 @@ std::vector<int> PlayMode::viewers() const {
   std::vector<int> seats;
   if (showHidden_) return seats;
   if (replay_) return {0};
-  const std::vector<bool> human = humanSeats(session_->setup());
+  const std::vector<bool>& human = session_->people();
   for (size_t seat = 0; seat < human.size(); ++seat)
     if (human[seat]) seats.push_back(static_cast<int>(seat));
   return seats;
@@ -274,7 +274,7 @@ void PlayMode::refresh() {
 int PlayMode::perspective(bool personTurn) const {
   // The person on turn must see their hand to play it; between turns the first person's.
   if (personTurn) return session_->match().actor();
-  const std::vector<bool> human = humanSeats(session_->setup());
+  const std::vector<bool>& human = session_->people();
   const auto first = std::find(human.begin(), human.end(), true);
   return first == human.end() ? 0 : static_cast<int>(first - human.begin());
 }

@@ -7,10 +7,6 @@
 
 namespace ddalab::gui {
 
-std::vector<bool> humanSeats(const GameSetup& setup) {
-  return personSeats(setup.experiment);
-}
-
 Experiment parseSetup(const GameSetup& setup) {
   return parsePlayedExperiment(setup.experiment, setup.seed, "game settings");
 }
@@ -44,7 +40,8 @@ void GameSession::start(const GameSetup& setup) {
   setup_ = setup;
   experiment_ = std::move(experiment);
   personMoved_ = over_ = false;
-  lineup_ = buildLineup(experiment_, StopToken(abandon_), humanSeats(setup_));
+  people_ = personSeats(setup_.experiment);
+  lineup_ = buildLineup(experiment_, StopToken(abandon_), people_);
   match_ = std::make_unique<Match>(*experiment_.game, setup_.seed);
   match_->describeEnvironmentDecisions(true);
   trace_ = Json::object();
@@ -56,7 +53,7 @@ void GameSession::start(const GameSetup& setup) {
 }
 
 Json GameSession::traceLine() const {
-  return traceJson(experiment_, 0, setup_.seed, trace_, true, humanSeats(setup_));
+  return traceJson(experiment_, 0, setup_.seed, trace_, true, people_);
 }
 
 bool GameSession::personToMove() const {
@@ -103,8 +100,7 @@ void GameSession::fastForward(int rounds) {
       ai.makeRegular({*experiment_.game, 100, validateParams(ai.params, nullptr, "params"),
                       experiment_.coefficients});
   // Until `rounds` rounds are complete and then a person's decision (or the end) is reached.
-  const auto human = humanSeats(setup_);
-  const bool anyPerson = std::find(human.begin(), human.end(), true) != human.end();
+  const bool anyPerson = std::find(people_.begin(), people_.end(), true) != people_.end();
   while (!match_->over() &&
          (match_->tracker().rounds() < rounds || (anyPerson && !personToMove()))) {
     const int actor = match_->actor();

@@ -24,8 +24,6 @@ struct GameSetup {
   uint64_t seed = 1;
 };
 
-// The seats of `setup` that a person plays.
-std::vector<bool> humanSeats(const GameSetup& setup);
 // `setup` as a validated experiment (people's seats checked as `random`); throws InputError.
 Experiment parseSetup(const GameSetup& setup);
 
@@ -50,6 +48,8 @@ class GameSession : public QObject {
   bool inProgress() const { return started() && personMoved_ && !over_; }
   const GameSetup& setup() const { return setup_; }
   const Experiment& experiment() const { return experiment_; }
+  // The seats a person plays (worked out once when the game starts).
+  const std::vector<bool>& people() const { return people_; }
 
   // Read only while !thinking(): an AI's decision on the worker thread uses the match.
   const Match& match() const { return *match_; }
@@ -92,6 +92,7 @@ class GameSession : public QObject {
 
   GameSetup setup_;
   Experiment experiment_;
+  std::vector<bool> people_;
   std::unique_ptr<Match> match_;
   Json trace_;                               // the game so far, round by round
   std::unique_ptr<TraceRecorder> recorder_;  // writes trace_ (observes match_)
