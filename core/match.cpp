@@ -196,16 +196,22 @@ Json decisionJson(const State& before, const EnvironmentDecision& decision,
                   const Coefficients& coefficients) {
   Json outcomes = Json::array();
   for (const OutcomeAppraisal& a : decision.appraisals) {
-    Json terms = Json::object();
+    // The objective's terms (an appraisal without them: the weighted sum's, from the metrics).
+    Json terms = Json::object(), checks = Json::object();
     const MetricValues values = funTerms(a.metrics, coefficients);
-    for (const auto& info : allMetrics())
-      if (coefficients[static_cast<size_t>(info.metric)] != 0)
-        terms[std::string(info.key)] = values[static_cast<size_t>(info.metric)];
+    if (a.terms.empty())
+      for (const auto& info : allMetrics())
+        if (coefficients[static_cast<size_t>(info.metric)] != 0)
+          terms[std::string(info.key)] = values[static_cast<size_t>(info.metric)];
+    for (const ObjectiveTerm& term : a.terms)
+      (term.summed ? terms : checks)[term.label] = term.value;
     Json outcome = {{"id", a.outcome},
                     {"text", before.actionToString(a.outcome)},
                     {"probability", a.probability},
                     {"fun", a.fun},
                     {"terms", terms}};
+    if (!checks.empty()) outcome["checks"] = checks;
+    if (!a.allowed) outcome["allowed"] = false;
     if (a.searchValue) outcome["search"] = *a.searchValue;
     outcomes.push_back(std::move(outcome));
   }

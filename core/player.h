@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/metrics.h"
+#include "core/objective.h"
 #include "core/rng.h"
 #include "core/state.h"
 
@@ -23,9 +24,12 @@ struct OutcomeAppraisal {
   Action outcome = 0;
   double probability = 0;  // its natural probability
   // The game so far extended by this outcome and settled (the rest of the round played
-  // value-greedily): its metrics and its fun score F = sum of the terms coefficient x value.
+  // value-greedily): its metrics, the objective's value of it (the weighted sum: F = the sum of
+  // the terms coefficient x value) and that value's terms.
   MetricValues metrics{};
   double fun = 0;
+  std::vector<ObjectiveTerm> terms;
+  bool allowed = true;  // false: a bound or a lexicographic step excluded it before the search
   std::optional<double> searchValue;  // what the player's own search made of the outcome
 };
 

@@ -45,6 +45,7 @@ struct PlayerSetup {
   Coefficients coefficients;  // the experiment's fun-score weights
   StopToken stop = {};        // long decisions poll it and throw GameAbandoned when requested
   std::vector<SeatSetup> seats = {};  // environment players only: the seats, in seat order
+  Objective objective = {};           // fun-seeking environment players: what they pursue
 };
 
 // A player acts in the roles it has a factory for: regular players decide for a seat, environment
@@ -66,8 +67,10 @@ struct PlayerInfo {
   bool ranksActions = false;
   // it is a DDA player (it adjusts its play to its opponents' and ranks nothing itself);
   bool adjustsDifficulty = false;
-  // it is offered as a game's default AI (the first such, in catalog order, that can play it).
+  // it is offered as a game's default AI (the first such, in catalog order, that can play it);
   bool defaultAi = false;
+  // its environment player pursues PlayerSetup::objective (a FunSeekingEnvironment).
+  bool pursuesObjective = false;
 
   // Whether the player has a factory for `role`.
   bool canAct(PlayerKind role) const {

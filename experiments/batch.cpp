@@ -181,6 +181,19 @@ void parseGame(const Json& node, const std::string& path, Experiment& e) {
   }
 }
 
+// The experiment's objective: only a fun-seeking environment player pursues one other than the
+// weighted sum.
+void parseExperimentObjective(const JsonFields& fields, Experiment& e) {
+  e.objective =
+      parseObjective(fields.get("objective"), fields.at("objective"), e.game->numPlayers());
+  if (e.objective.kind != ObjectiveKind::WeightedSum && !e.environment.info->pursuesObjective)
+    throw InputError(fields.at("objective"),
+                     "environment '" + e.environment.info->id +
+                         "' pursues no objective (it draws or ranks outcomes by its own rule); "
+                         "choose e-hillclimber, e-maxmax, e-maxn or e-montecarlo, or remove "
+                         "\"objective\"");
+}
+
 Experiment parseExperiment(const JsonFields& fields, const std::string& path) {
   Experiment e;
   e.name = fields.string("name");
@@ -211,6 +224,7 @@ Experiment parseExperiment(const JsonFields& fields, const std::string& path) {
                   fields.at("environment"), PlayerKind::Environment, *e.game);
   if (fields.has("coefficients"))
     e.coefficients = parseCoefficients(fields.get("coefficients"), fields.at("coefficients"));
+  if (fields.has("objective")) parseExperimentObjective(fields, e);
   e.iterations = static_cast<int>(fields.integer("iterations", 1, 100'000'000));
   e.salt = fields.has("salt") ? fields.unsignedInteger("salt") : 0;
   if (fields.has("point")) e.point = parsePoint(fields.get("point"), fields.at("point"));
@@ -218,9 +232,9 @@ Experiment parseExperiment(const JsonFields& fields, const std::string& path) {
   return e;
 }
 
-#define DDALAB_EXPERIMENT_KEYS                                                                  \
-  "name", "comparison", "game", "players", "environment", "coefficients", "iterations", "salt", \
-      "point"
+#define DDALAB_EXPERIMENT_KEYS                                                         \
+  "name", "comparison", "game", "players", "environment", "coefficients", "objective", \
+      "iterations", "salt", "point"
 
 // Throws unless every plug-in `plugins` (a batch.json's record) names is loaded: the batch needs
 // its games and players.
@@ -367,6 +381,8 @@ Json toJson(const Batch& batch) {
               {"coefficients", coefficients},
               {"iterations", e.iterations}};
     if (!e.comparison.empty()) j["comparison"] = e.comparison;
+    // The default objective is left out: a batch.json is as before objectives existed.
+    if (e.objective.kind != ObjectiveKind::WeightedSum) j["objective"] = objectiveJson(e.objective);
     if (e.salt) j["salt"] = e.salt;
     if (!e.point.empty()) j["point"] = e.point;
     experiments.push_back(j);
@@ -424,6 +440,16 @@ IterationRange iterationsOf(const Batch& batch, const Experiment& experiment) {
   const auto k = static_cast<size_t>(batch.shard->index),
              count = static_cast<size_t>(batch.shard->count);
   return {n * k / count, n * (k + 1) / count};
+}
+
+void checkShardable(const Batch& batch, int shards, const std::string& option) {
+  if (shards <= 1) return;
+  for (const Experiment& e : batch.experiments)
+    if (e.objective.kind == ObjectiveKind::WinRate)
+      throw InputError(option, "experiment '" + e.name +
+                                   "' pursues a win-rate objective: each block of its games steers "
+                                   "by the games before it, so it cannot be split into shards; "
+                                   "run it whole (or in a batch of its own without shards)");
 }
 
 Shard parseShard(const std::string& text, const std::string& option) {

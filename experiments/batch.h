@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/objective.h"
 #include "core/registry.h"
 #include "experiments/sweep.h"
 
@@ -42,6 +43,7 @@ struct Experiment {
   std::vector<PlayerEntry> players;
   PlayerEntry environment;
   Coefficients coefficients{};
+  Objective objective;  // what a fun-seeking environment player pursues (the weighted sum)
   int iterations = 0;
   uint64_t salt = 0;  // 0: the same per-iteration seeds as every other experiment (paired rows)
   // A sweep's grid point: the values of its axes by name ({"random_prob": 0.2}); empty otherwise.
@@ -71,6 +73,9 @@ IterationRange iterationsOf(const Batch& batch, const Experiment& experiment);
 
 // "K/N" (0 <= K < N <= 100000) as a shard; throws InputError naming `option`.
 Shard parseShard(const std::string& text, const std::string& option);
+// Throws InputError naming `option` when `batch` split into `shards` parts would change its games:
+// a win-rate objective's games depend on the experiment's earlier games.
+void checkShardable(const Batch& batch, int shards, const std::string& option);
 
 // Reads and validates a batch or single-experiment file; errors (InputError) start with the
 // file name and give the JSON path or line:column and what was expected. Missing, unreadable or

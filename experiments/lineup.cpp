@@ -25,7 +25,8 @@ Experiment parsePlayedExperiment(const Json& experiment, uint64_t seed, const st
   return parseExperiment(checked, seed, source).experiments.front();
 }
 
-Lineup buildLineup(const Experiment& e, StopToken stop, const std::vector<bool>& people) {
+Lineup buildLineup(const Experiment& e, StopToken stop, const std::vector<bool>& people,
+                   std::optional<double> winRateEstimate) {
   Lineup lineup;
   std::vector<SeatSetup> models;  // what the environment player knows of each seat
   for (size_t seat = 0; seat < e.players.size(); ++seat) {
@@ -35,8 +36,11 @@ Lineup buildLineup(const Experiment& e, StopToken stop, const std::vector<bool>&
         person ? nullptr : p.info->makeRegular({*e.game, p.level, p.params, e.coefficients, stop}));
     models.push_back(person ? SeatSetup{} : SeatSetup{p.info, p.level, p.params});
   }
-  lineup.environment = e.environment.info->makeEnvironment(
-      {*e.game, 100, e.environment.params, e.coefficients, stop, std::move(models)});
+  Objective objective = e.objective;
+  objective.estimate = winRateEstimate;
+  lineup.environment =
+      e.environment.info->makeEnvironment({*e.game, 100, e.environment.params, e.coefficients, stop,
+                                           std::move(models), std::move(objective)});
   return lineup;
 }
 

@@ -2,6 +2,7 @@
 // An experiment's seats and environment player for one game, built in one place: the runner's
 // games, the GUI's game sessions (where a person may take a seat) and studies use it.
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/player.h"
@@ -28,7 +29,9 @@ std::vector<bool> personSeats(const Json& experiment);
 Experiment parsePlayedExperiment(const Json& experiment, uint64_t seed, const std::string& source);
 
 // Builds the players of `e` for one game, each polling `stop`. Seat i is a person's when
-// people[i] is true: it gets no player, and the environment player has no model of it.
-Lineup buildLineup(const Experiment& e, StopToken stop, const std::vector<bool>& people = {});
+// people[i] is true: it gets no player, and the environment player has no model of it. A win-rate
+// objective steers by `winRateEstimate` (the seat's win rate in the blocks before the game's).
+Lineup buildLineup(const Experiment& e, StopToken stop, const std::vector<bool>& people = {},
+                   std::optional<double> winRateEstimate = {});
 
 }  // namespace ddalab

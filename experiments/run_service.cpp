@@ -31,7 +31,8 @@ class ExperimentRun {
         identity_(playIdentity(request.batch, index)),
         range_(iterationsOf(request.batch, experiment_)),
         events_(events),
-        summary_(labelOf(experiment_)) {}
+        summary_(labelOf(experiment_)),
+        blocks_(experiment_.objective, range_.end) {}
 
   // Reads back the checkpoint of an interrupted run; returns how many games it held.
   size_t resume() {
@@ -55,6 +56,7 @@ class ExperimentRun {
     options.traces = request_.traces.has_value();
     options.traceDetail = request_.traces && request_.traces->detail;
     options.csvRows = true;
+    options.blocks = &blocks_;
     size_t played = 0;
     playIterations(
         request_.batch, experiment_, first, options, control,
@@ -96,6 +98,7 @@ class ExperimentRun {
 
   void add(const GameRecord& record) {
     summary_.add(record);
+    blocks_.add(record.iteration, record.winner);
     if (events_.onGame) events_.onGame(index_, record);
   }
 
@@ -129,6 +132,7 @@ class ExperimentRun {
   IterationRange range_;  // the iterations this run plays
   const RunEvents& events_;
   SummaryBuilder summary_;
+  WinRateBlocks blocks_;  // a win-rate objective's estimates (resumed games counted too)
   uintmax_t validBytes_ = 0;
   std::vector<FinishedGame> heldBack_;
   std::optional<Files> files_;

@@ -28,17 +28,27 @@ struct WorkQueue {
   size_t delivered = 0;                   // iterations before this one were delivered
   size_t end = 0;                         // one past the last iteration
   size_t window = 1;
-  bool halt = false;  // claim no more iterations (stop or failure)
-  int running = 0;    // workers still running
+  const WinRateBlocks* blocks = nullptr;  // read only for published blocks (delivered)
+  bool halt = false;                      // claim no more iterations (stop or failure)
+  int running = 0;                        // workers still running
   std::vector<FinishedGame> inbox;
   std::exception_ptr failure;
 
-  // The next iteration for a worker; none once the work is over.
-  std::optional<size_t> claim() {
+  struct Claim {
+    size_t iteration;
+    std::optional<double> estimate;  // a win-rate objective's, for the iteration's block
+  };
+  // The next iteration for a worker; none once the work is over. A win-rate objective's game
+  // waits until every game before its block was delivered.
+  std::optional<Claim> claim() {
     std::unique_lock lock(mutex);
-    workAvailable.wait(lock, [&] { return halt || next >= end || next < delivered + window; });
+    workAvailable.wait(lock, [&] {
+      return halt || next >= end ||
+             (next < delivered + window && (!blocks || blocks->blockStart(next) <= delivered));
+    });
     if (halt || next >= end) return std::nullopt;
-    return next++;
+    const size_t i = next++;
+    return Claim{i, blocks ? blocks->estimateFor(i) : std::nullopt};
   }
   void finished(FinishedGame&& game) {
     {
@@ -95,14 +105,15 @@ class ReorderBuffer {
 
 void work(WorkQueue& queue, const Batch& batch, const Experiment& e, const PlayOptions& options,
           const RunControl& control) {
-  while (const auto i = queue.claim()) {
+  while (const auto claim = queue.claim()) {
+    const size_t i = claim->iteration;
     try {
       FinishedGame game;
       Json trace;
-      game.record = playIteration(batch, e, *i, options.traces ? &trace : nullptr, control.token(),
-                                  options.traceDetail);
+      game.record = playIteration(batch, e, i, options.traces ? &trace : nullptr, control.token(),
+                                  options.traceDetail, claim->estimate);
       if (options.traces)
-        game.trace = traceLine(e, *i, game.record.seed, trace, options.traceDetail);
+        game.trace = traceLine(e, i, game.record.seed, trace, options.traceDetail);
       if (options.csvRows) game.row = gamesCsvRow(game.record, e.players.size());
       queue.finished(std::move(game));
     } catch (const GameAbandoned&) {
@@ -170,6 +181,8 @@ Json traceJson(const Experiment& e, uint64_t iteration, uint64_t seed, const Jso
         coefficients[std::string(info.key)] = c;
     line["game"] = {{"id", e.gameInfo->id}, {"params", e.gameParams}};
     line["coefficients"] = coefficients;
+    if (e.objective.kind != ObjectiveKind::WeightedSum)
+      line["objective"] = objectiveJson(e.objective);
   }
   line.update(trace);
   return line;
@@ -181,12 +194,14 @@ std::string traceLine(const Experiment& e, uint64_t iteration, uint64_t seed, co
 }
 
 GameRecord playIteration(const Batch& batch, const Experiment& e, uint64_t iteration, Json* trace,
-                         StopToken stop, bool traceDetail) {
-  const Lineup lineup = buildLineup(e, stop);
+                         StopToken stop, bool traceDetail, std::optional<double> winRateEstimate) {
+  const Lineup lineup = buildLineup(e, stop, {}, winRateEstimate);
   const uint64_t seed = gameSeed(batch, e, iteration);
   GameRecord record = playGame(*e.game, lineup.seats(), *lineup.environment, seed, trace, stop,
                                traceDetail ? &e.coefficients : nullptr);
   record.iteration = iteration;
+  if (trace && e.objective.kind == ObjectiveKind::WinRate && winRateEstimate)
+    (*trace)["win_rate_estimate"] = *winRateEstimate;
   return record;
 }
 
@@ -200,6 +215,7 @@ size_t playIterations(const Batch& batch, const Experiment& e, size_t first,
   queue.next = queue.delivered = first;
   queue.end = end;
   queue.window = std::max<size_t>(1, options.window);
+  queue.blocks = options.blocks && options.blocks->active() ? options.blocks : nullptr;
   const int threads =
       static_cast<int>(std::min<size_t>(workerThreads(options.threads), end - first));
   queue.running = threads;
@@ -284,12 +300,15 @@ std::vector<ExperimentResult> runBatch(const Batch& batch, const RunOptions& opt
       if (options.onProgress) options.onProgress(meter.at(done, index, e.name));
       lastReport = Clock::now();
     };
+    WinRateBlocks blocks(e.objective, static_cast<size_t>(e.iterations));
     PlayOptions play;
     play.threads = options.threads;
     play.tickSeconds = std::min(0.05, options.progressInterval);
+    play.blocks = &blocks;
     playIterations(
         batch, e, 0, play, control,
         [&](FinishedGame&& game, bool) {
+          blocks.add(game.record.iteration, game.record.winner);
           result.records.push_back(game.record);
           ++done;
         },

@@ -9,6 +9,7 @@
 
 #include "core/stop.h"
 #include "experiments/batch.h"
+#include "experiments/win_rate_blocks.h"
 #include "results/experiment_result.h"
 
 namespace ddalab {
@@ -64,6 +65,9 @@ struct PlayOptions {
   bool csvRows = false;       // format each game's games-CSV line on its worker thread
   size_t window = 1 << 14;    // games may finish at most this far ahead of the first open one
   double tickSeconds = 0.05;  // how often `tick` is called
+  // A win-rate objective's estimates, which `deliver` keeps counting (every game before `first`
+  // already counted): a game starts only once every game before its block was delivered.
+  const WinRateBlocks* blocks = nullptr;
 };
 
 // Plays iterations [first, experiment.iterations) on worker threads. On the calling thread,
@@ -83,10 +87,11 @@ int workerThreads(int requested);
 uint64_t gameSeed(const Batch& batch, const Experiment& experiment, uint64_t iteration);
 
 // The result of one game of an experiment; `trace`, if given, receives its JSON trace (with every
-// environment decision described when `traceDetail`). Throws GameAbandoned when `stop` is
-// requested before the game ends.
+// environment decision described when `traceDetail`); a win-rate objective steers by
+// `winRateEstimate`. Throws GameAbandoned when `stop` is requested before the game ends.
 GameRecord playIteration(const Batch& batch, const Experiment& experiment, uint64_t iteration,
-                         Json* trace = nullptr, StopToken stop = {}, bool traceDetail = false);
+                         Json* trace = nullptr, StopToken stop = {}, bool traceDetail = false,
+                         std::optional<double> winRateEstimate = {});
 
 // One game's trace as a line of a trace file: who played, then `trace` (docs/trace-format.md);
 // with `detail`, also the game's set-up and the coefficients F was computed with. Seats a person

@@ -14,7 +14,7 @@ class EHillClimber final : public FunSeekingEnvironment {
  protected:
   Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
                 Rng& own) override {
-    settler_.funs(state, trace, outcomes, coefficients(), funs_);
+    settler_.funs(state, trace, outcomes, coefficients(), funs_, objective());
     const auto best = bestIndices(funs_);
     return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
   }
@@ -34,10 +34,12 @@ PlayerInfo eHillClimberInfo() {
           .kind = PlayerKind::Environment,
           .description = "picks the outcome with the best fun score after settling the round",
           .params = funSeekingParams(),
-          .makeEnvironment = [](const PlayerSetup& setup) {
-            return std::make_unique<EHillClimber>(setup.coefficients,
-                                                  setup.params.at("random_prob").get<double>());
-          }};
+          .makeEnvironment =
+              [](const PlayerSetup& setup) {
+                return std::make_unique<EHillClimber>(setup,
+                                                      setup.params.at("random_prob").get<double>());
+              },
+          .pursuesObjective = true};
 }
 
 }  // namespace ddalab

@@ -15,9 +15,9 @@ namespace {
 
 class EMaxMax final : public FunSeekingEnvironment {
  public:
-  EMaxMax(const Coefficients& coefficients, double randomProb, int depth, OpponentModel model,
+  EMaxMax(const PlayerSetup& setup, double randomProb, int depth, OpponentModel model,
           StopToken stop)
-      : FunSeekingEnvironment(coefficients, randomProb),
+      : FunSeekingEnvironment(setup, randomProb),
         depth_(depth),
         model_(std::move(model)),
         stop_(stop) {}
@@ -52,9 +52,9 @@ class EMaxMax final : public FunSeekingEnvironment {
     // The reply right after the outcome shares its values with the other outcomes' (ReplyMemo).
     playRounds(*line_, roundLimit, &rootMemo_, [this](const Line& at) {
       stop_.check();
-      return settler_.best(*at.state, at.tracker, coefficients());
+      return settler_.best(*at.state, at.tracker, coefficients(), objective());
     });
-    return line_->fun(coefficients());
+    return line_->fun(coefficients(), objective());
   }
 
   int depth_;
@@ -80,11 +80,13 @@ PlayerInfo eMaxMaxInfo() {
               "picks the outcome with the best fun score after simulating a few rounds "
               "of modelled players and a hill-climbing environment",
           .params = std::move(params),
-          .makeEnvironment = [](const PlayerSetup& setup) {
-            return std::make_unique<EMaxMax>(
-                setup.coefficients, setup.params.at("random_prob").get<double>(),
-                setup.params.at("depth").get<int>(), makeOpponentModel(setup), setup.stop);
-          }};
+          .makeEnvironment =
+              [](const PlayerSetup& setup) {
+                return std::make_unique<EMaxMax>(
+                    setup, setup.params.at("random_prob").get<double>(),
+                    setup.params.at("depth").get<int>(), makeOpponentModel(setup), setup.stop);
+              },
+          .pursuesObjective = true};
 }
 
 }  // namespace ddalab

@@ -40,9 +40,9 @@ struct Evaluation {
 
 class EMaxN final : public FunSeekingEnvironment {
  public:
-  EMaxN(const Coefficients& coefficients, double randomProb, const Limits& limits,
-        OpponentModel model, StopToken stop)
-      : FunSeekingEnvironment(coefficients, randomProb),
+  EMaxN(const PlayerSetup& setup, double randomProb, const Limits& limits, OpponentModel model,
+        StopToken stop)
+      : FunSeekingEnvironment(setup, randomProb),
         limits_(limits),
         model_(std::move(model)),
         stop_(stop) {}
@@ -93,7 +93,7 @@ class EMaxN final : public FunSeekingEnvironment {
   Evaluation leaf(const Line& line) const {
     Evaluation e;
     for (int p = 0; p < line.state->numPlayers(); ++p) e.values[p] = line.state->value(p);
-    e.fun = line.fun(coefficients());
+    e.fun = line.fun(coefficients(), objective());
     return e;
   }
 
@@ -150,7 +150,7 @@ class EMaxN final : public FunSeekingEnvironment {
     std::vector<double> keys(outcomes.size());
     if (limits_.chanceWidth > 0 && static_cast<int>(outcomes.size()) > limits_.chanceWidth) {
       if (limits_.chanceOrder == ChanceOrder::SettledFun)
-        settler_.funs(*line.state, line.tracker, outcomes, coefficients(), keys);
+        settler_.funs(*line.state, line.tracker, outcomes, coefficients(), keys, objective());
       else
         for (size_t i = 0; i < outcomes.size(); ++i) keys[i] = outcomes[i].probability;
     }
@@ -198,16 +198,19 @@ PlayerInfo eMaxNInfo() {
               "Max^n over the players' values carrying the fun score; picks the outcome "
               "whose tree promises the best fun score",
           .params = std::move(params),
-          .makeEnvironment = [](const PlayerSetup& setup) {
-            const Json& p = setup.params;
-            const Limits limits{
-                p.at("depth").get<int>(), p.at("width").get<int>(), p.at("chance_width").get<int>(),
-                p.at("chance_order").get<std::string>() == "probability" ? ChanceOrder::Probability
-                                                                         : ChanceOrder::SettledFun,
-                p.at("max_nodes").get<int>()};
-            return std::make_unique<EMaxN>(setup.coefficients, p.at("random_prob").get<double>(),
-                                           limits, makeOpponentModel(setup), setup.stop);
-          }};
+          .makeEnvironment =
+              [](const PlayerSetup& setup) {
+                const Json& p = setup.params;
+                const Limits limits{p.at("depth").get<int>(), p.at("width").get<int>(),
+                                    p.at("chance_width").get<int>(),
+                                    p.at("chance_order").get<std::string>() == "probability"
+                                        ? ChanceOrder::Probability
+                                        : ChanceOrder::SettledFun,
+                                    p.at("max_nodes").get<int>()};
+                return std::make_unique<EMaxN>(setup, p.at("random_prob").get<double>(), limits,
+                                               makeOpponentModel(setup), setup.stop);
+              },
+          .pursuesObjective = true};
 }
 
 }  // namespace ddalab

@@ -42,9 +42,9 @@ struct Budget {
 
 class EMonteCarlo final : public FunSeekingEnvironment {
  public:
-  EMonteCarlo(const Coefficients& coefficients, double randomProb, const Budget& budget,
+  EMonteCarlo(const PlayerSetup& setup, double randomProb, const Budget& budget,
               OpponentModel model, StopToken stop)
-      : FunSeekingEnvironment(coefficients, randomProb),
+      : FunSeekingEnvironment(setup, randomProb),
         budget_(budget),
         model_(std::move(model)),
         stop_(stop) {}
@@ -103,7 +103,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
       at.state->outcomes(outcomes_);
       return sampleOutcome(outcomes_, own);
     });
-    backPropagate(line.fun(coefficients()));
+    backPropagate(line.fun(coefficients(), objective()));
   }
 
   // Whether a descent can apply `outcome` to `line`: the line is still within the horizon at an
@@ -223,15 +223,16 @@ PlayerInfo eMonteCarloInfo() {
               "Monte Carlo tree search over the environment's outcomes, rewarded by "
               "the fun score",
           .params = std::move(params),
-          .makeEnvironment = [](const PlayerSetup& setup) {
-            const Json& p = setup.params;
-            const Budget budget{p.at("iterations").get<int>(), p.at("horizon").get<int>(),
-                                p.at("c").get<double>(),
-                                p.at("choose").get<std::string>() == "most-visited"};
-            return std::make_unique<EMonteCarlo>(setup.coefficients,
-                                                 p.at("random_prob").get<double>(), budget,
-                                                 makeOpponentModel(setup), setup.stop);
-          }};
+          .makeEnvironment =
+              [](const PlayerSetup& setup) {
+                const Json& p = setup.params;
+                const Budget budget{p.at("iterations").get<int>(), p.at("horizon").get<int>(),
+                                    p.at("c").get<double>(),
+                                    p.at("choose").get<std::string>() == "most-visited"};
+                return std::make_unique<EMonteCarlo>(setup, p.at("random_prob").get<double>(),
+                                                     budget, makeOpponentModel(setup), setup.stop);
+              },
+          .pursuesObjective = true};
 }
 
 }  // namespace ddalab

@@ -4,27 +4,22 @@
 
 #include "core/params.h"
 #include "core/player.h"
+#include "core/registry.h"
 #include "players/simulation.h"
 
 namespace ddalab {
 
 class FunSeekingEnvironment : public EnvironmentPlayer {
  public:
-  FunSeekingEnvironment(const Coefficients& coefficients, double randomProb)
-      : coefficients_(coefficients), randomProb_(randomProb) {}
+  // Pursues `setup.objective` (the weighted sum of `setup.coefficients` by default).
+  FunSeekingEnvironment(const PlayerSetup& setup, double randomProb)
+      : coefficients_(setup.coefficients), objective_(setup.objective), randomProb_(randomProb) {}
 
   // With probability random_prob the natural draw (from the nature stream, so random_prob = 1
-  // is e-random bit for bit), otherwise the outcome the search finds most fun.
+  // is e-random bit for bit), otherwise the outcome the search finds best for the objective
+  // among the outcomes its filter keeps (constrained, lexicographic; all for the others).
   Action choose(const State& state, std::span<const Outcome> outcomes, const MetricsTracker& trace,
-                Rng& own, Rng& nature) final {
-    const bool natural = own.uniform() < randomProb_;
-    const Action chosen =
-        natural ? sampleOutcome(outcomes, nature) : search(state, trace, outcomes, own);
-    if (decision_)
-      describeDecision(state, trace, outcomes, coefficients_, chosen, natural,
-                       natural ? std::span<const double>() : searchValues(), *decision_);
-    return chosen;
-  }
+                Rng& own, Rng& nature) final;
 
  protected:
   // The most fun of `outcomes` at `state` given the trace so far.
@@ -33,10 +28,18 @@ class FunSeekingEnvironment : public EnvironmentPlayer {
   // The value per outcome (in outcome order) the last search compared; empty when it keeps none.
   virtual std::span<const double> searchValues() const { return {}; }
   const Coefficients& coefficients() const { return coefficients_; }
+  const Objective& objective() const { return objective_; }
 
  private:
+  // search() among the outcomes the objective's filter keeps; fills kept_ and keptValues_.
+  Action searchKept(const State& state, const MetricsTracker& trace,
+                    std::span<const Outcome> outcomes, Rng& own);
+
   Coefficients coefficients_;
+  Objective objective_;
   double randomProb_;
+  std::vector<Outcome> kept_;       // the outcomes the filter kept (filtering objectives)
+  std::vector<double> keptValues_;  // the search's values over every outcome, NaN if removed
 };
 
 // The parameters every fun-seeking environment player has (random_prob).

@@ -72,23 +72,23 @@ const Line& Settler::settleShared(const State& state, const MetricsTracker& trac
 }
 
 double Settler::fun(const State& state, const MetricsTracker& trace, Action outcome,
-                    const Coefficients& coefficients) {
-  return settle(state, trace, outcome).fun(coefficients);
+                    const Coefficients& coefficients, const Objective& objective) {
+  return settle(state, trace, outcome).fun(coefficients, objective);
 }
 
 void Settler::funs(const State& state, const MetricsTracker& trace,
                    std::span<const Outcome> outcomes, const Coefficients& coefficients,
-                   std::vector<double>& funs) {
+                   std::vector<double>& funs, const Objective& objective) {
   funs.resize(outcomes.size());
   memo_.clear();
   for (size_t i = 0; i < outcomes.size(); ++i)
-    funs[i] = settleShared(state, trace, outcomes[i].action).fun(coefficients);
+    funs[i] = settleShared(state, trace, outcomes[i].action).fun(coefficients, objective);
 }
 
 Action Settler::best(const State& state, const MetricsTracker& trace,
-                     const Coefficients& coefficients) {
+                     const Coefficients& coefficients, const Objective& objective) {
   state.outcomes(outcomes_);
-  funs(state, trace, outcomes_, coefficients, funs_);
+  funs(state, trace, outcomes_, coefficients, funs_, objective);
   return outcomes_[bestIndices(funs_).front()].action;
 }
 
@@ -135,11 +135,22 @@ void Line::applyReply(ReplyMemo* memo) {
   apply(action, static_cast<int>(legal_.size()));
 }
 
-double Line::fun(const Coefficients& coefficients) const {
-  if (!roundOpen) return boundedFun(tracker.fun(coefficients, state->believability()));
+double Line::fun(const Coefficients& coefficients, const Objective& objective) const {
+  const auto value = [&](const MetricsTracker& t) {  // the weighted sum without a detour
+    return objective.kind == ObjectiveKind::WeightedSum
+               ? t.fun(coefficients, state->believability())
+               : objective.value(t, state->believability(), coefficients);
+  };
+  if (!roundOpen) return boundedFun(value(tracker));
   MetricsTracker closed = tracker;
   closed.endRound(*state);
-  return boundedFun(closed.fun(coefficients, state->believability()));
+  return boundedFun(value(closed));
+}
+
+MetricsTracker Line::closedTracker() const {
+  MetricsTracker closed = tracker;
+  if (roundOpen) closed.endRound(*state);
+  return closed;
 }
 
 MetricValues Line::metrics() const {
@@ -152,21 +163,40 @@ MetricValues Line::metrics() const {
 void describeDecision(const State& state, const MetricsTracker& trace,
                       std::span<const Outcome> outcomes, const Coefficients& coefficients,
                       Action chosen, bool natural, std::span<const double> searchValues,
-                      EnvironmentDecision& decision) {
+                      EnvironmentDecision& decision, const Objective& objective) {
   decision.chosen = chosen;
   decision.natural = natural;
   decision.appraisals.clear();
   Settler settler;
+  std::vector<MetricValues> settled;
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const Line& line = settler.settle(state, trace, outcomes[i].action);
+    const MetricsTracker closed = line.closedTracker();
+    const double believability = line.state->believability();
     OutcomeAppraisal appraisal;
     appraisal.outcome = outcomes[i].action;
     appraisal.probability = outcomes[i].probability;
-    appraisal.metrics = line.metrics();
-    appraisal.fun = boundedFun(funScore(appraisal.metrics, coefficients));
-    if (searchValues.size() == outcomes.size()) appraisal.searchValue = searchValues[i];
-    decision.appraisals.push_back(appraisal);
+    appraisal.metrics = closed.values(believability);
+    appraisal.fun = boundedFun(objective.value(closed, believability, coefficients));
+    appraisal.terms = objective.terms(closed, believability, coefficients);
+    if (searchValues.size() == outcomes.size() && !std::isnan(searchValues[i]))
+      appraisal.searchValue = searchValues[i];
+    settled.push_back(appraisal.metrics);
+    decision.appraisals.push_back(std::move(appraisal));
   }
+  if (!objective.filtersOutcomes()) return;
+  const std::vector<bool> allowed = objective.allowedOutcomes(settled);
+  for (size_t i = 0; i < outcomes.size(); ++i) decision.appraisals[i].allowed = allowed[i];
+}
+
+std::vector<bool> allowedOutcomes(const State& state, const MetricsTracker& trace,
+                                  std::span<const Outcome> outcomes, const Objective& objective) {
+  if (!objective.filtersOutcomes()) return std::vector<bool>(outcomes.size(), true);
+  Settler settler;
+  std::vector<MetricValues> settled;
+  for (const Outcome& o : outcomes)
+    settled.push_back(settler.settle(state, trace, o.action).metrics());
+  return objective.allowedOutcomes(settled);
 }
 
 bool playRepliesToEnvironment(Line& line, int roundLimit, ReplyMemo* memo) {

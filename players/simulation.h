@@ -9,6 +9,7 @@
 
 #include "core/match.h"
 #include "core/metrics.h"
+#include "core/objective.h"
 #include "core/state.h"
 
 namespace ddalab {
@@ -73,10 +74,13 @@ struct Line {
   void applyReply(ReplyMemo* memo = nullptr);
   // True at the end of the game or once round number `roundLimit` (of the whole game) ended.
   bool done(int roundLimit) const { return state->isTerminal() || tracker.rounds() >= roundLimit; }
-  // F of the extended trace, an open round closed without a further decision (boundedFun).
-  double fun(const Coefficients& coefficients) const;
+  // The objective's value (the weighted sum F by default) of the extended trace, an open round
+  // closed without a further decision (boundedFun).
+  double fun(const Coefficients& coefficients, const Objective& objective = weightedSum()) const;
   // The metrics of the extended trace, an open round closed without a further decision.
   MetricValues metrics() const;
+  // The tracker of the extended trace, an open round closed without a further decision.
+  MetricsTracker closedTracker() const;
 
   std::unique_ptr<State> state;
   MetricsTracker tracker;
@@ -96,17 +100,19 @@ struct Line {
 class Settler {
  public:
   explicit Settler(OpponentModel* model = nullptr) : model_(model) {}
-  // F of the settled continuation of `outcome` (boundedFun).
+  // The objective's value (F by default) of the settled continuation of `outcome` (boundedFun).
   double fun(const State& state, const MetricsTracker& trace, Action outcome,
-             const Coefficients& coefficients);
+             const Coefficients& coefficients, const Objective& objective = weightedSum());
   // The settled continuation of `outcome` (its metrics, F, ...); valid until the next call.
   const Line& settle(const State& state, const MetricsTracker& trace, Action outcome);
   // funs[i] = fun of outcomes[i].
   void funs(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
-            const Coefficients& coefficients, std::vector<double>& funs);
+            const Coefficients& coefficients, std::vector<double>& funs,
+            const Objective& objective = weightedSum());
   // The outcome of `state` e-hillclimber would pick with ties to the first: deterministic for
   // simulations (with a random model, as deterministic as the model's stream).
-  Action best(const State& state, const MetricsTracker& trace, const Coefficients& coefficients);
+  Action best(const State& state, const MetricsTracker& trace, const Coefficients& coefficients,
+              const Objective& objective = weightedSum());
 
  private:
   // settle() with the replies' values shared through memo_ (outcomes of one state).
@@ -143,12 +149,18 @@ void playRounds(Line& line, int roundLimit, ReplyMemo* memo, OutcomeChooser&& ch
 }
 
 // Fills `decision` for the choice of `chosen` among `outcomes` at `state`: every outcome appraised
-// as e-hillclimber sees it (the settled continuation's metrics and F), with the values the
-// player's search compared where `searchValues` has one per outcome.
+// as e-hillclimber sees it (the settled continuation's metrics, the objective's value and terms,
+// whether the objective's filter kept it), with the values the player's search compared where
+// `searchValues` has one per outcome (NaN: none, the outcome was filtered out).
 void describeDecision(const State& state, const MetricsTracker& trace,
                       std::span<const Outcome> outcomes, const Coefficients& coefficients,
                       Action chosen, bool natural, std::span<const double> searchValues,
-                      EnvironmentDecision& decision);
+                      EnvironmentDecision& decision, const Objective& objective = weightedSum());
+
+// The outcomes the objective's filter keeps (Objective::allowedOutcomes over the settled
+// continuations; every outcome when the objective filters none).
+std::vector<bool> allowedOutcomes(const State& state, const MetricsTracker& trace,
+                                  std::span<const Outcome> outcomes, const Objective& objective);
 
 // Indices of the `limit` highest scores, best first, ties in index order (limit 0 = all); NaN
 // scores come last (score_order.h).

@@ -10,6 +10,7 @@
 #include "experiments/batch.h"
 #include "experiments/sha256.h"
 #include "games/registry.h"
+#include "players/fun_seeking.h"
 #include "players/ranking.h"
 #include "players/registry.h"
 #include "tests/support.h"
@@ -169,6 +170,16 @@ TEST_CASE("declared capabilities match the players built", "[catalog]") {
       const auto player = info.makeRegular({*game, 100, params, {}});
       CHECK(info.ranksActions == (dynamic_cast<RankingPlayer*>(player.get()) != nullptr));
       CHECK(!(info.ranksActions && info.adjustsDifficulty));  // a DDA player ranks nothing
+    }
+    for (const PlayerInfo& info : playerRegistry()) {  // who pursues an objective
+      if (!info.canAct(PlayerKind::Environment)) continue;
+      const Json params = validateParams(info.params, nullptr, "params");
+      if (!info.whyNot(*game, params, PlayerKind::Environment).empty()) continue;
+      INFO(info.id << " on " << gameInfo.id);
+      std::vector<SeatSetup> seats(static_cast<size_t>(game->numPlayers()));
+      const auto player = info.makeEnvironment({*game, 100, params, {}, {}, seats});
+      CHECK(info.pursuesObjective ==
+            (dynamic_cast<FunSeekingEnvironment*>(player.get()) != nullptr));
     }
   }
   CHECK(findById<PlayerInfo>(playerRegistry(), "posm", "player", "p").adjustsDifficulty);

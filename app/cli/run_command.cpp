@@ -86,6 +86,7 @@ RunRequest makeRequest(const po::variables_map& vm) {
   std::string folder = file.stem().string();
   if (vm.count("shard")) {
     request.batch.shard = parseShard(vm["shard"].as<std::string>(), "--shard");
+    checkShardable(request.batch, request.batch.shard->count, "--shard");
     folder += ".shard-" + std::to_string(request.batch.shard->index) + "-of-" +
               std::to_string(request.batch.shard->count);
   }

@@ -75,6 +75,7 @@ int slurmCommand(const Args& args) {
     return *code;
   Batch batch = loadBatch(vm["batch"].as<std::string>(), varyAxes(vm));
   applyOverrides(batch, vm);
+  checkShardable(batch, vm["shards"].as<int>(), "--shards");
   const SlurmJob job = writeSlurmJob(batch, slurmOptions(vm));
   std::cout << "wrote " << job.arrayScript.string() << " (" << vm["shards"].as<int>()
             << " array tasks, " << plannedGames(batch) << " games) and " << job.mergeScript.string()

@@ -20,6 +20,7 @@
 #include <random>
 
 #include "app/gui/batch/batch_mode.h"
+#include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
 #include "app/gui/main_window.h"
 #include "app/gui/play/live_panel.h"
@@ -601,7 +602,7 @@ class GameModeTest : public QObject {
       if (const auto d = replay.decisionAt(r)) {
         for (const auto& row : d->rows) {
           double sum = 0;
-          for (double term : row.terms) sum += term;
+          for (const ObjectiveTerm& term : row.terms) sum += term.summed ? term.value : 0;
           QVERIFY(row.fun);
           QVERIFY(std::abs(sum - *row.fun) <= 1e-9 * std::max(1.0, std::abs(*row.fun)));
         }
@@ -673,6 +674,54 @@ class GameModeTest : public QObject {
     window.showGameMode();
     QVERIFY(mode.session()->thinking());
     qInfo("longest event-loop gap while MCTS thought: %lld ms", worst);
+  }
+
+  // A researcher chooses an objective in the settings dialog (its kind, a metric's row of its
+  // table) and sees it, its value so far and every outcome's terms in the live panel.
+  void objectiveChosenInTheDialogShowsInThePanel() {
+    GameSetup setup = PlayMode::defaultSetup("ludo", 3);
+    setup.experiment["players"][0] = {{"id", "random"}};
+    setup.experiment["environment"] = {{"id", "e-hillclimber"}, {"params", {{"random_prob", 0}}}};
+    ExperimentDialog dialog;
+    dialog.setGameMode(true);
+    dialog.setExperiment(setup.experiment);
+    auto* kind = dialog.findChild<QComboBox*>("objective-kind");
+    auto* table = dialog.findChild<QTableWidget*>("objective-table");
+    QVERIFY(kind && table);
+    QCOMPARE(kind->currentText(), QString("weighted-sum"));
+    QVERIFY(!dialog.experiment().contains("objective"));  // OK without changes: none written
+    kind->setCurrentIndex(kind->findText("target"));
+    QCOMPARE(table->rowCount(), 1);  // a row to fill in
+    qobject_cast<QComboBox*>(table->cellWidget(0, 0))->setCurrentText("lead_changes");
+    // OK before the target is entered: refused with the message a file would get.
+    QVERIFY2(dialog.problem().contains("objective.targets.lead_changes"),
+             qPrintable(dialog.problem()));
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    table->item(0, 1)->setText("0.2");
+    QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
+    const Json chosen = dialog.experiment();
+    QVERIFY(chosen.at("objective") ==
+            (Json{{"kind", "target"}, {"targets", {{"lead_changes", 0.2}}}}));
+    dialog.setExperiment(chosen);  // reopened, it shows the same
+    QVERIFY(dialog.experiment() == chosen);
+
+    MainWindow window;
+    window.show();
+    PlayMode& mode = *window.playMode();
+    mode.session()->setDelay(0);
+    QVERIFY(mode.newGame({chosen, 3}));
+    QVERIFY(waitForPerson(*mode.session()));  // no person: the game plays to its end
+    const QString text = panelText(*mode.panel());
+    QVERIFY2(text.contains("Objective: <b>target: lead_changes 0.2/round</b> — its value so far"),
+             qPrintable(text));
+    QTableWidget* outcomes = mode.panel()->decisionTable();
+    QCOMPARE(outcomes->rowCount(), 6);
+    for (int r = 0; r < outcomes->rowCount(); ++r) {
+      const QString tip = outcomes->item(r, 0)->toolTip();
+      QVERIFY2(tip.startsWith("the target objective = ") && tip.contains("\nlead_changes: -"),
+               qPrintable(tip));
+    }
   }
 };
 

@@ -12,6 +12,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 
+#include "app/gui/batch/objective_editor.h"
 #include "app/gui/batch/param_form.h"
 #include "experiments/batch.h"
 #include "experiments/lineup.h"
@@ -120,6 +121,7 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
       gameParams_(new ParamForm(this)),
       seatsLayout_(new QVBoxLayout),
       environment_(new PlayerEditor(PlayerKind::Environment, "Environment", this)),
+      objective_(new ObjectiveEditor(this)),
       error_(new QLabel(this)) {
   setWindowTitle("Experiment settings");
   iterations_->setRange(1, 100'000'000);
@@ -169,9 +171,15 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
     coefficientLayout->addRow(label, edit);
     coefficients_.emplace_back(std::string(metric.key), edit);
   }
+  auto* objectiveBox = new QGroupBox("Objective of the environment player", this);
+  objectiveBox->setToolTip(
+      "what a fun-seeking environment player (e-hillclimber, e-maxmax, e-maxn, e-montecarlo) "
+      "pursues; the weighted sum of the coefficients above is the thesis's");
+  (new QVBoxLayout(objectiveBox))->addWidget(objective_);
   auto* right = new QVBoxLayout;
   right->addWidget(environmentBox);
   right->addWidget(coefficientsBox);
+  right->addWidget(objectiveBox);
   right->addStretch();
 
   auto* halves = new QHBoxLayout;
@@ -281,6 +289,7 @@ void ExperimentDialog::setExperiment(const Json& e) {
   environment_->setPlayer(environment);
   const GameInfo* info = findGame(game_->currentText().toStdString());
   showCoefficients(e.value("coefficients", info ? info->thesisCoefficients : Json::object()));
+  objective_->setObjective(e.value("objective", Json(nullptr)));
   error_->clear();
 }
 
@@ -298,6 +307,7 @@ Json ExperimentDialog::experiment() const {
   for (const auto& [key, edit] : coefficients_)
     if (!edit->text().trimmed().isEmpty()) coefficients[key] = parseEntry(edit->text());
   if (!coefficients.empty()) e["coefficients"] = coefficients;
+  if (Json objective = objective_->objective(); !objective.is_null()) e["objective"] = objective;
   e["iterations"] = iterations_->value();
   if (!salt_->text().trimmed().isEmpty()) e["salt"] = parseEntry(salt_->text());
   return e;

@@ -17,6 +17,7 @@ class QVBoxLayout;
 
 namespace ddalab::gui {
 
+class ObjectiveEditor;
 class ParamForm;
 
 // A player slot: the player, its level (regular seats) and its parameters.
@@ -74,6 +75,7 @@ class ExperimentDialog : public QDialog {
   std::vector<PlayerEditor*> seats_;
   PlayerEditor* environment_;
   std::vector<std::pair<std::string, QLineEdit*>> coefficients_;
+  ObjectiveEditor* objective_;
   QLabel* error_;
   QWidget* identity_;
   bool gameMode_ = false;

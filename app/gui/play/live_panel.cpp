@@ -39,18 +39,49 @@ QString percent(double p) {
   return QString::number(100 * p, 'f', 1) + " %";
 }
 
-// F's terms, one line per metric that counts: "tension: 10 × -0.380 = -3.80" (the value is
-// signed: minus for metrics where lower is better).
-QStringList termLines(const MetricValues& terms, const Coefficients& coefficients) {
+// The objective's summed terms, one line each. The weighted sum's are per metric that counts:
+// "tension: 10 × -0.380 = -3.80" (the value is signed: minus for metrics where lower is
+// better); the target's "tension: -0.42" (minus the weighted distance to its target).
+QStringList termLines(std::span<const ObjectiveTerm> terms, const PanelContent& content) {
   QStringList lines;
-  for (const auto& info : allMetrics()) {
-    const size_t k = static_cast<size_t>(info.metric);
-    if (coefficients[k] == 0) continue;
-    lines << QString("%1: %2 × %3 = %4")
-                 .arg(QString::fromStdString(std::string(info.key)), number(coefficients[k], 0),
-                      number(terms[k] / coefficients[k], 3), number(terms[k], 2));
+  const bool weighted = content.objective.kind != ObjectiveKind::Target;
+  for (const ObjectiveTerm& term : terms) {
+    if (!term.summed) continue;
+    const auto metric = metricByKey(term.label);
+    const double c = metric ? content.coefficients[static_cast<size_t>(*metric)] : 0;
+    if (weighted && c != 0)
+      lines << QString("%1: %2 × %3 = %4")
+                   .arg(QString::fromStdString(term.label), number(c, 0), number(term.value / c, 3),
+                        number(term.value, 2));
+    else
+      lines << QString("%1: %2").arg(QString::fromStdString(term.label), number(term.value, 2));
   }
   return lines;
+}
+
+// The checks that decide before the value (a bound's excess, a lexicographic step's metric).
+QStringList checkLines(std::span<const ObjectiveTerm> terms, ObjectiveKind kind) {
+  QStringList lines;
+  for (const ObjectiveTerm& term : terms)
+    if (!term.summed)
+      lines << QString("%1: %2%3")
+                   .arg(QString::fromStdString(term.label), number(term.value, 3),
+                        kind == ObjectiveKind::Constrained
+                            ? (term.value > 0 ? QString(" over the bound") : QString(" (within)"))
+                            : QString());
+  return lines;
+}
+
+// What an outcome's value is called in the panel: F, or the objective's own value.
+QString valueName(const PanelContent& content) {
+  switch (content.objective.kind) {
+    case ObjectiveKind::Target:
+      return "the target objective";
+    case ObjectiveKind::WinRate:
+      return "F + steering";
+    default:
+      return "F";
+  }
 }
 
 }  // namespace
@@ -153,13 +184,26 @@ void LivePanel::showMetrics(const PanelContent& content) {
   const QString f = number(funScore(content.metrics, content.coefficients), 2);
   setCell(metrics_, fRow, 0, "F (fun score)", false);
   setCell(metrics_, fRow, 1, content.gainsHidden ? kHidden : f);
-  objective_->setText(
-      content.gainsHidden
-          ? QString("F (the fun score the environment steers towards): shown when the game is "
-                    "over — the gains, statuses and metrics weigh cards hidden from you. %1")
-                .arg(kRevealHint)
-          : QString("F (the fun score the environment steers towards) so far: <b>%1</b>").arg(f));
+  objective_->setText(objectiveText(content, f));
   metrics_->resizeColumnsToContents();
+}
+
+QString LivePanel::objectiveText(const PanelContent& content, const QString& f) const {
+  if (content.gainsHidden)
+    return QString(
+               "F (the fun score the environment steers towards): shown when the game is "
+               "over — the gains, statuses and metrics weigh cards hidden from you. %1")
+        .arg(kRevealHint);
+  if (content.objective.kind == ObjectiveKind::WeightedSum)
+    return QString("F (the fun score the environment steers towards) so far: <b>%1</b>").arg(f);
+  const QString described =
+      QString::fromStdString(describeObjective(content.objective)).toHtmlEscaped();
+  const QString value =
+      content.objectiveValue
+          ? QString(" — its value so far: <b>%1</b>").arg(number(*content.objectiveValue, 2))
+          : QString();
+  return QString("Objective: <b>%1</b>%2; F (the weighted sum) so far: %3")
+      .arg(described, value, f);
 }
 
 void LivePanel::showDecision(const PanelContent& content) {
@@ -203,9 +247,18 @@ void LivePanel::showOutcome(int row, const DecisionReport::Row& r, const PanelCo
     }
   setCell(outcomes_, row, 1, percent(r.probability));
   setCell(outcomes_, row, 2, r.fun ? number(*r.fun, 2) : QString("–"));
-  setCell(outcomes_, row, 3, r.search ? number(*r.search, 2) : QString("–"));
-  const QString terms = r.fun ? "F = " + number(*r.fun, 2) + ":\n" +
-                                    termLines(r.terms, content.coefficients).join("\n")
+  setCell(outcomes_, row, 3,
+          !r.allowed ? QString("removed")
+          : r.search ? number(*r.search, 2)
+                     : QString("–"));
+  const QStringList checks = checkLines(r.terms, content.objective.kind);
+  const QString checked = checks.isEmpty()
+                              ? QString()
+                              : QString(r.allowed ? "\nKept by the objective's filter:\n"
+                                                  : "\nRemoved by the objective's filter:\n") +
+                                    checks.join("\n");
+  const QString terms = r.fun ? valueName(content) + " = " + number(*r.fun, 2) + ":\n" +
+                                    termLines(r.terms, content).join("\n") + checked
                               : QString();
   for (int c = 0; c < 4; ++c) {
     outcomes_->item(row, c)->setToolTip(terms);
@@ -213,9 +266,10 @@ void LivePanel::showOutcome(int row, const DecisionReport::Row& r, const PanelCo
   }
   if (!r.chosen) return;
   outcomes_->scrollToItem(outcomes_->item(row, 0));  // in sight among many
-  breakdown_->setText(r.fun ? QString("Why: F of %1 = %2 = the sum of\n%3")
-                                  .arg(QString::fromStdString(r.outcome), number(*r.fun, 2),
-                                       termLines(r.terms, content.coefficients).join("\n"))
+  breakdown_->setText(r.fun ? QString("Why: %1 of %2 = %3 = the sum of\n%4%5")
+                                  .arg(valueName(content), QString::fromStdString(r.outcome),
+                                       number(*r.fun, 2), termLines(r.terms, content).join("\n"),
+                                       checked)
                             : QString());
 }
 

@@ -8,10 +8,12 @@
 #include <QWidget>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/metrics.h"
+#include "core/objective.h"
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -26,9 +28,10 @@ struct DecisionReport {
     std::string outcome;
     Action action = -1;  // the outcome's id (-1: not known)
     double probability = 0;
-    std::optional<double> fun;     // F of the settled continuation
-    std::optional<double> search;  // what the player's search made of it
-    MetricValues terms{};          // F's terms, coefficient x signed value, per metric
+    std::optional<double> fun;         // the objective's value (F) of the settled continuation
+    std::optional<double> search;      // what the player's search made of it
+    std::vector<ObjectiveTerm> terms;  // its terms (F's: coefficient x signed value) and checks
+    bool allowed = true;               // false: the objective's filter removed it
     bool chosen = false;
   };
   std::string chosen;
@@ -59,6 +62,8 @@ struct PanelContent {
   bool gainsHidden = false;
   const DecisionReport* decision = nullptr;  // the last environment decision (none yet: null)
   std::function<QPixmap(Action)> iconOf;     // may draw an outcome (a HexaLines cell)
+  Objective objective = {};                  // what the environment player pursues
+  std::optional<double> objectiveValue;      // its value so far, beyond the weighted sum
 };
 
 class LivePanel : public QWidget {
@@ -78,6 +83,8 @@ class LivePanel : public QWidget {
   void showPlayers(const PanelContent& content);
   void showMetrics(const PanelContent& content);
   void showDecision(const PanelContent& content);
+  // The line at the top: F so far, or the objective, its value so far and F (`f`).
+  QString objectiveText(const PanelContent& content, const QString& f) const;
   // The decision's chosen outcome when the others are hidden (State::outcomesPublic).
   void showHiddenDecision(const DecisionReport& decision);
   // Row `row` of the outcomes table: `r`, marked when chosen, its F's terms as a tooltip.

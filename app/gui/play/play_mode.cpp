@@ -22,6 +22,14 @@ namespace ddalab::gui {
 
 namespace {
 
+// The value of the content's objective for the game so far, where it is not the weighted sum F
+// the panel shows anyway.
+void showObjective(PanelContent& content, const MetricsTracker& tracker, const State& state) {
+  if (content.objective.kind != ObjectiveKind::WeightedSum)
+    content.objectiveValue =
+        content.objective.value(tracker, state.believability(), content.coefficients);
+}
+
 std::string seatLabel(const PlayerEntry& p, bool human, int seat) {
   if (human) return "seat " + std::to_string(seat) + ": you";
   return "seat " + std::to_string(seat) + ": " + p.info->id + ":" + std::to_string(p.level);
@@ -267,7 +275,10 @@ void PlayMode::refresh() {
                        [this, move](Action outcome) {
                          return view_ && move ? view_->outcomeIcon(*move->before, outcome, 34)
                                               : QPixmap();
-                       }};
+                       },
+                       session_->experiment().objective,
+                       std::nullopt};
+  showObjective(content, match.tracker(), state);
   panel_->show(content);
 }
 
@@ -348,16 +359,23 @@ void PlayMode::refreshReplay() {
                            .arg(replay_->rounds())
                            .arg(QString::fromStdString(replay_->roundText(round_, seats)), end));
   const std::optional<DecisionReport> report = replay_->decisionAt(round_, seats);
-  panel_->show({QString("Replay of %1, game %2 (seed %3)")
-                    .arg(QString::fromStdString(line.value("experiment", std::string())))
-                    .arg(line.value("iteration", 0))
-                    .arg(QString::number(line.value("seed", uint64_t{0}))),
-                playerLines(state), replay_->trackerAt(round_).values(state.believability()),
-                replay_->coefficients(), !seats.empty() && !state.gainsPublic(),
-                report ? &*report : nullptr,
-                [this, before = replay_->decisionStateAt(round_)](Action outcome) {
-                  return view_ && before ? view_->outcomeIcon(*before, outcome, 34) : QPixmap();
-                }});
+  PanelContent content{QString("Replay of %1, game %2 (seed %3)")
+                           .arg(QString::fromStdString(line.value("experiment", std::string())))
+                           .arg(line.value("iteration", 0))
+                           .arg(QString::number(line.value("seed", uint64_t{0}))),
+                       playerLines(state),
+                       replay_->trackerAt(round_).values(state.believability()),
+                       replay_->coefficients(),
+                       !seats.empty() && !state.gainsPublic(),
+                       report ? &*report : nullptr,
+                       [this, before = replay_->decisionStateAt(round_)](Action outcome) {
+                         return view_ && before ? view_->outcomeIcon(*before, outcome, 34)
+                                                : QPixmap();
+                       },
+                       replay_->objective(),
+                       std::nullopt};
+  showObjective(content, replay_->trackerAt(round_), state);
+  panel_->show(content);
 }
 
 }  // namespace ddalab::gui

@@ -16,12 +16,26 @@ std::vector<double> numbers(const Json& array) {
 }
 
 // The metric values of a "terms" object (missing keys 0).
-MetricValues termsOf(const Json& terms) {
-  MetricValues values{};
+// The weighted sum's terms of `metrics` (an appraisal that brings none of its own).
+std::vector<ObjectiveTerm> weightedTerms(const MetricValues& metrics,
+                                         const Coefficients& coefficients) {
+  const MetricValues values = funTerms(metrics, coefficients);
+  std::vector<ObjectiveTerm> terms;
   for (const auto& info : allMetrics())
-    if (terms.contains(std::string(info.key)))
-      values[static_cast<size_t>(info.metric)] = terms.at(std::string(info.key)).get<double>();
-  return values;
+    if (coefficients[static_cast<size_t>(info.metric)] != 0)
+      terms.push_back({info.key, values[static_cast<size_t>(info.metric)]});
+  return terms;
+}
+
+// An outcome's terms and checks as a detailed trace records them.
+std::vector<ObjectiveTerm> termsOf(const Json& outcome) {
+  std::vector<ObjectiveTerm> terms;
+  for (const auto& [key, summed] : {std::pair{"terms", true}, std::pair{"checks", false}}) {
+    const Json values = outcome.value(key, Json::object());
+    for (const auto& [label, value] : values.items())
+      if (value.is_number()) terms.push_back({label, value.get<double>(), summed});
+  }
+  return terms;
 }
 
 // Whether the outcome chosen at `before` is hidden from a seat of `viewers`.
@@ -81,7 +95,8 @@ DecisionReport decisionReport(const Json& action, const State& before) {
       row.probability = o.value("probability", 0.0);
       row.fun = o.value("fun", 0.0);
       if (o.contains("search")) row.search = o.at("search").get<double>();
-      row.terms = termsOf(o.value("terms", Json::object()));
+      row.terms = termsOf(o);
+      row.allowed = o.value("allowed", true);
       row.chosen = o.value("id", -1) == chosen;
       if (row.chosen) report.probability = row.probability;
       report.rows.push_back(row);
@@ -112,7 +127,8 @@ DecisionReport decisionReport(const State& before, Action chosen,
         if (a.outcome == o.action) {
           row.fun = a.fun;
           row.search = a.searchValue;
-          row.terms = funTerms(a.metrics, coefficients);
+          row.terms = a.terms.empty() ? weightedTerms(a.metrics, coefficients) : a.terms;
+          row.allowed = a.allowed;
         }
     report.rows.push_back(row);
   }
@@ -158,6 +174,11 @@ Replay::Replay(const Json& line, const Game& game, const Coefficients& coefficie
   const std::string where = "trace of iteration " + std::to_string(line.value("iteration", 0));
   Match match(game, line.at("seed").get<uint64_t>());
   checkSeats(line, static_cast<size_t>(match.state().numPlayers()));
+  if (line.contains("objective")) {
+    objective_ = parseObjective(line.at("objective"), "$.objective", match.state().numPlayers());
+    if (line.contains("win_rate_estimate"))
+      objective_.estimate = line.at("win_rate_estimate").get<double>();
+  }
   states_.push_back(match.state().clone());
   trackers_.push_back(match.tracker());
   decisions_.emplace_back();

@@ -39,11 +39,14 @@ class Replay {
   // hidden from a seat of `viewers` as the game tells it to that seat.
   std::string roundText(int position, std::span<const int> viewers = {}) const;
   const Coefficients& coefficients() const { return coefficients_; }
+  // The objective a detailed trace line records (the weighted sum when it records none).
+  const Objective& objective() const { return objective_; }
   const Json& line() const { return line_; }
 
  private:
   Json line_;
   Coefficients coefficients_;
+  Objective objective_;
   std::vector<std::unique_ptr<State>> states_;
   std::vector<MetricsTracker> trackers_;
   // An environment decision: the state it was taken at, the outcome and the trace's report.
