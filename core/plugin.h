@@ -20,7 +20,8 @@
 // 2: metrics are catalog descriptors (MetricInfo, Catalog::add), Coefficients holds kMaxMetrics.
 // 3: State::gains, playersCanDropOut, assign, valueAfter, outcomeMatters; EnvironmentPlayer::choose
 // is given the outcomes.
-#define DDALAB_PLUGIN_ABI 3
+// 4: MetricInfo::extended; four more built-in metrics (plug-in metrics start at index 13).
+#define DDALAB_PLUGIN_ABI 4
 
 #ifndef DDALAB_SDK_VERSION
 #error "DDALAB_SDK_VERSION is set by the ddalab::sdk CMake target (find_package(ddalab))"

@@ -153,15 +153,14 @@ void writeScoresCsv(const fs::path& dir, const ComparisonScores& scores) {
   for (const char* suffix : {"", "_ratio"})
     for (const ScoredMetric& column : scores.columns)
       header.push_back(std::string(column.key()) + suffix);
-  header.insert(header.end(), {"score9", "score4"});
+  for (ScoreTable table : kScoreTables) header.emplace_back(scoreKey(table));
   CsvFile csv(dir / (fileStem(scores.comparison) + ".scores.csv"));
   csv.row(header);
   for (const ScoreRow& r : scores.rows) {
     Fields row = {r.experiment};
     for (double mean : r.means) row.push_back(formatNumber(mean));
     for (double ratio : r.ratios) row.push_back(std::isnan(ratio) ? "" : formatNumber(ratio));
-    row.push_back(formatNumber(r.score9));
-    row.push_back(formatNumber(r.score4));
+    for (ScoreTable table : kScoreTables) row.push_back(formatNumber(r.score(table)));
     csv.row(row);
   }
   csv.commit();
@@ -647,25 +646,25 @@ void writeTestsCsv(const fs::path& dir, const ComparisonAnalysis& a) {
 
 void writeRanksCsv(const fs::path& dir, const ComparisonAnalysis& a) {
   CsvFile csv(dir / (fileStem(a.comparison) + ".ranks.csv"));
-  Fields header = {"experiment", "score9",     "score9_low", "score9_high",
-                   "score4",     "score4_low", "score4_high"};
-  for (const char* table : {"p_rank9_", "p_rank4_"})
+  Fields header = {"experiment"};
+  for (ScoreTable table : kScoreTables)
+    for (const char* suffix : {"", "_low", "_high"})
+      header.push_back(std::string(scoreKey(table)) + suffix);
+  for (const char* table : {"p_rank9_", "p_rank4_", "p_rank_ext_"})
     for (size_t rank = 1; rank <= a.scores.size(); ++rank)
       header.push_back(table + std::to_string(rank));
-  header.insert(header.end(), {"p_above_reference9", "p_above_reference4", "replicates"});
+  header.insert(header.end(), {"p_above_reference9", "p_above_reference4", "p_above_reference_ext",
+                               "replicates"});
   csv.row(header);
   for (const ScoreInterval& s : a.scores) {
-    Fields row = {s.experiment,
-                  formatNumber(s.score9),
-                  formatNumber(s.score9Low),
-                  formatNumber(s.score9High),
-                  formatNumber(s.score4),
-                  formatNumber(s.score4Low),
-                  formatNumber(s.score4High)};
-    for (const auto* ranks : {&s.rank9, &s.rank4})
+    Fields row = {s.experiment};
+    for (double x : {s.score9, s.score9Low, s.score9High, s.score4, s.score4Low, s.score4High,
+                     s.scoreExt, s.scoreExtLow, s.scoreExtHigh})
+      row.push_back(formatNumber(x));
+    for (const auto* ranks : {&s.rank9, &s.rank4, &s.rankExt})
       for (double p : *ranks) row.push_back(formatNumber(p));
-    row.insert(row.end(),
-               {formatNumber(s.above9), formatNumber(s.above4), formatNumber(a.replicates)});
+    for (double x : {s.above9, s.above4, s.aboveExt}) row.push_back(formatNumber(x));
+    row.push_back(formatNumber(a.replicates));
     csv.row(row);
   }
   csv.commit();
