@@ -80,8 +80,9 @@ uint64_t fingerprint(const GameRecord& r, uint64_t h) {
   mix(static_cast<uint64_t>(r.numPlayers));
   mix(static_cast<uint64_t>(r.winner));
   mix(r.capped);
-  // The built-ins only: the signature checks the engine whatever plug-ins are loaded.
-  for (size_t k = 0; k < kBuiltInMetrics; ++k) mixDouble(r.metrics[k]);
+  // The thesis's metrics only: the signature checks the engine whatever plug-ins are loaded, and
+  // stays comparable across versions that add metrics.
+  for (size_t k = 0; k < kThesisMetrics; ++k) mixDouble(r.metrics[k]);
   for (int p = 0; p < r.numPlayers; ++p) {
     mixDouble(r.scores[p]);
     mix(static_cast<uint64_t>(r.counters[p].moves));

@@ -1,5 +1,6 @@
 #include "core/metrics.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/catalog.h"
@@ -33,6 +34,18 @@ const std::array<MetricInfo, kBuiltInMetrics> kBuiltIns = {{
      "game-specific implausibility of the environment's choices", Better::Lower},
     {Metric::Randomness, "randomness", "Randomness", "Náhodnost",
      "mean |status change| by environment events per round and player", Better::Neither},
+    {Metric::Drama, "drama", "Drama", "",
+     "mean deficit of the final leader over the rounds it trailed", Better::Higher, true,
+     twoOrMorePlayers, true},
+    {Metric::Decisiveness, "decisiveness", "Decisiveness", "",
+     "share of the rounds the final leader led without a break to the end", Better::Lower, true,
+     twoOrMorePlayers, true},
+    {Metric::Uncertainty, "uncertainty", "Uncertainty", "",
+     "mean normalized entropy of the winner distribution implied by the statuses", Better::Higher,
+     true, twoOrMorePlayers, true},
+    {Metric::Comeback, "comeback", "Comeback", "",
+     "1 when the final leader once trailed by more than half the game's largest |status|",
+     Better::Higher, true, twoOrMorePlayers, true},
 }};
 
 double populationStd(std::span<const double> xs) {
@@ -123,6 +136,7 @@ void MetricsTracker::endRound(const State& state) {
 
 void MetricsTracker::endRound(std::span<const double> gains, std::span<const bool> out) {
   std::array<double, kMaxPlayers> before = status_;
+  const int previousLeader = leader_;
   leader_ = computeStatuses(gains, std::span(status_.data(), static_cast<size_t>(n_)), out);
   ++rounds_;
   if (roundHadEnvironment_) {
@@ -132,6 +146,7 @@ void MetricsTracker::endRound(std::span<const double> gains, std::span<const boo
       sumAbsDelta_ += std::abs(delta);
     }
   }
+  if (n_ >= 2) updateExtended(previousLeader, out);
   const double leaderStatus = n_ == 1 ? status_[0] : (leader_ >= 0 ? status_[leader_] : 0.0);
   lastLead_ = std::abs(leaderStatus);
   sumAbsLead_ += lastLead_;
@@ -143,6 +158,56 @@ void MetricsTracker::endRound(std::span<const double> gains, std::span<const boo
     const MetricInfo& m = metrics[k];
     m.rule.endRound(std::span(scratch_).subspan(m.scratchOffset, m.scratchSize), lastRound());
   }
+}
+
+namespace {
+
+// The entropy (in nats) of the softmax of the contenders' statuses at temperature
+// kUncertaintyTemperature x `scale`: log n when every seat is as likely to win, 0 when one seat is
+// certain. Seats out of the game cannot win (all contend when all are out, as for the statuses).
+double winnerEntropy(std::span<const double> status, std::span<const bool> out, double scale) {
+  const bool allOut = !out.empty() && std::all_of(out.begin(), out.end(), [](bool o) { return o; });
+  auto contends = [&](size_t p) { return out.empty() || allOut || !out[p]; };
+  double top = -INFINITY;
+  for (size_t p = 0; p < status.size(); ++p)
+    if (contends(p)) top = std::max(top, status[p]);
+  const double inverse = scale > 0 ? 1.0 / (kUncertaintyTemperature * scale) : 0.0;
+  double z = 0, weighted = 0;  // H = log z - sum(e^x x) / z, with x = (s - top) / temperature
+  for (size_t p = 0; p < status.size(); ++p) {
+    if (!contends(p)) continue;
+    const double x = (status[p] - top) * inverse;
+    const double e = x == 0 ? 1.0 : std::exp(x);  // the leader's term costs no exp
+    z += e;
+    weighted += e * x;
+  }
+  return std::log(z) - weighted / z;
+}
+
+}  // namespace
+
+void MetricsTracker::updateExtended(int previousLeader, std::span<const bool> out) {
+  if (leader_ != previousLeader || rounds_ == 1) runStart_ = rounds_;
+  for (int p = 0; p < n_; ++p) {
+    maxAbsStatus_ = std::max(maxAbsStatus_, std::abs(status_[p]));
+    if (status_[p] >= 0) continue;
+    deficitSum_[p] -= status_[p];
+    ++trailRounds_[p];
+    maxDeficit_[p] = std::max(maxDeficit_[p], -status_[p]);
+  }
+  sumEntropy_ +=
+      winnerEntropy(std::span(status_.data(), static_cast<size_t>(n_)), out, maxAbsStatus_);
+}
+
+void MetricsTracker::setExtended(MetricValues& v) const {
+  auto set = [&v](Metric m, double x) { v[static_cast<size_t>(m)] = x; };
+  if (n_ < 2 || rounds_ == 0) return;
+  // Normalized by log n once here rather than every round (the tracker's hot path).
+  set(Metric::Uncertainty, sumEntropy_ / (rounds_ * std::log(static_cast<double>(n_))));
+  if (leader_ < 0) return;  // no final leader: no drama, nothing decided, no comeback
+  const auto w = static_cast<size_t>(leader_);
+  set(Metric::Drama, trailRounds_[w] > 0 ? deficitSum_[w] / trailRounds_[w] : 0.0);
+  set(Metric::Decisiveness, static_cast<double>(rounds_ - runStart_ + 1) / rounds_);
+  set(Metric::Comeback, maxDeficit_[w] > kComebackThreshold * maxAbsStatus_ ? 1.0 : 0.0);
 }
 
 RoundView MetricsTracker::lastRound() const {
@@ -195,6 +260,7 @@ MetricValues MetricsTracker::values(double believability) const {
   for (int p = 0; p < n_; ++p) perPlayer[p] = sumDelta_[p] / a;
   set(Metric::Fairness, populationStd(std::span(perPlayer.data(), n_)));
   set(Metric::Randomness, sumAbsDelta_ / (a * n_));
+  setExtended(v);
   return v;
 }
 

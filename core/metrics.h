@@ -11,8 +11,9 @@
 
 namespace ddalab {
 
-// A metric's index in MetricValues. The built-ins are 0..8 in file order; the catalog gives
-// plug-in metrics the indices after them (static_cast<Metric>(i)).
+// A metric's index in MetricValues. The built-ins are 0..12 in file order (the thesis's nine, then
+// the four extended ones); the catalog gives plug-in metrics the indices after them
+// (static_cast<Metric>(i)).
 enum class Metric : int {
   Rounds,
   LeadChanges,
@@ -23,12 +24,25 @@ enum class Metric : int {
   Fairness,
   Believability,
   Randomness,
+  Drama,
+  Decisiveness,
+  Uncertainty,
+  Comeback,
 };
-inline constexpr size_t kBuiltInMetrics = 9;
+// The thesis's metrics (0..8): tables 8 and 9 and the bench signature are theirs alone.
+inline constexpr size_t kThesisMetrics = 9;
+inline constexpr size_t kBuiltInMetrics = 13;
 // Metrics the catalog holds at most (built-ins and plug-ins): MetricValues stays a value type.
 inline constexpr size_t kMaxMetrics = 16;
 // Doubles of per-game state every plug-in metric shares (each declares its part).
 inline constexpr size_t kMetricScratch = 16;
+
+// The free choices of the extended metrics (metrics.md, "Extended metrics"); statuses are in
+// each game's gain units, so both are fractions of the largest |status| the game has shown.
+// Uncertainty: the temperature of the softmax over the seats' statuses.
+inline constexpr double kUncertaintyTemperature = 0.5;
+// Comeback: the final leader's largest deficit must exceed this share to count.
+inline constexpr double kComebackThreshold = 0.5;
 
 // Which way a metric is better; `Neither` metrics take the sign from their coefficient.
 enum class Better { Higher, Lower, Neither };
@@ -63,6 +77,9 @@ struct MetricInfo {
   // Whether a game of `players` seats can have it (unset: every game); a metric a game cannot
   // have is not scored in its comparisons (fairness with one player is always 0).
   bool (*applies)(int players) = nullptr;
+  // Whether it scores in the score-ext table instead of table 8 (metrics beyond the thesis:
+  // tables 8 and 9 stay the thesis's).
+  bool extended = false;
   // Plug-in metrics: how it is computed, and how many doubles of scratch it needs.
   MetricRule rule = {};
   size_t scratchSize = 0;
@@ -132,6 +149,8 @@ class MetricsTracker {
 
  private:
   void updateLeadChanges(int leader, double leaderStatus);
+  void updateExtended(int previousLeader, std::span<const bool> out);
+  void setExtended(MetricValues& v) const;
   RoundView lastRound() const;
 
   int n_ = 0;
@@ -150,6 +169,14 @@ class MetricsTracker {
   std::array<double, kMaxPlayers> status_{};
   std::array<double, kMaxPlayers> sumDelta_{};
   std::array<PlayerCounters, kMaxPlayers> counters_{};
+  // The extended metrics' state (n >= 2): the leader's final run, the game's scale, and per
+  // seat the deficits summed over the rounds it trailed, those rounds and its largest deficit.
+  int runStart_ = 0;         // first round of the current leader's unbroken run in the lead
+  double maxAbsStatus_ = 0;  // largest |status| of any seat at a round end
+  double sumEntropy_ = 0;    // of the winner distributions of the rounds, in nats
+  std::array<double, kMaxPlayers> deficitSum_{};
+  std::array<double, kMaxPlayers> maxDeficit_{};
+  std::array<int, kMaxPlayers> trailRounds_{};
   std::array<double, kMetricScratch> scratch_{};  // the plug-in metrics' state
 };
 

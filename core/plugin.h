@@ -20,7 +20,8 @@
 // 2: metrics are catalog descriptors (MetricInfo, Catalog::add), Coefficients holds kMaxMetrics.
 // 3: State::gains, playersCanDropOut, assign, valueAfter, outcomeMatters; EnvironmentPlayer::choose
 // is given the outcomes.
-// 4: objectives (PlayerSetup::objective, OutcomeAppraisal::terms and ::allowed).
+// 4: objectives (PlayerSetup::objective, OutcomeAppraisal::terms and ::allowed);
+// MetricInfo::extended; four more built-in metrics (plug-in metrics start at index 13).
 #define DDALAB_PLUGIN_ABI 4
 
 #ifndef DDALAB_SDK_VERSION

@@ -86,15 +86,27 @@ std::string seatColumn(size_t seat, const char* suffix) {
   return name;
 }
 
-// The columns of a games file; files of ddalab before the chance bins lack pN_chance.
-Fields gamesHeader(size_t seats, bool withChance = true) {
+// What a results file of an earlier ddalab lacks: the chance bins (pN_chance), the extended
+// metrics (drama, decisiveness, uncertainty, comeback).
+struct FileVersion {
+  bool chance = true;
+  bool extended = true;
+};
+
+// Whether a file of `version` has a column for the metric `info`.
+bool hasColumn(const MetricInfo& info, FileVersion version) {
+  return version.extended || !info.extended;
+}
+
+// The columns of a games file of `version`.
+Fields gamesHeader(size_t seats, FileVersion version = {}) {
   Fields header = {"iteration", "seed", metricKey(Metric::Rounds), "winner", "capped"};
   for (const auto& info : allMetrics())
-    if (info.metric != Metric::Rounds) header.emplace_back(info.key);
+    if (info.metric != Metric::Rounds && hasColumn(info, version)) header.emplace_back(info.key);
   for (size_t seat = 0; seat < seats; ++seat)
     for (const char* suffix : {"score", "moves", "turns", "lead_rounds"})
       header.push_back(seatColumn(seat, suffix));
-  if (withChance)
+  if (version.chance)
     for (size_t seat = 0; seat < seats; ++seat) header.push_back(seatColumn(seat, "chance"));
   return header;
 }
@@ -124,10 +136,11 @@ std::string playersText(const std::vector<SeatLabel>& players) {
   return text;
 }
 
-Fields batchHeader() {
+Fields batchHeader(FileVersion version = {}) {
   Fields header = {"experiment", "comparison", "game",   "environment",
                    "players",    "games",      "planned"};
-  for (const auto& info : allMetrics()) header.emplace_back(info.key);
+  for (const auto& info : allMetrics())
+    if (hasColumn(info, version)) header.emplace_back(info.key);
   header.insert(header.end(), {"win_ratio", "draw_rate"});
   return header;
 }
@@ -153,15 +166,14 @@ void writeScoresCsv(const fs::path& dir, const ComparisonScores& scores) {
   for (const char* suffix : {"", "_ratio"})
     for (const ScoredMetric& column : scores.columns)
       header.push_back(std::string(column.key()) + suffix);
-  header.insert(header.end(), {"score9", "score4"});
+  for (ScoreTable table : kScoreTables) header.emplace_back(scoreKey(table));
   CsvFile csv(dir / (fileStem(scores.comparison) + ".scores.csv"));
   csv.row(header);
   for (const ScoreRow& r : scores.rows) {
     Fields row = {r.experiment};
     for (double mean : r.means) row.push_back(formatNumber(mean));
     for (double ratio : r.ratios) row.push_back(std::isnan(ratio) ? "" : formatNumber(ratio));
-    row.push_back(formatNumber(r.score9));
-    row.push_back(formatNumber(r.score4));
+    for (ScoreTable table : kScoreTables) row.push_back(formatNumber(r.score(table)));
     csv.row(row);
   }
   csv.commit();
@@ -260,12 +272,15 @@ class CsvReader {
   size_t recordLine_ = 1;
 };
 
-// Reads the header record and checks it is exactly `expected` (true) or, when given, exactly
-// `older` (false: a file of an earlier version).
-bool expectHeader(CsvReader& reader, const Fields& expected, const Fields& older = {}) {
+// Reads the header record and checks it is exactly one of `accepted` (this version's first, then
+// those of earlier versions); returns the index of the one it is. The message names what this
+// version expects.
+size_t expectHeader(CsvReader& reader, std::span<const Fields> accepted) {
   Fields header;
   if (!reader.next(header)) reader.fail(1, "the file is empty; expected a header row");
-  if (!older.empty() && header == older) return false;
+  for (size_t k = 0; k < accepted.size(); ++k)
+    if (header == accepted[k]) return k;
+  const Fields& expected = accepted.front();
   for (size_t i = 0; i < expected.size(); ++i) {
     const std::string found = i < header.size() ? header[i] : "(nothing)";
     if (found != expected[i])
@@ -273,7 +288,7 @@ bool expectHeader(CsvReader& reader, const Fields& expected, const Fields& older
   }
   if (header.size() > expected.size())
     reader.fail(expected.size() + 1, "unexpected header '" + header[expected.size()] + "'");
-  return true;
+  return 0;  // not reached: fail throws
 }
 
 // The number spelled by all of `text`, if it is one (std::from_chars ignores the locale).
@@ -403,8 +418,8 @@ ListedExperiment parseListedExperiment(const CsvReader& reader, const Fields& fi
 
 std::vector<ListedExperiment> readBatchSummary(const fs::path& file) {
   CsvReader reader(file);
-  const Fields header = batchHeader();
-  expectHeader(reader, header);
+  const Fields headers[] = {batchHeader(), batchHeader({.extended = false})};
+  const Fields& header = headers[expectHeader(reader, headers)];
   std::vector<ListedExperiment> listed;
   Fields fields;
   while (reader.next(fields)) listed.push_back(parseListedExperiment(reader, fields, header));
@@ -429,7 +444,7 @@ bool parseFlag(RowCursor& row) {
 // One row of a games file, in the column order of gamesHeader(); `previous` is the iteration
 // of the row before (none for the first), `planned` the experiment's planned iterations.
 GameRecord parseGame(RowCursor& row, size_t seats, std::optional<uint64_t> previous, int planned,
-                     bool withChance) {
+                     FileVersion version) {
   GameRecord g;
   g.numPlayers = static_cast<int>(seats);
   g.iteration = row.number<uint64_t>();
@@ -443,16 +458,26 @@ GameRecord parseGame(RowCursor& row, size_t seats, std::optional<uint64_t> previ
   g.winner = parseWinner(row, seats);
   g.capped = parseFlag(row);
   // Counts, means of counts, absolute values and deviations: none of them can be negative.
+  // A metric the file has no column for is unknown (NaN): not 0, which would be a value.
   for (const auto& info : allMetrics())
     if (info.metric != Metric::Rounds)
-      g.metrics[static_cast<size_t>(info.metric)] = row.nonNegative();
+      g.metrics[static_cast<size_t>(info.metric)] =
+          hasColumn(info, version) ? row.nonNegative() : NAN;
   for (size_t seat = 0; seat < seats; ++seat) {
     g.scores[seat] = row.finite();
     g.counters[seat] = {row.count(), row.count(), row.count()};
   }
-  if (withChance)
+  if (version.chance)
     for (size_t seat = 0; seat < seats; ++seat) g.chance[seat] = row.chanceBins();
   return g;
+}
+
+// Reads the header of a games file: this version's, or one of an earlier version.
+FileVersion gamesFileVersion(CsvReader& reader, size_t seats) {
+  const FileVersion versions[] = {{true, true}, {false, true}, {true, false}, {false, false}};
+  std::vector<Fields> headers;
+  for (const FileVersion& v : versions) headers.push_back(gamesHeader(seats, v));
+  return versions[expectHeader(reader, headers)];
 }
 
 // Calls `onGame` for every game of `file` in order; returns how many there were.
@@ -460,15 +485,14 @@ size_t readGames(const fs::path& file, const ExperimentLabel& label,
                  const std::function<void(const GameRecord&)>& onGame) {
   CsvReader reader(file);
   const size_t seats = label.players.size();
-  Fields header = gamesHeader(seats);
-  const bool withChance = expectHeader(reader, header, gamesHeader(seats, false));
-  if (!withChance) header = gamesHeader(seats, false);
+  const FileVersion version = gamesFileVersion(reader, seats);
+  const Fields header = gamesHeader(seats, version);
   Fields fields;
   std::optional<uint64_t> previous;
   size_t games = 0;
   while (reader.next(fields)) {
     RowCursor row(reader, fields, header);
-    const GameRecord record = parseGame(row, seats, previous, label.plannedIterations, withChance);
+    const GameRecord record = parseGame(row, seats, previous, label.plannedIterations, version);
     previous = record.iteration;
     onGame(record);
     ++games;
@@ -647,25 +671,25 @@ void writeTestsCsv(const fs::path& dir, const ComparisonAnalysis& a) {
 
 void writeRanksCsv(const fs::path& dir, const ComparisonAnalysis& a) {
   CsvFile csv(dir / (fileStem(a.comparison) + ".ranks.csv"));
-  Fields header = {"experiment", "score9",     "score9_low", "score9_high",
-                   "score4",     "score4_low", "score4_high"};
-  for (const char* table : {"p_rank9_", "p_rank4_"})
+  Fields header = {"experiment"};
+  for (ScoreTable table : kScoreTables)
+    for (const char* suffix : {"", "_low", "_high"})
+      header.push_back(std::string(scoreKey(table)) + suffix);
+  for (const char* table : {"p_rank9_", "p_rank4_", "p_rank_ext_"})
     for (size_t rank = 1; rank <= a.scores.size(); ++rank)
       header.push_back(table + std::to_string(rank));
-  header.insert(header.end(), {"p_above_reference9", "p_above_reference4", "replicates"});
+  header.insert(header.end(), {"p_above_reference9", "p_above_reference4", "p_above_reference_ext",
+                               "replicates"});
   csv.row(header);
   for (const ScoreInterval& s : a.scores) {
-    Fields row = {s.experiment,
-                  formatNumber(s.score9),
-                  formatNumber(s.score9Low),
-                  formatNumber(s.score9High),
-                  formatNumber(s.score4),
-                  formatNumber(s.score4Low),
-                  formatNumber(s.score4High)};
-    for (const auto* ranks : {&s.rank9, &s.rank4})
+    Fields row = {s.experiment};
+    for (double x : {s.score9, s.score9Low, s.score9High, s.score4, s.score4Low, s.score4High,
+                     s.scoreExt, s.scoreExtLow, s.scoreExtHigh})
+      row.push_back(formatNumber(x));
+    for (const auto* ranks : {&s.rank9, &s.rank4, &s.rankExt})
       for (double p : *ranks) row.push_back(formatNumber(p));
-    row.insert(row.end(),
-               {formatNumber(s.above9), formatNumber(s.above4), formatNumber(a.replicates)});
+    for (double x : {s.above9, s.above4, s.aboveExt}) row.push_back(formatNumber(x));
+    row.push_back(formatNumber(a.replicates));
     csv.row(row);
   }
   csv.commit();

@@ -117,7 +117,7 @@ void printScoreTable(std::ostream& out, const ComparisonScores& scores,
                      const ComparisonAnalysis* analysis) {
   Cells header = {"experiment"};
   for (const ScoredMetric& column : scores.columns) header.emplace_back(column.key());
-  header.insert(header.end(), {"score9", "score4"});
+  for (ScoreTable t : kScoreTables) header.emplace_back(scoreKey(t));
   TextTable table(header);
   for (const ScoreRow& row : scores.rows) {
     Cells cells = {row.experiment};
@@ -127,8 +127,7 @@ void printScoreTable(std::ostream& out, const ComparisonScores& scores,
                                         : fixed(ratio) + significanceMark(analysis, row.experiment,
                                                                           scores.columns[k]));
     }
-    cells.push_back(fixed(row.score9));
-    cells.push_back(fixed(row.score4));
+    for (ScoreTable t : kScoreTables) cells.push_back(fixed(row.score(t)));
     table.addRow(cells);
   }
   table.print(out);
@@ -142,7 +141,8 @@ std::string percent(double p) {
 void printRankTable(std::ostream& out, const ComparisonAnalysis& a) {
   out << "  bootstrap 95 % intervals (" << a.replicates << " replicates of the " << a.pairs
       << " paired games); P(>ref): score9 above " << a.reference << "'s; P(rank) by score9:\n";
-  Cells header = {"experiment", "score9", "interval", "score4", "interval", "P(>ref)"};
+  Cells header = {"experiment", "score9",    "interval", "score4",
+                  "interval",   "score_ext", "interval", "P(>ref)"};
   for (size_t rank = 1; rank <= a.scores.size(); ++rank)
     header.push_back("P(" + std::to_string(rank) + ")");
   TextTable table(header);
@@ -152,6 +152,8 @@ void printRankTable(std::ostream& out, const ComparisonAnalysis& a) {
                    fixed(s.score9Low, 2) + ".." + fixed(s.score9High, 2),
                    fixed(s.score4, 2),
                    fixed(s.score4Low, 2) + ".." + fixed(s.score4High, 2),
+                   fixed(s.scoreExt, 2),
+                   fixed(s.scoreExtLow, 2) + ".." + fixed(s.scoreExtHigh, 2),
                    s.experiment == a.reference ? "-" : percent(s.above9)};
     for (double p : s.rank9) cells.push_back(percent(p));
     table.addRow(cells);
@@ -219,22 +221,23 @@ void printComparisonScores(std::ostream& out, const std::vector<ComparisonScores
     if (scores.rows.size() < 2) continue;  // a ratio to the best of one row says nothing
     const ComparisonAnalysis* analysis = analysisOf(analyses, scores.comparison);
     out << "\nComparison " << scores.comparison
-        << ": ratio to the best (1 = best; score9 = thesis table 8, score4 = table 9)\n";
+        << ": ratio to the best (1 = best; score9 = thesis table 8, score4 = table 9, score_ext = "
+           "the extended metrics)\n";
     printScoreTable(out, scores, analysis);
     for (const std::string& note : scores.notes) out << "  note: " << note << '\n';
     if (!analysis) continue;
     if (!analysis->tests.empty())
       out << "  * the row's mean differs from " << analysis->reference
-          << "'s (paired test, Holm-corrected over the comparison, 5 %)\n";
+          << "'s (paired test, Holm-corrected over the comparison's thesis or extended metrics, "
+             "5 %)\n";
     for (const std::string& note : analysis->notes) out << "  note: " << note << '\n';
     if (!analysis->scores.empty()) printRankTable(out, *analysis);
     printDetectability(out, *analysis);
   }
-  for (const ScoreTable table : {ScoreTable::AllMetrics, ScoreTable::FourMetrics}) {
+  for (const ScoreTable table : kScoreTables) {
     const CrossScores cross = crossScores(comparisons, table);
     if (cross.comparisons.size() < 2) return;
-    out << (table == ScoreTable::AllMetrics ? "\nScores across comparisons (thesis table 8)\n"
-                                            : "\nScores across comparisons (thesis table 9)\n");
+    out << "\nScores across comparisons (" << scoreTableName(table) << ")\n";
     printCrossTable(out, cross);
   }
 }

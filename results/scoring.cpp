@@ -1,7 +1,9 @@
 #include "results/scoring.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 
@@ -19,12 +21,46 @@ bool ScoredMetric::appliesTo(const ExperimentSummary& summary) const {
   return !metric || metricInfo(*metric).appliesTo(static_cast<int>(summary.players.size()));
 }
 
+bool ScoredMetric::extended() const {
+  return metric && metricInfo(*metric).extended;
+}
+
 std::vector<ScoredMetric> scoredMetrics() {
   std::vector<ScoredMetric> columns;
   for (const MetricInfo& info : allMetrics())
-    if (info.scored) columns.push_back({info.metric});
+    if (info.scored && !info.extended) columns.push_back({info.metric});
   columns.push_back({std::nullopt});
+  for (const MetricInfo& info : allMetrics())
+    if (info.scored && info.extended) columns.push_back({info.metric});
   return columns;
+}
+
+namespace {
+
+// What each score table is called, in ScoreTable order.
+struct TableNames {
+  std::string_view key, name;
+};
+constexpr std::array<TableNames, std::size(kScoreTables)> kTableNames = {{
+    {"score9", "thesis table 8"},
+    {"score4", "thesis table 9"},
+    {"score_ext", "score-ext"},
+}};
+
+}  // namespace
+
+double ScoreRow::score(ScoreTable table) const {
+  static constexpr double ScoreRow::*kScores[] = {&ScoreRow::score9, &ScoreRow::score4,
+                                                  &ScoreRow::scoreExt};
+  return this->*kScores[static_cast<size_t>(table)];
+}
+
+std::string_view scoreTableName(ScoreTable table) {
+  return kTableNames[static_cast<size_t>(table)].name;
+}
+
+std::string_view scoreKey(ScoreTable table) {
+  return kTableNames[static_cast<size_t>(table)].key;
 }
 
 namespace {
@@ -112,17 +148,25 @@ ComparisonScores scoreComparison(const std::string& comparison,
   if (names.empty()) return scores;
   const size_t columns = scores.columns.size();
   scores.scored.resize(columns);
-  scores.rows.resize(
-      names.size(), ScoreRow{{}, std::vector<double>(columns), std::vector<double>(columns), 0, 0});
+  scores.rows.resize(names.size(),
+                     ScoreRow{{}, std::vector<double>(columns), std::vector<double>(columns)});
   for (size_t k = 0; k < columns; ++k) {
     const ScoredMetric& scored = scores.columns[k];
     std::vector<double> means;
     for (const auto& summary : summaries) means.push_back(scoredMean(summary, scored));
     scores.scored[k] = std::all_of(summaries.begin(), summaries.end(),
                                    [&](const auto& s) { return scored.appliesTo(s); });
+    // A results folder of an earlier ddalab has no column for a metric added since: unknown.
+    const bool known =
+        std::none_of(means.begin(), means.end(), [](double m) { return std::isnan(m); });
     if (!scores.scored[k])
       scores.notes.push_back(std::string(scored.key()) + ": not scored (the game cannot have it" +
                              seatsText(summaries) + ")");
+    else if (!known)
+      scores.notes.push_back(std::string(scored.key()) +
+                             ": not scored (unknown: the games file of a row has no such column, "
+                             "written by an earlier ddalab)");
+    scores.scored[k] = scores.scored[k] && known;
     const RatioRule rule =
         scores.scored[k] ? ratioRule(scored, means, names, scores.notes) : RatioRule{};
     for (size_t i = 0; i < names.size(); ++i) {
@@ -134,7 +178,8 @@ ComparisonScores scoreComparison(const std::string& comparison,
     ScoreRow& row = scores.rows[i];
     row.experiment = names[i];
     for (size_t k = 0; k < columns; ++k)
-      if (scores.scored[k]) row.score9 += row.ratios[k];
+      if (scores.scored[k])
+        (scores.columns[k].extended() ? row.scoreExt : row.score9) += row.ratios[k];
     row.score4 = fourMetricScore(row, scores.columns);
   }
   return scores;
@@ -195,7 +240,7 @@ CrossScores crossScores(std::span<const ComparisonScores> comparisons, ScoreTabl
       const size_t r = static_cast<size_t>(
           std::find(cross.rows.begin(), cross.rows.end(), rowKey(row.experiment)) -
           cross.rows.begin());
-      cross.scores[r][c] = table == ScoreTable::AllMetrics ? row.score9 : row.score4;
+      cross.scores[r][c] = row.score(table);
     }
   std::vector<size_t> common;
   for (size_t c = 0; c < cross.comparisons.size(); ++c) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numeric>
 #include <tuple>
 
@@ -88,6 +89,10 @@ void addPairedTests(std::span<const ExperimentResult> rows, const PairedRows& pa
     for (const GameValue& value : gameValues()) {
       for (size_t i = 0; i < paired.pairs(); ++i)
         differences[i] = value.of(*paired.games[row][i]) - value.of(*paired.games[reference][i]);
+      // A metric an earlier ddalab did not write (NaN) has nothing to test.
+      if (std::any_of(differences.begin(), differences.end(),
+                      [](double d) { return std::isnan(d); }))
+        continue;
       const PairedDifference d = pairedDifference(differences);
       analysis.tests.push_back({rows[row].name, value.key, d.n, d.mean, d.ci95Low, d.ci95High,
                                 "paired-t", d.tP, d.wilcoxonP, 1.0});
@@ -141,6 +146,74 @@ int replicatesFor(const AnalysisOptions& options, size_t rows, size_t pairs) {
                     options.replicates);
 }
 
+// The bootstrap replicates of one row's score in one table: the scores, the probability of
+// each rank and the share of replicates above the reference row.
+struct TableDraws {
+  std::vector<double> scores;  // [replicate]
+  std::vector<double> ranks;   // [rank - 1]
+  double above = 0;
+};
+constexpr size_t kTables = std::size(kScoreTables);
+using RowDraws = std::array<TableDraws, kTables>;  // one per ScoreTable
+
+// Adds the ranks and the above-reference counts of replicate `scores` ([row][table]).
+void countRanks(const std::vector<std::array<double, kTables>>& scores, size_t reference,
+                size_t replicates, std::vector<RowDraws>& draws) {
+  const double share = 1.0 / static_cast<double>(replicates);
+  std::vector<double> column(scores.size());
+  for (size_t t = 0; t < kTables; ++t) {
+    for (size_t row = 0; row < scores.size(); ++row) column[row] = scores[row][t];
+    for (size_t row = 0; row < scores.size(); ++row) {
+      draws[row][t].ranks[rankOf(column, row) - 1] += share;
+      draws[row][t].above += (column[row] > column[reference]) * share;
+    }
+  }
+}
+
+// The observed scores of `observed` with the intervals and rank probabilities of `draws`.
+ScoreInterval scoreInterval(const std::string& name, const ScoreRow& observed,
+                            const RowDraws& draws,
+                            const std::vector<std::vector<double>>& ratioDraws) {
+  ScoreInterval si;
+  si.experiment = name;
+  auto fill = [&](ScoreTable table, double& score, double& low, double& high,
+                  std::vector<double>& ranks, double& above) {
+    const TableDraws& d = draws[static_cast<size_t>(table)];
+    score = observed.score(table);
+    std::tie(low, high) = percentileInterval(d.scores, 0.95);
+    ranks = d.ranks;
+    above = d.above;
+  };
+  fill(ScoreTable::AllMetrics, si.score9, si.score9Low, si.score9High, si.rank9, si.above9);
+  fill(ScoreTable::FourMetrics, si.score4, si.score4Low, si.score4High, si.rank4, si.above4);
+  fill(ScoreTable::Extended, si.scoreExt, si.scoreExtLow, si.scoreExtHigh, si.rankExt, si.aboveExt);
+  for (size_t k = 0; k < ratioDraws.size(); ++k) {
+    const auto [low, high] = std::isnan(observed.ratios[k])
+                                 ? std::pair(std::nan(""), std::nan(""))
+                                 : percentileInterval(ratioDraws[k], 0.95);
+    si.ratioLow.push_back(low);
+    si.ratioHigh.push_back(high);
+  }
+  return si;
+}
+
+// win_ratio's paired bootstrap test of `row` against the reference from their replicates.
+PairedTest winRatioTest(const std::string& name, std::span<const double> row,
+                        std::span<const double> reference, size_t pairs, double observed) {
+  const size_t b = row.size();
+  std::vector<double> diff(b);
+  size_t atMostZero = 0, atLeastZero = 0;
+  for (size_t rep = 0; rep < b; ++rep) {
+    diff[rep] = row[rep] - reference[rep];
+    atMostZero += diff[rep] <= 0;
+    atLeastZero += diff[rep] >= 0;
+  }
+  const auto [low, high] = percentileInterval(diff, 0.95);
+  const double p = std::min(
+      1.0, 2.0 * static_cast<double>(std::min(atMostZero, atLeastZero)) / static_cast<double>(b));
+  return {name, "win_ratio", pairs, observed, low, high, "bootstrap", p, std::nan(""), 1.0};
+}
+
 // Score intervals and rank probabilities, and win_ratio's paired bootstrap test, resampling
 // the pairs (the same games for every row in a replicate).
 void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& paired,
@@ -150,76 +223,43 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
   for (const auto& row : rows) names.push_back(row.name);
   analysis.replicates = replicatesFor(options, n, paired.pairs());
   const auto b = static_cast<size_t>(analysis.replicates);
-  std::vector<std::vector<double>> score9(n, std::vector<double>(b)), score4 = score9,
-                                                                      winRatio = score9;
-  std::vector<std::vector<double>> rank9(n, std::vector<double>(n, 0.0)), rank4 = rank9;
+  std::vector<RowDraws> draws(n);
+  for (RowDraws& row : draws)
+    for (TableDraws& table : row) table = {std::vector<double>(b), std::vector<double>(n), 0.0};
+  std::vector<std::vector<double>> winRatio(n, std::vector<double>(b));
   // ratios[row][column][replicate]
   const size_t columns = scoredMetrics().size();
   std::vector<std::vector<std::vector<double>>> ratios(
       n, std::vector<std::vector<double>>(columns, std::vector<double>(b)));
-  std::vector<double> above9(n, 0.0), above4(n, 0.0);
   Rng rng(options.seed);
   std::vector<uint32_t> counts;
   std::vector<double> wins;
   std::vector<ExperimentSummary> summaries;
   for (const auto& row : rows) summaries.push_back(emptySummary(row));
   std::vector<ExperimentSummary> full = summaries;
-  std::vector<double> s9(n), s4(n);
+  std::vector<std::array<double, kTables>> replicate(n);
   for (size_t rep = 0; rep < b; ++rep) {
     resampleCounts(paired.pairs(), rng, counts);
     for (size_t row = 0; row < n; ++row) weigh(paired.games[row], counts, wins, summaries[row]);
     const ComparisonScores scores = scoreComparison(analysis.comparison, names, summaries);
     for (size_t row = 0; row < n; ++row) {
-      s9[row] = score9[row][rep] = scores.rows[row].score9;
-      s4[row] = score4[row][rep] = scores.rows[row].score4;
+      for (size_t t = 0; t < kTables; ++t)
+        replicate[row][t] = draws[row][t].scores[rep] = scores.rows[row].score(kScoreTables[t]);
       winRatio[row][rep] = summaries[row].winRatio;
       for (size_t k = 0; k < columns; ++k) ratios[row][k][rep] = scores.rows[row].ratios[k];
     }
-    for (size_t row = 0; row < n; ++row) {
-      rank9[row][rankOf(s9, row) - 1] += 1.0 / static_cast<double>(b);
-      rank4[row][rankOf(s4, row) - 1] += 1.0 / static_cast<double>(b);
-      above9[row] += (s9[row] > s9[reference]) / static_cast<double>(b);
-      above4[row] += (s4[row] > s4[reference]) / static_cast<double>(b);
-    }
+    countRanks(replicate, reference, b, draws);
   }
   const std::vector<uint32_t> ones(paired.pairs(), 1);
   for (size_t row = 0; row < n; ++row) weigh(paired.games[row], ones, wins, full[row]);
   const ComparisonScores observed = scoreComparison(analysis.comparison, names, full);
   for (size_t row = 0; row < n; ++row) {
-    ScoreInterval si{names[row],
-                     observed.rows[row].score9,
-                     0,
-                     0,
-                     observed.rows[row].score4,
-                     0,
-                     0,
-                     rank9[row],
-                     rank4[row],
-                     above9[row],
-                     above4[row],
-                     std::vector<double>(columns),
-                     std::vector<double>(columns)};
-    std::tie(si.score9Low, si.score9High) = percentileInterval(score9[row], 0.95);
-    std::tie(si.score4Low, si.score4High) = percentileInterval(score4[row], 0.95);
-    for (size_t k = 0; k < columns; ++k)
-      std::tie(si.ratioLow[k], si.ratioHigh[k]) = std::isnan(observed.rows[row].ratios[k])
-                                                      ? std::pair(std::nan(""), std::nan(""))
-                                                      : percentileInterval(ratios[row][k], 0.95);
-    analysis.scores.push_back(std::move(si));
+    analysis.scores.push_back(
+        scoreInterval(names[row], observed.rows[row], draws[row], ratios[row]));
     if (row == reference) continue;
-    std::vector<double> diff(b);
-    size_t atMostZero = 0, atLeastZero = 0;
-    for (size_t rep = 0; rep < b; ++rep) {
-      diff[rep] = winRatio[row][rep] - winRatio[reference][rep];
-      atMostZero += diff[rep] <= 0;
-      atLeastZero += diff[rep] >= 0;
-    }
-    const auto [low, high] = percentileInterval(diff, 0.95);
-    const double p = std::min(
-        1.0, 2.0 * static_cast<double>(std::min(atMostZero, atLeastZero)) / static_cast<double>(b));
-    analysis.tests.push_back({names[row], "win_ratio", paired.pairs(),
-                              full[row].winRatio - full[reference].winRatio, low, high, "bootstrap",
-                              p, std::nan(""), 1.0});
+    analysis.tests.push_back(winRatioTest(names[row], winRatio[row], winRatio[reference],
+                                          paired.pairs(),
+                                          full[row].winRatio - full[reference].winRatio));
   }
 }
 
@@ -280,11 +320,26 @@ void addDetectability(std::span<const ExperimentResult> rows, const AnalysisOpti
     }
 }
 
+// Whether a test belongs to the extended metrics' family (its metric scores in score-ext).
+bool extendedFamily(const PairedTest& t) {
+  const std::optional<Metric> metric = metricByKey(t.metric);
+  return metric && metricInfo(*metric).extended;
+}
+
+// Holm over each family of the comparison's tests: the thesis's (with plug-in metrics, the
+// per-round rates and win_ratio) and the extended metrics'.
 void adjustForMultipleTests(ComparisonAnalysis& analysis) {
-  std::vector<double> p;
-  for (const PairedTest& t : analysis.tests) p.push_back(t.p);
-  const std::vector<double> adjusted = holmAdjust(p);
-  for (size_t i = 0; i < adjusted.size(); ++i) analysis.tests[i].holmP = adjusted[i];
+  for (const bool extended : {false, true}) {
+    std::vector<double> p;
+    std::vector<PairedTest*> family;
+    for (PairedTest& t : analysis.tests)
+      if (extendedFamily(t) == extended) {
+        p.push_back(t.p);
+        family.push_back(&t);
+      }
+    const std::vector<double> adjusted = holmAdjust(p);
+    for (size_t i = 0; i < adjusted.size(); ++i) family[i]->holmP = adjusted[i];
+  }
 }
 
 // The analyses hold a comparison's games in memory (about 350 bytes a game).
@@ -352,6 +407,15 @@ std::vector<ComparisonAnalysis> analyzeAll(std::span<const ExperimentResult> res
     analyses.push_back(analyzeComparison(group.comparison, rows, options));
   }
   return analyses;
+}
+
+std::pair<double, double> ScoreInterval::interval(ScoreTable table) const {
+  using Bounds = std::pair<double ScoreInterval::*, double ScoreInterval::*>;
+  static constexpr Bounds kBounds[] = {{&ScoreInterval::score9Low, &ScoreInterval::score9High},
+                                       {&ScoreInterval::score4Low, &ScoreInterval::score4High},
+                                       {&ScoreInterval::scoreExtLow, &ScoreInterval::scoreExtHigh}};
+  const auto [low, high] = kBounds[static_cast<size_t>(table)];
+  return {this->*low, this->*high};
 }
 
 const PairedTest* findTest(const ComparisonAnalysis& analysis, const std::string& experiment,

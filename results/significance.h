@@ -27,23 +27,29 @@ struct PairedTest {
   std::string test;      // "paired-t" (per-game metrics) or "bootstrap" (win_ratio)
   double p = 1;          // two-sided p of `test`
   double wilcoxonP = 1;  // Wilcoxon signed-rank p (per-game metrics; NaN for win_ratio)
-  double holmP = 1;      // p after Holm's correction over the whole table
+  // p after Holm's correction over its family in the comparison: the extended metrics' tests form
+  // a family of their own, so that adding them leaves the thesis metrics' corrections as they were.
+  double holmP = 1;
   bool significant() const { return holmP < 0.05; }
 };
 
-// A row's table-8/9 scores with bootstrap 95 % intervals and the probability of each rank
-// (rank 1 = the highest score; index 0 of the vectors).
+// A row's table-8/9 and score-ext scores with bootstrap 95 % intervals and the probability of
+// each rank (rank 1 = the highest score; index 0 of the vectors).
 struct ScoreInterval {
   std::string experiment;
   double score9 = 0, score9Low = 0, score9High = 0;
   double score4 = 0, score4Low = 0, score4High = 0;
-  std::vector<double> rank9, rank4;
+  double scoreExt = 0, scoreExtLow = 0, scoreExtHigh = 0;
+  std::vector<double> rank9, rank4, rankExt;
   // Share of replicates in which the row scores above the reference row (0 for the reference):
   // how sure the comparison is that the row beats no DDA.
-  double above9 = 0, above4 = 0;
+  double above9 = 0, above4 = 0, aboveExt = 0;
   // Per scored metric, the 95 % interval of the row's ratio to the best of the comparison
   // (the best re-chosen in every replicate); NaN where the metric is not scored.
   std::vector<double> ratioLow, ratioHigh;  // per column of ComparisonScores
+
+  // The 95 % interval of the score in `table`.
+  std::pair<double, double> interval(ScoreTable table) const;
 };
 
 // Whether `seat` of an experiment could tell the environment from natural chance: the deciles

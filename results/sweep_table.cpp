@@ -1,6 +1,7 @@
 #include "results/sweep_table.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "results/scoring.h"
 
@@ -39,7 +40,8 @@ bool againstRandom(const ComparisonAnalysis* a, std::span<const ExperimentSummar
   return false;
 }
 
-// score9 and score4 of the row named `name`, with the bootstrap intervals where analysed.
+// The row's score in every table (score9, score4, score_ext), with the bootstrap intervals where
+// analysed.
 void addScores(SweepRow& row, std::span<const ComparisonScores> scores,
                const ComparisonAnalysis* analysis) {
   const ScoreRow* score = nullptr;
@@ -51,13 +53,16 @@ void addScores(SweepRow& row, std::span<const ComparisonScores> scores,
     for (const ScoreInterval& si : analysis->scores)
       if (si.experiment == row.experiment) interval = &si;
   if (!score) {
-    row.values.insert(row.values.end(), 2, std::nullopt);
+    row.values.insert(row.values.end(), std::size(kScoreTables), std::nullopt);
     return;
   }
-  row.values.push_back(SweepValue{score->score9, interval ? interval->score9Low : score->score9,
-                                  interval ? interval->score9High : score->score9});
-  row.values.push_back(SweepValue{score->score4, interval ? interval->score4Low : score->score4,
-                                  interval ? interval->score4High : score->score4});
+  auto add = [&](double value, double ScoreInterval::*low, double ScoreInterval::*high) {
+    row.values.push_back(
+        SweepValue{value, interval ? interval->*low : value, interval ? interval->*high : value});
+  };
+  add(score->score9, &ScoreInterval::score9Low, &ScoreInterval::score9High);
+  add(score->score4, &ScoreInterval::score4Low, &ScoreInterval::score4High);
+  add(score->scoreExt, &ScoreInterval::scoreExtLow, &ScoreInterval::scoreExtHigh);
 }
 
 }  // namespace
@@ -86,7 +91,8 @@ SweepTable sweepTable(std::span<const ExperimentSummary> summaries, std::span<co
   SweepTable table;
   table.axes = axisNames(points);
   for (const auto& info : allMetrics()) table.columns.push_back(info.key);
-  table.columns.insert(table.columns.end(), {"win_ratio", "score9", "score4"});
+  table.columns.emplace_back("win_ratio");
+  for (ScoreTable t : kScoreTables) table.columns.emplace_back(scoreKey(t));
   const std::vector<std::string> tested = testedKeys(analyses);
   for (const std::string& key : tested) table.columns.push_back(key + "_vs_random");
   const std::vector<ComparisonScores> scores = scoreAll(summaries);

@@ -26,8 +26,8 @@ struct SweepRow {
 
 struct SweepTable {
   std::vector<std::string> axes;  // in name order
-  // Every metric's key, win_ratio, score9, score4, then "<key>_vs_random" for every paired test
-  // (the difference to the comparison's e-random reference row).
+  // Every metric's key, win_ratio, score9, score4, score_ext, then "<key>_vs_random" for every
+  // paired test (the difference to the comparison's e-random reference row).
   std::vector<std::string> columns;
   std::vector<SweepRow> rows;
 

@@ -56,6 +56,23 @@ cmp -s "$work/out/ludo-4hc__e-random.games.csv" "$work/again/ludo-4hc__e-random.
 grep -q "score9" "$work/score.txt" || fail "score printed no scores"
 expect 2 "summary.csv" "$ddalab" score "$work/nothing-here"
 
+# A results folder written before the extended metrics (no drama..comeback columns) still
+# scores: the thesis's tables as they were, the extended metrics named as unknown.
+mkdir -p "$work/older"
+for f in "$work/out"/*.games.csv "$work/out/summary.csv"; do
+  awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) drop[i] = ($i ~ /^(drama|decisiveness|uncertainty|comeback)$/) }
+    { line = ""; for (i = 1; i <= NF; i++) if (!drop[i]) line = line (line == "" ? "" : OFS) $i; print line }' \
+    "$f" >"$work/older/$(basename "$f")"
+done
+cp "$work/out"/*.summary.csv "$work/out/batch.json" "$work/older/"
+"$ddalab" score "$work/older" >"$work/older.txt" 2>&1 || fail "score of an older folder: $(cat "$work/older.txt")"
+grep -q "drama: not scored (unknown" "$work/older.txt" || fail "the unknown metrics are not named"
+# score9 and score4 of each row (the ratio table) as the folder with every column gives them
+thesis_scores() { sed -n '/ratio to the best/,/^  note\|^  \*/p' "$1" | awk '/^  ludo-4hc\// {print $1, $(NF-2), $(NF-1)}'; }
+[ -n "$(thesis_scores "$work/score.txt")" ] || fail "no ratio table rows in $work/score.txt"
+[ "$(thesis_scores "$work/older.txt")" = "$(thesis_scores "$work/score.txt")" ] ||
+  fail "an older folder's tables 8 and 9 differ: $(thesis_scores "$work/older.txt")"
+
 # Sweeps: the expanded batch is a batch file that runs, --vary adds an axis, a bad axis is named.
 sweep="$src/experiments/sweeps/ludo-4mn-random-prob-believability.json"
 expect 0 "40 experiments" "$ddalab" sweep expand "$sweep" --out "$work/expanded.json"

@@ -2,7 +2,7 @@
 # The plug-in path end to end, as a researcher takes it (README "Writing a plug-in"): ddalab is
 # installed into a prefix, examples/plugin-dice is configured and built against it out of tree,
 # loaded with --plugin and DDALAB_PLUGIN_PATH, passes the conformance test every game passes,
-# its metric (drama) is followed by the tracker and becomes a column of every results file,
+# its metric (swing) is followed by the tracker and becomes a column of every results file,
 # runs a comparison byte-identically for 1 and 2 threads and after a kill and --resume; a
 # missing file, another ABI, a failing registration, a clashing id and a changed plug-in on
 # --resume are refused with their messages.
@@ -44,8 +44,8 @@ DDALAB_PLUGIN_PATH="$plugin" "$unit_tests" "conformance: random playouts*" -s >"
   { tail -30 "$work/conformance.txt"; fail "the conformance test failed with the plug-in"; }
 grep -q "pig (defaults) params" "$work/conformance.txt" || fail "the conformance test did not play pig"
 DDALAB_PLUGIN_PATH="$plugin" "$unit_tests" "[plugin-metric]" >"$work/metric.txt" 2>&1 ||
-  { tail -30 "$work/metric.txt"; fail "the plug-in's metric is not followed as drama.cpp defines it"; }
-expect 0 "drama (Drama) - mean gap" "$ddalab" list metrics --plugin "$plugin"
+  { tail -30 "$work/metric.txt"; fail "the plug-in's metric is not followed as swing.cpp defines it"; }
+expect 0 "swing (Swing) - mean gap" "$ddalab" list metrics --plugin "$plugin"
 
 # A comparison: the same files for 1 and 2 threads; batch.json names the plug-in and its sha256.
 batch="$source/examples/plugin-dice/pig-comparison.json"
@@ -56,12 +56,14 @@ sha=$(sha256sum "$plugin" | cut -d' ' -f1)
 grep -q "\"sha256\": \"$sha\"" "$work/t1/batch.json" || fail "batch.json does not record the plug-in's sha256"
 grep -q "pig__e-hillclimber.games.csv" <(ls "$work/t1") || fail "no games CSV of the plug-in's game"
 # The plug-in's metric is a column of every file, scored with the others, tested against e-random.
-head -1 "$work/t1/pig__e-hillclimber.games.csv" | grep -q ",randomness,drama,p0_score," ||
-  fail "the games CSV has no drama column after randomness"
-grep -q "^drama," "$work/t1/pig__e-hillclimber.summary.csv" || fail "no drama row in the summary"
-head -1 "$work/t1/pig.scores.csv" | grep -q ",drama,win_ratio,.*,drama_ratio,win_ratio_ratio," ||
-  fail "drama is not a scored column"
-grep -q "^pig/e-hillclimber,pig/e-random,drama," "$work/t1/pig.tests.csv" || fail "drama is not tested against e-random"
+# Plug-in metrics follow the built-ins (the thesis's nine, then the extended four) and score in
+# table 8 (before win_ratio); the extended columns come after win_ratio (score-ext).
+head -1 "$work/t1/pig__e-hillclimber.games.csv" | grep -q ",randomness,drama,decisiveness,uncertainty,comeback,swing,p0_score," ||
+  fail "the games CSV has no swing column after the built-in metrics"
+grep -q "^swing," "$work/t1/pig__e-hillclimber.summary.csv" || fail "no swing row in the summary"
+head -1 "$work/t1/pig.scores.csv" | grep -q ",swing,win_ratio,drama,decisiveness,uncertainty,comeback,.*,swing_ratio,win_ratio_ratio,drama_ratio," ||
+  fail "swing is not a scored column of table 8"
+grep -q "^pig/e-hillclimber,pig/e-random,swing," "$work/t1/pig.tests.csv" || fail "swing is not tested against e-random"
 # A built-in batch run with the plug-in loaded has the column too, so batch.json names the plug-in.
 "$ddalab" run "$source/experiments/quick.json" --plugin "$plugin" --out "$work/q" -n 20 --quiet >/dev/null 2>&1 ||
   fail "quick.json with the plug-in failed"

@@ -96,11 +96,11 @@ TEST_CASE("metrics: the built-ins first, plug-in metrics get the next index and 
 
 // Run by tests/plugin_test.sh with examples/plugin-dice loaded (hidden otherwise): the tracker
 // calls the plug-in's rule at the end of every round with the statuses and the leader, and
-// its value is drama as drama.cpp defines it, worked out here from the tracker's statuses.
+// its value is swing as swing.cpp defines it, worked out here from the tracker's statuses.
 TEST_CASE("a plug-in metric is followed round by round by the tracker", "[.plugin-metric]") {
-  const auto drama = metricByKey("drama");
-  REQUIRE(drama);
-  CHECK(catalog().metricOrigin("drama").find("plug-in dice") == 0);
+  const auto swing = metricByKey("swing");
+  REQUIRE(swing);
+  CHECK(catalog().metricOrigin("swing").find("plug-in dice") == 0);
   const std::vector<std::vector<double>> rounds = {
       {0, 10, 5}, {0, 20, 5}, {30, 20, 5}, {25, 26, 5}, {40, 20, 10}};
   MetricsTracker tracker(std::vector<double>{0, 0, 0});
@@ -116,11 +116,11 @@ TEST_CASE("a plug-in metric is followed round by round by the tracker", "[.plugi
   REQUIRE(trailed[0] == 3);  // player 0 trailed in the first two rounds and the fourth
   const double expected = gapSum[0] / trailed[0];
   CHECK(expected > 0);
-  CHECK(tracker.values(0)[static_cast<size_t>(*drama)] == Approx(expected));
+  CHECK(tracker.values(0)[static_cast<size_t>(*swing)] == Approx(expected));
   // A copy follows on by itself (search players copy the tracker).
   MetricsTracker copy = tracker;
   copy.endRound(std::vector<double>{0, 50, 0});
-  CHECK(tracker.values(0)[static_cast<size_t>(*drama)] == Approx(expected));
+  CHECK(tracker.values(0)[static_cast<size_t>(*swing)] == Approx(expected));
   CHECK(copy.leader() == 1);
 }
 

@@ -316,6 +316,65 @@ MetricValues rescore(const Json& trace, double believability, bool useOut) {
   return tracker.values(believability);
 }
 
+// The unique leader of a round's statuses (the one seat with a positive status), or -1.
+int leaderOf(const std::vector<double>& statuses) {
+  int leader = -1;
+  for (size_t p = 0; p < statuses.size(); ++p)
+    if (statuses[p] > 0) leader = static_cast<int>(p);
+  return leader;
+}
+
+// The normalized entropy of the softmax of the statuses of the seats still in (metrics.md,
+// uncertainty), computed directly: |status| <= scale keeps every exponent within [-2, 2].
+double roundUncertainty(const std::vector<double>& statuses, const std::vector<bool>& out,
+                        double scale) {
+  const size_t n = statuses.size();
+  const bool allOut = std::find(out.begin(), out.end(), false) == out.end();
+  std::vector<double> weights(n, 0.0);
+  double total = 0;
+  for (size_t p = 0; p < n; ++p)
+    if (allOut || !out[p])
+      total += weights[p] =
+          std::exp(scale > 0 ? statuses[p] / (kUncertaintyTemperature * scale) : 0.0);
+  double entropy = 0;
+  for (double w : weights)
+    if (w > 0) entropy -= w / total * std::log(w / total);
+  return entropy / std::log(static_cast<double>(n));
+}
+
+// Drama, decisiveness, uncertainty and comeback worked out the long way from the statuses (and
+// "out") a trace records, without the tracker: the definitions of metrics.md read literally.
+std::array<double, 4> extendedFromTrace(const Json& trace) {
+  std::vector<std::vector<double>> s;
+  std::vector<std::vector<bool>> out;
+  for (const Json& round : trace["rounds"]) {
+    s.push_back(round.at("statuses").get<std::vector<double>>());
+    out.push_back(round.contains("out") ? round["out"].get<std::vector<bool>>()
+                                        : std::vector<bool>(s.back().size(), false));
+  }
+  if (s.empty() || s.front().size() < 2) return {0, 0, 0, 0};
+  const size_t a = s.size();
+  double scale = 0, uncertainty = 0;
+  for (size_t i = 0; i < a; ++i) {
+    for (double x : s[i]) scale = std::max(scale, std::abs(x));  // the largest |status| so far
+    uncertainty += roundUncertainty(s[i], out[i], scale) / static_cast<double>(a);
+  }
+  const int w = leaderOf(s.back());
+  if (w < 0) return {0, 0, uncertainty, 0};
+  double deficits = 0, trailed = 0, largest = 0;
+  for (const auto& st : s)
+    if (st[static_cast<size_t>(w)] < 0) {
+      deficits -= st[static_cast<size_t>(w)];
+      trailed += 1;
+      largest = std::max(largest, -st[static_cast<size_t>(w)]);
+    }
+  size_t first = a;  // the first round (1-based) of w's final unbroken run in the lead
+  while (first > 1 && leaderOf(s[first - 2]) == w) --first;
+  return {trailed > 0 ? deficits / trailed : 0.0,
+          static_cast<double>(a - first + 1) / static_cast<double>(a), uncertainty,
+          largest > kComebackThreshold * scale ? 1.0 : 0.0};
+}
+
 void requireSameRecord(const GameRecord& a, const GameRecord& b) {
   CHECK(a.iteration == b.iteration);
   CHECK(a.seed == b.seed);
@@ -434,6 +493,14 @@ TEST_CASE("playGame is deterministic and writes a complete trace", "[conformance
           INFO(metric.key);
           CHECK(again[static_cast<size_t>(metric.metric)] ==
                 Approx(a.metrics[static_cast<size_t>(metric.metric)]).margin(1e-12));
+        }
+        // The extended metrics once more, the long way from the trace's statuses alone.
+        const std::array<double, 4> extended = extendedFromTrace(trace);
+        const std::array<Metric, 4> keys = {Metric::Drama, Metric::Decisiveness,
+                                            Metric::Uncertainty, Metric::Comeback};
+        for (size_t k = 0; k < keys.size(); ++k) {
+          INFO(metricInfo(keys[k]).key);
+          CHECK(extended[k] == Approx(metricOf(a, keys[k])).margin(1e-12));
         }
         // The final round's gains are the record's scores.
         const auto lastGains = trace["rounds"].back().at("gains").get<std::vector<double>>();

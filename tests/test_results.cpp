@@ -163,10 +163,12 @@ constexpr std::array<std::string_view, 9> kThesisOrder = {
     "lead_changes", "tension",    "lead",         "fairness", "believability",
     "freedom",      "randomness", "leading_time", "win_ratio"};
 
-// A two-player experiment's summary with these means (in the thesis's order).
+// A two-player experiment's summary with these means (in the thesis's order); the extended
+// metrics (score-ext) have mean 1 in every row, so they leave no note.
 ExperimentSummary summaryWithMeans(const std::array<double, 9>& means, size_t players = 2) {
   ExperimentSummary s;
   s.players.resize(players);
+  for (size_t k = kThesisMetrics; k < kBuiltInMetrics; ++k) s.metrics[k].mean = 1;
   for (size_t k = 0; k + 1 < kThesisOrder.size(); ++k)
     s.metrics[at(*metricByKey(kThesisOrder[k]))].mean = means[k];
   s.winRatio = means.back();
@@ -243,10 +245,13 @@ TEST_CASE("scoreComparison: a metric the game cannot have does not score") {
   CHECK(std::isnan(scores.rows[0].ratios[col("fairness")]));
   double expected = 0;
   for (size_t k = 0; k < scores.columns.size(); ++k)
-    if (k != col("fairness")) expected += scores.rows[0].ratios[k];
+    if (k != col("fairness") && !scores.columns[k].extended()) expected += scores.rows[0].ratios[k];
   CHECK(scores.rows[0].score9 == Approx(expected));
   CHECK(scores.rows[0].score9 <= 8.0);
   CHECK_THAT(scores.notes.front(), Contains("fairness") && Contains("not scored"));
+  // Nor do the extended metrics, which need two players too: score-ext is 0.
+  CHECK(scores.rows[0].scoreExt == 0.0);
+  CHECK(scores.notes.size() == 1 + (kBuiltInMetrics - kThesisMetrics));
 }
 
 TEST_CASE("crossScores: the mean is over the comparisons every algorithm takes part in") {
@@ -409,7 +414,8 @@ TEST_CASE("CSV columns follow app.md") {
   REQUIRE(games.size() == 4);
   CHECK(games[0] ==
         "iteration,seed,rounds,winner,capped,lead_changes,lead,tension,leading_time,freedom,"
-        "fairness,believability,randomness,p0_score,p0_moves,p0_turns,p0_lead_rounds,p1_score,"
+        "fairness,believability,randomness,drama,decisiveness,uncertainty,comeback,p0_score,"
+        "p0_moves,p0_turns,p0_lead_rounds,p1_score,"
         "p1_moves,p1_turns,p1_lead_rounds,p0_chance,p1_chance");
   // Game 0 is a draw (empty winner), not capped; 0.1 + 0.2 keeps all its digits.
   CHECK_THAT(games[1], Contains("0,18446744073709551615,17,,0,"));
@@ -431,16 +437,18 @@ TEST_CASE("CSV columns follow app.md") {
   REQUIRE(batch.size() == 3);
   CHECK(batch[0] ==
         "experiment,comparison,game,environment,players,games,planned,rounds,lead_changes,lead,"
-        "tension,leading_time,freedom,fairness,believability,randomness,win_ratio,draw_rate");
+        "tension,leading_time,freedom,fairness,believability,randomness,drama,decisiveness,"
+        "uncertainty,comeback,win_ratio,draw_rate");
   CHECK(batch[1].rfind("x,cmp,ludo,e-hillclimber,hillclimber:50;hillclimber:100,3,4,18,", 0) == 0);
 
   const auto scores = lines(readText(dir.path() / "cmp.scores.csv"));
   REQUIRE(scores.size() == 3);
   CHECK(scores[0] ==
         "experiment,lead_changes,lead,tension,leading_time,freedom,fairness,believability,"
-        "randomness,win_ratio,lead_changes_ratio,lead_ratio,tension_ratio,leading_time_ratio,"
-        "freedom_ratio,fairness_ratio,believability_ratio,randomness_ratio,win_ratio_ratio,"
-        "score9,score4");
+        "randomness,win_ratio,drama,decisiveness,uncertainty,comeback,lead_changes_ratio,"
+        "lead_ratio,tension_ratio,leading_time_ratio,freedom_ratio,fairness_ratio,"
+        "believability_ratio,randomness_ratio,win_ratio_ratio,drama_ratio,decisiveness_ratio,"
+        "uncertainty_ratio,comeback_ratio,score9,score4,score_ext");
 }
 
 TEST_CASE("CSV quotes fields with commas, quotes and line breaks (RFC 4180)") {

@@ -108,6 +108,9 @@ QStringList exportSweepCharts(const fs::path& dir, std::span<const ExperimentSum
   return written;
 }
 
+// The file names of the scores charts, in ScoreTable order.
+constexpr const char* kScoresChartNames[] = {"scores.table8", "scores.table9", "scores.ext"};
+
 }  // namespace
 
 QStringList exportCharts(const QString& results, const QString& out, QSize size, bool svg,
@@ -155,11 +158,11 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
     write([&] { return comparisonChart(s, analysis == analyses.end() ? nullptr : &*analysis); },
           fileName(s.comparison) + ".compare");
   }
-  for (const ScoreTable table : {ScoreTable::AllMetrics, ScoreTable::FourMetrics}) {
+  for (const ScoreTable table : kScoreTables) {
     const CrossScores grid = crossScores(scores, table);
     if (!grid.rows.empty())
       write([&] { return scoresChart(grid, table, analyses); },
-            table == ScoreTable::AllMetrics ? "scores.table8" : "scores.table9");
+            kScoresChartNames[static_cast<size_t>(table)]);
   }
   written << exportSweepCharts(dir, summaries, analyses, out, size, svg, sweepColumns);
   return written;

@@ -58,7 +58,7 @@ PlayerInfo holdAtInfo() {
 void registerInto(Catalog& catalog, const std::string& origin) {
   catalog.add(gameInfo(), origin);
   catalog.add(holdAtInfo(), origin);
-  catalog.add(dramaInfo(), origin);
+  catalog.add(swingInfo(), origin);
 }
 
 }  // namespace pig

@@ -139,7 +139,7 @@ class PigGame final : public Game {
   Config config_;
 };
 
-// The plug-in's metric (drama.cpp): how far behind the eventual leader was while it trailed.
-MetricInfo dramaInfo();
+// The plug-in's metric (swing.cpp): how far behind the eventual leader was while it trailed.
+MetricInfo swingInfo();
 
 }  // namespace pig

@@ -271,14 +271,14 @@ class GameModeTest : public QObject {
     QString error;
     QVERIFY2(window.loadPlugin(DDALAB_DICE_PLUGIN, &error), qPrintable(error));
     QCOMPARE(queue.columnCount(), columnsBefore + 1);
-    const int drama = metricColumn(*metricByKey("drama"));
-    QCOMPARE(queue.headerData(drama, Qt::Horizontal, Qt::DisplayRole).toString(), QString("Drama"));
+    const int swing = metricColumn(*metricByKey("swing"));
+    QCOMPARE(queue.headerData(swing, Qt::Horizontal, Qt::DisplayRole).toString(), QString("Swing"));
     QVERIFY(
-        queue.headerData(drama, Qt::Horizontal, Qt::ToolTipRole).toString().contains("trailed"));
-    QCOMPARE(queue.data(queue.index(0, drama), Qt::DisplayRole).toString(), QString("n/a"));
+        queue.headerData(swing, Qt::Horizontal, Qt::ToolTipRole).toString().contains("trailed"));
+    QCOMPARE(queue.data(queue.index(0, swing), Qt::DisplayRole).toString(), QString("n/a"));
     QCOMPARE(window.batch()->queueView()->model()->columnCount(), columnsBefore + 1);
     playByClicks(window, "pig");
-    QVERIFY(panelText(*window.playMode()->panel()).contains(" drama "));
+    QVERIFY(panelText(*window.playMode()->panel()).contains(" swing "));
   }
   // Playing Lost Cities against an AI, the live panel never names a card the person may not
   // know: the AI's hand, the cards the deck gave it (it showed "deck gives Y9": a cheat sheet),

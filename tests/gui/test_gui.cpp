@@ -332,7 +332,7 @@ class GuiTest : public QObject {
     int scoredRatios = 0;
     for (int c = 1; c < ratios->columnCount(); ++c)
       scoredRatios += ratios->item(0, c)->text() != "–";
-    QCOMPARE(ratioBars, 2 * (scoredRatios - 2));  // less score9 and score4
+    QCOMPARE(ratioBars, 2 * (scoredRatios - 3));  // less score9, score4 and score_ext
     // Mean ± 95 % CI: win_ratio with its bootstrap interval, fairness never "± 0.000".
     QueueModel& queue = *batch.queue();
     queue.setStatistic(Statistic::CI);
@@ -461,7 +461,7 @@ class GuiTest : public QObject {
     QCOMPARE(gui.exitCode(), 0);
     const QString noise = gui.readAllStandardError();
     QVERIFY2(noise.isEmpty(), qPrintable("--export-charts printed: " + noise));
-    QStringList expected = {"ludo-4hc.compare", "scores.table8", "scores.table9"};
+    QStringList expected = {"ludo-4hc.compare", "scores.table8", "scores.table9", "scores.ext"};
     for (const auto& m : allMetrics())
       expected << "ludo-4hc.histogram." + QString::fromStdString(std::string(m.key));
     for (const QString& stem : expected) {

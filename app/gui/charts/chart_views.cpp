@@ -255,8 +255,7 @@ void CompareView::refresh() {
   QStringList headers = {"Experiment"};
   for (const ScoredMetric& column : table.columns)
     headers << QString::fromStdString(std::string(column.key()));
-  headers << "score9"
-          << "score4";
+  for (ScoreTable t : kScoreTables) headers << QString::fromStdString(std::string(scoreKey(t)));
   std::vector<QStringList> cells;
   for (const ScoreRow& r : table.rows) {
     QStringList line = {QString::fromStdString(r.experiment)};
@@ -265,12 +264,13 @@ void CompareView::refresh() {
                                        : QString::number(r.ratios[k], 'f', 3) +
                                              QString::fromStdString(significanceMark(
                                                  analysis_, r.experiment, table.columns[k])));
-    line << QString::number(r.score9, 'f', 3) << QString::number(r.score4, 'f', 3);
+    for (ScoreTable t : kScoreTables) line << QString::number(r.score(t), 'f', 3);
     cells.push_back(line);
   }
   fillTable(ratios_, headers, cells);
   note_->setText(analysis_ ? QString("* the row's mean differs from %1's (paired test over %2 "
-                                     "paired games, Holm-corrected over the comparison, 5 %); "
+                                     "paired games, Holm-corrected over the comparison's thesis or "
+                                     "extended metrics, 5 %); "
                                      "the Tests tab has every difference with its interval.")
                                  .arg(QString::fromStdString(analysis_->reference))
                                  .arg(analysis_->pairs)
@@ -285,8 +285,10 @@ ScoresView::ScoresView(QueueModel* model, QWidget* parent)
       intervals_(readOnlyTable(this)),
       intervalsNote_(new QLabel(this)),
       chart_(new ChartPanel(this)) {
+  // In kScoreTables order: the current index is the table.
   table_->addItems({"Table 8: all nine metrics (score9)",
-                    "Table 9: lead changes, tension, lead, win ratio (score4)"});
+                    "Table 9: lead changes, tension, lead, win ratio (score4)",
+                    "score-ext: drama, decisiveness, uncertainty, comeback (score_ext)"});
   chart_->controls()->insertWidget(0, table_);
   grid_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   grid_->verticalHeader()->setVisible(true);
@@ -310,7 +312,7 @@ void ScoresView::refresh(std::span<const ComparisonAnalysis> analyses,
                          const ComparisonAnalysis* selected) {
   analyses_ = analyses;
   showAnalysis(selected);
-  const auto table = table_->currentIndex() == 0 ? ScoreTable::AllMetrics : ScoreTable::FourMetrics;
+  const ScoreTable table = kScoreTables[std::max(0, table_->currentIndex())];
   const CrossScores grid = crossScores(scoreAll(model_->summaries()), table);
   grid_->clear();
   grid_->setRowCount(static_cast<int>(grid.rows.size()));
@@ -357,6 +359,7 @@ void ScoresView::showAnalysis(const ComparisonAnalysis* a) {
   const auto percent = [](double share) { return QString::number(100 * share, 'f', 0) + " %"; };
   QStringList headers = {"Experiment",    "score9",
                          "95 % interval", "score4",
+                         "95 % interval", "score_ext",
                          "95 % interval", "P(> " + QString::fromStdString(a->reference) + ")"};
   for (size_t rank = 1; rank <= a->scores.size(); ++rank)
     headers << QString("P(rank %1)").arg(rank);
@@ -367,6 +370,8 @@ void ScoresView::showAnalysis(const ComparisonAnalysis* a) {
                         range(s.score9Low, s.score9High),
                         QString::number(s.score4, 'f', 2),
                         range(s.score4Low, s.score4High),
+                        QString::number(s.scoreExt, 'f', 2),
+                        range(s.scoreExtLow, s.scoreExtHigh),
                         s.experiment == a->reference ? QString("–") : percent(s.above9)};
     for (double p : s.rank9) line << percent(p);
     rows.push_back(line);

@@ -171,9 +171,7 @@ std::optional<std::pair<double, double>> scoreInterval(std::span<const Compariso
   for (const ComparisonAnalysis& a : analyses)
     if (a.comparison == comparison)
       for (const ScoreInterval& s : a.scores)
-        if (rowKey(s.experiment) == row)
-          return table == ScoreTable::AllMetrics ? std::pair(s.score9Low, s.score9High)
-                                                 : std::pair(s.score4Low, s.score4High);
+        if (rowKey(s.experiment) == row) return s.interval(table);
   return std::nullopt;
 }
 
@@ -295,6 +293,25 @@ QChart* comparisonChart(const ComparisonScores& scores, const ComparisonAnalysis
   return chart;
 }
 
+namespace {
+
+// What the scores chart of each table sums, for its title (in ScoreTable order).
+const char* const kScoresTitles[] = {
+    "Scores over the metrics each game can have (thesis table 8)",
+    "Scores over lead changes, tension, lead, win ratio (thesis table 9)",
+    "Scores over drama, decisiveness, uncertainty, comeback (score-ext)"};
+
+// The highest score of `table` on the thesis's axes: 9 and 4; score-ext: its columns.
+int maxScore(ScoreTable table) {
+  if (table == ScoreTable::AllMetrics) return 9;
+  if (table == ScoreTable::FourMetrics) return 4;
+  const auto columns = scoredMetrics();
+  return static_cast<int>(
+      std::count_if(columns.begin(), columns.end(), [](const auto& c) { return c.extended(); }));
+}
+
+}  // namespace
+
 QChart* scoresChart(const CrossScores& grid, ScoreTable table,
                     std::span<const ComparisonAnalysis> analyses) {
   auto* chart = new QChart;
@@ -302,10 +319,7 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table,
   // since a longer category label is cut off at the chart's usual sizes.
   const QString mean =
       grid.comparisons.size() > 1 ? "<br>mean: over the comparisons every row takes part in" : "";
-  styleChart(chart, (table == ScoreTable::AllMetrics
-                         ? "Scores over the metrics each game can have (thesis table 8)"
-                         : "Scores over lead changes, tension, lead, win ratio (thesis table 9)") +
-                        mean);
+  styleChart(chart, kScoresTitles[static_cast<size_t>(table)] + mean);
   auto* series = new QBarSeries;
   std::vector<QString> names;
   for (const std::string& row : grid.rows) names.push_back(QString::fromStdString(row));
@@ -321,8 +335,9 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table,
   auto* categories = new QBarCategoryAxis;
   for (const auto& c : grid.comparisons) categories->append(QString::fromStdString(c));
   if (grid.comparisons.size() > 1) categories->append("mean");
-  auto* y = valueAxis(table == ScoreTable::AllMetrics ? "Score (max 9)" : "Score (max 4)");
-  y->setRange(0, table == ScoreTable::AllMetrics ? 9 : 4);
+  const int most = maxScore(table);
+  auto* y = valueAxis(QString("Score (max %1)").arg(most));
+  y->setRange(0, most);
   y->setTickType(QValueAxis::TicksDynamic);
   y->setTickAnchor(0);
   y->setTickInterval(table == ScoreTable::AllMetrics ? 3 : 1);

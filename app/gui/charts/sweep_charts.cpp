@@ -92,7 +92,7 @@ QColor scaleColour(double t) {
 }  // namespace
 
 int betterDirection(const std::string& column) {
-  if (column == "score9" || column == "score4") return 1;
+  if (column == "score9" || column == "score4" || column == "score_ext") return 1;
   if (column == "win_ratio") return -1;
   std::string key = column;
   if (const size_t at = key.find("_vs_random"); at != std::string::npos) key = key.substr(0, at);

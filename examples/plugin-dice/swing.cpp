@@ -1,7 +1,8 @@
-// A plug-in metric: drama (Browne 2008; Ludii's "Drama"), on ddalab's statuses. A game is
-// dramatic when the player who ends in the lead spent rounds behind, far behind: drama is the
-// mean, over the rounds in which the final leader trailed, of its gap to the round's best
-// status; 0 when it never trailed, when the game ends tied, or with one player.
+// A plug-in metric: swing, on ddalab's statuses (an example of how a plug-in follows a game; it
+// is close to the built-in drama of metrics.md, which measures the final leader's deficit to the
+// leader's gain instead). A game swings when the player who ends in the lead spent rounds behind,
+// far behind: swing is the mean, over the rounds in which the final leader trailed, of its gap to
+// the round's best status; 0 when it never trailed, when the game ends tied, or with one player.
 //
 // A metric follows the game round by round in a few doubles of the tracker's scratch (the
 // tracker is a small value the search players copy), so it keeps per seat the sum of its gaps
@@ -37,10 +38,10 @@ bool twoOrMore(int players) {
 
 }  // namespace
 
-MetricInfo dramaInfo() {
+MetricInfo swingInfo() {
   MetricInfo info;
-  info.key = "drama";
-  info.label = "Drama";
+  info.key = "swing";
+  info.label = "Swing";
   info.description =
       "mean gap of the final leader to the best status over the rounds it trailed (plug-in)";
   info.better = Better::Higher;
