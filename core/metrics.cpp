@@ -1,7 +1,10 @@
 #include "core/metrics.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
 
 #include "core/catalog.h"
 #include "core/status.h"
@@ -146,7 +149,7 @@ void MetricsTracker::endRound(std::span<const double> gains, std::span<const boo
       sumAbsDelta_ += std::abs(delta);
     }
   }
-  if (n_ >= 2) updateExtended(previousLeader, out);
+  if (n_ >= 2 && extendedTracked_) updateExtended(previousLeader, out);
   const double leaderStatus = n_ == 1 ? status_[0] : (leader_ >= 0 ? status_[leader_] : 0.0);
   lastLead_ = std::abs(leaderStatus);
   sumAbsLead_ += lastLead_;
@@ -162,21 +165,37 @@ void MetricsTracker::endRound(std::span<const double> gains, std::span<const boo
 
 namespace {
 
+// e^x for x <= 0, inline (the tracker's hot path calls it for every seat every round; libm's exp
+// cost as much as the rest of the round's bookkeeping): x = k ln 2 + r with |r| <= ln 2 / 2, e^r
+// by its Taylor series to r^12 (relative error below 1e-14), times 2^k built in the exponent bits.
+double expNonPositive(double x) {
+  if (x < -708) return 0.0;  // below the smallest normal double
+  constexpr double kLn2Hi = 6.93147180369123816490e-01, kLn2Lo = 1.90821492927058770002e-10;
+  const double k = std::nearbyint(x * 1.44269504088896338700);
+  const double r = (x - k * kLn2Hi) - k * kLn2Lo;
+  double p = 1.0 / 479001600;  // 1/12!
+  for (double factorial :
+       {39916800.0, 3628800.0, 362880.0, 40320.0, 5040.0, 720.0, 120.0, 24.0, 6.0, 2.0, 1.0, 1.0})
+    p = p * r + 1.0 / factorial;
+  const auto bits = static_cast<uint64_t>(static_cast<int64_t>(k) + 1023) << 52;
+  return p * std::bit_cast<double>(bits);
+}
+
 // The entropy (in nats) of the softmax of the contenders' statuses at temperature
 // kUncertaintyTemperature x `scale`: log n when every seat is as likely to win, 0 when one seat is
 // certain. Seats out of the game cannot win (all contend when all are out, as for the statuses).
 double winnerEntropy(std::span<const double> status, std::span<const bool> out, double scale) {
   const bool allOut = !out.empty() && std::all_of(out.begin(), out.end(), [](bool o) { return o; });
-  auto contends = [&](size_t p) { return out.empty() || allOut || !out[p]; };
+  const bool everyone = out.empty() || allOut;
   double top = -INFINITY;
   for (size_t p = 0; p < status.size(); ++p)
-    if (contends(p)) top = std::max(top, status[p]);
+    if (everyone || !out[p]) top = std::max(top, status[p]);
   const double inverse = scale > 0 ? 1.0 / (kUncertaintyTemperature * scale) : 0.0;
   double z = 0, weighted = 0;  // H = log z - sum(e^x x) / z, with x = (s - top) / temperature
   for (size_t p = 0; p < status.size(); ++p) {
-    if (!contends(p)) continue;
+    if (!everyone && out[p]) continue;
     const double x = (status[p] - top) * inverse;
-    const double e = x == 0 ? 1.0 : std::exp(x);  // the leader's term costs no exp
+    const double e = x == 0 ? 1.0 : expNonPositive(x);  // the leader's term costs nothing
     z += e;
     weighted += e * x;
   }
@@ -200,6 +219,11 @@ void MetricsTracker::updateExtended(int previousLeader, std::span<const bool> ou
 
 void MetricsTracker::setExtended(MetricValues& v) const {
   auto set = [&v](Metric m, double x) { v[static_cast<size_t>(m)] = x; };
+  if (!extendedTracked_) {
+    for (Metric m : {Metric::Drama, Metric::Decisiveness, Metric::Uncertainty, Metric::Comeback})
+      set(m, NAN);
+    return;
+  }
   if (n_ < 2 || rounds_ == 0) return;
   // Normalized by log n once here rather than every round (the tracker's hot path).
   set(Metric::Uncertainty, sumEntropy_ / (rounds_ * std::log(static_cast<double>(n_))));

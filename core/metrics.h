@@ -131,6 +131,10 @@ class MetricsTracker {
   void endRound(std::span<const double> gains, std::span<const bool> out = {});
   // The current round ended with `state` as it stands (gains and players out of the game).
   void endRound(const State& state);
+  // Stops keeping the extended metrics (drama, decisiveness, uncertainty, comeback): a search
+  // whose objective weighs none of them saves their cost in every round it simulates; values()
+  // then reports them as NaN (unknown) from here on.
+  void dropExtended() { extendedTracked_ = false; }
 
   int numPlayers() const { return n_; }
   int rounds() const { return rounds_; }
@@ -171,6 +175,7 @@ class MetricsTracker {
   std::array<PlayerCounters, kMaxPlayers> counters_{};
   // The extended metrics' state (n >= 2): the leader's final run, the game's scale, and per
   // seat the deficits summed over the rounds it trailed, those rounds and its largest deficit.
+  bool extendedTracked_ = true;
   int runStart_ = 0;         // first round of the current leader's unbroken run in the lead
   double maxAbsStatus_ = 0;  // largest |status| of any seat at a round end
   double sumEntropy_ = 0;    // of the winner distributions of the rounds, in nats

@@ -177,6 +177,17 @@ std::vector<bool> Objective::allowedOutcomes(std::span<const MetricValues> settl
   return allowed;
 }
 
+bool Objective::weighsExtended(const Coefficients& coefficients) const {
+  const auto extended = [](Metric m) { return metricInfo(m).extended; };
+  for (const auto& info : allMetrics())
+    if (info.extended && coefficients[static_cast<size_t>(info.metric)] != 0) return true;
+  return std::any_of(targets.begin(), targets.end(),
+                     [&](const auto& t) { return extended(t.metric); }) ||
+         std::any_of(bounds.begin(), bounds.end(),
+                     [&](const auto& b) { return extended(b.metric); }) ||
+         std::any_of(order.begin(), order.end(), [&](const auto& s) { return extended(s.metric); });
+}
+
 std::string_view objectiveKindKey(ObjectiveKind kind) {
   return objectiveKindInfo(kind).key;
 }

@@ -86,6 +86,9 @@ struct Objective {
   std::vector<bool> allowedOutcomes(std::span<const MetricValues> settled) const;
   // Sum of how far `values` lie outside the bounds (constrained; 0 for the other kinds).
   double violation(const MetricValues& values) const;
+  // Whether the objective, or F with `coefficients`, weighs any of the extended metrics (a search
+  // that weighs none need not track them: MetricsTracker::dropExtended).
+  bool weighsExtended(const Coefficients& coefficients) const;
 };
 
 // What the parser and the GUI's settings dialog know of a kind.

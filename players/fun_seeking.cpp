@@ -7,9 +7,16 @@ namespace ddalab {
 Action FunSeekingEnvironment::choose(const State& state, std::span<const Outcome> outcomes,
                                      const MetricsTracker& trace, Rng& own, Rng& nature) {
   const bool natural = own.uniform() < randomProb_;
-  const Action chosen = natural                        ? sampleOutcome(outcomes, nature)
-                        : objective_.filtersOutcomes() ? searchKept(state, trace, outcomes, own)
-                                                       : search(state, trace, outcomes, own);
+  Action chosen;
+  if (natural) {
+    chosen = sampleOutcome(outcomes, nature);
+  } else {
+    // The search's lines copy this trace: without the extended metrics unless they are weighed.
+    lean_ = trace;
+    if (!weighsExtended_) lean_.dropExtended();
+    chosen = objective_.filtersOutcomes() ? searchKept(state, lean_, outcomes, own)
+                                          : search(state, lean_, outcomes, own);
+  }
   if (decision_) {
     const std::span<const double> values = natural ? std::span<const double>()
                                            : objective_.filtersOutcomes() ? keptValues_

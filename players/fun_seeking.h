@@ -13,7 +13,10 @@ class FunSeekingEnvironment : public EnvironmentPlayer {
  public:
   // Pursues `setup.objective` (the weighted sum of `setup.coefficients` by default).
   FunSeekingEnvironment(const PlayerSetup& setup, double randomProb)
-      : coefficients_(setup.coefficients), objective_(setup.objective), randomProb_(randomProb) {}
+      : coefficients_(setup.coefficients),
+        objective_(setup.objective),
+        randomProb_(randomProb),
+        weighsExtended_(objective_.weighsExtended(coefficients_)) {}
 
   // With probability random_prob the natural draw (from the nature stream, so random_prob = 1
   // is e-random bit for bit), otherwise the outcome the search finds best for the objective
@@ -38,6 +41,8 @@ class FunSeekingEnvironment : public EnvironmentPlayer {
   Coefficients coefficients_;
   Objective objective_;
   double randomProb_;
+  bool weighsExtended_;             // whether the searches must track the extended metrics
+  MetricsTracker lean_;             // the trace the search sees
   std::vector<Outcome> kept_;       // the outcomes the filter kept (filtering objectives)
   std::vector<double> keptValues_;  // the search's values over every outcome, NaN if removed
 };

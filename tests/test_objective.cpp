@@ -339,3 +339,29 @@ TEST_CASE("objective: the file form reads back to the same objective", "[objecti
   CHECK(describeObjective(parsed({{"kind", "target"}, {"targets", {{"lead_changes", 0.3}}}})) ==
         "target: lead_changes 0.3/round");
 }
+
+TEST_CASE("objective: searches track the extended metrics only when something weighs them",
+          "[objective]") {
+  Coefficients c{};
+  c[static_cast<size_t>(Metric::Tension)] = 10;
+  CHECK_FALSE(weightedSum().weighsExtended(c));
+  CHECK(parsed({{"kind", "target"}, {"targets", {{"drama", 2}}}}).weighsExtended(c));
+  CHECK(parsed({{"kind", "constrained"}, {"bounds", {{{"metric", "comeback"}, {"max", 0.5}}}}})
+            .weighsExtended(c));
+  c[static_cast<size_t>(Metric::Uncertainty)] = 1;
+  CHECK(weightedSum().weighsExtended(c));
+  // A tracker that dropped them keeps the nine thesis metrics exactly and reports them unknown.
+  MetricsTracker full = threeRounds(), lean(std::vector<double>{0, 0});
+  lean.dropExtended();
+  for (const std::vector<double>& gains : {std::vector<double>{1, 0}, {1, 2}, {4, 2}})
+    lean.endRound(gains);
+  const MetricValues a = full.values(3), b = lean.values(3);
+  for (const auto& info : allMetrics()) {
+    CAPTURE(info.key);
+    const auto k = static_cast<size_t>(info.metric);
+    if (info.extended)
+      CHECK(std::isnan(b[k]));
+    else
+      CHECK(a[k] == b[k]);
+  }
+}
