@@ -15,6 +15,8 @@ using Cells = std::vector<std::string>;
 
 // Fixed-point text independent of the terminal's locale (tables are compared across machines).
 std::string fixed(double value, int decimals = 3) {
+  // Unknown (a metric an earlier ddalab's files lack) or undefined: said as the ratios say it.
+  if (std::isnan(value)) return "n/a";
   char buffer[400];  // fixed notation of the largest double needs 309 digits
   const auto [end, error] =
       std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);

@@ -18,6 +18,8 @@ QString number(double value) {
 }
 
 QString statText(const Stats& s, Statistic statistic) {
+  // Unknown: a metric the folder's games file has no column for (an earlier ddalab's).
+  if (std::isnan(s.mean)) return "–";
   switch (statistic) {
     case Statistic::Mean:
       return number(s.mean);
