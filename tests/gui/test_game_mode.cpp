@@ -705,6 +705,24 @@ class GameModeTest : public QObject {
             (Json{{"kind", "target"}, {"targets", {{"lead_changes", 0.2}}}}));
     dialog.setExperiment(chosen);  // reopened, it shows the same
     QVERIFY(dialog.experiment() == chosen);
+    // Careless clicks change nothing they should not: Up and Down on the only row.
+    for (const QString button : {"Up", "Down"}) click(&dialog, button);
+    QVERIFY(dialog.experiment() == chosen);
+    // A lexicographic order is reordered by Down: the steps follow the rows.
+    kind->setCurrentIndex(kind->findText("lexicographic"));
+    qobject_cast<QComboBox*>(table->cellWidget(0, 0))->setCurrentText("believability");
+    table->item(0, 1)->setText("1");
+    click(&dialog, "Add metric");
+    qobject_cast<QComboBox*>(table->cellWidget(1, 0))->setCurrentText("lead_changes");
+    table->setCurrentCell(0, 0);
+    click(&dialog, "Down");
+    const Json order = dialog.experiment().at("objective").at("order");
+    QVERIFY2(order == (Json{{{"metric", "lead_changes"}},
+                            {{"metric", "believability"}, {"tolerance", 1}}}),
+             order.dump().c_str());
+    QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
+    click(&dialog, "Remove");  // the selected row (believability, now second)
+    QCOMPARE(table->rowCount(), 1);
 
     MainWindow window;
     window.show();

@@ -153,15 +153,14 @@ void ObjectiveEditor::addRow(const Json& row) {
 void ObjectiveEditor::moveRow(int by) {
   const int from = table_->currentRow(), to = from + by;
   if (from < 0 || to < 0 || to >= table_->rowCount()) return;
-  const Json rows = tableJson();
-  Json entries = kind().kind == ObjectiveKind::Lexicographic ? rows.at("order") : rows.at("bounds");
+  Json entries = rowsJson();
   std::swap(entries[static_cast<size_t>(from)], entries[static_cast<size_t>(to)]);
   table_->setRowCount(0);
   for (const Json& entry : entries) addRow(entry);
   table_->setCurrentCell(to, 0);
 }
 
-Json ObjectiveEditor::tableJson() const {
+Json ObjectiveEditor::rowsJson() const {
   const auto columns = columnsOf(kind().kind);
   Json rows = Json::array();
   for (int r = 0; r < table_->rowCount(); ++r) {
@@ -177,6 +176,11 @@ Json ObjectiveEditor::tableJson() const {
     }
     rows.push_back(row);
   }
+  return rows;
+}
+
+Json ObjectiveEditor::tableJson() const {
+  const Json rows = rowsJson();
   if (kind().kind != ObjectiveKind::Target)
     return {{kind().kind == ObjectiveKind::Lexicographic ? "order" : "bounds", rows}};
   // The target's rows as its three objects by metric ("targets" required; the others optional).

@@ -32,6 +32,8 @@ class ObjectiveEditor : public QWidget {
   void addRow(const Json& row = Json::object());
   void moveRow(int by);
   const ObjectiveKindInfo& kind() const;
+  // The table's rows, each an object of its filled cells by column key ("metric", "target", ...).
+  Json rowsJson() const;
   // The table's rows as the kind's file keys ("targets"/"weights"/"scales", "bounds", "order").
   Json tableJson() const;
   void showTable(const Json& objective);
