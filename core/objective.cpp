@@ -45,10 +45,6 @@ const ObjectiveKindInfo kKinds[] = {
      ""},
 };
 
-double signedWeight(double coefficient, Metric metric) {
-  return metricInfo(metric).better == Better::Lower ? -coefficient : coefficient;
-}
-
 std::string metricKey(Metric metric) {
   return metricInfo(metric).key;
 }
@@ -131,12 +127,12 @@ std::vector<ObjectiveTerm> Objective::terms(const MetricsTracker& tracker, doubl
       terms.push_back({metricKey(t.metric), targetTerm(*this, t, values, tracker.rounds())});
     return terms;
   }
+  const MetricValues weighted = funTerms(values, coefficients);
   for (const auto& info : allMetrics())
-    if (const double c = coefficients[static_cast<size_t>(info.metric)]; c != 0)
-      terms.push_back(
-          {info.key, signedWeight(c, info.metric) * values[static_cast<size_t>(info.metric)]});
+    if (const auto k = static_cast<size_t>(info.metric); coefficients[k] != 0)
+      terms.push_back({info.key, weighted[k]});
   if (kind == ObjectiveKind::WinRate)
-    terms.push_back({"steer seat " + std::to_string(seat + 1) + " to " + number(winRate),
+    terms.push_back({"steer seat " + std::to_string(seat) + " to " + number(winRate),
                      steering(*this, tracker)});
   for (const MetricBound& b : bounds)
     terms.push_back({boundText(b), b.violation(values[static_cast<size_t>(b.metric)]), false});
@@ -414,7 +410,7 @@ std::string describeObjective(const Objective& o) {
   for (const LexicographicStep& s : o.order)
     add(metricKey(s.metric) + (s.higher ? " max" : " min") + " ±" + number(s.tolerance));
   if (o.kind == ObjectiveKind::WinRate)
-    add("seat " + std::to_string(o.seat + 1) + " wins " + number(o.winRate) + ", blocks of " +
+    add("seat " + std::to_string(o.seat) + " wins " + number(o.winRate) + ", blocks of " +
         std::to_string(o.block));
   return parts.empty() ? text : text + ": " + parts;
 }

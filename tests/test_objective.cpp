@@ -170,7 +170,7 @@ TEST_CASE("objective: win-rate adds the steering term once there is an estimate"
   CHECK(o.value(t, 0, c) == Approx(-2 + 1.6));
   const auto terms = o.terms(t, 0, c);
   REQUIRE(terms.size() == 2);
-  CHECK(terms[1].label == "steer seat 2 to 0.5");
+  CHECK(terms[1].label == "steer seat 1 to 0.5");  // seats 0-based, as in files and the panel
   CHECK(terms[1].value == Approx(1.6));
 }
 
