@@ -512,6 +512,51 @@ TEST_CASE("Maze: corridors never overwrite known tiles, stay inside, one door pe
   CHECK(outcomesChecked > 2000);
 }
 
+// An environment node whose outcomes were listed knows the explorer's targets over the region
+// the door opened, and each corridor extends them instead of searching afresh: the actions and
+// their costs must be those of a state that never listed them, and the shortest known paths.
+TEST_CASE("Maze: targets extended by a corridor equal those searched afresh", "[maze]") {
+  int outcomesChecked = 0, targetsChecked = 0;
+  const auto check = [&](const MazeState& s) {
+    if (s.actor() != kEnvironment) return;
+    const MazeState fresh = s;  // nothing listed: the targets are searched after the corridor
+    MazeState listed = s;
+    std::vector<Outcome> outcomes;
+    listed.outcomes(outcomes);
+    for (const auto& o : outcomes) {
+      const MazeState a = applied(fresh, o.action), b = applied(listed, o.action);
+      INFO(s.toString() << "\noutcome " << s.actionToString(o.action));
+      REQUIRE(legal(b) == legal(a));
+      const std::vector<int> dist = distancesFromPlayer(a);
+      for (Action t : legal(b)) {
+        REQUIRE(b.costOf(t) == a.costOf(t));
+        if (b.tile(t).hasMark()) REQUIRE(b.costOf(t) == dist[t]);
+        ++targetsChecked;
+      }
+      ++outcomesChecked;
+    }
+  };
+  playRandomGames(Json(), 12, check);
+  playRandomGames(Json{{"width", 11}, {"height", 11}, {"end_door_prob", 1.0}}, 30, check);
+  CHECK(outcomesChecked > 2000);
+  CHECK(targetsChecked > 10000);
+
+  // A corridor that ends against the known floor opens a shortcut: the mark at (1,1) costs 13
+  // steps round the loop from (3,4), and 4 from the door through the corridor (3,2).
+  const MazeState loop = construct(Rows{"#########",  //
+                                        "#+......#",  //
+                                        "###?###.#",  //
+                                        "###D###.#",  //
+                                        "#..@....#",  //
+                                        "#########"},
+                                   40);
+  const Action mark = 1 * 9 + 1, door = 3 * 9 + 3;
+  CHECK(loop.costOf(mark) == 13);
+  MazeState opened = applied(loop, door);
+  CHECK(outcomeCodes(opened) == Actions{27});  // room 1: one corridor of length 1
+  CHECK(applied(opened, 27).costOf(mark) == 4);
+}
+
 TEST_CASE("Maze: a mark walled in or enclosed vanishes, one on a corridor is reachable", "[maze]") {
   const MazeState s = construct(kRing, 40);
   // D's corridor walls its side tiles: the mark at (6,1) was fake.

@@ -132,6 +132,7 @@ Corridor MazeState::corridorFor(Action outcome) const {
 void MazeState::outcomes(std::vector<Outcome>& out) const {
   out.clear();
   if (actor() != kEnvironment) return;
+  targets();  // the known region's, once: each outcome's state extends them by its corridor
   const CorridorSite site = siteOf(pending_);
   std::array<Action, kMaxOutcomes> offered;
   int count = 0;

@@ -264,35 +264,82 @@ const std::vector<MazeState::Target>& MazeState::targets() const {
 void MazeState::computeTargets() const {
   targetsKnown_ = true;
   targets_.clear();
-  if (won_ || pending_ >= 0) return;
+  if (won_) return;
   SearchScratch& scratch = searchScratch(tiles_.size());
   scratch.beginCall();
   const uint32_t pass = scratch.beginPass();
+  const std::array<int, 4> step = deltas();
   int head = 0, tail = 0;
   scratch.queue[tail++] = player_;
   scratch.stamp[player_] = pass;
-  scratch.distance[player_] = 0;
-  while (head < tail) {
-    const int at = scratch.queue[head++];
-    const int cost = scratch.distance[at] + 1;
-    if (cost > steps_) break;  // breadth first: every target still to come costs as much or more
-    for (int direction = 0; direction < 4; ++direction) {
-      const int next = at + delta(direction);
-      if (scratch.stamp[next] == pass) continue;
-      const Tile tile = tiles_[next];
-      if (tile.isPassable()) {
-        scratch.stamp[next] = pass;
-        scratch.distance[next] = cost;
+  // Breadth first, one layer of equal cost at a time: every target still to come costs as much
+  // or more, so the search stops at the first layer beyond the steps left.
+  for (int cost = 1; cost <= steps_ && head < tail; ++cost) {
+    const int layerEnd = tail;
+    for (; head < layerEnd; ++head)
+      for (int d : step) {
+        const int next = scratch.queue[head] + d;
+        const Tile tile = tiles_[next];
+        if (!tile.isPassable() && !tile.isClosedDoor()) continue;  // walls and unknown tiles
+        if (scratch.stamp[next] == pass) continue;
+        scratch.stamp[next] = pass;  // a door too: first reached at its shortest cost
+        if (tile.isClosedDoor()) {
+          if (cost + penaltyOf(tile) <= steps_) targets_.push_back({next, cost});
+          continue;
+        }
         scratch.queue[tail++] = next;
         if (tile.hasMark()) targets_.push_back({next, cost});
-      } else if (tile.isClosedDoor()) {
-        scratch.stamp[next] = pass;  // first reached at its shortest cost
-        if (cost + penaltyOf(tile) <= steps_) targets_.push_back({next, cost});
       }
-    }
   }
   std::sort(targets_.begin(), targets_.end(),
             [](const Target& a, const Target& b) { return a.tile < b.tile; });
+}
+
+bool MazeState::joinsAtDoorOnly(const Corridor& c) const {
+  const int step = delta(c.direction);
+  const std::array<int, 2> side = {delta(leftOf(c.direction)), delta(rightOf(c.direction))};
+  const std::array<int, 2> sideDoor = {c.leftDoor, c.rightDoor};
+  const int end = c.door + (c.length + 1) * step;
+  // A door of this corridor can be reached from elsewhere when a passable tile touches it.
+  const auto reachedOnlyFrom = [this](int door, int back) {
+    for (int d : deltas())
+      if (door + d != back && tiles_[door + d].isPassable()) return false;
+    return true;
+  };
+  for (int i = 1; i <= c.length; ++i) {
+    const int at = c.door + i * step;
+    for (int k = 0; k < 2; ++k) {
+      const Tile beside = tiles_[at + side[k]];
+      if (beside.isPassable()) return false;
+      if (beside.isClosedDoor() && (i != sideDoor[k] || !reachedOnlyFrom(at + side[k], at)))
+        return false;  // a door that was there before, or one the known region touches too
+    }
+  }
+  const Tile ahead = tiles_[end];  // beyond the last corridor tile
+  if (ahead.isPassable()) return false;
+  return !ahead.isClosedDoor() || (c.endDoor && reachedOnlyFrom(end, end - step));
+}
+
+bool MazeState::extendTargets(const Corridor& c) {
+  if (!joinsAtDoorOnly(c)) return false;
+  won_ = false;  // active_ > 0 (the caller's condition)
+  const int step = delta(c.direction);
+  const std::array<int, 2> side = {delta(leftOf(c.direction)), delta(rightOf(c.direction))};
+  const std::array<int, 2> sideDoor = {c.leftDoor, c.rightDoor};
+  const auto addDoor = [this](int door, int cost) {
+    if (cost <= steps_ && cost + penaltyOf(tiles_[door]) <= steps_)
+      targets_.push_back({door, cost});
+  };
+  for (int i = 1; i <= c.length && i <= steps_; ++i) {
+    const int at = c.door + i * step;  // i steps from the door, the corridor's only way in
+    if (tiles_[at].hasMark()) targets_.push_back({at, i});
+    for (int k = 0; k < 2; ++k)
+      if (i == sideDoor[k]) addDoor(at + side[k], i + 1);
+  }
+  if (c.endDoor) addDoor(c.door + (c.length + 1) * step, c.length + 1);
+  std::sort(targets_.begin(), targets_.end(),
+            [](const Target& a, const Target& b) { return a.tile < b.tile; });
+  return true;
 }
 
 void MazeState::afterChange() {
@@ -303,9 +350,12 @@ void MazeState::afterChange() {
 
 void MazeState::apply(Action action) {
   if (actor() == kEnvironment) {
-    buildCorridor(corridorFor(action));
+    const Corridor corridor = corridorFor(action);
+    const bool regionKnown = targetsKnown_;
+    buildCorridor(corridor);
     pending_ = -1;
-    afterChange();
+    const bool extended = regionKnown && active_ > 0 && extendTargets(corridor);
+    if (!extended) afterChange();
     if (isTerminal()) ++rounds_;  // the game ended at the corridor: so does the round
     return;
   }
@@ -348,8 +398,9 @@ void MazeState::setTile(int tileIndex, Tile next) {
 }
 
 bool MazeState::facedByClosedDoor(int tileIndex) const {
+  const std::array<int, 4> step = deltas();
   for (int direction = 0; direction < 4; ++direction) {
-    const Tile neighbour = tiles_[tileIndex + delta(direction)];
+    const Tile neighbour = tiles_[tileIndex + step[direction]];
     if (neighbour.isClosedDoor() && neighbour.direction() == (direction + 2) % 4) return true;
   }
   return false;
@@ -373,14 +424,15 @@ void MazeState::dropDeadMarks(std::span<const int> changed) {
 void MazeState::dropIfDead(int seed, uint32_t firstPass) {
   SearchScratch& scratch = searchScratch(tiles_.size());
   const uint32_t pass = scratch.beginPass();
+  const std::array<int, 4> step = deltas();
   int head = 0, tail = 0;
   scratch.queue[tail++] = seed;
   scratch.stamp[seed] = pass;
   while (head < tail) {
     const int at = scratch.queue[head++];
     if (facedByClosedDoor(at)) return;  // alive
-    for (int direction = 0; direction < 4; ++direction) {
-      const int next = at + delta(direction);
+    for (int d : step) {
+      const int next = at + d;
       if (!tiles_[next].isUnknown() || scratch.stamp[next] == pass) continue;
       // An earlier search of this call stopped early in this region: it found a door.
       if (scratch.stamp[next] >= firstPass) return;

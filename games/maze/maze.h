@@ -223,6 +223,8 @@ class MazeState final : public State {
 
   MazeState(const MazeConfig& config, uint64_t seed, bool);  // empty bordered board
   int delta(int direction) const { return kDy[direction] * config_.width + kDx[direction]; }
+  // delta of the four directions in order (the searches' inner loops).
+  std::array<int, 4> deltas() const { return {delta(0), delta(1), delta(2), delta(3)}; }
   int manhattan(int a, int b) const;
   int nearestMarkDistanceFrom(int tileIndex, int ignoredMark) const;
   int penaltyOf(Tile door) const;  // steps a red door needs beyond its path
@@ -232,6 +234,14 @@ class MazeState final : public State {
   void orientDoors();  // constructed positions: each door faces away from its floor
   const std::vector<Target>& targets() const;
   void computeTargets() const;
+  // Whether corridor `c` (just built) touches the known region at its door alone: no passable
+  // tile or older door beside it or beyond its end, and no passable tile at its new doors.
+  bool joinsAtDoorOnly(const Corridor& c) const;
+  // After corridor `c`, the explorer's targets from those of the region the door opened (this
+  // state's targets at the environment node, when they were known): old targets keep their
+  // cost, the corridor adds its marks and doors at their distance along it. False, nothing
+  // changed, when the corridor joins the region elsewhere too (then the search starts afresh).
+  bool extendTargets(const Corridor& c);
   void afterChange();
   void openDoor(int doorTile, int cost);
   void walkToMark(int markTile, int cost);
@@ -249,8 +259,10 @@ class MazeState final : public State {
   uint64_t seed_ = 0;
   std::vector<Tile> tiles_;
   // Legal explorer actions with their costs, sorted by tile: a cache filled on first use after
-  // a change, so a search that only scores moves never pays for it. (So even const access to
-  // one state is for one thread at a time; copies are independent.)
+  // a change, so a search that only scores moves never pays for it. At an environment node, the
+  // targets from the opened door over the known region (listing the outcomes fills it), which
+  // every outcome's corridor extends. (So even const access to one state is for one thread at a
+  // time; copies are independent.)
   mutable std::vector<Target> targets_;
   mutable bool targetsKnown_ = false;
   std::array<int, kMaxBombs> markTiles_{};

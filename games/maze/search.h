@@ -9,7 +9,6 @@ namespace ddalab::maze {
 
 struct SearchScratch {
   std::vector<uint32_t> stamp;  // tile visited in pass `stamp[i]`
-  std::vector<int> distance;
   std::vector<int> queue;
   uint32_t pass = 0;
 
@@ -31,7 +30,6 @@ inline SearchScratch& searchScratch(size_t tiles) {
   thread_local SearchScratch scratch;
   if (scratch.stamp.size() < tiles) {
     scratch.stamp.resize(tiles, 0u);
-    scratch.distance.resize(tiles);
     scratch.queue.resize(tiles);
   }
   return scratch;
