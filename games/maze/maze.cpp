@@ -269,25 +269,28 @@ void MazeState::computeTargets() const {
   scratch.beginCall();
   const uint32_t pass = scratch.beginPass();
   const std::array<int, 4> step = deltas();
+  uint32_t* stamp = scratch.stamp.data();
+  int* queue = scratch.queue.data();
+  const Tile* tiles = tiles_.data();
   int head = 0, tail = 0;
-  scratch.queue[tail++] = player_;
-  scratch.stamp[player_] = pass;
+  queue[tail++] = player_;
+  stamp[player_] = pass;
   // Breadth first, one layer of equal cost at a time: every target still to come costs as much
   // or more, so the search stops at the first layer beyond the steps left.
   for (int cost = 1; cost <= steps_ && head < tail; ++cost) {
     const int layerEnd = tail;
     for (; head < layerEnd; ++head)
       for (int d : step) {
-        const int next = scratch.queue[head] + d;
-        const Tile tile = tiles_[next];
+        const int next = queue[head] + d;
+        const Tile tile = tiles[next];
         if (!tile.isPassable() && !tile.isClosedDoor()) continue;  // walls and unknown tiles
-        if (scratch.stamp[next] == pass) continue;
-        scratch.stamp[next] = pass;  // a door too: first reached at its shortest cost
+        if (stamp[next] == pass) continue;
+        stamp[next] = pass;  // a door too: first reached at its shortest cost
         if (tile.isClosedDoor()) {
           if (cost + penaltyOf(tile) <= steps_) targets_.push_back({next, cost});
           continue;
         }
-        scratch.queue[tail++] = next;
+        queue[tail++] = next;
         if (tile.hasMark()) targets_.push_back({next, cost});
       }
   }
@@ -397,15 +400,6 @@ void MazeState::setTile(int tileIndex, Tile next) {
   tiles_[tileIndex] = next.withMark(keepsMark);
 }
 
-bool MazeState::facedByClosedDoor(int tileIndex) const {
-  const std::array<int, 4> step = deltas();
-  for (int direction = 0; direction < 4; ++direction) {
-    const Tile neighbour = tiles_[tileIndex + step[direction]];
-    if (neighbour.isClosedDoor() && neighbour.direction() == (direction + 2) % 4) return true;
-  }
-  return false;
-}
-
 void MazeState::dropDeadMarks(std::span<const int> changed) {
   const bool anyHidden = std::any_of(markTiles().begin(), markTiles().end(), [this](int m) {
     return tiles_[m].hasMark() && tiles_[m].isUnknown();
@@ -425,23 +419,30 @@ void MazeState::dropIfDead(int seed, uint32_t firstPass) {
   SearchScratch& scratch = searchScratch(tiles_.size());
   const uint32_t pass = scratch.beginPass();
   const std::array<int, 4> step = deltas();
+  uint32_t* stamp = scratch.stamp.data();
+  int* queue = scratch.queue.data();
+  const Tile* tiles = tiles_.data();
   int head = 0, tail = 0;
-  scratch.queue[tail++] = seed;
-  scratch.stamp[seed] = pass;
+  queue[tail++] = seed;
+  stamp[seed] = pass;
   while (head < tail) {
-    const int at = scratch.queue[head++];
-    if (facedByClosedDoor(at)) return;  // alive
-    for (int d : step) {
-      const int next = at + d;
-      if (!tiles_[next].isUnknown() || scratch.stamp[next] == pass) continue;
+    const int at = queue[head++];
+    for (int direction = 0; direction < 4; ++direction) {
+      const int next = at + step[direction];
+      const Tile tile = tiles[next];
+      if (!tile.isUnknown()) {
+        if (tile.isClosedDoor() && tile.direction() == (direction + 2) % 4) return;  // alive
+        continue;
+      }
+      if (stamp[next] == pass) continue;
       // An earlier search of this call stopped early in this region: it found a door.
-      if (scratch.stamp[next] >= firstPass) return;
-      scratch.stamp[next] = pass;
-      scratch.queue[tail++] = next;
+      if (stamp[next] >= firstPass) return;
+      stamp[next] = pass;
+      queue[tail++] = next;
     }
   }
   for (int i = 0; i < tail; ++i)  // the whole region is dead: its marks were fake
-    if (tiles_[scratch.queue[i]].hasMark()) removeMark(scratch.queue[i], false);
+    if (tiles_[queue[i]].hasMark()) removeMark(queue[i], false);
 }
 
 double MazeState::gain(int) const {

@@ -249,7 +249,6 @@ class MazeState final : public State {
   void removeMark(int index, bool defused);
   void dropDeadMarks(std::span<const int> changed);
   void dropIfDead(int seed, uint32_t firstPass);
-  bool facedByClosedDoor(int index) const;
   CorridorSite siteOf(int doorTile) const;
   Corridor realise(const CorridorSite& site, Action outcome) const;
   void buildCorridor(const Corridor& corridor);
