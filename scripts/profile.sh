@@ -8,6 +8,7 @@
 #   search   each searching E-player row of the thesis comparisons (and hexalines-3's E-MaxMax)
 #            at G games minus 1 game, per game (6 games; HexaLines' rows 2).
 # Usage: scripts/profile.sh [engine|search|all] [BUILD_DIR]   (default: all, build-profile)
+#        COMPARISONS="maze lc-mmis" scripts/profile.sh search   (some comparisons' rows only)
 # Needs valgrind and jq; builds BUILD_DIR (Release with -g) if ddalab is missing, and the bare
 # simulator with the same flags. The engine part takes ~5 min, the search part ~2 hours (the
 # HexaLines E-MaxMax game alone is 10^11 instructions under callgrind).
@@ -15,6 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
 build=${2:-build-profile}
+comparisons=${COMPARISONS:-ludo-2hc ludo-2mn ludo-4mn lc-hcis lc-mmis maze hexalines-3}
 ddalab=$build/app/cli/ddalab
 bare=$build/bare_hexalines
 if [ ! -x "$ddalab" ]; then
@@ -91,12 +93,15 @@ search_rows() {
 }
 
 search() {
-  for c in ludo-2hc ludo-2mn ludo-4mn lc-hcis lc-mmis maze; do
-    search_rows "experiments/thesis/$c.json" 6
+  for c in $comparisons; do
+    if [ "$c" = hexalines-3 ]; then
+      jq '{format, seed, experiments: [.experiments[] | select(.comparison == "hexalines-3")]}' \
+        experiments/thesis/all.json >"$work/hexalines-3.json"
+      search_rows "$work/hexalines-3.json" 2
+    else
+      search_rows "experiments/thesis/$c.json" 6
+    fi
   done
-  jq '{format, seed, experiments: [.experiments[] | select(.comparison == "hexalines-3")]}' \
-    experiments/thesis/all.json >"$work/hexalines-3.json"
-  search_rows "$work/hexalines-3.json" 2
 }
 
 case $what in

@@ -275,25 +275,28 @@ void MazeState::computeTargets() const {
   int head = 0, tail = 0;
   queue[tail++] = player_;
   stamp[player_] = pass;
+  int cost = 1;
+  const auto visit = [&](int next) {
+    const Tile tile = tiles[next];
+    if (!tile.isFloorOrDoor() || stamp[next] == pass) return;  // walls, unknown, seen
+    stamp[next] = pass;  // a door too: first reached at its shortest cost
+    if (tile.isClosedDoor()) {
+      if (cost + penaltyOf(tile) <= steps_) targets_.push_back({next, cost});
+      return;
+    }
+    queue[tail++] = next;
+    if (tile.hasMark()) targets_.push_back({next, cost});
+  };
   // Breadth first, one layer of equal cost at a time: every target still to come costs as much
   // or more, so the search stops at the first layer beyond the steps left.
-  for (int cost = 1; cost <= steps_ && head < tail; ++cost) {
-    const int layerEnd = tail;
-    for (; head < layerEnd; ++head)
-      for (int d : step) {
-        const int next = queue[head] + d;
-        const Tile tile = tiles[next];
-        if (!tile.isPassable() && !tile.isClosedDoor()) continue;  // walls and unknown tiles
-        if (stamp[next] == pass) continue;
-        stamp[next] = pass;  // a door too: first reached at its shortest cost
-        if (tile.isClosedDoor()) {
-          if (cost + penaltyOf(tile) <= steps_) targets_.push_back({next, cost});
-          continue;
-        }
-        queue[tail++] = next;
-        if (tile.hasMark()) targets_.push_back({next, cost});
-      }
-  }
+  for (; cost <= steps_ && head < tail; ++cost)
+    for (const int layerEnd = tail; head < layerEnd; ++head) {
+      const int at = queue[head];
+      visit(at + step[0]);
+      visit(at + step[1]);
+      visit(at + step[2]);
+      visit(at + step[3]);
+    }
   std::sort(targets_.begin(), targets_.end(),
             [](const Target& a, const Target& b) { return a.tile < b.tile; });
 }

@@ -74,6 +74,8 @@ class Tile {
   constexpr bool hasMark() const { return bits_ & kMarkBit; }
   constexpr bool isUnknown() const { return kind() == TileKind::Unknown; }
   constexpr bool isClosedDoor() const { return kind() == TileKind::Door && !open(); }
+  // Floor or a door, open or closed (one bit test: the searches' innermost check).
+  constexpr bool isFloorOrDoor() const { return bits_ & 2; }
   // Floor or an open door: the explorer can walk over it.
   constexpr bool isPassable() const {
     return kind() == TileKind::Floor || (kind() == TileKind::Door && open());
@@ -93,6 +95,8 @@ class Tile {
   uint8_t bits_;
 };
 static_assert(std::is_trivial_v<Tile>);
+static_assert(static_cast<int>(TileKind::Floor) == 2 && static_cast<int>(TileKind::Door) == 3,
+              "Tile::isFloorOrDoor tests the kind's bit 1");
 
 struct MazeConfig {
   int width = 41;
