@@ -747,6 +747,40 @@ TEST_CASE("Lost Cities: a determinized deck is drawn in order, without environme
   CHECK(e->deckSize() == 43);
 }
 
+// The mover's value after an action without a copy (what the greedy replies of every search ask
+// for) is exactly a copy's value after it: in dealt games (a deck draw leaves the card to the
+// environment) and determinized ones (the deck's next card, the game's end at the last one), with
+// both heuristics, up to the round cap.
+TEST_CASE("Lost Cities: valueAfter is a copy's value after the action", "[lost-cities][is]") {
+  int checked = 0, ended = 0;
+  for (const Json& params : {Json(), Json{{"heuristic", "thesis"}, {"max_rounds", 30}}})
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      auto s = newGame(params, seed);
+      Rng rng(seed);
+      for (int step = 0; !s->isTerminal(); ++step) {
+        auto d = asLostCities(s->determinize(s->actor() >= 0 ? s->actor() : 0, rng, {}));
+        for (const LostCitiesState* at : {s.get(), d.get()}) {
+          if (at->actor() < 0) continue;
+          for (Action a : legal(*at)) {
+            auto after = asLostCities(at->clone());
+            after->apply(a);
+            REQUIRE(at->valueAfter(a, at->actor()) == after->value(at->actor()));
+            CHECK_FALSE(at->valueAfter(a, 1 - at->actor()).has_value());  // left to a copy
+            ended += after->isTerminal();
+            ++checked;
+          }
+        }
+        std::vector<Outcome> outcomes;
+        s->outcomes(outcomes);
+        const auto ids = legal(*s);
+        s->apply(s->actor() == kEnvironment ? sampleOutcome(outcomes, rng)
+                                            : ids[rng.below(static_cast<uint32_t>(ids.size()))]);
+      }
+    }
+  CHECK(checked > 20000);
+  CHECK(ended > 100);
+}
+
 TEST_CASE("Lost Cities: uniform and weighted determinization", "[lost-cities][is]") {
   // Player 1 took B9 from a pile: K of player 0 = {B9}; 7 more cards come from the unseen.
   Position pos;

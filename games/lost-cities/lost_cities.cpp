@@ -76,27 +76,6 @@ int parseCard(std::string_view name) {
                               "' (expected a colour of YBWGR and 2..10 or w)");
 }
 
-int CardSet::count(int kind) const {
-  const int c = colourOf(kind), rank = rankOf(kind);
-  return rank == kWagerRank ? wagers[c] : (numbers[c] >> rank) & 1u;
-}
-
-void CardSet::add(int kind) {
-  const int c = colourOf(kind), rank = rankOf(kind);
-  if (rank == kWagerRank)
-    ++wagers[c];
-  else
-    numbers[c] = static_cast<uint16_t>(numbers[c] | 1u << rank);
-}
-
-void CardSet::remove(int kind) {
-  const int c = colourOf(kind), rank = rankOf(kind);
-  if (rank == kWagerRank)
-    --wagers[c];
-  else
-    numbers[c] = static_cast<uint16_t>(numbers[c] & ~(1u << rank));
-}
-
 int CardSet::size() const {
   int n = 0;
   for (int c = 0; c < kColours; ++c) n += std::popcount(numbers[c]) + wagers[c];
@@ -160,11 +139,6 @@ void LostCitiesState::setPosition(const Position& position) {
 int LostCitiesState::actor() const {
   if (over_) return kTerminal;
   return drawPending_ ? kEnvironment : player_;
-}
-
-int LostCitiesState::topRank(int colour) const {
-  const Pile& pile = piles_[colour];
-  return pile.size ? pile.ranks[pile.size - 1] : -1;
 }
 
 void LostCitiesState::legalActions(std::vector<Action>& out) const {

@@ -74,10 +74,25 @@ struct CardSet {
   std::array<uint8_t, kColours> wagers{};
 
   // How many cards of `kind` the set holds.
-  int count(int kind) const;
-  void add(int kind);
+  int count(int kind) const {
+    const int c = colourOf(kind), rank = rankOf(kind);
+    return rank == kWagerRank ? wagers[c] : (numbers[c] >> rank) & 1u;
+  }
+  void add(int kind) {
+    const int c = colourOf(kind), rank = rankOf(kind);
+    if (rank == kWagerRank)
+      ++wagers[c];
+    else
+      numbers[c] = static_cast<uint16_t>(numbers[c] | 1u << rank);
+  }
   // Removes one card of `kind`, which must be present.
-  void remove(int kind);
+  void remove(int kind) {
+    const int c = colourOf(kind), rank = rankOf(kind);
+    if (rank == kWagerRank)
+      --wagers[c];
+    else
+      numbers[c] = static_cast<uint16_t>(numbers[c] & ~(1u << rank));
+  }
   int size() const;
   bool operator==(const CardSet&) const = default;
 };
@@ -124,6 +139,9 @@ class LostCitiesState final : public State {
   bool capped() const override { return capped_; }
   // The heuristic of the spec in exact integer units; 10 x score once the game is over.
   double gain(int p) const override { return heuristicUnits(p); }
+  // The mover's own value after its action, without a copy (its hand, table and draw, the piles'
+  // tops, the deck of a determinized state); other seats' values are left to a copy.
+  std::optional<double> valueAfter(Action action, int p) const override;
   bool playersCanDropOut() const override { return false; }
   int roundsCompleted() const override { return rounds_; }
   double believability() const override;
@@ -186,7 +204,15 @@ class LostCitiesState final : public State {
   void takeFromDeck(int player, int kind);
   void endTurn();
   void recordReceipt(int player, int kind);
-  int topRank(int colour) const;
+  int topRank(int colour) const {
+    const Pile& pile = piles_[colour];
+    return pile.size ? pile.ranks[pile.size - 1] : -1;
+  }
+  std::array<int, kColours> topRanks() const;  // topRank of every colour
+  // heuristicUnits, the game not over, of a player with `table` and `hand` against `deck` and
+  // piles whose top ranks are `tops`.
+  int unitsWith(const CardSet& table, const CardSet& hand, const CardSet& deck,
+                const std::array<int, kColours>& tops) const;
   CardSet unseenBy(int player) const;
   // Player p's line: the hand when `handSeen`, else how many cards it holds.
   std::string describePlayer(int p, bool handSeen) const;

@@ -15,17 +15,34 @@ using bits::highestRank;
 using bits::kValueSum;
 using bits::ranksAbove;
 
-int LostCitiesState::score(int p) const {
-  const CardSet& table = expeditions_[p];
+namespace {
+
+// The rules' score of an expedition table.
+int scoreOf(const CardSet& table) {
   int total = 0;
   for (int c = 0; c < kColours; ++c) total += expeditionScore(table.numbers[c], table.wagers[c]);
   return total;
 }
 
+}  // namespace
+
+int LostCitiesState::score(int p) const {
+  return scoreOf(expeditions_[p]);
+}
+
+std::array<int, kColours> LostCitiesState::topRanks() const {
+  std::array<int, kColours> tops;
+  for (int c = 0; c < kColours; ++c) tops[c] = topRank(c);
+  return tops;
+}
+
 int LostCitiesState::heuristicUnits(int p) const {
   if (over_) return 10 * score(p);
-  const CardSet& table = expeditions_[p];
-  const CardSet& hand = hands_[p];
+  return unitsWith(expeditions_[p], hands_[p], deck_, topRanks());
+}
+
+int LostCitiesState::unitsWith(const CardSet& table, const CardSet& hand, const CardSet& deck,
+                               const std::array<int, kColours>& tops) const {
   int started = 0;
   for (int c = 0; c < kColours; ++c) started += (table.numbers[c] | table.wagers[c]) != 0;
   // Interpretation: "the valued state has 4 or more started expeditions" counts the valued
@@ -39,12 +56,40 @@ int LostCitiesState::heuristicUnits(int p) const {
     const int highest = highestRank(numbers);
     const unsigned playable = ranksAbove(highest);
     int potential = 8 * kValueSum[hand.numbers[c] & playable] +
-                    deckWeight * kValueSum[deck_.numbers[c] & playable];
-    if (const int top = topRank(c); top > highest) potential += 7 * (top + 1);  // wagers: rank 0
+                    deckWeight * kValueSum[deck.numbers[c] & playable];
+    if (tops[c] > highest) potential += 7 * (tops[c] + 1);  // wagers: rank 0
     const int multiplier = config_.heuristic == Heuristic::WagerAware ? 1 + wagers : 1;
     total += 10 * expeditionScore(numbers, wagers) + multiplier * potential;
   }
   return total;
+}
+
+std::optional<double> LostCitiesState::valueAfter(Action action, int p) const {
+  if (actor() != p) return std::nullopt;
+  const ActionParts parts = decodeAction(action);
+  const int c = colourOf(parts.kind);
+  CardSet hand = hands_[p], table = expeditions_[p], deck = deck_;
+  std::array<int, kColours> tops = topRanks();
+  hand.remove(parts.kind);
+  if (parts.discard)
+    tops[c] = rankOf(parts.kind);
+  else
+    table.add(parts.kind);
+  int deckLeft = deckSize_;
+  if (parts.source != kDeckSource) {  // (never the pile just discarded on: not legal)
+    const Pile& pile = piles_[parts.source - 1];
+    hand.add(kindOf(parts.source - 1, pile.ranks[pile.size - 1]));
+    tops[parts.source - 1] = pile.size >= 2 ? pile.ranks[pile.size - 2] : -1;
+  } else if (hasDeckOrder_) {
+    const int drawn = deckOrder_[deckSize_ - 1];
+    deck.remove(drawn);
+    hand.add(drawn);
+    --deckLeft;
+  } else {  // the environment gives the card: the turn goes on
+    return unitsWith(table, hand, deck, tops);
+  }
+  const bool over = deckLeft == 0 || rounds_ + 1 >= config_.maxRounds;  // as endTurn decides
+  return over ? 10 * scoreOf(table) : unitsWith(table, hand, deck, tops);
 }
 
 int LostCitiesState::winner() const {
