@@ -747,10 +747,10 @@ TEST_CASE("Lost Cities: a determinized deck is drawn in order, without environme
   CHECK(e->deckSize() == 43);
 }
 
-// The mover's value after an action without a copy (what the greedy replies of every search ask
-// for) is exactly a copy's value after it: in dealt games (a deck draw leaves the card to the
-// environment) and determinized ones (the deck's next card, the game's end at the last one), with
-// both heuristics, up to the round cap.
+// Each seat's value after an action without a copy (what the greedy replies of every search and
+// Minimax IS's evaluations ask for) is exactly a copy's value after it: in dealt games (a deck draw
+// leaves the card to the environment) and determinized ones (the deck's next card, the game's end
+// at the last one), with both heuristics, up to the round cap.
 TEST_CASE("Lost Cities: valueAfter is a copy's value after the action", "[lost-cities][is]") {
   int checked = 0, ended = 0;
   for (const Json& params : {Json(), Json{{"heuristic", "thesis"}, {"max_rounds", 30}}})
@@ -764,8 +764,10 @@ TEST_CASE("Lost Cities: valueAfter is a copy's value after the action", "[lost-c
           for (Action a : legal(*at)) {
             auto after = asLostCities(at->clone());
             after->apply(a);
-            REQUIRE(at->valueAfter(a, at->actor()) == after->value(at->actor()));
-            CHECK_FALSE(at->valueAfter(a, 1 - at->actor()).has_value());  // left to a copy
+            for (int seat = 0; seat < 2; ++seat) {
+              REQUIRE(at->valueAfter(a, seat) == after->value(seat));
+              REQUIRE(at->valuesAfter(a)[static_cast<size_t>(seat)] == after->value(seat));
+            }
             ended += after->isTerminal();
             ++checked;
           }

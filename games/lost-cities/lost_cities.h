@@ -139,9 +139,12 @@ class LostCitiesState final : public State {
   bool capped() const override { return capped_; }
   // The heuristic of the spec in exact integer units; 10 x score once the game is over.
   double gain(int p) const override { return heuristicUnits(p); }
-  // The mover's own value after its action, without a copy (its hand, table and draw, the piles'
-  // tops, the deck of a determinized state); other seats' values are left to a copy.
+  // Either seat's value after the mover's action, without a copy (the mover's hand, table and
+  // draw, the piles' tops, the deck of a determinized state, the game's end); nullopt at an
+  // environment node (the card dealt is applied by copy).
   std::optional<double> valueAfter(Action action, int p) const override;
+  // valueAfter for both seats at once, at a decision node.
+  std::array<double, 2> valuesAfter(Action action) const;
   bool playersCanDropOut() const override { return false; }
   int roundsCompleted() const override { return rounds_; }
   double believability() const override;
@@ -209,6 +212,16 @@ class LostCitiesState final : public State {
     return pile.size ? pile.ranks[pile.size - 1] : -1;
   }
   std::array<int, kColours> topRanks() const;  // topRank of every colour
+  // What the heuristic reads after an action of the mover: its hand and table, the deck, the
+  // piles' tops and whether the game is over.
+  struct After {
+    CardSet hand, table, deck;
+    std::array<int, kColours> tops;
+    bool over;
+  };
+  After after(Action action) const;  // at a decision node
+  // Player p's value in the state `next` describes.
+  double valueIn(const After& next, int p) const;
   // heuristicUnits, the game not over, of a player with `table` and `hand` against `deck` and
   // piles whose top ranks are `tops`.
   int unitsWith(const CardSet& table, const CardSet& hand, const CardSet& deck,

@@ -64,32 +64,49 @@ int LostCitiesState::unitsWith(const CardSet& table, const CardSet& hand, const 
   return total;
 }
 
-std::optional<double> LostCitiesState::valueAfter(Action action, int p) const {
-  if (actor() != p) return std::nullopt;
+LostCitiesState::After LostCitiesState::after(Action action) const {
+  const int mover = actor();
   const ActionParts parts = decodeAction(action);
   const int c = colourOf(parts.kind);
-  CardSet hand = hands_[p], table = expeditions_[p], deck = deck_;
-  std::array<int, kColours> tops = topRanks();
-  hand.remove(parts.kind);
+  After next{hands_[mover], expeditions_[mover], deck_, topRanks(), false};
+  next.hand.remove(parts.kind);
   if (parts.discard)
-    tops[c] = rankOf(parts.kind);
+    next.tops[c] = rankOf(parts.kind);
   else
-    table.add(parts.kind);
+    next.table.add(parts.kind);
   int deckLeft = deckSize_;
   if (parts.source != kDeckSource) {  // (never the pile just discarded on: not legal)
     const Pile& pile = piles_[parts.source - 1];
-    hand.add(kindOf(parts.source - 1, pile.ranks[pile.size - 1]));
-    tops[parts.source - 1] = pile.size >= 2 ? pile.ranks[pile.size - 2] : -1;
+    next.hand.add(kindOf(parts.source - 1, pile.ranks[pile.size - 1]));
+    next.tops[parts.source - 1] = pile.size >= 2 ? pile.ranks[pile.size - 2] : -1;
   } else if (hasDeckOrder_) {
     const int drawn = deckOrder_[deckSize_ - 1];
-    deck.remove(drawn);
-    hand.add(drawn);
+    next.deck.remove(drawn);
+    next.hand.add(drawn);
     --deckLeft;
-  } else {  // the environment gives the card: the turn goes on
-    return unitsWith(table, hand, deck, tops);
+  } else {
+    return next;  // the environment gives the card: the turn goes on
   }
-  const bool over = deckLeft == 0 || rounds_ + 1 >= config_.maxRounds;  // as endTurn decides
-  return over ? 10 * scoreOf(table) : unitsWith(table, hand, deck, tops);
+  next.over = deckLeft == 0 || rounds_ + 1 >= config_.maxRounds;  // as endTurn decides
+  return next;
+}
+
+double LostCitiesState::valueIn(const After& next, int p) const {
+  // The other seat keeps its hand and table; the deck and the piles' tops are everybody's.
+  const bool mover = p == actor();
+  const CardSet& table = mover ? next.table : expeditions_[p];
+  if (next.over) return 10 * scoreOf(table);
+  return unitsWith(table, mover ? next.hand : hands_[p], next.deck, next.tops);
+}
+
+std::optional<double> LostCitiesState::valueAfter(Action action, int p) const {
+  if (actor() < 0) return std::nullopt;  // the environment's outcomes are applied by copy
+  return valueIn(after(action), p);
+}
+
+std::array<double, 2> LostCitiesState::valuesAfter(Action action) const {
+  const After next = after(action);
+  return {valueIn(next, 0), valueIn(next, 1)};
 }
 
 int LostCitiesState::winner() const {

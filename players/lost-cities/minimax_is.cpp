@@ -74,6 +74,18 @@ class MinimaxIS final : public RankingPlayer {
   // value(me) - value(opponent): the evaluation of the search, from the root player's side.
   double evaluate(const State& s) const { return s.value(me_) - s.value(1 - me_); }
 
+  // evaluate of the state `action` leads to from the decision node `node`, without a copy.
+  double evaluateAfter(const State& node, Action action) const {
+    const auto values = static_cast<const LostCitiesState&>(node).valuesAfter(action);
+    return values[static_cast<size_t>(me_)] - values[static_cast<size_t>(1 - me_)];
+  }
+
+  static std::unique_ptr<State> childOf(const State& node, Action action) {
+    auto child = node.clone();
+    child->apply(action);
+    return child;
+  }
+
   // Index into `legal` of the best root move in `world`; adds each move's static evaluation to
   // `statics` (the tie-break of the votes).
   size_t bestRootMove(const State& world, std::span<const Action> legal, int depth,
@@ -84,8 +96,9 @@ class MinimaxIS final : public RankingPlayer {
     double alpha = -INFINITY;
     size_t best = children.front().index;
     for (const auto& child : children) {
-      const double v =
-          depth > 1 ? search(*child.state, depth - 1, alpha, INFINITY) : child.evaluation;
+      const double v = depth > 1
+                           ? search(*childOf(world, legal[child.index]), depth - 1, alpha, INFINITY)
+                           : child.evaluation;
       if (v > alpha) {
         alpha = v;
         best = child.index;
@@ -94,11 +107,11 @@ class MinimaxIS final : public RankingPlayer {
     return best;
   }
 
+  // A move of a searched node; its state is made only if the search goes into it.
   struct Child {
-    std::unique_ptr<State> state;
     double evaluation;  // from the root player's side
     double priority;    // from the mover's side: what the mover ranks its moves by
-    size_t index;
+    size_t index;       // into the node's actions
   };
 
   // Every child of `node` with its evaluation; `maximizing`: the root player moves at `node`.
@@ -107,10 +120,8 @@ class MinimaxIS final : public RankingPlayer {
     std::vector<Child> children;
     children.reserve(actions.size());
     for (size_t i = 0; i < actions.size(); ++i) {
-      auto child = node.clone();
-      child->apply(actions[i]);
-      const double e = evaluate(*child);
-      children.push_back({std::move(child), e, maximizing ? e : -e, i});
+      const double e = evaluateAfter(node, actions[i]);
+      children.push_back({e, maximizing ? e : -e, i});
     }
     return children;
   }
@@ -135,7 +146,7 @@ class MinimaxIS final : public RankingPlayer {
     keepBest(children, config_.innerWidth);
     double best = maximizing ? -INFINITY : INFINITY;
     for (const auto& child : children) {
-      const double v = search(*child.state, turns - 1, alpha, beta);
+      const double v = search(*childOf(node, legal[child.index]), turns - 1, alpha, beta);
       best = maximizing ? std::max(best, v) : std::min(best, v);
       if (maximizing)
         alpha = std::max(alpha, v);
@@ -151,9 +162,7 @@ class MinimaxIS final : public RankingPlayer {
                   double beta) const {
     double best = maximizing ? -INFINITY : INFINITY;
     for (Action a : legal) {
-      auto child = node.clone();
-      child->apply(a);
-      const double v = evaluate(*child);
+      const double v = evaluateAfter(node, a);
       best = maximizing ? std::max(best, v) : std::min(best, v);
       if (maximizing ? best >= beta : best <= alpha) break;
     }
