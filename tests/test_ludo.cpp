@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/believability.h"
 #include "core/params.h"
 #include "games/ludo/ludo.h"
 
@@ -510,6 +511,21 @@ TEST_CASE("Ludo: believability from face counts and streaks", "[ludo]") {
 
   // A fresh game is perfectly believable.
   CHECK(newLudo()->believability() == 0.0);
+
+  // Kept from running sums, the value is exactly belPC of the face counts, all game long (no
+  // streak penalty, so the faces alone decide it).
+  auto r = newLudo(Json{{"players", 4}, {"streak_penalty", 0.0}, {"believability_threshold", 0.5}});
+  Rng rng(3);
+  std::vector<Outcome> outcomes;
+  for (int step = 0; step < 2000 && !r->isTerminal(); ++step) {
+    r->outcomes(outcomes);
+    const auto moves = legal(*r);
+    r->apply(r->isEnvironmentNode() ? sampleOutcome(outcomes, rng)
+                                    : moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+    double expected = 0;
+    for (int p = 0; p < 4; ++p) expected += belPC(r->faceCounts(p), 0.5);
+    REQUIRE(r->believability() == expected);
+  }
 }
 
 TEST_CASE("Ludo: parameter validation", "[ludo][params]") {

@@ -108,7 +108,9 @@ void LudoState::outcomes(std::vector<Outcome>& out) const {
 }
 
 void LudoState::recordRoll(int face) {
+  rollSquares_[player_] += 2 * faces_[player_][face - 1] + 1;  // (c + 1)^2 - c^2
   ++faces_[player_][face - 1];
+  ++rolls_[player_];
   runLength_[player_] = (lastFace_[player_] == face) ? runLength_[player_] + 1 : 1;
   lastFace_[player_] = face;
   if (runLength_[player_] >= 3) ++streakExcess_[player_];
@@ -225,8 +227,8 @@ int LudoState::unitsWith(int seat, const std::array<int8_t, kPieces>& pieces,
 double LudoState::believability() const {
   double total = 0;
   for (int p = 0; p < numPlayers(); ++p)
-    total +=
-        belPC(faces_[p], config_.believabilityThreshold) + config_.streakPenalty * streakExcess_[p];
+    total += belPCOfSums(6, rolls_[p], rollSquares_[p], config_.believabilityThreshold) +
+             config_.streakPenalty * streakExcess_[p];
   return total;
 }
 

@@ -98,6 +98,10 @@ class LudoState final : public State {
   bool capped_ = false;
   bool over_ = false;
   std::array<std::array<int, 6>, kSeats> faces_{};  // per player
+  // Per player, the rolls and the sum of the face counts' squares: believability from them in
+  // constant time (the searches ask for it at the end of every line).
+  std::array<int, kSeats> rolls_{};
+  std::array<long long, kSeats> rollSquares_{};
   std::array<int, kSeats> lastFace_{};
   std::array<int, kSeats> runLength_{};
   std::array<int, kSeats> streakExcess_{};  // sum over runs of (length - 2) for length >= 3
