@@ -18,6 +18,7 @@
 #include "core/registry.h"
 #include "players/ranking.h"
 #include "players/score_order.h"
+#include "players/simulation.h"
 
 namespace ddalab {
 
@@ -32,11 +33,12 @@ struct MaxnConfig {
   long long maxNodes;
 };
 
-// Reused buffers of one level of the recursion (no allocation once warmed up but the clones).
+// Reused buffers of one level of the recursion (no allocation once warmed up): the children of
+// a node are searched one after another, each copied into the level's scratch state.
 struct Level {
   std::vector<Action> actions;
   std::vector<Outcome> outcomes;
-  std::vector<std::unique_ptr<State>> children;
+  ScratchState child;
   std::vector<double> priority;  // the mover's static value of each child
   std::vector<size_t> order;
 };
@@ -53,9 +55,9 @@ class Maxn final : public RankingPlayer {
     const int mover = state.actor();
     visited_ = 0;
     for (size_t i = 0; i < legal.size(); ++i) {
-      auto child = world->clone();
-      child->apply(legal[i]);
-      scores[i] = search(*child, config_.depth - 1, 0)[mover];
+      State& child = rootChild_.copyOf(*world);
+      child.apply(legal[i]);
+      scores[i] = search(child, config_.depth - 1, 0)[mover];
     }
   }
 
@@ -80,9 +82,9 @@ class Maxn final : public RankingPlayer {
     for (const auto& o : lv.outcomes) total += o.probability;
     Vec mean{};
     for (const Outcome& o : lv.outcomes) {
-      auto child = node.clone();
-      child->apply(o.action);
-      const Vec v = search(*child, decisions, ply + 1);
+      State& child = lv.child.copyOf(node);
+      child.apply(o.action);
+      const Vec v = search(child, decisions, ply + 1);
       for (int p = 0; p < node.numPlayers(); ++p) mean[p] += o.probability / total * v[p];
     }
     return mean;
@@ -97,9 +99,11 @@ class Maxn final : public RankingPlayer {
     Vec best{};
     double bestScore = -INFINITY;
     bool first = true;
-    const Level& lv = levels_[ply];
+    Level& lv = levels_[ply];
     for (const size_t i : lv.order) {
-      const Vec v = search(*lv.children[i], decisions - 1, ply + 1);
+      State& child = lv.child.copyOf(node);
+      child.apply(lv.actions[i]);
+      const Vec v = search(child, decisions - 1, ply + 1);
       if (std::exchange(first, false) || scoreAbove(v[mover], bestScore)) {
         bestScore = v[mover];
         best = v;
@@ -108,23 +112,18 @@ class Maxn final : public RankingPlayer {
     return best;
   }
 
-  // Fills the level's children of `node` and `order`: the indices of the children to search, in
+  // Fills the level's actions of `node` and `order`: the indices of the children to search, in
   // the game's order, restricted to the `width` best by the mover's static value.
   void expandRanked(const State& node, size_t ply) {
     Level& lv = levels_[ply];
     node.legalActions(lv.actions);
-    lv.children.resize(lv.actions.size());
     lv.order.resize(lv.actions.size());
     std::iota(lv.order.begin(), lv.order.end(), size_t{0});
-    for (size_t i = 0; i < lv.actions.size(); ++i) {
-      lv.children[i] = node.clone();
-      lv.children[i]->apply(lv.actions[i]);
-    }
     const size_t width = static_cast<size_t>(config_.width);
     if (width == 0 || lv.actions.size() <= width) return;
     lv.priority.resize(lv.actions.size());
     for (size_t i = 0; i < lv.actions.size(); ++i)
-      lv.priority[i] = lv.children[i]->value(node.actor());
+      lv.priority[i] = valueAfter(node, lv.actions[i], node.actor(), lv.child);
     std::stable_sort(lv.order.begin(), lv.order.end(), [&lv](size_t a, size_t b) {
       return scoreAbove(lv.priority[a], lv.priority[b]);
     });
@@ -151,6 +150,7 @@ class Maxn final : public RankingPlayer {
   MaxnConfig config_;
   StopToken stop_;
   long long visited_ = 0;
+  ScratchState rootChild_;    // the root's children, searched one after another
   std::deque<Level> levels_;  // a deque: growing it keeps references to shallower levels
 };
 
