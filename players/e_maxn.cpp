@@ -6,6 +6,7 @@
 // polls the run's stop token, so a large tree gives up within milliseconds when the run stops.
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <utility>
 
 #include "core/registry.h"
@@ -30,6 +31,15 @@ struct Limits {
   int chanceWidth;  // outcomes expanded at an environment node below the root (0 = all)
   ChanceOrder chanceOrder;
   int maxNodes;  // node budget of one decision, shared evenly by the root outcomes
+};
+
+// The vectors of one node, reused by every node of its tree level (a search allocates nothing
+// once warm).
+struct Buffers {
+  std::vector<Action> actions;
+  std::vector<Outcome> outcomes;
+  std::vector<double> keys;   // what the actions or outcomes are ranked by
+  std::vector<size_t> order;  // the indices expanded, best first
 };
 
 // What a subtree promises: each player's value (what the players steer by) and F.
@@ -106,14 +116,16 @@ class EMaxN final : public FunSeekingEnvironment {
       return evaluate(line, decisions + 1, level);
     }
     const int actor = line.state->actor();
-    std::vector<Action> legal;
+    Buffers& b = buffersAt(level);
+    std::vector<Action>& legal = b.actions;
     line.state->legalActions(legal);
-    std::vector<double> scores(legal.size());
+    b.keys.assign(legal.size(), 0.0);
     if (limits_.width > 0 && static_cast<int>(legal.size()) > limits_.width)
-      scoreByValue(*line.state, legal, scores, &scratch_);  // else all expanded, order kept
+      scoreByValue(*line.state, legal, b.keys, &scratch_);  // else all expanded, order kept
+    bestFirst(b.keys, static_cast<size_t>(limits_.width), b.order);
     Evaluation best;
     bool first = true;
-    for (size_t i : bestFirst(scores, static_cast<size_t>(limits_.width))) {
+    for (size_t i : b.order) {
       Line& child = lineAt(level + 1, line);
       child.apply(legal[i], static_cast<int>(legal.size()));
       const Evaluation e = evaluate(child, decisions + 1, level + 1);
@@ -127,12 +139,14 @@ class EMaxN final : public FunSeekingEnvironment {
   // With chance_width set, the outcomes expanded are the first by chance_order (ties to the
   // first).
   Evaluation chanceNode(const Line& line, int decisions, size_t level) {
-    std::vector<Outcome> outcomes;
+    Buffers& b = buffersAt(level);
+    std::vector<Outcome>& outcomes = b.outcomes;
     line.state->outcomes(outcomes);
     Evaluation result;
     result.fun = -INFINITY;
     double weight = 0;
-    for (size_t i : expandedOutcomes(line, outcomes)) {
+    expandOutcomes(line, b);
+    for (size_t i : b.order) {
       Line& child = lineAt(level + 1, line);
       child.apply(outcomes[i].action, 0);
       const Evaluation e = evaluate(child, decisions, level + 1);
@@ -145,16 +159,24 @@ class EMaxN final : public FunSeekingEnvironment {
     return result;
   }
 
-  // Indices of the outcomes a chance node expands: all, or the chance_width first by the order.
-  std::vector<size_t> expandedOutcomes(const Line& line, std::span<const Outcome> outcomes) {
-    std::vector<double> keys(outcomes.size());
+  // Sets b.order to the indices of b.outcomes a chance node expands: all, or the chance_width
+  // first by the order.
+  void expandOutcomes(const Line& line, Buffers& b) {
+    const std::span<const Outcome> outcomes = b.outcomes;
+    b.keys.assign(outcomes.size(), 0.0);
     if (limits_.chanceWidth > 0 && static_cast<int>(outcomes.size()) > limits_.chanceWidth) {
       if (limits_.chanceOrder == ChanceOrder::SettledFun)
-        settler_.funs(*line.state, line.tracker, outcomes, coefficients(), keys, objective());
+        settler_.funs(*line.state, line.tracker, outcomes, coefficients(), b.keys, objective());
       else
-        for (size_t i = 0; i < outcomes.size(); ++i) keys[i] = outcomes[i].probability;
+        for (size_t i = 0; i < outcomes.size(); ++i) b.keys[i] = outcomes[i].probability;
     }
-    return bestFirst(keys, static_cast<size_t>(limits_.chanceWidth));
+    bestFirst(b.keys, static_cast<size_t>(limits_.chanceWidth), b.order);
+  }
+
+  // The work space of the nodes at tree level `level` (a node's children are at the next level).
+  Buffers& buffersAt(size_t level) {
+    while (buffers_.size() <= level) buffers_.emplace_back();
+    return buffers_[level];
   }
 
   Limits limits_;
@@ -163,6 +185,7 @@ class EMaxN final : public FunSeekingEnvironment {
   long nodesLeft_ = 0;
   std::vector<double> funs_;
   std::vector<std::unique_ptr<Line>> lines_;  // one per tree level (reused, never moved)
+  std::deque<Buffers> buffers_;               // one per tree level (a deque: never moved)
   Settler settler_{&model_};                  // chance_order settled-fun
   ScratchState scratch_;                      // width-limited one-ply scores
 };

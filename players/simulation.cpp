@@ -228,12 +228,21 @@ std::vector<size_t> bestIndices(std::span<const double> values) {
   return best;
 }
 
-std::vector<size_t> bestFirst(std::span<const double> scores, size_t limit) {
-  std::vector<size_t> order(scores.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return scoreAbove(scores[a], scores[b]); });
+void bestFirst(std::span<const double> scores, size_t limit, std::vector<size_t>& order) {
+  order.resize(scores.size());
+  // A stable insertion sort (what std::stable_sort gives, scoreAbove being a strict weak order):
+  // a node's few actions need no buffer allocated, and equal scores cost one pass.
+  for (size_t i = 0; i < order.size(); ++i) {
+    size_t j = i;
+    for (; j > 0 && scoreAbove(scores[i], scores[order[j - 1]]); --j) order[j] = order[j - 1];
+    order[j] = i;
+  }
   if (limit > 0 && limit < order.size()) order.resize(limit);
+}
+
+std::vector<size_t> bestFirst(std::span<const double> scores, size_t limit) {
+  std::vector<size_t> order;
+  bestFirst(scores, limit, order);
   return order;
 }
 

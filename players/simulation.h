@@ -165,6 +165,8 @@ std::vector<bool> allowedOutcomes(const State& state, const MetricsTracker& trac
 // Indices of the `limit` highest scores, best first, ties in index order (limit 0 = all); NaN
 // scores come last (score_order.h).
 std::vector<size_t> bestFirst(std::span<const double> scores, size_t limit);
+// bestFirst into `order` (its capacity reused).
+void bestFirst(std::span<const double> scores, size_t limit, std::vector<size_t>& order);
 
 // Indices of the maximal entries (within a relative tolerance of 1e-12; an infinite maximum ties
 // only with itself), never empty for non-empty `values`: NaN counts as the worst value, so it is
