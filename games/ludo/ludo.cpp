@@ -180,11 +180,14 @@ std::optional<double> LudoState::valueAfter(Action action, int p) const {
   if (action == kPass) return value(p);
   const int from = action == kEnter ? kInHouse : action;
   const int to = targetOf(from, roll_);
+  const uint64_t opponents = opponentsOf(seat);
+  const uint64_t captured = to < kRing ? opponents & (uint64_t{1} << absoluteSquare(seat, to)) : 0;
+  if (!captured)  // the other pieces keep their threats: only the moved piece's part changes
+    return -(unitsOf(seat) - pieceUnits(seat, from, opponents) + pieceUnits(seat, to, opponents)) /
+           21.0;
   std::array<int8_t, kPieces> pieces = pieces_[seat];
   *std::find(pieces.begin(), pieces.end(), static_cast<int8_t>(from)) = static_cast<int8_t>(to);
-  uint64_t opponents = opponentsOf(seat);
-  if (to < kRing) opponents &= ~(uint64_t{1} << absoluteSquare(seat, to));  // captured, if any
-  return -unitsWith(seat, pieces, opponents) / 21.0;
+  return -unitsWith(seat, pieces, opponents & ~captured) / 21.0;
 }
 
 void LudoState::gains(std::span<double> gains) const {
@@ -210,18 +213,18 @@ uint64_t LudoState::opponentsOf(int seat) const {
 int LudoState::unitsWith(int seat, const std::array<int8_t, kPieces>& pieces,
                          uint64_t opponents) const {
   int units = 0;
-  for (int r : pieces) {
-    if (r == kInHouse) {
-      units += kHouseUnits;
-    } else if (r < kRing) {
-      const int toGo = kRing - r;
-      const int square = r + 10 * seat < kRing ? r + 10 * seat : r + 10 * seat - kRing;
-      // Expected loss of the progress made when an opponent stands 1-6 squares behind.
-      const bool threatened = !config_.isSafe(square) && (opponents & kBehindMasks[square]);
-      units += 6 * toGo + (toGo <= 6 ? 84 : 0) + (threatened ? r : 0);
-    }
-  }
+  for (int r : pieces) units += pieceUnits(seat, r, opponents);
   return units;
+}
+
+int LudoState::pieceUnits(int seat, int r, uint64_t opponents) const {
+  if (r == kInHouse) return kHouseUnits;
+  if (r >= kRing) return 0;  // home
+  const int toGo = kRing - r;
+  const int square = r + 10 * seat < kRing ? r + 10 * seat : r + 10 * seat - kRing;
+  // Expected loss of the progress made when an opponent stands 1-6 squares behind.
+  const bool threatened = !config_.isSafe(square) && (opponents & kBehindMasks[square]);
+  return 6 * toGo + (toGo <= 6 ? 84 : 0) + (threatened ? r : 0);
 }
 
 double LudoState::believability() const {

@@ -79,6 +79,8 @@ class LudoState final : public State {
   uint64_t opponentsOf(int seat) const;  // ring squares held by other seats
   // turnsNeededUnits of `seat` with its pieces on `pieces` and the other seats on `opponents`.
   int unitsWith(int seat, const std::array<int8_t, kPieces>& pieces, uint64_t opponents) const;
+  // One piece's part of unitsWith: `seat`'s piece on relative square r.
+  int pieceUnits(int seat, int r, uint64_t opponents) const;
   // turnsNeededUnits(seat), recomputed only when a move may have changed it.
   int unitsOf(int seat) const;
   void movePiece(int seat, int from, int to);
