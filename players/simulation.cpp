@@ -229,15 +229,18 @@ std::vector<size_t> bestIndices(std::span<const double> values) {
 }
 
 void bestFirst(std::span<const double> scores, size_t limit, std::vector<size_t>& order) {
-  order.resize(scores.size());
-  // A stable insertion sort (what std::stable_sort gives, scoreAbove being a strict weak order):
-  // a node's few actions need no buffer allocated, and equal scores cost one pass.
-  for (size_t i = 0; i < order.size(); ++i) {
-    size_t j = i;
-    for (; j > 0 && scoreAbove(scores[i], scores[order[j - 1]]); --j) order[j] = order[j - 1];
+  const size_t keep = limit > 0 ? std::min(limit, scores.size()) : scores.size();
+  order.clear();
+  // Insertion into the `keep` best so far, after those it does not rank above: what a stable sort
+  // then truncation gives (scoreAbove is a strict weak order), in O(n keep) with no buffer.
+  for (size_t i = 0; i < scores.size(); ++i) {
+    size_t j = order.size();
+    while (j > 0 && scoreAbove(scores[i], scores[order[j - 1]])) --j;
+    if (j >= keep) continue;
+    if (order.size() < keep) order.push_back(i);
+    for (size_t m = order.size() - 1; m > j; --m) order[m] = order[m - 1];
     order[j] = i;
   }
-  if (limit > 0 && limit < order.size()) order.resize(limit);
 }
 
 std::vector<size_t> bestFirst(std::span<const double> scores, size_t limit) {

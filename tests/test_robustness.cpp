@@ -3,6 +3,7 @@
 // within a second when the run stops, and random valid experiments drawn from the registries'
 // parameter schemas play without crashing or producing non-finite metrics ("[property]").
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -21,6 +22,7 @@
 #include "players/level.h"
 #include "players/posm.h"
 #include "players/registry.h"
+#include "players/score_order.h"
 #include "players/simulation.h"
 #include "tests/support.h"
 
@@ -164,6 +166,27 @@ TEST_CASE("bestFirst ranks NaN last and keeps index order among ties", "[robustn
   using I = std::vector<size_t>;
   CHECK(bestFirst(V{kNaN, 2.0, kInf, -kInf, kNaN, 2.0}, 0) == I{2, 1, 5, 3, 0, 4});
   CHECK(bestFirst(V{kNaN, kNaN, kNaN}, 2) == I{0, 1});
+
+  // Exactly a stable sort by scoreAbove then truncation, for every limit, on scores with many
+  // ties, NaNs and infinities (the searches' choices rest on this order).
+  Rng rng(11);
+  const std::array<double, 6> pool = {kNaN, -kInf, 0.0, 1.0, 2.5, kInf};
+  std::vector<size_t> into = {99, 98};  // reused: its old contents must not leak
+  for (int round = 0; round < 500; ++round) {
+    V scores(rng.below(40));
+    for (double& x : scores) x = pool[rng.below(static_cast<uint32_t>(pool.size()))];
+    I sorted(scores.size());
+    for (size_t i = 0; i < sorted.size(); ++i) sorted[i] = i;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [&](size_t a, size_t b) { return scoreAbove(scores[a], scores[b]); });
+    for (size_t limit : {size_t{0}, size_t{1}, size_t{5}, size_t{50}}) {
+      I expected = sorted;
+      if (limit > 0 && limit < expected.size()) expected.resize(limit);
+      REQUIRE(bestFirst(scores, limit) == expected);
+      bestFirst(scores, limit, into);
+      REQUIRE(into == expected);
+    }
+  }
 }
 
 TEST_CASE("level scaling picks a valid rank among NaN and infinite scores", "[robustness]") {
