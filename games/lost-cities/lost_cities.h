@@ -218,8 +218,9 @@ class LostCitiesState final : public State {
     CardSet hand, table, deck;
     std::array<int, kColours> tops;
     bool over;
+    int mover;
   };
-  After after(Action action) const;  // at a decision node
+  After after(Action action, int mover) const;  // at a decision node of `mover`
   // Player p's value in the state `next` describes.
   double valueIn(const After& next, int p) const;
   // heuristicUnits, the game not over, of a player with `table` and `hand` against `deck` and
