@@ -13,8 +13,7 @@ double belPC(std::span<const int> counts, double threshold) {
   return belPCOfSums(static_cast<long long>(counts.size()), total, squares, threshold);
 }
 
-double belPCOfSums(long long bins, long long total, long long squares, double threshold) {
-  const long long k = bins;
+double belPCOfSums(long long k, long long total, long long squares, double threshold) {
   if (k == 0) return 0.0;
   // Population variance = (sum c^2)/k - (total/k)^2; the mean is the same for both arrays.
   const long long low = total / k, high = low + 1, highBins = total % k;

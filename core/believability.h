@@ -8,8 +8,8 @@ namespace ddalab {
 // variances over the bins (population).
 double belPC(std::span<const int> counts, double threshold);
 
-// belPC of `bins` counts from their sum and their sum of squares (games that keep both as the
-// counts grow ask for it in constant time).
-double belPCOfSums(long long bins, long long total, long long squares, double threshold);
+// belPC of k counts from their sum and their sum of squares (games that keep both as the counts
+// grow ask for it in constant time).
+double belPCOfSums(long long k, long long total, long long squares, double threshold);
 
 }  // namespace ddalab

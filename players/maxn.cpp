@@ -124,10 +124,7 @@ class Maxn final : public RankingPlayer {
     lv.priority.resize(lv.actions.size());
     for (size_t i = 0; i < lv.actions.size(); ++i)
       lv.priority[i] = valueAfter(node, lv.actions[i], node.actor(), lv.child);
-    std::stable_sort(lv.order.begin(), lv.order.end(), [&lv](size_t a, size_t b) {
-      return scoreAbove(lv.priority[a], lv.priority[b]);
-    });
-    lv.order.resize(width);
+    bestFirst(lv.priority, width, lv.order);
     std::sort(lv.order.begin(), lv.order.end());  // back to the game's order for tie-breaks
   }
 

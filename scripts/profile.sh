@@ -10,8 +10,9 @@
 # Usage: scripts/profile.sh [engine|search|all] [BUILD_DIR]   (default: all, build-profile)
 #        COMPARISONS="maze lc-mmis" scripts/profile.sh search   (some comparisons' rows only)
 # Needs valgrind and jq; builds BUILD_DIR (Release with -g) if ddalab is missing, and the bare
-# simulator with the same flags. The engine part takes ~5 min, the search part ~2 hours (the
-# HexaLines E-MaxMax game alone is 10^11 instructions under callgrind).
+# simulator with the same flags. On the development VM (16ba514) the engine part takes under a
+# minute, the six comparisons' search rows about 10 min; hexalines-3's rows take longer (its
+# E-MaxMax is 1.3 x 10^10 instructions a game, about a minute a game under callgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}

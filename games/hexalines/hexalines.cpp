@@ -399,14 +399,9 @@ std::array<int, kSides> HexaLinesState::freeExits(int p) const {
   // counted above).
   const Board& grid = board();
   const int centre = grid.centre(), n = grid.fields();
-  const auto colour = static_cast<int8_t>(p);
   for (int field = 0; field < n; ++field) {
-    const Cell& c = cells_[static_cast<size_t>(field)];
-    // sidesOf(p), without a loop: this scan is most of what a search spends on values.
-    unsigned sides = (c.colour[0] == colour ? c.sides[0] : 0u) |
-                     (c.colour[1] == colour ? c.sides[1] : 0u) |
-                     (c.colour[2] == colour ? c.sides[2] : 0u);
-    for (; sides != 0; sides &= sides - 1) {
+    for (unsigned sides = cells_[static_cast<size_t>(field)].sidesOf(p); sides != 0;
+         sides &= sides - 1) {
       const int side = std::countr_zero(sides);
       const int next = grid.neighbour(field, side);
       if (next >= 0 && next != centre && cells_[static_cast<size_t>(next)].empty()) ++counts[side];

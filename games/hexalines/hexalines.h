@@ -72,12 +72,13 @@ struct Cell {
     const uint8_t s = shape.segmentOf[side];
     return s == kWall ? kNobody : colour[s];
   }
-  // A bit per side whose segment has colour `c`.
+  // A bit per side whose segment has colour `c` (without a loop: the free-exit count of every
+  // value a search asks for scans every cell with it).
   unsigned sidesOf(int c) const {
-    unsigned mask = 0;
-    for (int s = 0; s < kMaxSegments; ++s)
-      if (colour[s] == c) mask |= sides[s];
-    return mask;
+    static_assert(kMaxSegments == 3);
+    const auto k = static_cast<int8_t>(c);  // compared byte to byte
+    return (colour[0] == k ? sides[0] : 0u) | (colour[1] == k ? sides[1] : 0u) |
+           (colour[2] == k ? sides[2] : 0u);
   }
   // A bit per colour some segment of the cell has.
   unsigned colours() const {
