@@ -432,7 +432,7 @@ TEST_CASE("Ludo: heuristic units on constructed positions", "[ludo]") {
 
 // The mover's value after a move without a copy (the greedy replies of every search) is exactly a
 // copy's value after it at every decision of random games, captures included; another seat's is
-// left to a copy.
+// left to a copy. After every move each seat's kept units equal those counted afresh.
 TEST_CASE("Ludo: valueAfter is a copy's value after the move", "[ludo]") {
   int checked = 0, captures = 0;
   for (int players : {2, 4})
@@ -465,6 +465,9 @@ TEST_CASE("Ludo: valueAfter is a copy's value after the move", "[ludo]") {
           ++checked;
         }
         s->apply(moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+        // The units the state keeps up to date move by move are those counted afresh.
+        for (int p = 0; p < players; ++p)
+          REQUIRE(s->gain(p) == -s->turnsNeededUnits(s->seatOf(p)) / 21.0);
       }
     }
   CHECK(checked > 2000);

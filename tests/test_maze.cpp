@@ -370,6 +370,44 @@ TEST_CASE("Maze: path costs are shortest known paths", "[maze]") {
   CHECK(decisions > 100);
 }
 
+// valueAfter (the greedy replies' hot path: a remembered position in the targets, the marks'
+// coordinates kept) is the value of the state the move leads to, in whatever order the
+// actions are asked, and that value's mark distance is the Manhattan distance worked out here.
+TEST_CASE("Maze: valueAfter equals the value after the move, asked in any order", "[maze]") {
+  int decisions = 0, valuesChecked = 0;
+  const auto nearestMark = [](const MazeState& m) {
+    int nearest = 0;
+    for (int mark : m.markTiles())
+      if (m.tile(mark).hasMark()) {
+        const int d = std::abs(mark % m.width() - m.player() % m.width()) +
+                      std::abs(mark / m.width() - m.player() / m.width());
+        nearest = nearest == 0 ? d : std::min(nearest, d);
+      }
+    return nearest;
+  };
+  playRandomGames(Json{{"width", 25}, {"height", 21}}, 20, [&](const MazeState& m) {
+    if (m.actor() != 0) return;
+    ++decisions;
+    Actions actions = legal(m);
+    std::vector<double> expected;
+    for (Action a : actions) {
+      const MazeState next = applied(m, a);
+      REQUIRE(next.nearestMarkDistance() == nearestMark(next));
+      expected.push_back(next.value(0));
+    }
+    for (int pass = 0; pass < 3; ++pass) {  // in order, reversed, and every other one
+      for (size_t i = 0; i < actions.size(); ++i) {
+        const size_t k =
+            pass == 1 ? actions.size() - 1 - i : (pass == 2 ? i * 2 % actions.size() : i);
+        REQUIRE(m.valueAfter(actions[k]) == expected[k]);
+        ++valuesChecked;
+      }
+    }
+  });
+  CHECK(decisions > 100);
+  CHECK(valuesChecked > 3000);
+}
+
 TEST_CASE("Maze: an action needing more steps than left is illegal", "[maze]") {
   CHECK(legal(construct(kRing, 40)) == Actions{kRingD, kRingR, kRingB});
   // D costs 10; R costs 5 plus its penalty 10 (the penalty counts for legality).

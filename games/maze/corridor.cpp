@@ -17,11 +17,20 @@ struct CorridorDraws {
   uint64_t length, left, right, end;
 };
 
+// The key the draws of `outcome` at `door` derive from.
+uint64_t drawsKey(uint64_t seed, int door, Action outcome) {
+  return splitmix64(seed ^ splitmix64(kCorridorSalt + (static_cast<uint64_t>(door) << 6) +
+                                      static_cast<uint64_t>(outcome)));
+}
+
 CorridorDraws drawsFor(uint64_t seed, int door, Action outcome) {
-  const uint64_t key =
-      splitmix64(seed ^ splitmix64(kCorridorSalt + (static_cast<uint64_t>(door) << 6) +
-                                   static_cast<uint64_t>(outcome)));
+  const uint64_t key = drawsKey(seed, door, outcome);
   return {splitmix64(key + 1), splitmix64(key + 2), splitmix64(key + 3), splitmix64(key + 4)};
+}
+
+// drawsFor(seed, door, outcome).length alone (listing the outcomes needs only the lengths).
+uint64_t lengthDraw(uint64_t seed, int door, Action outcome) {
+  return splitmix64(drawsKey(seed, door, outcome) + 1);
 }
 
 // A draw mapped to 0..n-1 (multiply-shift on the high 32 bits).
@@ -136,15 +145,18 @@ void MazeState::outcomes(std::vector<Outcome>& out) const {
   const CorridorSite site = siteOf(pending_);
   std::array<Action, kMaxOutcomes> offered;
   int count = 0;
+  // A side without any place for a door offers none whatever the length: no draw needed.
+  const bool anyLeft = site.candidates(kLeft, {1, site.room}) > 0;
+  const bool anyRight = site.candidates(kRight, {1, site.room}) > 0;
   for (int bucket = 1; bucket <= kLengthBuckets; ++bucket) {
     const Range lengths = bucketRange(site.room, bucket);
     if (lengths.first > lengths.last) continue;
-    for (int left = 0; left < kSegmentChoices; ++left)
-      for (int right = 0; right < kSegmentChoices; ++right) {
+    for (int left = 0; left < (anyLeft ? kSegmentChoices : 1); ++left)
+      for (int right = 0; right < (anyRight ? kSegmentChoices : 1); ++right) {
         const Action code =
             outcomeCode(bucket, static_cast<Segment>(left), static_cast<Segment>(right));
-        const CorridorDraws draws = drawsFor(seed_, site.door, code);
-        const int length = lengths.first + pick(draws.length, lengths.last - lengths.first + 1);
+        const int length = lengths.first + pick(lengthDraw(seed_, site.door, code),
+                                                lengths.last - lengths.first + 1);
         const auto hasPlace = [&](int side, int segment) {
           return segment == 0 ||
                  site.candidates(side, segmentRange(static_cast<Segment>(segment), length)) > 0;

@@ -3,6 +3,7 @@
 #include "games/maze/maze.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -116,10 +117,17 @@ void MazeState::placeMarks() {
   for (int i = 0; i < wanted; ++i) {  // partial Fisher-Yates: the first `wanted` are the draw
     const auto j = i + rng.below(static_cast<uint32_t>(candidates.size() - i));
     std::swap(candidates[i], candidates[j]);
-    markTiles_[i] = candidates[i];
+    addMark(candidates[i]);
     tiles_[candidates[i]] = tiles_[candidates[i]].withMark(true);
   }
-  markCount_ = active_ = wanted;
+  active_ = markCount_;
+}
+
+void MazeState::addMark(int tileIndex) {
+  markTiles_[markCount_] = tileIndex;
+  markXY_[markCount_] = {static_cast<int8_t>(xOf(tileIndex)), static_cast<int8_t>(yOf(tileIndex))};
+  activeMarks_ |= 1u << markCount_;
+  ++markCount_;
 }
 
 MazeState MazeState::fromRows(MazeConfig config, uint64_t seed, std::span<const std::string> rows,
@@ -146,7 +154,7 @@ MazeState MazeState::fromRows(MazeConfig config, uint64_t seed, std::span<const 
       }
       if (s.tiles_[at].hasMark() && s.markCount_ == kMaxBombs)
         throw std::invalid_argument("maze rows: too many marks");
-      if (s.tiles_[at].hasMark()) s.markTiles_[s.markCount_++] = at;
+      if (s.tiles_[at].hasMark()) s.addMark(at);
     }
   }
   if (explorers != 1) throw std::invalid_argument("maze rows: exactly one '@' expected");
@@ -195,11 +203,12 @@ int MazeState::manhattan(int a, int b) const {
 }
 
 int MazeState::nearestMarkDistanceFrom(int tileIndex, int ignoredMark) const {
+  const int x = xOf(tileIndex), y = yOf(tileIndex);
   int nearest = std::numeric_limits<int>::max();
-  for (int i = 0; i < markCount_; ++i) {
-    const int mark = markTiles_[i];
-    if (mark != ignoredMark && tiles_[mark].hasMark())
-      nearest = std::min(nearest, manhattan(tileIndex, mark));
+  for (uint32_t left = activeMarks_; left != 0; left &= left - 1) {
+    const int i = std::countr_zero(left);
+    if (markTiles_[i] != ignoredMark)
+      nearest = std::min(nearest, std::abs(x - markXY_[i][0]) + std::abs(y - markXY_[i][1]));
   }
   return nearest == std::numeric_limits<int>::max() ? 0 : nearest;
 }
@@ -245,9 +254,12 @@ int MazeState::roomAhead(int doorTile) const {
 
 const MazeState::Target* MazeState::findTarget(Action action) const {
   const std::vector<Target>& all = targets();
+  if (targetHint_ < all.size() && all[targetHint_].tile == action) return &all[targetHint_++];
   const auto it = std::lower_bound(all.begin(), all.end(), action,
                                    [](const Target& t, Action a) { return t.tile < a; });
-  return it != all.end() && it->tile == action ? &*it : nullptr;
+  if (it == all.end() || it->tile != action) return nullptr;
+  targetHint_ = static_cast<size_t>(it - all.begin()) + 1;
+  return &*it;
 }
 
 int MazeState::costOf(Action action) const {
@@ -391,6 +403,8 @@ void MazeState::walkToMark(int markTile, int cost) {
 
 void MazeState::removeMark(int tileIndex, bool defused) {
   tiles_[tileIndex] = tiles_[tileIndex].withMark(false);
+  for (int i = 0; i < markCount_; ++i)
+    if (markTiles_[i] == tileIndex) activeMarks_ &= ~(1u << i);
   --active_;
   if (defused) ++defused_;
 }

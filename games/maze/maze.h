@@ -235,7 +235,8 @@ class MazeState final : public State {
   int bonusOf(Tile door) const;    // steps opening the door adds (negative for red)
   const Target* findTarget(Action action) const;
   void placeMarks();
-  void orientDoors();  // constructed positions: each door faces away from its floor
+  void addMark(int tileIndex);  // one more of the game's marks, active (markTiles_, markXY_)
+  void orientDoors();           // constructed positions: each door faces away from its floor
   const std::vector<Target>& targets() const;
   void computeTargets() const;
   // Whether corridor `c` (just built) touches the known region at its door alone: no passable
@@ -269,6 +270,12 @@ class MazeState final : public State {
   mutable std::vector<Target> targets_;
   mutable bool targetsKnown_ = false;
   std::array<int, kMaxBombs> markTiles_{};
+  // The marks' (x, y): the searches ask for distances to them at every candidate move.
+  std::array<std::array<int8_t, 2>, kMaxBombs> markXY_{};
+  uint32_t activeMarks_ = 0;  // bit i: markTiles_[i] still carries its mark
+  // Where findTarget looks first: the target after the last one found (the searches ask for
+  // the legal actions in their order). Only a hint: a stale one costs a binary search.
+  mutable size_t targetHint_ = 0;
   std::array<int, kLengthBins> lengthCounts_{};
   int markCount_ = 0;
   int active_ = 0;
