@@ -348,6 +348,42 @@ class GuiTest : public QObject {
 
   // An empty queue shows the start page: its buttons open the shipped quick comparison and the
   // game mode (marked in the menu); Help has the shortcuts and About with the version.
+  // At 1024 x 700 with two comparisons (the chart's title then carries the "mean" and error-bar
+  // notes) the Scores tab's plot stays tall enough for its whole axis title (it was once left
+  // about 40 pixels, the title cut to "Sc...").
+  void scoresChartFitsA1024x700Window() {
+    QTemporaryDir dir;
+    Json document = Json::parse(std::ifstream(smallBatch(dir, 12).toStdString()));
+    Json& experiments = document.at("experiments");
+    for (Json e : Json(experiments)) {  // the same rows again as a second comparison
+      const std::string name = e.at("name");
+      e["comparison"] = "other";
+      e["name"] = "other/" + name.substr(name.find('/') + 1);
+      experiments.push_back(e);
+    }
+    const QString batchFile = dir.filePath("two.json");
+    std::ofstream(batchFile.toStdString()) << document.dump(2);
+    QCOMPARE(runCli({"run", batchFile, "--out", dir.filePath("r"), "--quiet"}), 0);
+    MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    BatchMode& batch = *window.batch();
+    QVERIFY(batch.openResults(dir.filePath("r"), true));
+    batch.selectRow(1);
+    batch.tabs()->setCurrentWidget(batch.scores());
+    QTest::qWait(50);
+    QChart* chart = batch.scores()->chart()->view()->chart();
+    const QList<QAbstractAxis*> vertical = chart->axes(Qt::Vertical);
+    QCOMPARE(vertical.size(), 1);
+    const QString title = vertical.front()->titleText();
+    const int needed = QFontMetrics(vertical.front()->titleFont()).horizontalAdvance(title);
+    QVERIFY2(chart->plotArea().height() >= needed,
+             qPrintable(QString("plot %1 px high, axis title \"%2\" needs %3 px")
+                            .arg(chart->plotArea().height())
+                            .arg(title)
+                            .arg(needed)));
+  }
+
   void startPageAndHelpTeach() {
     MainWindow window;
     window.show();

@@ -294,16 +294,29 @@ ScoresView::ScoresView(QueueModel* model, QWidget* parent)
   grid_->verticalHeader()->setVisible(true);
   grid_->setToolTip("Per comparison, each row's score: the sum of its ratios to the best");
   intervalsNote_->setWordWrap(true);
-  auto* top = new QHBoxLayout;
+  // The scores and their chart over the intervals, the split movable; the chart keeps room for
+  // its axis titles in a 1024 x 700 window (laid out in one column, it was left 40 pixels).
+  auto* scores = new QWidget(this);
+  auto* top = new QHBoxLayout(scores);
   top->setContentsMargins(0, 0, 0, 0);
   top->addWidget(grid_);
   top->addWidget(chart_, 1);
+  chart_->setMinimumHeight(230);
+  auto* intervals = new QWidget(this);
+  auto* bottom = new QVBoxLayout(intervals);
+  bottom->setContentsMargins(0, 0, 0, 0);
+  bottom->addWidget(intervalsNote_);
+  bottom->addWidget(intervals_, 1);
+  intervals_->setMinimumHeight(84);  // the header and two rows
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(scores);
+  split->addWidget(intervals);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  split->setChildrenCollapsible(false);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addLayout(top, 1);
-  layout->addWidget(intervalsNote_);
-  layout->addWidget(intervals_, 1);
-  intervals_->setMinimumHeight(84);  // the header and two rows
+  layout->addWidget(split);
   connect(table_, &QComboBox::currentIndexChanged, this, [this] { refresh(analyses_); });
   refresh();
 }

@@ -295,11 +295,11 @@ QChart* comparisonChart(const ComparisonScores& scores, const ComparisonAnalysis
 
 namespace {
 
-// What the scores chart of each table sums, for its title (in ScoreTable order).
+// What the scores chart of each table sums, for its title (in ScoreTable order; %1: the most).
 const char* const kScoresTitles[] = {
-    "Scores over the metrics each game can have (thesis table 8)",
-    "Scores over lead changes, tension, lead, win ratio (thesis table 9)",
-    "Scores over drama, decisiveness, uncertainty, comeback (score-ext)"};
+    "Scores (at most %1) over the metrics each game can have (thesis table 8)",
+    "Scores (at most %1) over lead changes, tension, lead, win ratio (thesis table 9)",
+    "Scores (at most %1) over drama, decisiveness, uncertainty, comeback (score-ext)"};
 
 // The highest score of `table` on the thesis's axes: 9 and 4; score-ext: its columns.
 int maxScore(ScoreTable table) {
@@ -317,9 +317,16 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table,
   auto* chart = new QChart;
   // "mean" is over the comparisons every row takes part in (CrossScores); the title says so,
   // since a longer category label is cut off at the chart's usual sizes.
-  const QString mean =
-      grid.comparisons.size() > 1 ? "<br>mean: over the comparisons every row takes part in" : "";
-  styleChart(chart, kScoresTitles[static_cast<size_t>(table)] + mean);
+  QStringList notes;
+  if (grid.comparisons.size() > 1) notes << "mean: over the comparisons every row takes part in";
+  if (!analyses.empty()) notes << "error bars: bootstrap 95 % intervals";
+  const int most = maxScore(table);
+  // The highest score in the title, not on the axis, and the notes on one plain line: the Scores
+  // tab of a 1024 x 700 window leaves the plot little height, and the axis title stays whole.
+  styleChart(chart, QString(kScoresTitles[static_cast<size_t>(table)]).arg(most) +
+                        (notes.empty() ? QString()
+                                       : "<br><span style=\"font-weight: normal\">" +
+                                             notes.join("; ") + "</span>"));
   auto* series = new QBarSeries;
   std::vector<QString> names;
   for (const std::string& row : grid.rows) names.push_back(QString::fromStdString(row));
@@ -335,8 +342,7 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table,
   auto* categories = new QBarCategoryAxis;
   for (const auto& c : grid.comparisons) categories->append(QString::fromStdString(c));
   if (grid.comparisons.size() > 1) categories->append("mean");
-  const int most = maxScore(table);
-  auto* y = valueAxis(QString("Score (max %1)").arg(most));
+  auto* y = valueAxis("Score");
   y->setRange(0, most);
   y->setTickType(QValueAxis::TicksDynamic);
   y->setTickAnchor(0);
@@ -353,7 +359,6 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table,
                  ? scoreInterval(analyses, grid.comparisons[c], grid.rows[r], table)
                  : std::nullopt;
     });
-    chart->setTitle(chart->title() + "<br>error bars: bootstrap 95 % intervals");
   }
   return chart;
 }
