@@ -5,12 +5,14 @@
 // one) is never a best move: std::max / std::min and `>` pass over it.
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <numeric>
 
 #include "core/registry.h"
 #include "games/lost-cities/lost_cities.h"
 #include "players/ranking.h"
 #include "players/score_order.h"
+#include "players/simulation.h"
 
 namespace ddalab {
 
@@ -80,73 +82,74 @@ class MinimaxIS final : public RankingPlayer {
     return values[static_cast<size_t>(me_)] - values[static_cast<size_t>(1 - me_)];
   }
 
-  static std::unique_ptr<State> childOf(const State& node, Action action) {
-    auto child = node.clone();
-    child->apply(action);
-    return child;
-  }
-
   // Index into `legal` of the best root move in `world`; adds each move's static evaluation to
   // `statics` (the tie-break of the votes).
   size_t bestRootMove(const State& world, std::span<const Action> legal, int depth,
-                      std::vector<double>& statics) const {
-    std::vector<Child> children = expand(world, legal, /*maximizing=*/true);
-    for (const auto& child : children) statics[child.index] += child.evaluation;
-    keepBest(children, depth > 1 ? config_.rootWidth : 0);
+                      std::vector<double>& statics) {
+    Level& lv = level(0);
+    rank(world, legal, /*maximizing=*/true, depth > 1 ? config_.rootWidth : 0, lv);
+    for (size_t i = 0; i < legal.size(); ++i) statics[i] += lv.evaluation[i];
     double alpha = -INFINITY;
-    size_t best = children.front().index;
-    for (const auto& child : children) {
-      const double v = depth > 1
-                           ? search(*childOf(world, legal[child.index]), depth - 1, alpha, INFINITY)
-                           : child.evaluation;
+    size_t best = lv.order.front();
+    for (const size_t i : lv.order) {
+      double v = lv.evaluation[i];
+      if (depth > 1) {
+        State& child = lv.child.copyOf(world);
+        child.apply(legal[i]);
+        v = search(child, depth - 1, alpha, INFINITY, 1);
+      }
       if (v > alpha) {
         alpha = v;
-        best = child.index;
+        best = i;
       }
     }
     return best;
   }
 
-  // A move of a searched node; its state is made only if the search goes into it.
-  struct Child {
-    double evaluation;  // from the root player's side
-    double priority;    // from the mover's side: what the mover ranks its moves by
-    size_t index;       // into the node's actions
+  // Reused buffers of one ply of the search (no allocation once warmed up): a node's children
+  // are searched one after another, each copied into the ply's scratch state.
+  struct Level {
+    std::vector<Action> actions;
+    std::vector<double> evaluation;  // of each child, from the root player's side
+    std::vector<double> priority;    // from the mover's side: what the mover ranks its moves by
+    std::vector<size_t> order;       // the children searched, best first
+    ScratchState child;
   };
 
-  // Every child of `node` with its evaluation; `maximizing`: the root player moves at `node`.
-  std::vector<Child> expand(const State& node, std::span<const Action> actions,
-                            bool maximizing) const {
-    std::vector<Child> children;
-    children.reserve(actions.size());
+  Level& level(size_t ply) {
+    if (levels_.size() <= ply) levels_.resize(ply + 1);
+    return levels_[ply];
+  }
+
+  // Evaluates every child of `node` into `lv` and orders the `width` the mover ranks highest
+  // (0 = all), best first, ties in the actions' order; `maximizing`: the root player moves.
+  void rank(const State& node, std::span<const Action> actions, bool maximizing, int width,
+            Level& lv) const {
+    lv.evaluation.resize(actions.size());
+    lv.priority.resize(actions.size());
     for (size_t i = 0; i < actions.size(); ++i) {
       const double e = evaluateAfter(node, actions[i]);
-      children.push_back({e, maximizing ? e : -e, i});
+      lv.evaluation[i] = e;
+      lv.priority[i] = maximizing ? e : -e;
     }
-    return children;
+    bestFirst(lv.priority, static_cast<size_t>(width), lv.order);
   }
 
-  // Keeps the `width` children the mover ranks highest (0 = all), best first.
-  static void keepBest(std::vector<Child>& children, int width) {
-    std::stable_sort(children.begin(), children.end(), [](const Child& a, const Child& b) {
-      return scoreAbove(a.priority, b.priority);
-    });
-    if (width > 0 && children.size() > static_cast<size_t>(width)) children.resize(width);
-  }
-
-  // Alpha-beta value (root player's side) of `node` searched `turns` more turns deep.
-  double search(const State& node, int turns, double alpha, double beta) const {
+  // Alpha-beta value (root player's side) of `node` searched `turns` more turns deep; `ply`
+  // indexes the scratch buffers.
+  double search(const State& node, int turns, double alpha, double beta, size_t ply) {
     stop_.check();
     if (node.isTerminal()) return evaluate(node);
     const bool maximizing = node.actor() == me_;
-    std::vector<Action> legal;
-    node.legalActions(legal);
-    if (turns == 1) return bestLeaf(node, legal, maximizing, alpha, beta);
-    std::vector<Child> children = expand(node, legal, maximizing);
-    keepBest(children, config_.innerWidth);
+    Level& lv = level(ply);
+    node.legalActions(lv.actions);
+    if (turns == 1) return bestLeaf(node, lv.actions, maximizing, alpha, beta);
+    rank(node, lv.actions, maximizing, config_.innerWidth, lv);
     double best = maximizing ? -INFINITY : INFINITY;
-    for (const auto& child : children) {
-      const double v = search(*childOf(node, legal[child.index]), turns - 1, alpha, beta);
+    for (const size_t i : lv.order) {
+      State& child = lv.child.copyOf(node);
+      child.apply(lv.actions[i]);
+      const double v = search(child, turns - 1, alpha, beta, ply + 1);
       best = maximizing ? std::max(best, v) : std::min(best, v);
       if (maximizing)
         alpha = std::max(alpha, v);
@@ -189,7 +192,8 @@ class MinimaxIS final : public RankingPlayer {
   MinimaxISConfig config_;
   StopToken stop_;
   int me_ = 0;
-  std::vector<int> votes_;  // of the last scoreActions
+  std::vector<int> votes_;    // of the last scoreActions
+  std::deque<Level> levels_;  // a deque: growing it keeps references to shallower levels
 };
 
 MinimaxISConfig configFrom(const Json& p) {
