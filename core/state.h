@@ -69,6 +69,14 @@ class State {
     (void)action, (void)p;
     return std::nullopt;
   }
+  // valueAfter(actions[i], p) into values[i] for every action at once, for the searches that rank
+  // all the actor's moves (a game can share the work the moves have in common); false, nothing
+  // written, when the game has no such shortcut (the searches then ask one action at a time).
+  virtual bool valueAfterEach(std::span<const Action> actions, int p,
+                              std::span<double> values) const {
+    (void)actions, (void)p, (void)values;
+    return false;
+  }
   // At a regular decision right after an environment outcome: whether the values after `action`
   // can depend on which outcome it was. False promises they are the same after every outcome of
   // that environment node (a HexaLines rotation ignores the cell just dealt), so the searches

@@ -122,8 +122,7 @@ class Maxn final : public RankingPlayer {
     const size_t width = static_cast<size_t>(config_.width);
     if (width == 0 || lv.actions.size() <= width) return;
     lv.priority.resize(lv.actions.size());
-    for (size_t i = 0; i < lv.actions.size(); ++i)
-      lv.priority[i] = valueAfter(node, lv.actions[i], node.actor(), lv.child);
+    scoreByValue(node, lv.actions, lv.priority, &lv.child);
     bestFirst(lv.priority, width, lv.order);
     std::sort(lv.order.begin(), lv.order.end());  // back to the game's order for tie-breaks
   }

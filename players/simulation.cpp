@@ -1,6 +1,7 @@
 #include "players/simulation.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <utility>
 
@@ -18,9 +19,10 @@ double valueAfter(const State& state, Action action, int player, ScratchState& s
 
 void scoreByValue(const State& state, std::span<const Action> legal, std::span<double> scores,
                   ScratchState* scratch) {
+  const int actor = state.actor();
+  if (state.valueAfterEach(legal, actor, scores)) return;
   ScratchState local;
   ScratchState& into = scratch ? *scratch : local;
-  const int actor = state.actor();
   for (size_t i = 0; i < legal.size(); ++i) scores[i] = valueAfter(state, legal[i], actor, into);
 }
 
@@ -36,19 +38,26 @@ double ReplyMemo::valueAfter(const State& state, Action action, int player, Scra
 Action greedyAction(const State& state, std::span<const Action> legal, ScratchState* scratch,
                     ReplyMemo* memo) {
   if (legal.size() == 1) return legal[0];
-  ScratchState local;
-  ScratchState& into = scratch ? *scratch : local;
   const int actor = state.actor();
   Action best = legal[0];
   double bestValue = -INFINITY;
-  for (Action a : legal) {
-    const double v =
-        memo ? memo->valueAfter(state, a, actor, into) : valueAfter(state, a, actor, into);
+  const auto consider = [&](Action a, double v) {
     if (v > bestValue) {
       bestValue = v;
       best = a;
     }
+  };
+  // All at once where the game can (the values are the same; a memo only saves asking twice).
+  std::array<double, 128> values;
+  if (legal.size() <= values.size() &&
+      state.valueAfterEach(legal, actor, std::span(values.data(), legal.size()))) {
+    for (size_t i = 0; i < legal.size(); ++i) consider(legal[i], values[i]);
+    return best;
   }
+  ScratchState local;
+  ScratchState& into = scratch ? *scratch : local;
+  for (Action a : legal)
+    consider(a, memo ? memo->valueAfter(state, a, actor, into) : valueAfter(state, a, actor, into));
   return best;
 }
 
