@@ -748,9 +748,10 @@ TEST_CASE("Lost Cities: a determinized deck is drawn in order, without environme
 }
 
 // Each seat's value after an action without a copy (what the greedy replies of every search and
-// Minimax IS's evaluations ask for) is exactly a copy's value after it: in dealt games (a deck draw
-// leaves the card to the environment) and determinized ones (the deck's next card, the game's end
-// at the last one), with both heuristics, up to the round cap.
+// Minimax IS's evaluations ask for), and the mover's values after all its actions at once, are
+// exactly a copy's value after it: in dealt games (a deck draw leaves the card to the environment)
+// and determinized ones (the deck's next card, the game's end at the last one), with both
+// heuristics, up to the round cap.
 TEST_CASE("Lost Cities: valueAfter is a copy's value after the action", "[lost-cities][is]") {
   int checked = 0, ended = 0;
   for (const Json& params : {Json(), Json{{"heuristic", "thesis"}, {"max_rounds", 30}}})
@@ -761,13 +762,20 @@ TEST_CASE("Lost Cities: valueAfter is a copy's value after the action", "[lost-c
         auto d = asLostCities(s->determinize(s->actor() >= 0 ? s->actor() : 0, rng, {}));
         for (const LostCitiesState* at : {s.get(), d.get()}) {
           if (at->actor() < 0) continue;
-          for (Action a : legal(*at)) {
+          const auto actions = legal(*at);
+          // All the mover's values at once (the greedy replies' way); another seat's: refused.
+          std::vector<double> each(actions.size());
+          REQUIRE(at->valueAfterEach(actions, at->actor(), each));
+          CHECK_FALSE(at->valueAfterEach(actions, 1 - at->actor(), each));
+          for (size_t i = 0; i < actions.size(); ++i) {
+            const Action a = actions[i];
             auto after = asLostCities(at->clone());
             after->apply(a);
             for (int seat = 0; seat < 2; ++seat) {
               REQUIRE(at->valueAfter(a, seat) == after->value(seat));
               REQUIRE(at->valuesAfter(a)[static_cast<size_t>(seat)] == after->value(seat));
             }
+            REQUIRE(each[i] == after->value(at->actor()));
             ended += after->isTerminal();
             ++checked;
           }

@@ -145,6 +145,10 @@ class LostCitiesState final : public State {
   std::optional<double> valueAfter(Action action, int p) const override;
   // valueAfter for both seats at once, at a decision node.
   std::array<double, 2> valuesAfter(Action action) const;
+  // The mover's values after each of its actions: the colours an action leaves as they are keep
+  // their part of the heuristic, worked out once (another seat's values: false).
+  bool valueAfterEach(std::span<const Action> actions, int p,
+                      std::span<double> values) const override;
   bool playersCanDropOut() const override { return false; }
   int roundsCompleted() const override { return rounds_; }
   double believability() const override;
@@ -220,13 +224,26 @@ class LostCitiesState final : public State {
     bool over;
     int mover;
   };
-  After after(Action action, int mover) const;  // at a decision node of `mover`
+  // At a decision node of `mover` whose piles' top ranks are `tops`.
+  After after(Action action, int mover, const std::array<int, kColours>& tops) const;
   // Player p's value in the state `next` describes.
   double valueIn(const After& next, int p) const;
   // heuristicUnits, the game not over, of a player with `table` and `hand` against `deck` and
   // piles whose top ranks are `tops`.
   int unitsWith(const CardSet& table, const CardSet& hand, const CardSet& deck,
                 const std::array<int, kColours>& tops) const;
+  // One colour's part of unitsWith: fixed + deckWeight x deck, where the deck weight depends on
+  // how many expeditions are started; all zero for an expedition not started.
+  struct ColourUnits {
+    int fixed = 0;
+    int deck = 0;
+    int started = 0;  // 1 when the expedition is started
+  };
+  // (`wagerAware`: the configured heuristic, read once by the caller.)
+  static ColourUnits colourUnits(int colour, const CardSet& table, const CardSet& hand,
+                                 const CardSet& deck, int top, bool wagerAware);
+  // unitsWith's total of the parts of every colour.
+  static int unitsOf(const ColourUnits& sum);
   CardSet unseenBy(int player) const;
   // Player p's line: the hand when `handSeen`, else how many cards it holds.
   std::string describePlayer(int p, bool handSeen) const;

@@ -1,5 +1,6 @@
 // Lost Cities: scoring, the heuristic (gain = value), believability and the inference weights.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -41,6 +42,28 @@ int LostCitiesState::heuristicUnits(int p) const {
   return unitsWith(expeditions_[p], hands_[p], deck_, topRanks());
 }
 
+[[gnu::always_inline]] inline LostCitiesState::ColourUnits LostCitiesState::colourUnits(
+    int colour, const CardSet& table, const CardSet& hand, const CardSet& deck, int top,
+    bool wagerAware) {
+  const unsigned numbers = table.numbers[colour];
+  const int wagers = table.wagers[colour];
+  if (numbers == 0 && wagers == 0) return {};
+  const int highest = highestRank(numbers);
+  const unsigned playable = ranksAbove(highest);
+  const int multiplier = wagerAware ? 1 + wagers : 1;
+  int potential = 8 * kValueSum[hand.numbers[colour] & playable];
+  if (top > highest) potential += 7 * (top + 1);  // wagers: rank 0
+  return {10 * expeditionScore(numbers, wagers) + multiplier * potential,
+          multiplier * kValueSum[deck.numbers[colour] & playable], 1};
+}
+
+int LostCitiesState::unitsOf(const ColourUnits& sum) {
+  // Interpretation: "the valued state has 4 or more started expeditions" counts the valued
+  // player's own expeditions (the opponent's do not change what the deck can still give p).
+  const int deckWeight = sum.started >= 4 ? 2 : 3;
+  return sum.fixed + deckWeight * sum.deck;
+}
+
 // (Forced inline: every value of every search is one or two of these.)
 [[gnu::always_inline]] inline int LostCitiesState::unitsWith(
     const CardSet& table, const CardSet& hand, const CardSet& deck,
@@ -48,33 +71,24 @@ int LostCitiesState::heuristicUnits(int p) const {
   // One pass: the deck's part is summed apart and weighed at the end, once the started
   // expeditions are counted (a second pass to count them first was a fifth of the cost).
   const bool wagerAware = config_.heuristic == Heuristic::WagerAware;
-  int started = 0, total = 0, deckPart = 0;
+  ColourUnits sum;
   for (int c = 0; c < kColours; ++c) {
-    const unsigned numbers = table.numbers[c];
-    const int wagers = table.wagers[c];
-    if (numbers == 0 && wagers == 0) continue;
-    ++started;
-    const int highest = highestRank(numbers);
-    const unsigned playable = ranksAbove(highest);
-    const int multiplier = wagerAware ? 1 + wagers : 1;
-    int potential = 8 * kValueSum[hand.numbers[c] & playable];
-    if (tops[c] > highest) potential += 7 * (tops[c] + 1);  // wagers: rank 0
-    total += 10 * expeditionScore(numbers, wagers) + multiplier * potential;
-    deckPart += multiplier * kValueSum[deck.numbers[c] & playable];
+    if (table.numbers[c] == 0 && table.wagers[c] == 0) continue;  // (nothing to add: skipped)
+    const ColourUnits part = colourUnits(c, table, hand, deck, tops[c], wagerAware);
+    sum.fixed += part.fixed;
+    sum.deck += part.deck;
+    ++sum.started;
   }
-  // Interpretation: "the valued state has 4 or more started expeditions" counts the valued
-  // player's own expeditions (the opponent's do not change what the deck can still give p).
-  const int deckWeight = started >= 4 ? 2 : 3;
-  return total + deckWeight * deckPart;
+  return unitsOf(sum);
 }
 
 // (Forced inline, as valueIn: they run for every greedy reply of every search, and as calls they
 // cost a sixth of Lost Cities' E-MonteCarlo.)
-[[gnu::always_inline]] inline LostCitiesState::After LostCitiesState::after(Action action,
-                                                                            int mover) const {
+[[gnu::always_inline]] inline LostCitiesState::After LostCitiesState::after(
+    Action action, int mover, const std::array<int, kColours>& tops) const {
   const ActionParts parts = decodeAction(action);
   const int c = colourOf(parts.kind);
-  After next{hands_[mover], expeditions_[mover], deck_, topRanks(), false, mover};
+  After next{hands_[mover], expeditions_[mover], deck_, tops, false, mover};
   next.hand.remove(parts.kind);
   if (parts.discard)
     next.tops[c] = rankOf(parts.kind);
@@ -108,11 +122,53 @@ int LostCitiesState::heuristicUnits(int p) const {
 std::optional<double> LostCitiesState::valueAfter(Action action, int p) const {
   const int mover = actor();
   if (mover < 0) return std::nullopt;  // the environment's outcomes are applied by copy
-  return valueIn(after(action, mover), p);
+  return valueIn(after(action, mover, topRanks()), p);
+}
+
+bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
+                                     std::span<double> values) const {
+  if (actor() < 0 || p != actor()) return false;
+  const CardSet& hand = hands_[p];
+  const CardSet& table = expeditions_[p];
+  const std::array<int, kColours> tops = topRanks();
+  const bool wagerAware = config_.heuristic == Heuristic::WagerAware;
+  std::array<ColourUnits, kColours> now;
+  ColourUnits sum;
+  for (int c = 0; c < kColours; ++c) {
+    now[c] = colourUnits(c, table, hand, deck_, tops[c], wagerAware);
+    sum.fixed += now[c].fixed;
+    sum.deck += now[c].deck;
+    sum.started += now[c].started;
+  }
+  // A deck draw of a determinized state takes the same card whatever the action.
+  const unsigned drawnColour = hasDeckOrder_ ? 1u << colourOf(deckOrder_[deckSize_ - 1]) : 0u;
+  for (size_t i = 0; i < actions.size(); ++i) {
+    const After next = after(actions[i], p, tops);
+    if (next.over) {
+      values[i] = valueIn(next, p);
+      continue;
+    }
+    // The colours `after` changes: the card's (hand, table or pile top), the pile drawn from
+    // (hand, pile top) or the deck card drawn (hand, deck).
+    const ActionParts parts = decodeAction(actions[i]);
+    const unsigned changed = 1u << colourOf(parts.kind) |
+                             (parts.source != kDeckSource ? 1u << (parts.source - 1) : drawnColour);
+    ColourUnits total = sum;
+    for (unsigned m = changed; m != 0; m &= m - 1) {
+      const int c = std::countr_zero(m);
+      const ColourUnits part =
+          colourUnits(c, next.table, next.hand, next.deck, next.tops[c], wagerAware);
+      total.fixed += part.fixed - now[c].fixed;
+      total.deck += part.deck - now[c].deck;
+      total.started += part.started - now[c].started;
+    }
+    values[i] = unitsOf(total);
+  }
+  return true;
 }
 
 std::array<double, 2> LostCitiesState::valuesAfter(Action action) const {
-  const After next = after(action, actor());
+  const After next = after(action, actor(), topRanks());
   return {valueIn(next, 0), valueIn(next, 1)};
 }
 
