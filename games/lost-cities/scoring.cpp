@@ -132,36 +132,71 @@ bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
   const CardSet& table = expeditions_[p];
   const std::array<int, kColours> tops = topRanks();
   const bool wagerAware = config_.heuristic == Heuristic::WagerAware;
+  // `total` with a colour's part `was` replaced by `part`.
+  const auto replacePart = [](ColourUnits& total, const ColourUnits& part, const ColourUnits& was) {
+    total.fixed += part.fixed - was.fixed;
+    total.deck += part.deck - was.deck;
+    total.started += part.started - was.started;
+  };
   std::array<ColourUnits, kColours> now;
   ColourUnits sum;
   for (int c = 0; c < kColours; ++c) {
     now[c] = colourUnits(c, table, hand, deck_, tops[c], wagerAware);
-    sum.fixed += now[c].fixed;
-    sum.deck += now[c].deck;
-    sum.started += now[c].started;
+    replacePart(sum, now[c], {});
   }
-  // A deck draw of a determinized state takes the same card whatever the action.
-  const unsigned drawnColour = hasDeckOrder_ ? 1u << colourOf(deckOrder_[deckSize_ - 1]) : 0u;
+  // An action changes its card's colour (hand, table or pile top) and the colour it draws (a
+  // pile's top card into the hand, the next pile top; a determinized deck's next card). When
+  // they differ, each part depends on one of the two alone: the drawn colour's part is worked
+  // out once per source, the card's once per card and mode, and shared by the actions.
+  std::array<ColourUnits, kColours> pileDraw;
+  for (int c = 0; c < kColours; ++c) {
+    const Pile& pile = piles_[c];
+    if (pile.size == 0) continue;
+    CardSet drawnInto = hand;
+    drawnInto.add(kindOf(c, pile.ranks[pile.size - 1]));
+    const int nextTop = pile.size >= 2 ? pile.ranks[pile.size - 2] : -1;
+    pileDraw[c] = colourUnits(c, table, drawnInto, deck_, nextTop, wagerAware);
+  }
+  const int deckCard = hasDeckOrder_ ? deckOrder_[deckSize_ - 1] : -1;  // the same for all
+  ColourUnits deckDraw;
+  if (deckCard >= 0) {
+    CardSet drawnInto = hand, deckAfter = deck_;
+    drawnInto.add(deckCard);
+    deckAfter.remove(deckCard);
+    deckDraw = colourUnits(colourOf(deckCard), table, drawnInto, deckAfter,
+                           tops[colourOf(deckCard)], wagerAware);
+  }
+  // Turns that end the game (the round cap, a determinized deck's last card) are valued as
+  // `after` describes them, and so are draws of the card's own colour.
+  const bool capReached = rounds_ + 1 >= config_.maxRounds;
+  int cardKind = -1;
+  bool cardDiscarded = false;
+  ColourUnits cardPart;
   for (size_t i = 0; i < actions.size(); ++i) {
-    const After next = after(actions[i], p, tops);
-    if (next.over) {
-      values[i] = valueIn(next, p);
+    const ActionParts parts = decodeAction(actions[i]);
+    const int colour = colourOf(parts.kind);
+    const bool fromPile = parts.source != kDeckSource;
+    const int drawnColour = fromPile ? parts.source - 1 : (deckCard >= 0 ? colourOf(deckCard) : -1);
+    // (as `after` decides: a draw from the environment leaves the turn open)
+    const bool endsGame =
+        fromPile ? deckSize_ == 0 || capReached : deckCard >= 0 && (deckSize_ == 1 || capReached);
+    if (endsGame || drawnColour == colour) {
+      values[i] = valueIn(after(actions[i], p, tops), p);
       continue;
     }
-    // The colours `after` changes: the card's (hand, table or pile top), the pile drawn from
-    // (hand, pile top) or the deck card drawn (hand, deck).
-    const ActionParts parts = decodeAction(actions[i]);
-    const unsigned changed = 1u << colourOf(parts.kind) |
-                             (parts.source != kDeckSource ? 1u << (parts.source - 1) : drawnColour);
-    ColourUnits total = sum;
-    for (unsigned m = changed; m != 0; m &= m - 1) {
-      const int c = std::countr_zero(m);
-      const ColourUnits part =
-          colourUnits(c, next.table, next.hand, next.deck, next.tops[c], wagerAware);
-      total.fixed += part.fixed - now[c].fixed;
-      total.deck += part.deck - now[c].deck;
-      total.started += part.started - now[c].started;
+    if (parts.kind != cardKind || parts.discard != cardDiscarded) {
+      cardKind = parts.kind;
+      cardDiscarded = parts.discard;
+      CardSet handAfter = hand, tableAfter = table;
+      handAfter.remove(parts.kind);
+      if (!parts.discard) tableAfter.add(parts.kind);
+      const int top = parts.discard ? rankOf(parts.kind) : tops[colour];
+      cardPart = colourUnits(colour, tableAfter, handAfter, deck_, top, wagerAware);
     }
+    ColourUnits total = sum;
+    replacePart(total, cardPart, now[colour]);
+    if (drawnColour >= 0)
+      replacePart(total, fromPile ? pileDraw[drawnColour] : deckDraw, now[drawnColour]);
     values[i] = unitsOf(total);
   }
   return true;
