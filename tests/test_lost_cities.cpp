@@ -748,7 +748,7 @@ TEST_CASE("Lost Cities: a determinized deck is drawn in order, without environme
 }
 
 // Each seat's value after an action without a copy (what the greedy replies of every search and
-// Minimax IS's evaluations ask for), and the mover's values after all its actions at once, are
+// Minimax IS's evaluations ask for), one action or all the mover's actions at once, is
 // exactly a copy's value after it: in dealt games (a deck draw leaves the card to the environment)
 // and determinized ones (the deck's next card, the game's end at the last one), with both
 // heuristics, up to the round cap.
@@ -763,10 +763,13 @@ TEST_CASE("Lost Cities: valueAfter is a copy's value after the action", "[lost-c
         for (const LostCitiesState* at : {s.get(), d.get()}) {
           if (at->actor() < 0) continue;
           const auto actions = legal(*at);
-          // All the mover's values at once (the greedy replies' way); another seat's: refused.
-          std::vector<double> each(actions.size());
-          REQUIRE(at->valueAfterEach(actions, at->actor(), each));
-          CHECK_FALSE(at->valueAfterEach(actions, 1 - at->actor(), each));
+          // Each seat's values after all the mover's actions at once (the greedy replies' and
+          // Minimax IS's way).
+          std::array<std::vector<double>, 2> each;
+          for (int seat = 0; seat < 2; ++seat) {
+            each[seat].resize(actions.size());
+            REQUIRE(at->valueAfterEach(actions, seat, each[seat]));
+          }
           for (size_t i = 0; i < actions.size(); ++i) {
             const Action a = actions[i];
             auto after = asLostCities(at->clone());
@@ -774,8 +777,8 @@ TEST_CASE("Lost Cities: valueAfter is a copy's value after the action", "[lost-c
             for (int seat = 0; seat < 2; ++seat) {
               REQUIRE(at->valueAfter(a, seat) == after->value(seat));
               REQUIRE(at->valuesAfter(a)[static_cast<size_t>(seat)] == after->value(seat));
+              REQUIRE(each[seat][i] == after->value(seat));
             }
-            REQUIRE(each[i] == after->value(at->actor()));
             ended += after->isTerminal();
             ++checked;
           }

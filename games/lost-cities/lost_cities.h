@@ -145,8 +145,9 @@ class LostCitiesState final : public State {
   std::optional<double> valueAfter(Action action, int p) const override;
   // valueAfter for both seats at once, at a decision node.
   std::array<double, 2> valuesAfter(Action action) const;
-  // The mover's values after each of its actions: the colours an action leaves as they are keep
-  // their part of the heuristic, worked out once (another seat's values: false).
+  // Either seat's values after each of the mover's actions: the colours an action leaves as
+  // they are keep their part of the heuristic, and the parts an action changes are shared with
+  // the actions that change them alike (false at an environment node).
   bool valueAfterEach(std::span<const Action> actions, int p,
                       std::span<double> values) const override;
   bool playersCanDropOut() const override { return false; }

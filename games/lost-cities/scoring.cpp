@@ -127,7 +127,9 @@ std::optional<double> LostCitiesState::valueAfter(Action action, int p) const {
 
 bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
                                      std::span<double> values) const {
-  if (actor() < 0 || p != actor()) return false;
+  const int mover = actor();
+  if (mover < 0) return false;
+  const bool isMover = p == mover;  // the other seat's hand and table stay as they are
   const CardSet& hand = hands_[p];
   const CardSet& table = expeditions_[p];
   const std::array<int, kColours> tops = topRanks();
@@ -144,16 +146,16 @@ bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
     now[c] = colourUnits(c, table, hand, deck_, tops[c], wagerAware);
     replacePart(sum, now[c], {});
   }
-  // An action changes its card's colour (hand, table or pile top) and the colour it draws (a
-  // pile's top card into the hand, the next pile top; a determinized deck's next card). When
-  // they differ, each part depends on one of the two alone: the drawn colour's part is worked
-  // out once per source, the card's once per card and mode, and shared by the actions.
+  // An action changes its card's colour (the mover's hand and table, or the pile top) and the
+  // colour it draws (the pile top, a determinized deck's next card; both into the mover's hand).
+  // When they differ, each part depends on one of the two alone: the drawn colour's part is
+  // worked out once per source, the card's once per card and mode, and shared by the actions.
   std::array<ColourUnits, kColours> pileDraw;
   for (int c = 0; c < kColours; ++c) {
     const Pile& pile = piles_[c];
     if (pile.size == 0) continue;
     CardSet drawnInto = hand;
-    drawnInto.add(kindOf(c, pile.ranks[pile.size - 1]));
+    if (isMover) drawnInto.add(kindOf(c, pile.ranks[pile.size - 1]));
     const int nextTop = pile.size >= 2 ? pile.ranks[pile.size - 2] : -1;
     pileDraw[c] = colourUnits(c, table, drawnInto, deck_, nextTop, wagerAware);
   }
@@ -161,7 +163,7 @@ bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
   ColourUnits deckDraw;
   if (deckCard >= 0) {
     CardSet drawnInto = hand, deckAfter = deck_;
-    drawnInto.add(deckCard);
+    if (isMover) drawnInto.add(deckCard);
     deckAfter.remove(deckCard);
     deckDraw = colourUnits(colourOf(deckCard), table, drawnInto, deckAfter,
                            tops[colourOf(deckCard)], wagerAware);
@@ -181,15 +183,15 @@ bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
     const bool endsGame =
         fromPile ? deckSize_ == 0 || capReached : deckCard >= 0 && (deckSize_ == 1 || capReached);
     if (endsGame || drawnColour == colour) {
-      values[i] = valueIn(after(actions[i], p, tops), p);
+      values[i] = valueIn(after(actions[i], mover, tops), p);
       continue;
     }
     if (parts.kind != cardKind || parts.discard != cardDiscarded) {
       cardKind = parts.kind;
       cardDiscarded = parts.discard;
       CardSet handAfter = hand, tableAfter = table;
-      handAfter.remove(parts.kind);
-      if (!parts.discard) tableAfter.add(parts.kind);
+      if (isMover) handAfter.remove(parts.kind);
+      if (isMover && !parts.discard) tableAfter.add(parts.kind);
       const int top = parts.discard ? rankOf(parts.kind) : tops[colour];
       cardPart = colourUnits(colour, tableAfter, handAfter, deck_, top, wagerAware);
     }

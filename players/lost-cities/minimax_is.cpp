@@ -125,14 +125,23 @@ class MinimaxIS final : public RankingPlayer {
   // (0 = all), best first, ties in the actions' order; `maximizing`: the root player moves.
   void rank(const State& node, std::span<const Action> actions, bool maximizing, int width,
             Level& lv) const {
+    evaluateEach(node, actions, lv);
+    for (size_t i = 0; i < actions.size(); ++i)
+      lv.priority[i] = maximizing ? lv.evaluation[i] : -lv.evaluation[i];
+    bestFirst(lv.priority, static_cast<size_t>(width), lv.order);
+  }
+
+  // evaluateAfter of every action of `node` into lv.evaluation, both seats' values after all
+  // the actions at once where the game can (lv.priority holds the other seat's meanwhile).
+  void evaluateEach(const State& node, std::span<const Action> actions, Level& lv) const {
     lv.evaluation.resize(actions.size());
     lv.priority.resize(actions.size());
-    for (size_t i = 0; i < actions.size(); ++i) {
-      const double e = evaluateAfter(node, actions[i]);
-      lv.evaluation[i] = e;
-      lv.priority[i] = maximizing ? e : -e;
+    if (node.valueAfterEach(actions, me_, lv.evaluation) &&
+        node.valueAfterEach(actions, 1 - me_, lv.priority)) {
+      for (size_t i = 0; i < actions.size(); ++i) lv.evaluation[i] -= lv.priority[i];
+      return;
     }
-    bestFirst(lv.priority, static_cast<size_t>(width), lv.order);
+    for (size_t i = 0; i < actions.size(); ++i) lv.evaluation[i] = evaluateAfter(node, actions[i]);
   }
 
   // Alpha-beta value (root player's side) of `node` searched `turns` more turns deep; `ply`
@@ -160,7 +169,8 @@ class MinimaxIS final : public RankingPlayer {
     return best;
   }
 
-  // The last ply is not width-pruned: every move is evaluated, with alpha-beta cut-offs.
+  // The last ply is not width-pruned: every move is evaluated, with alpha-beta cut-offs (one at
+  // a time: the cut-offs come early enough that all at once, as `rank` does, costs more).
   double bestLeaf(const State& node, std::span<const Action> legal, bool maximizing, double alpha,
                   double beta) const {
     double best = maximizing ? -INFINITY : INFINITY;
