@@ -40,6 +40,20 @@ no_temporary_files() {
   if find "$1" -name '*.ddalab-tmp-*' | grep -q .; then fail "temporary files left in $1"; fi
 }
 
+# handles_stops PID: waits until PID catches SIGHUP, SIGINT and SIGTERM (the kernel's caught-signal
+# mask); false after 10 s. ddalab installs the handlers first thing, but on a loaded machine a
+# signal sent a fixed time after the start could still find the default action (SIGINT ignored
+# in a background job), which made the tests below flaky.
+handles_stops() {
+  local mask _
+  for _ in $(seq 1000); do
+    mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
+    [ -n "$mask" ] && (((16#$mask & 0x4003) == 0x4003)) && return 0
+    sleep 0.01
+  done
+  return 1
+}
+
 batch() {  # batch FILE GAMES: two Ludo experiments (no DDA and E-HillClimber) of GAMES games each
   cat >"$1" <<JSON
 {"format": "ddalab-batch/1", "seed": 11, "experiments": [
@@ -82,6 +96,7 @@ stop_with() {  # stop_with NAME CODE SIGNAL...
   shift 2
   "$ddalab" run "$work/b.json" --out "$out" -t 2 --quiet >"$work/$name.txt" 2>&1 &
   local pid=$!
+  handles_stops $pid || fail "$name: the stop signals were never handled"
   sleep "$(calc "$reference_seconds / 4")"
   for signal in "$@"; do
     kill -"$signal" $pid 2>/dev/null
@@ -153,6 +168,7 @@ cat >"$work/slow.json" <<'JSON'
 JSON
 "$ddalab" run "$work/slow.json" --out "$work/slow" -t 2 --quiet >/dev/null 2>&1 &
 pid=$!
+handles_stops $pid || fail "slow: the stop signals were never handled"
 sleep 1.5
 start=$(now)
 kill -INT $pid
@@ -195,7 +211,7 @@ expect 2 "hc__e-hillclimber.games.csv:2.*freedom.*>= 0" "$ddalab" score "$work/n
 for signal in INT TERM HUP; do
   "$ddalab" run "$work/b.json" --out "$work/early-$signal" -t 2 --quiet >"$work/early.out" 2>&1 &
   pid=$!
-  sleep 0.05
+  handles_stops $pid || fail "SIG$signal at once: the stop signals were never handled"
   kill -$signal $pid
   wait $pid
   code=$?
@@ -207,6 +223,7 @@ done
 # The "continue with" hint repeats --iterations and --seed, so the command it prints resumes.
 "$ddalab" run "$work/b.json" --out "$work/hint" -t 2 -n 20000 --seed 5 --quiet >"$work/hint.out" 2>&1 &
 pid=$!
+handles_stops $pid || fail "hint: the stop signals were never handled"
 sleep 0.5
 kill -INT $pid
 wait $pid
@@ -215,6 +232,7 @@ case "$hint" in *"--iterations 20000"*"--seed 5"*) ;; *) fail "the hint lacks th
 if [ -n "$hint" ]; then  # the printed command is accepted: it resumes (stopped again here)
   eval "exec ${hint/ddalab/\"$ddalab\"} --quiet" >"$work/hint2.out" 2>&1 &
   pid=$!
+  handles_stops $pid || fail "the printed command: the stop signals were never handled"
   sleep 0.5
   kill -INT $pid
   wait $pid
