@@ -861,6 +861,45 @@ TEST_CASE("Lost Cities: uniform and weighted determinization", "[lost-cities][is
   CHECK(asLostCities(s->determinize(0, rng, weights))->hand(1).size() == 8);
 }
 
+// The believability kept from running sums (the searches ask for it at every line's end) is belPC
+// of the category and colour counts, and both seats' gains at once (the metrics ask every round)
+// are each seat's gain, at every step of random games, dealt and determinized, to the end.
+TEST_CASE("Lost Cities: believability from running sums equals belPC of the counts",
+          "[lost-cities][believability]") {
+  int checked = 0;
+  for (const Json& params : {Json(), Json{{"believability_threshold_category", 0.0},
+                                          {"believability_threshold_colour", 0.5}}})
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      auto s = newGame(params, seed);
+      const double category = params.is_null() ? 1.0 : 0.0;  // the defaults, then those given
+      const double colour = params.is_null() ? 1.0 : 0.5;
+      Rng rng(seed);
+      while (!s->isTerminal()) {
+        auto d = asLostCities(s->determinize(s->actor() >= 0 ? s->actor() : 0, rng, {}));
+        for (const LostCitiesState* at : {s.get(), d.get()}) {
+          double expected = 0;
+          for (int p = 0; p < 2; ++p)
+            expected +=
+                belPC(at->categoryCounts(p), category) + 0.5 * belPC(at->colourCounts(p), colour);
+          REQUIRE(at->believability() == expected);
+          std::array<double, 2> gains{};
+          at->gains(gains);
+          REQUIRE(gains == std::array<double, 2>{at->gain(0), at->gain(1)});
+          ++checked;
+        }
+        std::vector<Outcome> outcomes;
+        s->outcomes(outcomes);
+        const auto ids = legal(*s);
+        s->apply(s->actor() == kEnvironment ? sampleOutcome(outcomes, rng)
+                                            : ids[rng.below(static_cast<uint32_t>(ids.size()))]);
+      }
+      std::array<double, 2> gains{};  // over: 10 x score
+      s->gains(gains);
+      CHECK(gains == std::array<double, 2>{10.0 * s->score(0), 10.0 * s->score(1)});
+    }
+  CHECK(checked > 1000);
+}
+
 TEST_CASE("Lost Cities: believability of the cards received from the deck",
           "[lost-cities][believability]") {
   Position pos;

@@ -139,6 +139,8 @@ class LostCitiesState final : public State {
   bool capped() const override { return capped_; }
   // The heuristic of the spec in exact integer units; 10 x score once the game is over.
   double gain(int p) const override { return heuristicUnits(p); }
+  // Both seats' gains (the metrics ask every round), the piles' tops read once.
+  void gains(std::span<double> gains) const override;
   // Either seat's value after the mover's action, without a copy (the mover's hand, table and
   // draw, the piles' tops, the deck of a determinized state, the game's end); nullopt at an
   // environment node (the card dealt is applied by copy).
@@ -268,6 +270,11 @@ class LostCitiesState final : public State {
   std::array<std::array<ColourHistory, kColours>, 2> history_{};
   std::array<std::array<int, 4>, 2> categoryCounts_{};
   std::array<std::array<int, kColours>, 2> colourCounts_{};
+  // Per player, the cards received (what both counts sum to) and the sums of the counts'
+  // squares: believability in constant time (the searches ask at the end of every line).
+  std::array<int, 2> receipts_{};
+  std::array<long long, 2> categorySquares_{};
+  std::array<long long, 2> colourSquares_{};
 };
 
 class LostCitiesGame final : public Game {

@@ -42,6 +42,16 @@ int LostCitiesState::heuristicUnits(int p) const {
   return unitsWith(expeditions_[p], hands_[p], deck_, topRanks());
 }
 
+void LostCitiesState::gains(std::span<double> gains) const {
+  if (over_) {
+    for (int p = 0; p < 2; ++p) gains[static_cast<size_t>(p)] = 10 * score(p);
+    return;
+  }
+  const std::array<int, kColours> tops = topRanks();  // the piles' tops, read once for both
+  for (int p = 0; p < 2; ++p)
+    gains[static_cast<size_t>(p)] = unitsWith(expeditions_[p], hands_[p], deck_, tops);
+}
+
 [[gnu::always_inline]] inline LostCitiesState::ColourUnits LostCitiesState::colourUnits(
     int colour, const CardSet& table, const CardSet& hand, const CardSet& deck, int top,
     bool wagerAware) {
@@ -218,15 +228,21 @@ int LostCitiesState::winner() const {
 
 void LostCitiesState::recordReceipt(int player, int kind) {
   static constexpr std::array<int, kRanks> kCategory = {0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
-  ++categoryCounts_[player][kCategory[rankOf(kind)]];
-  ++colourCounts_[player][colourOf(kind)];
+  int& category = categoryCounts_[player][kCategory[rankOf(kind)]];
+  int& colour = colourCounts_[player][colourOf(kind)];
+  categorySquares_[player] += 2 * category + 1;  // (c + 1)^2 - c^2
+  colourSquares_[player] += 2 * colour + 1;
+  ++category;
+  ++colour;
+  ++receipts_[player];
 }
 
 double LostCitiesState::believability() const {
+  // belPC of each player's category and colour counts, from their running sums.
   double total = 0;
   for (int p = 0; p < 2; ++p)
-    total += belPC(categoryCounts_[p], config_.categoryThreshold) +
-             0.5 * belPC(colourCounts_[p], config_.colourThreshold);
+    total += belPCOfSums(4, receipts_[p], categorySquares_[p], config_.categoryThreshold) +
+             0.5 * belPCOfSums(kColours, receipts_[p], colourSquares_[p], config_.colourThreshold);
   return total;
 }
 
