@@ -83,10 +83,20 @@ std::optional<Metric> metricByKey(std::string_view key) {
 
 namespace {
 
+double signOf(Better better) {
+  return better == Better::Lower ? -1.0 : 1.0;
+}
+
+// The built-ins' signs in F, read once (F is summed at the end of every line a search plays).
+const std::array<double, kBuiltInMetrics> kBuiltInSigns = [] {
+  std::array<double, kBuiltInMetrics> signs{};
+  for (size_t k = 0; k < kBuiltInMetrics; ++k) signs[k] = signOf(kBuiltIns[k].better);
+  return signs;
+}();
+
 // The sign of metric k in F: -1 where lower is better.
 double signOf(size_t k) {
-  const Better better = k < kBuiltInMetrics ? kBuiltIns[k].better : allMetrics()[k].better;
-  return better == Better::Lower ? -1.0 : 1.0;
+  return k < kBuiltInMetrics ? kBuiltInSigns[k] : signOf(allMetrics()[k].better);
 }
 
 }  // namespace
