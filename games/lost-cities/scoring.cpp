@@ -179,7 +179,7 @@ bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
                            tops[colourOf(deckCard)], wagerAware);
   }
   // Turns that end the game (the round cap, a determinized deck's last card) are valued as
-  // `after` describes them, and so are draws of the card's own colour.
+  // `after` describes them.
   const bool capReached = rounds_ + 1 >= config_.maxRounds;
   int cardKind = -1;
   bool cardDiscarded = false;
@@ -192,8 +192,27 @@ bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
     // (as `after` decides: a draw from the environment leaves the turn open)
     const bool endsGame =
         fromPile ? deckSize_ == 0 || capReached : deckCard >= 0 && (deckSize_ == 1 || capReached);
-    if (endsGame || drawnColour == colour) {
+    if (endsGame) {
       values[i] = valueIn(after(actions[i], mover, tops), p);
+      continue;
+    }
+    if (drawnColour == colour) {  // both changes in the card's colour (the pile: a card played)
+      CardSet handAfter = hand, tableAfter = table, deckAfter = deck_;
+      if (isMover) handAfter.remove(parts.kind);
+      if (isMover && !parts.discard) tableAfter.add(parts.kind);
+      int top = parts.discard ? rankOf(parts.kind) : tops[colour];
+      if (fromPile) {
+        const Pile& pile = piles_[colour];
+        if (isMover) handAfter.add(kindOf(colour, pile.ranks[pile.size - 1]));
+        top = pile.size >= 2 ? pile.ranks[pile.size - 2] : -1;
+      } else {
+        if (isMover) handAfter.add(deckCard);
+        deckAfter.remove(deckCard);
+      }
+      ColourUnits total = sum;
+      replacePart(total, colourUnits(colour, tableAfter, handAfter, deckAfter, top, wagerAware),
+                  now[colour]);
+      values[i] = unitsOf(total);
       continue;
     }
     if (parts.kind != cardKind || parts.discard != cardDiscarded) {
