@@ -160,23 +160,42 @@ bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
   // colour it draws (the pile top, a determinized deck's next card; both into the mover's hand).
   // When they differ, each part depends on one of the two alone: the drawn colour's part is
   // worked out once per source, the card's once per card and mode, and shared by the actions.
+  // The seat's cards of one colour as an action leaves them, from these effects (as `after`):
+  struct Cards {
+    CardSet hand, table, deck;
+    int top;
+  };
+  const auto unchanged = [&](int colour) { return Cards{hand, table, deck_, tops[colour]}; };
+  const auto playCard = [&](Cards& x, const ActionParts& parts) {  // onto the table or the pile
+    if (isMover) x.hand.remove(parts.kind);
+    if (isMover && !parts.discard) x.table.add(parts.kind);
+    if (parts.discard) x.top = rankOf(parts.kind);
+  };
+  const auto takeFromPile = [&](Cards& x, int colour) {
+    const Pile& pile = piles_[colour];
+    if (isMover) x.hand.add(kindOf(colour, pile.ranks[pile.size - 1]));
+    x.top = pile.size >= 2 ? pile.ranks[pile.size - 2] : -1;
+  };
+  const int deckCard = hasDeckOrder_ ? deckOrder_[deckSize_ - 1] : -1;  // the same for all
+  const auto takeFromDeck = [&](Cards& x) {
+    if (isMover) x.hand.add(deckCard);
+    x.deck.remove(deckCard);
+  };
+  const auto partOf = [&](int colour, const Cards& x) {
+    return colourUnits(colour, x.table, x.hand, x.deck, x.top, wagerAware);
+  };
   std::array<ColourUnits, kColours> pileDraw;
   for (int c = 0; c < kColours; ++c) {
-    const Pile& pile = piles_[c];
-    if (pile.size == 0) continue;
-    CardSet drawnInto = hand;
-    if (isMover) drawnInto.add(kindOf(c, pile.ranks[pile.size - 1]));
-    const int nextTop = pile.size >= 2 ? pile.ranks[pile.size - 2] : -1;
-    pileDraw[c] = colourUnits(c, table, drawnInto, deck_, nextTop, wagerAware);
+    if (piles_[c].size == 0) continue;
+    Cards x = unchanged(c);
+    takeFromPile(x, c);
+    pileDraw[c] = partOf(c, x);
   }
-  const int deckCard = hasDeckOrder_ ? deckOrder_[deckSize_ - 1] : -1;  // the same for all
   ColourUnits deckDraw;
   if (deckCard >= 0) {
-    CardSet drawnInto = hand, deckAfter = deck_;
-    if (isMover) drawnInto.add(deckCard);
-    deckAfter.remove(deckCard);
-    deckDraw = colourUnits(colourOf(deckCard), table, drawnInto, deckAfter,
-                           tops[colourOf(deckCard)], wagerAware);
+    Cards x = unchanged(colourOf(deckCard));
+    takeFromDeck(x);
+    deckDraw = partOf(colourOf(deckCard), x);
   }
   // Turns that end the game (the round cap, a determinized deck's last card) are valued as
   // `after` describes them.
@@ -196,35 +215,25 @@ bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
       values[i] = valueIn(after(actions[i], mover, tops), p);
       continue;
     }
+    ColourUnits total = sum;
     if (drawnColour == colour) {  // both changes in the card's colour (the pile: a card played)
-      CardSet handAfter = hand, tableAfter = table, deckAfter = deck_;
-      if (isMover) handAfter.remove(parts.kind);
-      if (isMover && !parts.discard) tableAfter.add(parts.kind);
-      int top = parts.discard ? rankOf(parts.kind) : tops[colour];
-      if (fromPile) {
-        const Pile& pile = piles_[colour];
-        if (isMover) handAfter.add(kindOf(colour, pile.ranks[pile.size - 1]));
-        top = pile.size >= 2 ? pile.ranks[pile.size - 2] : -1;
-      } else {
-        if (isMover) handAfter.add(deckCard);
-        deckAfter.remove(deckCard);
-      }
-      ColourUnits total = sum;
-      replacePart(total, colourUnits(colour, tableAfter, handAfter, deckAfter, top, wagerAware),
-                  now[colour]);
+      Cards x = unchanged(colour);
+      playCard(x, parts);
+      if (fromPile)
+        takeFromPile(x, colour);
+      else
+        takeFromDeck(x);
+      replacePart(total, partOf(colour, x), now[colour]);
       values[i] = unitsOf(total);
       continue;
     }
     if (parts.kind != cardKind || parts.discard != cardDiscarded) {
       cardKind = parts.kind;
       cardDiscarded = parts.discard;
-      CardSet handAfter = hand, tableAfter = table;
-      if (isMover) handAfter.remove(parts.kind);
-      if (isMover && !parts.discard) tableAfter.add(parts.kind);
-      const int top = parts.discard ? rankOf(parts.kind) : tops[colour];
-      cardPart = colourUnits(colour, tableAfter, handAfter, deck_, top, wagerAware);
+      Cards x = unchanged(colour);
+      playCard(x, parts);
+      cardPart = partOf(colour, x);
     }
-    ColourUnits total = sum;
     replacePart(total, cardPart, now[colour]);
     if (drawnColour >= 0)
       replacePart(total, fromPile ? pileDraw[drawnColour] : deckDraw, now[drawnColour]);
