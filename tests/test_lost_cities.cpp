@@ -133,6 +133,15 @@ std::vector<int> pileOf(const LostCitiesState& s, int colour) {
 
 constexpr int Y = 0, B = 1, W = 2, G = 3, R = 4;
 
+// One step of a random game: a dealt card by its probability, a move uniformly.
+void playRandomStep(LostCitiesState& s, Rng& rng) {
+  std::vector<Outcome> outcomes;
+  s.outcomes(outcomes);
+  const auto ids = legal(s);
+  s.apply(s.actor() == kEnvironment ? sampleOutcome(outcomes, rng)
+                                    : ids[rng.below(static_cast<uint32_t>(ids.size()))]);
+}
+
 }  // namespace
 
 TEST_CASE("Lost Cities: card kinds, names and action ids", "[lost-cities]") {
@@ -783,11 +792,7 @@ TEST_CASE("Lost Cities: valueAfter is a copy's value after the action", "[lost-c
             ++checked;
           }
         }
-        std::vector<Outcome> outcomes;
-        s->outcomes(outcomes);
-        const auto ids = legal(*s);
-        s->apply(s->actor() == kEnvironment ? sampleOutcome(outcomes, rng)
-                                            : ids[rng.below(static_cast<uint32_t>(ids.size()))]);
+        playRandomStep(*s, rng);
       }
     }
   CHECK(checked > 20000);
@@ -887,11 +892,7 @@ TEST_CASE("Lost Cities: believability from running sums equals belPC of the coun
           REQUIRE(gains == std::array<double, 2>{at->gain(0), at->gain(1)});
           ++checked;
         }
-        std::vector<Outcome> outcomes;
-        s->outcomes(outcomes);
-        const auto ids = legal(*s);
-        s->apply(s->actor() == kEnvironment ? sampleOutcome(outcomes, rng)
-                                            : ids[rng.below(static_cast<uint32_t>(ids.size()))]);
+        playRandomStep(*s, rng);
       }
       std::array<double, 2> gains{};  // over: 10 x score
       s->gains(gains);
