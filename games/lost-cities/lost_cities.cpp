@@ -124,6 +124,7 @@ void LostCitiesState::setPosition(const Position& position) {
     }
   }
   deck_ = CardSet{};
+  movedAll();
   for (uint8_t kind : allCards())
     if (used.count(kind) > 0)
       used.remove(kind);
@@ -205,6 +206,9 @@ void LostCitiesState::apply(Action action) {
     takeFromDeck(player_, deckOrder_[deckSize_ - 1]);  // determinized: no environment event
   } else {
     drawPending_ = true;
+    // The environment's searches copy this state once for every card the deck can give: its
+    // parts are brought up to date once, here, rather than in every copy.
+    bothParts();
     return;
   }
   endTurn();
@@ -212,6 +216,7 @@ void LostCitiesState::apply(Action action) {
 
 void LostCitiesState::playOrDiscard(int player, int kind, bool discard) {
   const int c = colourOf(kind);
+  moved(c);
   hands_[player].remove(kind);
   // The card leaves the hand: if it was known (taken from a pile), it no longer is. Wagers are
   // interchangeable, so a played wager of c removes one known wager of c.
@@ -229,6 +234,7 @@ void LostCitiesState::playOrDiscard(int player, int kind, bool discard) {
 }
 
 void LostCitiesState::takeFromPile(int player, int colour) {
+  moved(colour);
   Pile& pile = piles_[colour];
   const int kind = kindOf(colour, pile.ranks[--pile.size]);
   hands_[player].add(kind);
@@ -237,6 +243,7 @@ void LostCitiesState::takeFromPile(int player, int colour) {
 }
 
 void LostCitiesState::takeFromDeck(int player, int kind) {
+  moved(colourOf(kind));
   deck_.remove(kind);
   --deckSize_;
   hands_[player].add(kind);
@@ -288,6 +295,7 @@ std::unique_ptr<State> LostCitiesState::determinize(int player, Rng& rng,
       throw std::invalid_argument("Lost Cities determinize: kind weights must be finite and >= 0");
   auto det = std::make_unique<LostCitiesState>(*this);
   if (over_) return det;
+  det->movedAll();  // the opponent's hand and the deck are dealt anew
   const int opponent = 1 - player;
   std::array<uint8_t, kCards> unseen{};
   int n = 0;

@@ -247,6 +247,20 @@ class LostCitiesState final : public State {
                                  const CardSet& deck, int top, bool wagerAware);
   // unitsWith's total of the parts of every colour.
   static int unitsOf(const ColourUnits& sum);
+  using SeatParts = std::array<ColourUnits, kColours>;
+  // The total of a seat's parts (what unitsOf weighs).
+  static ColourUnits sumOf(const SeatParts& parts);
+  // Seat p's colourUnits of every colour as the state stands (the game not over), worked out
+  // again only for the colours a card moved in since they were last read.
+  const SeatParts& partsOf(int p) const;
+  // partsOf of both seats (one pass over the stale colours).
+  const std::array<SeatParts, 2>& bothParts() const;
+  // A card of `colour` moved (hand, table, pile or deck): both seats' parts of it are stale.
+  void moved(int colour) {
+    for (uint8_t& stale : staleParts_) stale = static_cast<uint8_t>(stale | 1u << colour);
+  }
+  // Every part is stale (cards were dealt anew).
+  void movedAll() { staleParts_ = {kAllColours, kAllColours}; }
   CardSet unseenBy(int player) const;
   // Player p's line: the hand when `handSeen`, else how many cards it holds.
   std::string describePlayer(int p, bool handSeen) const;
@@ -275,6 +289,12 @@ class LostCitiesState final : public State {
   std::array<int, 2> receipts_{};
   std::array<long long, 2> categorySquares_{};
   std::array<long long, 2> colourSquares_{};
+  // partsOf's cache: the gains of every round and the values of every greedy reply read it, and
+  // a turn moves cards of one or two colours.
+  static constexpr uint8_t kAllColours = (1u << kColours) - 1;
+  mutable std::array<SeatParts, 2> parts_{};
+  // Per seat, bit c: its part of colour c must be worked out again.
+  mutable std::array<uint8_t, 2> staleParts_ = {kAllColours, kAllColours};
 };
 
 class LostCitiesGame final : public Game {

@@ -39,7 +39,7 @@ std::array<int, kColours> LostCitiesState::topRanks() const {
 
 int LostCitiesState::heuristicUnits(int p) const {
   if (over_) return 10 * score(p);
-  return unitsWith(expeditions_[p], hands_[p], deck_, topRanks());
+  return unitsOf(sumOf(partsOf(p)));
 }
 
 void LostCitiesState::gains(std::span<double> gains) const {
@@ -47,9 +47,8 @@ void LostCitiesState::gains(std::span<double> gains) const {
     for (int p = 0; p < 2; ++p) gains[static_cast<size_t>(p)] = 10 * score(p);
     return;
   }
-  const std::array<int, kColours> tops = topRanks();  // the piles' tops, read once for both
-  for (int p = 0; p < 2; ++p)
-    gains[static_cast<size_t>(p)] = unitsWith(expeditions_[p], hands_[p], deck_, tops);
+  const auto& parts = bothParts();
+  for (int p = 0; p < 2; ++p) gains[static_cast<size_t>(p)] = unitsOf(sumOf(parts[p]));
 }
 
 [[gnu::always_inline]] inline LostCitiesState::ColourUnits LostCitiesState::colourUnits(
@@ -65,6 +64,43 @@ void LostCitiesState::gains(std::span<double> gains) const {
   if (top > highest) potential += 7 * (top + 1);  // wagers: rank 0
   return {10 * expeditionScore(numbers, wagers) + multiplier * potential,
           multiplier * kValueSum[deck.numbers[colour] & playable], 1};
+}
+
+const LostCitiesState::SeatParts& LostCitiesState::partsOf(int p) const {
+  uint8_t& stale = staleParts_[p];
+  if (stale == 0) return parts_[p];
+  const bool wagerAware = config_.heuristic == Heuristic::WagerAware;
+  for (unsigned colours = stale; colours != 0; colours &= colours - 1) {
+    const int c = std::countr_zero(colours);
+    parts_[p][c] = colourUnits(c, expeditions_[p], hands_[p], deck_, topRank(c), wagerAware);
+  }
+  stale = 0;
+  return parts_[p];
+}
+
+const std::array<LostCitiesState::SeatParts, 2>& LostCitiesState::bothParts() const {
+  const unsigned either = staleParts_[0] | staleParts_[1];
+  if (either == 0) return parts_;
+  const bool wagerAware = config_.heuristic == Heuristic::WagerAware;
+  for (unsigned colours = either; colours != 0; colours &= colours - 1) {
+    const int c = std::countr_zero(colours);
+    const int top = topRank(c);
+    for (int p = 0; p < 2; ++p)
+      if (staleParts_[p] >> c & 1u)
+        parts_[p][c] = colourUnits(c, expeditions_[p], hands_[p], deck_, top, wagerAware);
+  }
+  staleParts_ = {0, 0};
+  return parts_;
+}
+
+LostCitiesState::ColourUnits LostCitiesState::sumOf(const SeatParts& parts) {
+  ColourUnits sum;
+  for (const ColourUnits& part : parts) {
+    sum.fixed += part.fixed;
+    sum.deck += part.deck;
+    sum.started += part.started;
+  }
+  return sum;
 }
 
 int LostCitiesState::unitsOf(const ColourUnits& sum) {
@@ -150,12 +186,8 @@ bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
     total.deck += part.deck - was.deck;
     total.started += part.started - was.started;
   };
-  std::array<ColourUnits, kColours> now;
-  ColourUnits sum;
-  for (int c = 0; c < kColours; ++c) {
-    now[c] = colourUnits(c, table, hand, deck_, tops[c], wagerAware);
-    replacePart(sum, now[c], {});
-  }
+  const SeatParts& now = partsOf(p);
+  const ColourUnits sum = sumOf(now);
   // An action changes its card's colour (the mover's hand and table, or the pile top) and the
   // colour it draws (the pile top, a determinized deck's next card; both into the mover's hand).
   // When they differ, each part depends on one of the two alone: the drawn colour's part is
