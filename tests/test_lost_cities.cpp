@@ -866,9 +866,10 @@ TEST_CASE("Lost Cities: uniform and weighted determinization", "[lost-cities][is
   CHECK(asLostCities(s->determinize(0, rng, weights))->hand(1).size() == 8);
 }
 
-// The believability kept from running sums (the searches ask for it at every line's end) is belPC
-// of the category and colour counts, and both seats' gains at once (the metrics ask every round)
-// are each seat's gain, at every step of random games, dealt and determinized, to the end.
+// The believability kept from running sums (the searches ask for it at every line's end; each
+// player's part kept until it receives a card) is belPC of the category and colour counts, and both
+// seats' gains at once (the metrics ask every round) are each seat's gain, at every step of random
+// games, dealt and determinized, to the end.
 TEST_CASE("Lost Cities: believability from running sums equals belPC of the counts",
           "[lost-cities][believability]") {
   int checked = 0;

@@ -207,8 +207,9 @@ void LostCitiesState::apply(Action action) {
   } else {
     drawPending_ = true;
     // The environment's searches copy this state once for every card the deck can give: its
-    // parts are brought up to date once, here, rather than in every copy.
+    // kept parts are brought up to date once, here, rather than in every copy.
     bothParts();
+    believability();
     return;
   }
   endTurn();

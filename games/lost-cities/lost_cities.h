@@ -289,6 +289,10 @@ class LostCitiesState final : public State {
   std::array<int, 2> receipts_{};
   std::array<long long, 2> categorySquares_{};
   std::array<long long, 2> colourSquares_{};
+  // Each player's part of believability, kept until it receives a card (the lines a search plays
+  // from one state change one player's counts).
+  mutable std::array<double, 2> believabilityParts_{};
+  mutable uint8_t staleBelievability_ = 0b11;  // bit p: player p's part must be worked out again
   // partsOf's cache: the gains of every round and the values of every greedy reply read it, and
   // a turn moves cards of one or two colours.
   static constexpr uint8_t kAllColours = (1u << kColours) - 1;

@@ -295,15 +295,19 @@ void LostCitiesState::recordReceipt(int player, int kind) {
   ++category;
   ++colour;
   ++receipts_[player];
+  staleBelievability_ = static_cast<uint8_t>(staleBelievability_ | 1u << player);
 }
 
 double LostCitiesState::believability() const {
   // belPC of each player's category and colour counts, from their running sums.
-  double total = 0;
-  for (int p = 0; p < 2; ++p)
-    total += belPCOfSums(4, receipts_[p], categorySquares_[p], config_.categoryThreshold) +
-             0.5 * belPCOfSums(kColours, receipts_[p], colourSquares_[p], config_.colourThreshold);
-  return total;
+  for (int p = 0; p < 2; ++p) {
+    if (!(staleBelievability_ >> p & 1u)) continue;
+    believabilityParts_[p] =
+        belPCOfSums(4, receipts_[p], categorySquares_[p], config_.categoryThreshold) +
+        0.5 * belPCOfSums(kColours, receipts_[p], colourSquares_[p], config_.colourThreshold);
+  }
+  staleBelievability_ = 0;
+  return believabilityParts_[0] + believabilityParts_[1];
 }
 
 namespace {
