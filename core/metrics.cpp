@@ -102,11 +102,20 @@ double signOf(size_t k) {
 }  // namespace
 
 double funScore(const MetricValues& values, const Coefficients& coefficients) {
-  double f = 0;
+  return FunWeights(coefficients).fun(values);
+}
+
+FunWeights::FunWeights(const Coefficients& coefficients) : coefficients_(coefficients) {
   for (size_t k = 0; k < kMaxMetrics; ++k) {
     if (coefficients[k] == 0) continue;
-    f += coefficients[k] * signOf(k) * values[k];
+    weighed_[count_] = static_cast<uint8_t>(k);
+    factors_[count_++] = coefficients[k] * signOf(k);
   }
+}
+
+double FunWeights::fun(const MetricValues& values) const {
+  double f = 0;
+  for (size_t i = 0; i < count_; ++i) f += factors_[i] * values[weighed_[i]];
   return f;
 }
 

@@ -2,6 +2,7 @@
 // The per-game fun metrics (metrics.md) and the tracker that computes them round by round.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -103,6 +104,22 @@ using Coefficients = std::array<double, kMaxMetrics>;
 
 // F = sum_k c_k * sign_k * m_k (sign -1 for metrics where lower is better).
 double funScore(const MetricValues& values, const Coefficients& coefficients);
+
+// Coefficients with the metrics they weigh listed once: the searches sum F at the end of every
+// line they play, and a pass over every coefficient cost as much as the metrics themselves.
+class FunWeights {
+ public:
+  FunWeights(const Coefficients& coefficients);  // implicit: any coefficients will do
+  const Coefficients& coefficients() const { return coefficients_; }
+  // funScore(values, coefficients()): the same terms, added in the same order.
+  double fun(const MetricValues& values) const;
+
+ private:
+  Coefficients coefficients_;
+  std::array<uint8_t, kMaxMetrics> weighed_{};  // the metrics with c_k != 0, in order
+  std::array<double, kMaxMetrics> factors_{};   // their c_k * sign_k
+  size_t count_ = 0;
+};
 // The terms c_k * sign_k * m_k of F, one per metric (0 where the coefficient is 0).
 MetricValues funTerms(const MetricValues& values, const Coefficients& coefficients);
 
@@ -147,8 +164,8 @@ class MetricsTracker {
   // Every per-game metric of the game so far; believability comes from the game.
   MetricValues values(double believability) const;
   // The fun score F of the game so far.
-  double fun(const Coefficients& coefficients, double believability) const {
-    return funScore(values(believability), coefficients);
+  double fun(const FunWeights& weights, double believability) const {
+    return weights.fun(values(believability));
   }
 
  private:

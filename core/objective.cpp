@@ -103,7 +103,7 @@ const Objective& weightedSum() {
 }
 
 double Objective::value(const MetricsTracker& tracker, double believability,
-                        const Coefficients& coefficients) const {
+                        const FunWeights& weights) const {
   switch (kind) {
     case ObjectiveKind::Target: {
       const MetricValues values = tracker.values(believability);
@@ -112,9 +112,9 @@ double Objective::value(const MetricsTracker& tracker, double believability,
       return f;
     }
     case ObjectiveKind::WinRate:
-      return tracker.fun(coefficients, believability) + steering(*this, tracker);
+      return tracker.fun(weights, believability) + steering(*this, tracker);
     default:
-      return tracker.fun(coefficients, believability);
+      return tracker.fun(weights, believability);
   }
 }
 

@@ -72,7 +72,7 @@ struct Objective {
   // closed) whose believability is `believability`: target and win-rate their own value, the
   // others the weighted sum F (constrained and lexicographic filter the root's outcomes first).
   double value(const MetricsTracker& tracker, double believability,
-               const Coefficients& coefficients) const;
+               const FunWeights& weights) const;
   // The parts of value() (and the bounds or steps that decide before it), for the panels.
   std::vector<ObjectiveTerm> terms(const MetricsTracker& tracker, double believability,
                                    const Coefficients& coefficients) const;

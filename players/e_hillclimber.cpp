@@ -14,7 +14,7 @@ class EHillClimber final : public FunSeekingEnvironment {
  protected:
   Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
                 Rng& own) override {
-    settler_.funs(state, trace, outcomes, coefficients(), funs_, objective());
+    settler_.funs(state, trace, outcomes, weights(), funs_, objective());
     const auto best = bestIndices(funs_);
     return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
   }

@@ -52,9 +52,9 @@ class EMaxMax final : public FunSeekingEnvironment {
     // The reply right after the outcome shares its values with the other outcomes' (ReplyMemo).
     playRounds(*line_, roundLimit, &rootMemo_, [this](const Line& at) {
       stop_.check();
-      return settler_.best(*at.state, at.tracker, coefficients(), objective());
+      return settler_.best(*at.state, at.tracker, weights(), objective());
     });
-    return line_->fun(coefficients(), objective());
+    return line_->fun(weights(), objective());
   }
 
   int depth_;

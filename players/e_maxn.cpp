@@ -103,7 +103,7 @@ class EMaxN final : public FunSeekingEnvironment {
   Evaluation leaf(const Line& line) const {
     Evaluation e;
     for (int p = 0; p < line.state->numPlayers(); ++p) e.values[p] = line.state->value(p);
-    e.fun = line.fun(coefficients(), objective());
+    e.fun = line.fun(weights(), objective());
     return e;
   }
 
@@ -166,7 +166,7 @@ class EMaxN final : public FunSeekingEnvironment {
     b.keys.assign(outcomes.size(), 0.0);
     if (limits_.chanceWidth > 0 && static_cast<int>(outcomes.size()) > limits_.chanceWidth) {
       if (limits_.chanceOrder == ChanceOrder::SettledFun)
-        settler_.funs(*line.state, line.tracker, outcomes, coefficients(), b.keys, objective());
+        settler_.funs(*line.state, line.tracker, outcomes, weights(), b.keys, objective());
       else
         for (size_t i = 0; i < outcomes.size(); ++i) b.keys[i] = outcomes[i].probability;
     }

@@ -103,7 +103,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
       at.state->outcomes(outcomes_);
       return sampleOutcome(outcomes_, own);
     });
-    backPropagate(line.fun(coefficients(), objective()));
+    backPropagate(line.fun(weights(), objective()));
   }
 
   // Whether a descent can apply `outcome` to `line`: the line is still within the horizon at an

@@ -21,8 +21,8 @@ Action FunSeekingEnvironment::choose(const State& state, std::span<const Outcome
     const std::span<const double> values = natural ? std::span<const double>()
                                            : objective_.filtersOutcomes() ? keptValues_
                                                                           : searchValues();
-    describeDecision(state, trace, outcomes, coefficients_, chosen, natural, values, *decision_,
-                     objective_);
+    describeDecision(state, trace, outcomes, weights_.coefficients(), chosen, natural, values,
+                     *decision_, objective_);
   }
   return chosen;
 }

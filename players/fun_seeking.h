@@ -13,10 +13,10 @@ class FunSeekingEnvironment : public EnvironmentPlayer {
  public:
   // Pursues `setup.objective` (the weighted sum of `setup.coefficients` by default).
   FunSeekingEnvironment(const PlayerSetup& setup, double randomProb)
-      : coefficients_(setup.coefficients),
+      : weights_(setup.coefficients),
         objective_(setup.objective),
         randomProb_(randomProb),
-        weighsExtended_(objective_.weighsExtended(coefficients_)) {}
+        weighsExtended_(objective_.weighsExtended(setup.coefficients)) {}
 
   // With probability random_prob the natural draw (from the nature stream, so random_prob = 1
   // is e-random bit for bit), otherwise the outcome the search finds best for the objective
@@ -30,7 +30,7 @@ class FunSeekingEnvironment : public EnvironmentPlayer {
                         std::span<const Outcome> outcomes, Rng& own) = 0;
   // The value per outcome (in outcome order) the last search compared; empty when it keeps none.
   virtual std::span<const double> searchValues() const { return {}; }
-  const Coefficients& coefficients() const { return coefficients_; }
+  const FunWeights& weights() const { return weights_; }
   const Objective& objective() const { return objective_; }
 
  private:
@@ -38,7 +38,7 @@ class FunSeekingEnvironment : public EnvironmentPlayer {
   Action searchKept(const State& state, const MetricsTracker& trace,
                     std::span<const Outcome> outcomes, Rng& own);
 
-  Coefficients coefficients_;
+  FunWeights weights_;  // the coefficients
   Objective objective_;
   double randomProb_;
   bool weighsExtended_;             // whether the searches must track the extended metrics

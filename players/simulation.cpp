@@ -81,23 +81,23 @@ const Line& Settler::settleShared(const State& state, const MetricsTracker& trac
 }
 
 double Settler::fun(const State& state, const MetricsTracker& trace, Action outcome,
-                    const Coefficients& coefficients, const Objective& objective) {
-  return settle(state, trace, outcome).fun(coefficients, objective);
+                    const FunWeights& weights, const Objective& objective) {
+  return settle(state, trace, outcome).fun(weights, objective);
 }
 
 void Settler::funs(const State& state, const MetricsTracker& trace,
-                   std::span<const Outcome> outcomes, const Coefficients& coefficients,
+                   std::span<const Outcome> outcomes, const FunWeights& weights,
                    std::vector<double>& funs, const Objective& objective) {
   funs.resize(outcomes.size());
   memo_.clear();
   for (size_t i = 0; i < outcomes.size(); ++i)
-    funs[i] = settleShared(state, trace, outcomes[i].action).fun(coefficients, objective);
+    funs[i] = settleShared(state, trace, outcomes[i].action).fun(weights, objective);
 }
 
-Action Settler::best(const State& state, const MetricsTracker& trace,
-                     const Coefficients& coefficients, const Objective& objective) {
+Action Settler::best(const State& state, const MetricsTracker& trace, const FunWeights& weights,
+                     const Objective& objective) {
   state.outcomes(outcomes_);
-  funs(state, trace, outcomes_, coefficients, funs_, objective);
+  funs(state, trace, outcomes_, weights, funs_, objective);
   return outcomes_[bestIndices(funs_).front()].action;
 }
 
@@ -144,11 +144,11 @@ void Line::applyReply(ReplyMemo* memo) {
   apply(action, static_cast<int>(legal_.size()));
 }
 
-double Line::fun(const Coefficients& coefficients, const Objective& objective) const {
+double Line::fun(const FunWeights& weights, const Objective& objective) const {
   const auto value = [&](const MetricsTracker& t) {  // the weighted sum without a detour
     return objective.kind == ObjectiveKind::WeightedSum
-               ? t.fun(coefficients, state->believability())
-               : objective.value(t, state->believability(), coefficients);
+               ? t.fun(weights, state->believability())
+               : objective.value(t, state->believability(), weights);
   };
   if (!roundOpen) return boundedFun(value(tracker));
   MetricsTracker closed = tracker;

@@ -76,7 +76,7 @@ struct Line {
   bool done(int roundLimit) const { return state->isTerminal() || tracker.rounds() >= roundLimit; }
   // The objective's value (the weighted sum F by default) of the extended trace, an open round
   // closed without a further decision (boundedFun).
-  double fun(const Coefficients& coefficients, const Objective& objective = weightedSum()) const;
+  double fun(const FunWeights& weights, const Objective& objective = weightedSum()) const;
   // The metrics of the extended trace, an open round closed without a further decision.
   MetricValues metrics() const;
   // The tracker of the extended trace, an open round closed without a further decision.
@@ -102,16 +102,16 @@ class Settler {
   explicit Settler(OpponentModel* model = nullptr) : model_(model) {}
   // The objective's value (F by default) of the settled continuation of `outcome` (boundedFun).
   double fun(const State& state, const MetricsTracker& trace, Action outcome,
-             const Coefficients& coefficients, const Objective& objective = weightedSum());
+             const FunWeights& weights, const Objective& objective = weightedSum());
   // The settled continuation of `outcome` (its metrics, F, ...); valid until the next call.
   const Line& settle(const State& state, const MetricsTracker& trace, Action outcome);
   // funs[i] = fun of outcomes[i].
   void funs(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
-            const Coefficients& coefficients, std::vector<double>& funs,
+            const FunWeights& weights, std::vector<double>& funs,
             const Objective& objective = weightedSum());
   // The outcome of `state` e-hillclimber would pick with ties to the first: deterministic for
   // simulations (with a random model, as deterministic as the model's stream).
-  Action best(const State& state, const MetricsTracker& trace, const Coefficients& coefficients,
+  Action best(const State& state, const MetricsTracker& trace, const FunWeights& weights,
               const Objective& objective = weightedSum());
 
  private:
