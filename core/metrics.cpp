@@ -51,14 +51,35 @@ const std::array<MetricInfo, kBuiltInMetrics> kBuiltIns = {{
      Better::Higher, true, twoOrMorePlayers, true},
 }};
 
-double populationStd(std::span<const double> xs) {
-  if (xs.empty()) return 0.0;
+using PerPlayer = std::array<double, kMaxPlayers>;
+
+// The population standard deviation of xs[0..N).
+template <int N>
+double populationStd(const PerPlayer& xs) {
   double mean = 0;
-  for (double x : xs) mean += x;
-  mean /= static_cast<double>(xs.size());
+  for (int p = 0; p < N; ++p) mean += xs[p];
+  mean /= N;
   double var = 0;
-  for (double x : xs) var += (x - mean) * (x - mean);
-  return std::sqrt(var / static_cast<double>(xs.size()));
+  for (int p = 0; p < N; ++p) var += (xs[p] - mean) * (xs[p] - mean);
+  return std::sqrt(var / N);
+}
+
+// populationStd of the first n entries, unrolled for each seat count (values() runs at the end of
+// every line a search plays).
+double populationStd(const PerPlayer& xs, int n) {
+  static_assert(kMaxPlayers == 4);
+  switch (n) {
+    case 1:
+      return populationStd<1>(xs);
+    case 2:
+      return populationStd<2>(xs);
+    case 3:
+      return populationStd<3>(xs);
+    case 4:
+      return populationStd<4>(xs);
+    default:
+      return 0.0;
+  }
 }
 
 }  // namespace
@@ -292,16 +313,16 @@ MetricValues MetricsTracker::values(double believability) const {
   const double a = rounds_;
   set(Metric::Lead, lastLead_);
   set(Metric::Tension, sumAbsLead_ / a);
-  std::array<double, kMaxPlayers> perPlayer{};
+  PerPlayer perPlayer{};
   if (n_ == 1) {
     const double positive = counters_[0].leadRounds;
     set(Metric::LeadingTime, std::abs(positive - nonPositiveRounds_) / 2.0);
   } else {
     for (int p = 0; p < n_; ++p) perPlayer[p] = counters_[p].leadRounds;
-    set(Metric::LeadingTime, populationStd(std::span(perPlayer.data(), n_)));
+    set(Metric::LeadingTime, populationStd(perPlayer, n_));
   }
   for (int p = 0; p < n_; ++p) perPlayer[p] = sumDelta_[p] / a;
-  set(Metric::Fairness, populationStd(std::span(perPlayer.data(), n_)));
+  set(Metric::Fairness, populationStd(perPlayer, n_));
   set(Metric::Randomness, sumAbsDelta_ / (a * n_));
   setExtended(v);
   return v;
