@@ -150,8 +150,14 @@ MetricValues funTerms(const MetricValues& values, const Coefficients& coefficien
 }
 
 MetricsTracker::MetricsTracker(std::span<const double> initialGains)
-    : n_(static_cast<int>(initialGains.size())) {
+    : n_(static_cast<int>(initialGains.size())),
+      pluginMetrics_(static_cast<uint8_t>(allMetrics().size() - kBuiltInMetrics)) {
   leader_ = computeStatuses(initialGains, std::span(status_.data(), initialGains.size()));
+}
+
+std::span<const MetricInfo> MetricsTracker::pluginMetrics() const {
+  if (pluginMetrics_ == 0) return {};
+  return allMetrics().subspan(kBuiltInMetrics, pluginMetrics_);
 }
 
 void MetricsTracker::onDecision(int player, int legalCount, bool pass) {
@@ -164,7 +170,9 @@ void MetricsTracker::onDecision(int player, int legalCount, bool pass) {
   }
 }
 
-MetricsTracker::MetricsTracker(const State& initial) : n_(initial.numPlayers()) {
+MetricsTracker::MetricsTracker(const State& initial)
+    : n_(initial.numPlayers()),
+      pluginMetrics_(static_cast<uint8_t>(allMetrics().size() - kBuiltInMetrics)) {
   leader_ = statusesOf(initial, status_);
 }
 
@@ -196,11 +204,8 @@ void MetricsTracker::endRound(std::span<const double> gains, std::span<const boo
   updateLeadChanges(leader_, leaderStatus);
   roundHadEnvironment_ = false;
   roundActor_ = -1;
-  const auto metrics = allMetrics();
-  for (size_t k = kBuiltInMetrics; k < metrics.size(); ++k) {
-    const MetricInfo& m = metrics[k];
+  for (const MetricInfo& m : pluginMetrics())
     m.rule.endRound(std::span(scratch_).subspan(m.scratchOffset, m.scratchSize), lastRound());
-  }
 }
 
 namespace {
@@ -304,10 +309,9 @@ MetricValues MetricsTracker::values(double believability) const {
   set(Metric::LeadChanges, leadChanges_);
   set(Metric::Believability, believability);
   set(Metric::Freedom, decisions_ > 0 ? static_cast<double>(legalSum_) / decisions_ : 0.0);
-  const auto metrics = allMetrics();
-  for (size_t k = kBuiltInMetrics; k < metrics.size(); ++k) {
-    const MetricInfo& m = metrics[k];
-    v[k] = m.rule.value(std::span(scratch_).subspan(m.scratchOffset, m.scratchSize), lastRound());
+  for (const MetricInfo& m : pluginMetrics()) {
+    v[static_cast<size_t>(m.metric)] =
+        m.rule.value(std::span(scratch_).subspan(m.scratchOffset, m.scratchSize), lastRound());
   }
   if (rounds_ == 0) return v;
   const double a = rounds_;

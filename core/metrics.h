@@ -173,6 +173,8 @@ class MetricsTracker {
   void updateExtended(int previousLeader, std::span<const bool> out);
   void setExtended(MetricValues& v) const;
   RoundView lastRound() const;
+  // The catalog's plug-in metrics this game follows (those registered when it started).
+  std::span<const MetricInfo> pluginMetrics() const;
 
   int n_ = 0;
   int rounds_ = 0;
@@ -199,6 +201,7 @@ class MetricsTracker {
   std::array<double, kMaxPlayers> deficitSum_{};
   std::array<double, kMaxPlayers> maxDeficit_{};
   std::array<int, kMaxPlayers> trailRounds_{};
+  uint8_t pluginMetrics_ = 0;  // how many plug-in metrics the catalog had when the game started
   std::array<double, kMetricScratch> scratch_{};  // the plug-in metrics' state
 };
 
