@@ -106,7 +106,7 @@ using Coefficients = std::array<double, kMaxMetrics>;
 double funScore(const MetricValues& values, const Coefficients& coefficients);
 
 // Coefficients with the metrics they weigh listed once: the searches sum F at the end of every
-// line they play, and a pass over every coefficient cost as much as the metrics themselves.
+// line they play, and a pass over all 16 coefficients cost half as much as the metrics.
 class FunWeights {
  public:
   FunWeights(const Coefficients& coefficients);  // implicit: any coefficients will do
@@ -120,6 +120,7 @@ class FunWeights {
   std::array<double, kMaxMetrics> factors_{};   // their c_k * sign_k
   size_t count_ = 0;
 };
+
 // The terms c_k * sign_k * m_k of F, one per metric (0 where the coefficient is 0).
 MetricValues funTerms(const MetricValues& values, const Coefficients& coefficients);
 
