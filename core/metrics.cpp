@@ -140,13 +140,14 @@ double FunWeights::fun(const MetricValues& values) const {
   return f;
 }
 
-MetricValues funTerms(const MetricValues& values, const Coefficients& coefficients) {
+MetricValues FunWeights::terms(const MetricValues& values) const {
   MetricValues terms{};
-  for (size_t k = 0; k < kMaxMetrics; ++k) {
-    if (coefficients[k] == 0) continue;
-    terms[k] = coefficients[k] * signOf(k) * values[k];
-  }
+  for (size_t i = 0; i < count_; ++i) terms[weighed_[i]] = factors_[i] * values[weighed_[i]];
   return terms;
+}
+
+MetricValues funTerms(const MetricValues& values, const Coefficients& coefficients) {
+  return FunWeights(coefficients).terms(values);
 }
 
 MetricsTracker::MetricsTracker(std::span<const double> initialGains)

@@ -113,6 +113,8 @@ class FunWeights {
   const Coefficients& coefficients() const { return coefficients_; }
   // funScore(values, coefficients()): the same terms, added in the same order.
   double fun(const MetricValues& values) const;
+  // funTerms(values, coefficients()).
+  MetricValues terms(const MetricValues& values) const;
 
  private:
   Coefficients coefficients_;

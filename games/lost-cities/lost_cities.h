@@ -241,6 +241,19 @@ class LostCitiesState final : public State {
     int fixed = 0;
     int deck = 0;
     int started = 0;  // 1 when the expedition is started
+
+    ColourUnits& operator+=(const ColourUnits& part) {
+      fixed += part.fixed;
+      deck += part.deck;
+      started += part.started;
+      return *this;
+    }
+    ColourUnits& operator-=(const ColourUnits& part) {
+      fixed -= part.fixed;
+      deck -= part.deck;
+      started -= part.started;
+      return *this;
+    }
   };
   // (`wagerAware`: the configured heuristic, read once by the caller.)
   static ColourUnits colourUnits(int colour, const CardSet& table, const CardSet& hand,

@@ -95,11 +95,7 @@ const std::array<LostCitiesState::SeatParts, 2>& LostCitiesState::bothParts() co
 
 LostCitiesState::ColourUnits LostCitiesState::sumOf(const SeatParts& parts) {
   ColourUnits sum;
-  for (const ColourUnits& part : parts) {
-    sum.fixed += part.fixed;
-    sum.deck += part.deck;
-    sum.started += part.started;
-  }
+  for (const ColourUnits& part : parts) sum += part;
   return sum;
 }
 
@@ -119,11 +115,8 @@ int LostCitiesState::unitsOf(const ColourUnits& sum) {
   const bool wagerAware = config_.heuristic == Heuristic::WagerAware;
   ColourUnits sum;
   for (int c = 0; c < kColours; ++c) {
-    if (table.numbers[c] == 0 && table.wagers[c] == 0) continue;  // (nothing to add: skipped)
-    const ColourUnits part = colourUnits(c, table, hand, deck, tops[c], wagerAware);
-    sum.fixed += part.fixed;
-    sum.deck += part.deck;
-    ++sum.started;
+    if (table.numbers[c] == 0 && table.wagers[c] == 0) continue;    // (nothing to add: skipped)
+    sum += colourUnits(c, table, hand, deck, tops[c], wagerAware);  // (started: 1)
   }
   return unitsOf(sum);
 }
@@ -182,9 +175,8 @@ bool LostCitiesState::valueAfterEach(std::span<const Action> actions, int p,
   const bool wagerAware = config_.heuristic == Heuristic::WagerAware;
   // `total` with a colour's part `was` replaced by `part`.
   const auto replacePart = [](ColourUnits& total, const ColourUnits& part, const ColourUnits& was) {
-    total.fixed += part.fixed - was.fixed;
-    total.deck += part.deck - was.deck;
-    total.started += part.started - was.started;
+    total += part;
+    total -= was;
   };
   const SeatParts& now = partsOf(p);
   const ColourUnits sum = sumOf(now);
