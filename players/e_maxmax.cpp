@@ -50,10 +50,18 @@ class EMaxMax final : public FunSeekingEnvironment {
     line_->apply(outcome.action, 0);
     const int roundLimit = trace.rounds() + 1 + depth_;
     // The reply right after the outcome shares its values with the other outcomes' (ReplyMemo).
-    playRounds(*line_, roundLimit, &rootMemo_, [this](const Line& at) {
+    for (ReplyMemo* memo = &rootMemo_; playRepliesToEnvironment(*line_, roundLimit, memo);
+         memo = nullptr) {
       stop_.check();
-      return settler_.best(*at.state, at.tracker, weights(), objective());
-    });
+      const Action picked = settler_.best(*line_->state, line_->tracker, weights(), objective());
+      // The settler played the picked outcome and the reply after it as this line would: take its
+      // line rather than play them again (a random model's replies draw anew, so those replay).
+      const Line* settled = model_.random() ? nullptr : settler_.kept(picked);
+      if (settled)
+        *line_ = *settled;
+      else
+        line_->apply(picked, 0);
+    }
     return line_->fun(weights(), objective());
   }
 

@@ -67,17 +67,19 @@ double boundedFun(double fun) {
 
 const Line& Settler::settle(const State& state, const MetricsTracker& trace, Action outcome) {
   memo_.clear();  // a single outcome: nothing to share
+  kept_.reset();
   return settleShared(state, trace, outcome);
 }
 
 const Line& Settler::settleShared(const State& state, const MetricsTracker& trace, Action outcome) {
-  if (line_)
-    line_->reset(state, trace);
+  std::optional<Line>& line = lines_[working_];
+  if (line)
+    line->reset(state, trace);
   else
-    line_.emplace(state, trace, model_);
-  line_->apply(outcome, 0);
-  if (line_->roundOpen && line_->state->actor() >= 0) line_->applyReply(&memo_);
-  return *line_;
+    line.emplace(state, trace, model_);
+  line->apply(outcome, 0);
+  if (line->roundOpen && line->state->actor() >= 0) line->applyReply(&memo_);
+  return *line;
 }
 
 double Settler::fun(const State& state, const MetricsTracker& trace, Action outcome,
@@ -90,8 +92,19 @@ void Settler::funs(const State& state, const MetricsTracker& trace,
                    std::vector<double>& funs, const Objective& objective) {
   funs.resize(outcomes.size());
   memo_.clear();
-  for (size_t i = 0; i < outcomes.size(); ++i)
+  kept_.reset();
+  double top = NAN;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
     funs[i] = settleShared(state, trace, outcomes[i].action).fun(weights, objective);
+    if (!scoreAbove(funs[i], top)) continue;
+    top = funs[i];  // the first of the best so far: keep its line, settle into the other
+    kept_ = outcomes[i].action;
+    working_ ^= 1;
+  }
+}
+
+const Line* Settler::kept(Action outcome) const {
+  return kept_ == outcome ? &*lines_[working_ ^ 1] : nullptr;
 }
 
 Action Settler::best(const State& state, const MetricsTracker& trace, const FunWeights& weights,

@@ -1,6 +1,7 @@
 #pragma once
 // Simulation and evaluation shared by the players: scoring actions by the game's value,
 // the value-greedy policy, and the fun score of a hypothetical continuation.
+#include <array>
 #include <memory>
 #include <optional>
 #include <span>
@@ -113,13 +114,21 @@ class Settler {
   // simulations (with a random model, as deterministic as the model's stream).
   Action best(const State& state, const MetricsTracker& trace, const FunWeights& weights,
               const Objective& objective = weightedSum());
+  // The settled continuation of `outcome` from the last funs() or best(), or null when it was not
+  // kept (only the first of the best-valued outcomes is): a search that goes on with the outcome
+  // best() picked takes this line instead of playing the outcome and its reply again.
+  const Line* kept(Action outcome) const;
 
  private:
   // settle() with the replies' values shared through memo_ (outcomes of one state).
   const Line& settleShared(const State& state, const MetricsTracker& trace, Action outcome);
 
   OpponentModel* model_;
-  std::optional<Line> line_;
+  // The line being settled and the best-valued one so far in funs(): swapping their roles keeps
+  // the best without a copy.
+  std::array<std::optional<Line>, 2> lines_;
+  int working_ = 0;
+  std::optional<Action> kept_;  // the outcome the other line settled
   std::vector<Outcome> outcomes_;
   std::vector<double> funs_;
   ReplyMemo memo_;

@@ -153,3 +153,53 @@ TEST_CASE("search E-players play 20 rounds of every registered game", "[e-player
     }
   }
 }
+
+TEST_CASE("the settler keeps the line of the outcome it picks, as settling it afresh gives it",
+          "[e-players]") {
+  // e-maxmax goes on from the kept line instead of playing the outcome and its reply again.
+  Coefficients coefficients{};
+  for (auto [metric, c] : {std::pair{Metric::Believability, 10.0},
+                           {Metric::Tension, 10.0},
+                           {Metric::Lead, 3.0},
+                           {Metric::Freedom, 1.0}})
+    coefficients[static_cast<size_t>(metric)] = c;
+  const auto sameMetrics = [](const MetricValues& a, const MetricValues& b) {
+    for (size_t k = 0; k < a.size(); ++k)
+      if (!(a[k] == b[k] || (std::isnan(a[k]) && std::isnan(b[k])))) return false;
+    return true;
+  };
+  for (const auto& info : gameRegistry()) {
+    INFO(info.id);
+    const auto game = info.make(validateParams(info.params, nullptr, "g"));
+    auto state = game->newGame(3);
+    MetricsTracker trace(*state);
+    Settler settler;
+    Rng rng(7);
+    std::vector<Action> legal;
+    std::vector<Outcome> outcomes;
+    int compared = 0;
+    for (int step = 0; step < 300 && !state->isTerminal(); ++step) {
+      if (!state->isEnvironmentNode()) {
+        state->legalActions(legal);
+        const auto n = static_cast<uint32_t>(legal.size());
+        applyTracked(*state, trace, legal[rng.below(n)], static_cast<int>(n));
+        continue;
+      }
+      const Action picked = settler.best(*state, trace, coefficients);
+      state->outcomes(outcomes);
+      for (const Outcome& o : outcomes)
+        if (o.action != picked) CHECK(settler.kept(o.action) == nullptr);
+      // Kept unless an earlier outcome ties within bestIndices' tolerance without being equal.
+      if (const Line* kept = settler.kept(picked)) {
+        Settler another;
+        const Line& fresh = another.settle(*state, trace, picked);
+        CHECK(kept->state->toString() == fresh.state->toString());
+        CHECK(kept->roundOpen == fresh.roundOpen);
+        CHECK(sameMetrics(kept->metrics(), fresh.metrics()));
+        ++compared;
+      }
+      applyTracked(*state, trace, picked, 0);
+    }
+    CHECK(compared > 10);
+  }
+}
