@@ -175,9 +175,10 @@ void checkOutcomeIndependence(const State& s) {
 
 // The shortcuts the engine and the searches take agree with the long way: a state assigned over
 // another position (State::assign through ScratchState) equals a clone and plays on like one;
-// gains() equals gain(p); playersCanDropOut() false means nobody is ever out; valueAfter (when the
-// game gives it) is exactly a copy's value after the action, for every seat; and the values after
-// an action whose outcome does not matter are the same after every outcome.
+// gains() equals gain(p); playersCanDropOut() false means nobody is ever out; valueAfter and
+// valueAfterEach (when the game gives them) are exactly a copy's value after the action, for every
+// seat; and the values after an action whose outcome does not matter are the same after every
+// outcome.
 void checkShortcuts(const State& s, const State& elsewhere, Rng& rng) {
   ScratchState scratch;
   scratch.copyOf(elsewhere);
@@ -202,13 +203,17 @@ void checkShortcuts(const State& s, const State& elsewhere, Rng& rng) {
   if (s.isEnvironmentNode()) checkOutcomeIndependence(s);
   if (s.actor() < 0) return;
   s.legalActions(legal);
-  for (Action a : legal)
-    for (int p = 0; p < s.numPlayers(); ++p)
-      if (const std::optional<double> value = s.valueAfter(a, p)) {
-        auto after = s.clone();
-        after->apply(a);
+  std::vector<double> each(legal.size());
+  for (int p = 0; p < s.numPlayers(); ++p) {
+    const bool all = s.valueAfterEach(legal, p, each);
+    for (size_t i = 0; i < legal.size(); ++i) {
+      auto after = s.clone();
+      after->apply(legal[i]);
+      if (const std::optional<double> value = s.valueAfter(legal[i], p))
         REQUIRE(*value == after->value(p));
-      }
+      if (all) REQUIRE(each[i] == after->value(p));
+    }
+  }
 }
 
 struct Playout {

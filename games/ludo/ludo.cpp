@@ -177,14 +177,27 @@ int LudoState::unitsOf(int seat) const {
 std::optional<double> LudoState::valueAfter(Action action, int p) const {
   if (actor() != p) return std::nullopt;
   const int seat = seatOf(p);
-  if (action == kPass) return value(p);
+  return valueAfterMove(action, seat, unitsOf(seat), opponentsOf(seat));
+}
+
+bool LudoState::valueAfterEach(std::span<const Action> actions, int p,
+                               std::span<double> values) const {
+  if (actor() != p) return false;
+  const int seat = seatOf(p);
+  const int units = unitsOf(seat);
+  const uint64_t opponents = opponentsOf(seat);
+  for (size_t i = 0; i < actions.size(); ++i)
+    values[i] = valueAfterMove(actions[i], seat, units, opponents);
+  return true;
+}
+
+double LudoState::valueAfterMove(Action action, int seat, int units, uint64_t opponents) const {
+  if (action == kPass) return -units / 21.0;  // value(p): the board stays
   const int from = action == kEnter ? kInHouse : action;
   const int to = targetOf(from, roll_);
-  const uint64_t opponents = opponentsOf(seat);
   const uint64_t captured = to < kRing ? opponents & (uint64_t{1} << absoluteSquare(seat, to)) : 0;
   if (!captured)  // the other pieces keep their threats: only the moved piece's part changes
-    return -(unitsOf(seat) - pieceUnits(seat, from, opponents) + pieceUnits(seat, to, opponents)) /
-           21.0;
+    return -(units - pieceUnits(seat, from, opponents) + pieceUnits(seat, to, opponents)) / 21.0;
   std::array<int8_t, kPieces> pieces = pieces_[seat];
   *std::find(pieces.begin(), pieces.end(), static_cast<int8_t>(from)) = static_cast<int8_t>(to);
   return -unitsWith(seat, pieces, opponents & ~captured) / 21.0;

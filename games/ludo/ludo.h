@@ -49,6 +49,10 @@ class LudoState final : public State {
   // The mover's own value after its move, without a copy (its pieces with the one moved, against
   // the opponents' pieces less any it captures); other seats' values are left to a copy.
   std::optional<double> valueAfter(Action action, int p) const override;
+  // valueAfter of each of the mover's actions, its units and the opponents' squares worked out
+  // once.
+  bool valueAfterEach(std::span<const Action> actions, int p,
+                      std::span<double> values) const override;
   void gains(std::span<double> gains) const override;
   bool playersCanDropOut() const override { return false; }
   int roundsCompleted() const override { return rounds_; }
@@ -83,6 +87,8 @@ class LudoState final : public State {
   int pieceUnits(int seat, int r, uint64_t opponents) const;
   // turnsNeededUnits(seat), recomputed only when a move may have changed it.
   int unitsOf(int seat) const;
+  // The mover's value after `action`, given its units and the squares its opponents hold.
+  double valueAfterMove(Action action, int seat, int units, uint64_t opponents) const;
   void movePiece(int seat, int from, int to);
   void rebuildBoard();
   void finishTurn();
