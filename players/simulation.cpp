@@ -111,7 +111,7 @@ Action Settler::best(const State& state, const MetricsTracker& trace, const FunW
                      const Objective& objective) {
   state.outcomes(outcomes_);
   funs(state, trace, outcomes_, weights, funs_, objective);
-  return outcomes_[bestIndices(funs_).front()].action;
+  return outcomes_[firstBestIndex(funs_)].action;
 }
 
 double settledFun(const State& state, const MetricsTracker& trace, Action outcome,
@@ -238,16 +238,29 @@ bool tiesWithTop(double value, double top) {
   return top - value <= 1e-12 * std::max(1.0, std::abs(top));  // false for a NaN value
 }
 
-}  // namespace
-
-std::vector<size_t> bestIndices(std::span<const double> values) {
+// The maximum bestIndices ties the values with (NaN only when every value is).
+double topOf(std::span<const double> values) {
   double top = NAN;
   for (double v : values)
     if (scoreAbove(v, top)) top = v;
+  return top;
+}
+
+}  // namespace
+
+std::vector<size_t> bestIndices(std::span<const double> values) {
+  const double top = topOf(values);
   std::vector<size_t> best;
   for (size_t i = 0; i < values.size(); ++i)
     if (tiesWithTop(values[i], top)) best.push_back(i);
   return best;
+}
+
+size_t firstBestIndex(std::span<const double> values) {
+  const double top = topOf(values);
+  for (size_t i = 0; i < values.size(); ++i)
+    if (tiesWithTop(values[i], top)) return i;
+  return 0;
 }
 
 void bestFirst(std::span<const double> scores, size_t limit, std::vector<size_t>& order) {

@@ -181,5 +181,8 @@ void bestFirst(std::span<const double> scores, size_t limit, std::vector<size_t>
 // only with itself), never empty for non-empty `values`: NaN counts as the worst value, so it is
 // best only when every value is NaN, and then all of them tie.
 std::vector<size_t> bestIndices(std::span<const double> values);
+// bestIndices(values).front() without the list (0 for no values): the searches ask it at every
+// simulated environment node.
+size_t firstBestIndex(std::span<const double> values);
 
 }  // namespace ddalab

@@ -161,6 +161,19 @@ TEST_CASE("bestIndices is never empty: NaN is the worst value, infinities tie wi
   CHECK(bestIndices(V{2.0, 2.0 - 1e-13, 1.0}) == I{0, 1});  // the tolerance is unchanged
 }
 
+TEST_CASE("firstBestIndex is the first of bestIndices", "[robustness]") {
+  using V = std::vector<double>;
+  CHECK(firstBestIndex(V{}) == 0);
+  CHECK(firstBestIndex(V{1.0, 2.0 - 1e-13, 2.0}) == 1);  // ties within the tolerance count
+  Rng rng(12);
+  const std::array<double, 7> pool = {kNaN, -kInf, 0.0, 1.0, 1.0 + 1e-13, 2.5, kInf};
+  for (int round = 0; round < 500; ++round) {
+    V values(1 + rng.below(7));
+    for (double& v : values) v = pool[rng.below(pool.size())];
+    CHECK(firstBestIndex(values) == bestIndices(values).front());
+  }
+}
+
 TEST_CASE("bestFirst ranks NaN last and keeps index order among ties", "[robustness]") {
   using V = std::vector<double>;
   using I = std::vector<size_t>;
