@@ -83,21 +83,23 @@ void LudoState::legalActions(std::vector<Action>& out) const {
   out.clear();
   if (actor() < 0) return;
   const int seat = seatOf(player_);
-  std::array<int, kPieces> squares;
-  std::copy(pieces_[seat].begin(), pieces_[seat].end(), squares.begin());
-  for (int i = 1; i < kPieces; ++i)  // insertion sort: four values, the order fixes action order
-    for (int j = i; j > 0 && squares[j - 1] > squares[j]; --j)
-      std::swap(squares[j - 1], squares[j]);
-  bool houseChecked = false;
-  for (int r : squares) {
-    if (r == kInHouse) {
-      if (!houseChecked && canMove(seat, kInHouse, roll_)) out.push_back(kEnter);
-      houseChecked = true;
-    } else if (canMove(seat, r, roll_)) {
-      out.push_back(r);
-    }
+  // The pieces' squares in ascending order (the order of the actions), by a sorting network.
+  std::array<int, kPieces> r;
+  std::copy(pieces_[seat].begin(), pieces_[seat].end(), r.begin());
+  const auto order = [&r](size_t i, size_t j) {
+    const int low = std::min(r[i], r[j]);
+    r[j] = std::max(r[i], r[j]);
+    r[i] = low;
+  };
+  order(0, 1), order(2, 3), order(0, 2), order(1, 3), order(1, 2);
+  std::array<Action, kPieces> moves;
+  size_t count = 0;
+  for (size_t i = 0; i < r.size(); ++i) {
+    if (r[i] == kInHouse && i > 0 && r[i - 1] == kInHouse) continue;  // one action for the house
+    if (canMove(seat, r[i], roll_)) moves[count++] = r[i] == kInHouse ? kEnter : r[i];
   }
-  if (out.empty()) out.push_back(kPass);
+  if (count == 0) out.push_back(kPass);
+  out.insert(out.end(), moves.begin(), moves.begin() + static_cast<ptrdiff_t>(count));
 }
 
 void LudoState::outcomes(std::vector<Outcome>& out) const {
