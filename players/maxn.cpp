@@ -6,13 +6,14 @@
 // it statically, so depth 1 is exactly the hillclimber. Environment nodes between decisions
 // cost no depth. A node visited after `max_nodes` nodes of the current decision is scored
 // statically too (the guard keeps a decision's cost bounded; the root's children always get a
-// score). Terminal states are scored by the game's value vector like any leaf. Every node polls
-// the run's stop token, so a deep search gives up within milliseconds when the run stops.
+// score). Terminal states are scored by the game's value vector like any leaf. Every inner node
+// polls the run's stop token, so a deep search gives up within milliseconds when the run stops.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <deque>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 #include "core/registry.h"
@@ -40,6 +41,7 @@ struct Level {
   std::vector<Outcome> outcomes;
   ScratchState child;
   std::vector<double> priority;  // the mover's static value of each child
+  std::vector<double> values;    // the mover's value of each child that is a leaf
   std::vector<size_t> order;
 };
 
@@ -96,6 +98,8 @@ class Maxn final : public RankingPlayer {
   Vec bestChild(const State& node, int decisions, size_t ply) {
     const int mover = node.actor();
     expandRanked(node, ply);
+    if (decisions == 1)
+      if (const std::optional<Vec> leaf = bestLeaf(node, ply)) return *leaf;
     Vec best{};
     double bestScore = -INFINITY;
     bool first = true;
@@ -110,6 +114,22 @@ class Maxn final : public RankingPlayer {
       }
     }
     return best;
+  }
+
+  // bestChild of a node whose children are leaves, where the game values the mover's actions
+  // without a copy (nullopt: it cannot): the mover picks by those values, and only the chosen
+  // child is copied for the whole vector.
+  std::optional<Vec> bestLeaf(const State& node, size_t ply) {
+    Level& lv = levels_[ply];
+    lv.values.resize(lv.actions.size());
+    if (!node.valueAfterEach(lv.actions, node.actor(), lv.values)) return std::nullopt;
+    size_t chosen = lv.order.front();
+    for (const size_t i : lv.order)
+      if (scoreAbove(lv.values[i], lv.values[chosen])) chosen = i;
+    visited_ += static_cast<long long>(lv.order.size());  // each leaf counts as visited
+    State& child = lv.child.copyOf(node);
+    child.apply(lv.actions[chosen]);
+    return valuesOf(child);
   }
 
   // Fills the level's actions of `node` and `order`: the indices of the children to search, in

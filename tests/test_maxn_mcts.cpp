@@ -23,10 +23,13 @@ struct TreeNode {
   int winner = -1;
 };
 
-// A game played on a table of TreeNodes from node 0; each move is one round.
+// A game played on a table of TreeNodes from node 0; each move is one round. With
+// `valuesWithoutCopy` it values the mover's actions without a copy (State::valueAfterEach), which
+// the searches take where a game offers it: their results must not change.
 class TreeState final : public State {
  public:
-  TreeState(const std::vector<TreeNode>* tree, int players) : tree_(tree), players_(players) {}
+  TreeState(const std::vector<TreeNode>* tree, int players, bool valuesWithoutCopy)
+      : tree_(tree), players_(players), valuesWithoutCopy_(valuesWithoutCopy) {}
   std::unique_ptr<State> clone() const override { return std::make_unique<TreeState>(*this); }
   int numPlayers() const override { return players_; }
   int actor() const override { return node().actor; }
@@ -48,6 +51,14 @@ class TreeState final : public State {
   int winner() const override { return node().winner; }
   bool capped() const override { return false; }
   double gain(int p) const override { return node().values[p]; }
+  bool valueAfterEach(std::span<const Action> actions, int p,
+                      std::span<double> values) const override {
+    if (!valuesWithoutCopy_ || actor() < 0) return false;
+    for (size_t i = 0; i < actions.size(); ++i)
+      values[i] = (*tree_)[static_cast<size_t>(node().children.at(static_cast<size_t>(actions[i])))]
+                      .values[static_cast<size_t>(p)];
+    return true;
+  }
   int roundsCompleted() const override { return rounds_; }
   double believability() const override { return 0; }
   bool isPass(Action) const override { return false; }
@@ -58,22 +69,25 @@ class TreeState final : public State {
   const TreeNode& node() const { return (*tree_)[static_cast<size_t>(id_)]; }
   const std::vector<TreeNode>* tree_;
   int players_;
+  bool valuesWithoutCopy_;
   int id_ = 0;
   int rounds_ = 0;
 };
 
 class TreeGame final : public Game {
  public:
-  TreeGame(std::vector<TreeNode> tree, int players) : tree_(std::move(tree)), players_(players) {}
+  TreeGame(std::vector<TreeNode> tree, int players, bool valuesWithoutCopy = false)
+      : tree_(std::move(tree)), players_(players), valuesWithoutCopy_(valuesWithoutCopy) {}
   int numPlayers() const override { return players_; }
   std::unique_ptr<State> newGame(uint64_t) const override {
-    return std::make_unique<TreeState>(&tree_, players_);
+    return std::make_unique<TreeState>(&tree_, players_, valuesWithoutCopy_);
   }
   double statusScale() const override { return 1.0; }
 
  private:
   std::vector<TreeNode> tree_;
   int players_;
+  bool valuesWithoutCopy_;
 };
 
 constexpr int E = kEnvironment;
@@ -87,7 +101,7 @@ constexpr int T = kTerminal;
 //   2 (p1): 9 (p2, static (3,1,0)) | 10 (1.5,2,0) terminal
 //   9 (p2): 11 (0,6,2) | 12 (5,0,1)          terminal leaves
 // Static values of inner nodes: 1 (1,1,1), 2 (3,0,0), 3 (2,0,0), 4 (6,0,0).
-TreeGame threePlayerTree() {
+TreeGame threePlayerTree(bool valuesWithoutCopy) {
   return TreeGame({{0, {1, 2}, {}, {0, 0, 0, 0}},
                    {E, {3, 4}, {0.25, 0.75}, {1, 1, 1, 0}},
                    {1, {9, 10}, {}, {3, 0, 0, 0}},
@@ -101,7 +115,7 @@ TreeGame threePlayerTree() {
                    {T, {}, {}, {1.5, 2, 0, 0}},
                    {T, {}, {}, {0, 6, 2, 0}},
                    {T, {}, {}, {5, 0, 1, 0}}},
-                  3);
+                  3, valuesWithoutCopy);
 }
 
 std::unique_ptr<Player> makePlayer(const std::string& id, const Game& game, const Json& params,
@@ -149,7 +163,8 @@ GameRecord playLudo(const Game& game, const std::string& id, const Json& params,
 }  // namespace
 
 TEST_CASE("maxn backs up the hand-computed vectors of a 3-player tree with chance", "[maxn]") {
-  const TreeGame game = threePlayerTree();
+  const bool valuesWithoutCopy = GENERATE(false, true);
+  const TreeGame game = threePlayerTree(valuesWithoutCopy);
   const auto root = game.newGame(0);
   // Depth 2: node 3: p1 takes 6 (3 > 2) -> (1,3,9); node 4: p2 takes 8 (5 > 1) -> (2,0,5);
   // node 1 = 0.25 (1,3,9) + 0.75 (2,0,5) = (1.75, 0.75, 6). Node 2: p1 compares node 9 scored
@@ -163,7 +178,8 @@ TEST_CASE("maxn backs up the hand-computed vectors of a 3-player tree with chanc
 }
 
 TEST_CASE("maxn width and chance_width prune as specified", "[maxn]") {
-  const TreeGame game = threePlayerTree();
+  const bool valuesWithoutCopy = GENERATE(false, true);
+  const TreeGame game = threePlayerTree(valuesWithoutCopy);
   const auto root = game.newGame(0);
   // width 1 at depth 3: node 2 keeps only its statically best child for p1: node 9 has
   // static 1, node 10 has 2, so node 10 (1.5,2,0) -> 1.5 instead of 0. Nodes 3 and 4 keep the
@@ -177,12 +193,19 @@ TEST_CASE("maxn width and chance_width prune as specified", "[maxn]") {
 }
 
 TEST_CASE("maxn scores nodes past max_nodes statically", "[maxn]") {
-  const TreeGame game = threePlayerTree();
+  const bool valuesWithoutCopy = GENERATE(false, true);
+  const TreeGame game = threePlayerTree(valuesWithoutCopy);
   const auto root = game.newGame(0);
   // max_nodes 1: node 1 is the first node and is expanded; its children (nodes 2 and 3 of the
   // count) are static: 0.25 * 2 + 0.75 * 6 = 5. Node 2 (4th) is static: 3.
   CHECK(rootScores("maxn", game, *root, {{"depth", 3}, {"max_nodes", 1}}) ==
         std::vector<double>{5.0, 3.0});
+  // Leaves count too: at depth 2 node 2 is the 8th node visited (1, 3, its leaves 5 and 6, 4,
+  // 7, 8), so max_nodes 7 scores it statically (3) and max_nodes 8 searches it (1.5).
+  CHECK(rootScores("maxn", game, *root, {{"depth", 2}, {"max_nodes", 7}}) ==
+        std::vector<double>{1.75, 3.0});
+  CHECK(rootScores("maxn", game, *root, {{"depth", 2}, {"max_nodes", 8}}) ==
+        std::vector<double>{1.75, 1.5});
 }
 
 TEST_CASE("maxn plays 4-player Ludo at depth 2 to the end, deterministically", "[maxn]") {
