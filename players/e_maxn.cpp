@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <optional>
 #include <utility>
 
 #include "core/registry.h"
@@ -38,8 +39,9 @@ struct Limits {
 struct Buffers {
   std::vector<Action> actions;
   std::vector<Outcome> outcomes;
-  std::vector<double> keys;   // what the actions or outcomes are ranked by
-  std::vector<size_t> order;  // the indices expanded, best first
+  std::vector<double> keys;    // what the actions or outcomes are ranked by
+  std::vector<double> values;  // the actor's value after each action whose child is a leaf
+  std::vector<size_t> order;   // the indices expanded, best first
 };
 
 // What a subtree promises: each player's value (what the players steer by) and F.
@@ -123,6 +125,13 @@ class EMaxN final : public FunSeekingEnvironment {
     if (limits_.width > 0 && static_cast<int>(legal.size()) > limits_.width)
       scoreByValue(*line.state, legal, b.keys, &scratch_);  // else all expanded, order kept
     bestFirst(b.keys, static_cast<size_t>(limits_.width), b.order);
+    if (decisions + 1 >= limits_.depth)  // the children are leaves
+      if (const std::optional<size_t> i = bestLeaf(*line.state, b)) {
+        stop_.check();
+        Line& child = lineAt(level + 1, line);
+        child.apply(legal[*i], static_cast<int>(legal.size()));
+        return leaf(child);
+      }
     Evaluation best;
     bool first = true;
     for (size_t i : b.order) {
@@ -132,6 +141,20 @@ class EMaxN final : public FunSeekingEnvironment {
       if (std::exchange(first, false) || scoreAbove(e.values[actor], best.values[actor])) best = e;
     }
     return best;
+  }
+
+  // The child of a decision node whose children are leaves that the loop of decisionNode picks,
+  // found by the actor's values where the game gives them without copies (nullopt: it cannot), so
+  // that only the chosen child is played, valued and scored with F.
+  std::optional<size_t> bestLeaf(const State& state, Buffers& b) {
+    const bool ranked = limits_.width > 0 && static_cast<int>(b.actions.size()) > limits_.width;
+    std::vector<double>& values = ranked ? b.keys : b.values;  // the keys are those values
+    values.resize(b.actions.size());
+    if (!ranked && !state.valueAfterEach(b.actions, state.actor(), values)) return std::nullopt;
+    size_t chosen = b.order.front();
+    for (size_t i : b.order)
+      if (scoreAbove(values[i], values[chosen])) chosen = i;
+    return chosen;
   }
 
   // Players expect the probability-weighted mean of their values (re-weighted over the expanded
