@@ -9,6 +9,7 @@
 // it arrives rolls out from there.
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <utility>
 
 #include "core/registry.h"
@@ -24,6 +25,10 @@ namespace {
 // to 44 outcomes per expansion, would otherwise ask for about 10 GB).
 constexpr size_t kMaxTreeNodes = size_t{1} << 24;
 
+// Only the first nodes of a tree created may keep a line (Budget::keptLines), so the index of the
+// kept lines stays small for any budget.
+constexpr size_t kMaxKeptNodes = size_t{1} << 16;
+
 // One environment decision of the tree, children stored contiguously in the flat node vector.
 struct Node {
   Action outcome = 0;   // the outcome that led here
@@ -38,6 +43,9 @@ struct Budget {
   int horizon;
   double c;
   bool mostVisited;  // the final choice: most visited root child (else the best mean F)
+  // Lines a decision keeps at the first nodes it reaches (a deterministic model): descents start
+  // there instead of replaying their path from the root. The same choices for any number.
+  size_t keptLines;
 };
 
 class EMonteCarlo final : public FunSeekingEnvironment {
@@ -56,6 +64,8 @@ class EMonteCarlo final : public FunSeekingEnvironment {
     model_.startDecision(own);
     rootMemo_.clear();
     nodes_.assign(1, Node{});
+    keptOf_.assign(1, -1);
+    keptCount_ = 0;
     expand(0, outcomes);
     minFun_ = INFINITY;
     maxFun_ = -INFINITY;
@@ -77,33 +87,99 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   // One descent: select by UCT down the expanded tree, expand the node reached (if the tree has
   // room for its children), roll out from it.
   void iterate(const State& state, const MetricsTracker& trace, int roundLimit, Rng& own) {
-    if (line_)
-      line_->reset(state, trace);
-    else
-      line_.emplace(state, trace, &model_);
-    Line& line = *line_;
-    path_.assign(1, 0);
-    int node = 0;
-    while (nodes_[node].firstChild >= 0) {
-      const int child = selectChild(nodes_[node]);
-      if (node > 0 && model_.random() && !reachable(line, roundLimit, nodes_[child].outcome)) break;
-      node = child;
-      path_.push_back(node);
-      line.apply(nodes_[node].outcome, 0);
-      // After a root outcome the replies' values are shared with the other root outcomes'.
-      ReplyMemo* memo = path_.size() == 2 ? &rootMemo_ : nullptr;
-      if (playRepliesToEnvironment(line, roundLimit, memo) && nodes_[node].firstChild < 0) {
-        line.state->outcomes(outcomes_);
-        if (nodes_.size() + outcomes_.size() <= kMaxTreeNodes) expand(node, outcomes_);
-        break;
-      }
-    }
+    Line& line = model_.random() ? descendOpenLoop(state, trace, roundLimit)
+                                 : descend(state, trace, roundLimit);
     playRounds(line, roundLimit, nullptr, [&](const Line& at) {
       stop_.check();
       at.state->outcomes(outcomes_);
       return sampleOutcome(outcomes_, own);
     });
     backPropagate(line.fun(weights(), objective()));
+  }
+
+  // The descent of a deterministic opponent model: the path alone fixes the line, so it starts
+  // from the line kept at the deepest node of the path already reached (or the root) and plays
+  // only the rest of the path, keeping the lines of the nodes it reaches.
+  Line& descend(const State& state, const MetricsTracker& trace, int roundLimit) {
+    path_.assign(1, 0);
+    for (int node = 0; nodes_[node].firstChild >= 0;)
+      path_.push_back(node = selectChild(nodes_[node]));
+    size_t from = path_.size() - 1;
+    while (from > 0 && keptAt(path_[from]) < 0) --from;
+    bool atEnvironment = true;
+    if (from == 0) {
+      rootLine(state, trace);
+    } else {
+      const Kept& kept = kept_[static_cast<size_t>(keptAt(path_[from]))];
+      *line_ = kept.line;
+      atEnvironment = kept.atEnvironment;
+    }
+    for (size_t i = from + 1; i < path_.size(); ++i) {
+      atEnvironment = reach(*line_, path_[i], roundLimit, i == 1);
+      keep(path_[i], *line_, atEnvironment);
+    }
+    if (atEnvironment) expandNew(path_.back(), *line_);
+    return *line_;
+  }
+
+  // The descent of a random opponent model (open loop): the line is played along the path, and
+  // a stored outcome that is not legal where the line arrives ends the descent there.
+  Line& descendOpenLoop(const State& state, const MetricsTracker& trace, int roundLimit) {
+    Line& line = rootLine(state, trace);
+    path_.assign(1, 0);
+    int node = 0;
+    while (nodes_[node].firstChild >= 0) {
+      const int child = selectChild(nodes_[node]);
+      if (node > 0 && !reachable(line, roundLimit, nodes_[child].outcome)) break;
+      node = child;
+      path_.push_back(node);
+      if (reach(line, node, roundLimit, path_.size() == 2) && nodes_[node].firstChild < 0) {
+        expandNew(node, line);
+        break;
+      }
+    }
+    return line;
+  }
+
+  // The descent's line reset to the root.
+  Line& rootLine(const State& state, const MetricsTracker& trace) {
+    if (line_)
+      line_->reset(state, trace);
+    else
+      line_.emplace(state, trace, &model_);
+    return *line_;
+  }
+
+  // Plays `node`'s outcome and the replies after it on `line`; true when the line then stands at
+  // an environment node within the horizon.
+  bool reach(Line& line, int node, int roundLimit, bool rootChild) {
+    line.apply(nodes_[node].outcome, 0);
+    // After a root outcome the replies' values are shared with the other root outcomes'.
+    return playRepliesToEnvironment(line, roundLimit, rootChild ? &rootMemo_ : nullptr);
+  }
+
+  // Expands `node`, where `line` stands at an environment node, if it is not yet expanded and the
+  // tree has room for its children.
+  void expandNew(int node, const Line& line) {
+    if (nodes_[node].firstChild >= 0) return;
+    line.state->outcomes(outcomes_);
+    if (nodes_.size() + outcomes_.size() <= kMaxTreeNodes) expand(node, outcomes_);
+  }
+
+  // The index in kept_ of the line kept at `node`, or -1.
+  int keptAt(int node) const {
+    return static_cast<size_t>(node) < keptOf_.size() ? keptOf_[static_cast<size_t>(node)] : -1;
+  }
+
+  // Keeps `line` as the line at `node` while this decision has kept fewer than the budget's.
+  void keep(int node, const Line& line, bool atEnvironment) {
+    if (keptCount_ >= budget_.keptLines || static_cast<size_t>(node) >= keptOf_.size()) return;
+    if (keptCount_ < kept_.size())
+      kept_[keptCount_].line = line;  // into the memory of an earlier decision's line
+    else
+      kept_.push_back({line, atEnvironment});
+    kept_[keptCount_].atEnvironment = atEnvironment;
+    keptOf_[static_cast<size_t>(node)] = static_cast<int>(keptCount_++);
   }
 
   // Whether a descent can apply `outcome` to `line`: the line is still within the horizon at an
@@ -120,6 +196,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
     nodes_[node].firstChild = static_cast<int>(nodes_.size());
     nodes_[node].children = static_cast<int>(outcomes.size());
     for (const Outcome& o : outcomes) nodes_.push_back(Node{.outcome = o.action});
+    keptOf_.resize(std::min(nodes_.size(), kMaxKeptNodes), -1);
   }
 
   // Unvisited children first (in order), then the best UCT score (ties to the first).
@@ -191,7 +268,16 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   std::vector<int> path_;
   std::vector<Outcome> outcomes_;
   std::optional<Line> line_;  // the line of a descent (reused)
-  ReplyMemo rootMemo_;        // the replies' values after the root's outcomes
+  // The lines kept at the tree's nodes (deterministic models): keptOf_[node] indexes kept_ (-1:
+  // none); kept_ keeps its lines' memory from one decision to the next.
+  struct Kept {
+    Line line;
+    bool atEnvironment;  // the line stands at an environment node within the horizon
+  };
+  std::vector<int> keptOf_;
+  std::deque<Kept> kept_;
+  size_t keptCount_ = 0;
+  ReplyMemo rootMemo_;  // the replies' values after the root's outcomes
   double minFun_ = 0;
   double maxFun_ = 0;
 };
@@ -216,6 +302,10 @@ PlayerInfo eMonteCarloInfo() {
                     "score, ties to the more visited; the thesis's rule) or most-visited (ties to "
                     "the higher mean fun score)",
                     {"best-value", "most-visited"}});
+  params.push_back({"kept_lines", ParamType::Int, 1024, 0, 1000000,
+                    "lines (a copy of the game and its trace each) kept at the first tree nodes "
+                    "reached, so descents need not replay their path from the root; the choices "
+                    "are the same for any number (0: replay every descent)"});
   params.push_back(opponentModelParam());
   return {.id = "e-montecarlo",
           .kind = PlayerKind::Environment,
@@ -228,7 +318,8 @@ PlayerInfo eMonteCarloInfo() {
                 const Json& p = setup.params;
                 const Budget budget{p.at("iterations").get<int>(), p.at("horizon").get<int>(),
                                     p.at("c").get<double>(),
-                                    p.at("choose").get<std::string>() == "most-visited"};
+                                    p.at("choose").get<std::string>() == "most-visited",
+                                    p.at("kept_lines").get<size_t>()};
                 return std::make_unique<EMonteCarlo>(setup, p.at("random_prob").get<double>(),
                                                      budget, makeOpponentModel(setup), setup.stop);
               },

@@ -1,6 +1,7 @@
-// The games' shortcuts (State::valueAfter, State::valueAfterEach) and the searches that take them
-// decide exactly as the long way: every searching player, run on a game whose shortcuts are
-// hidden, plays the same games with the same described decisions.
+// Shortcuts decide exactly as the long way: every searching player, run on a game whose shortcuts
+// (State::valueAfter, State::valueAfterEach) are hidden, plays the same games with the same
+// described decisions; e-montecarlo chooses the same whether it keeps lines at its tree's nodes or
+// replays every descent from the root.
 #include <catch2/catch.hpp>
 
 #include "core/match.h"
@@ -142,6 +143,28 @@ TEST_CASE("the searches decide on the games' shortcuts exactly as the long way",
         const std::string shortcuts = describedGame(*game, c.regular, environment, eParams, seed);
         CHECK(shortcuts == describedGame(longWay, c.regular, environment, eParams, seed));
       }
+    }
+  }
+}
+
+TEST_CASE("e-montecarlo chooses the same with its tree's lines kept or replayed", "[shortcuts]") {
+  const std::pair<std::string, Json> games[] = {
+      {"ludo", {{"players", 2}, {"max_rounds", 60}}},
+      {"lost-cities", {{"max_rounds", 40}}},
+      {"maze", {{"width", 15}, {"height", 15}, {"bombs", 2}, {"max_steps", 60}}}};
+  for (const auto& [id, params] : games) {
+    const auto& info = findById<GameInfo>(gameRegistry(), id, "game", "");
+    const auto game = info.make(validateParams(info.params, params, "g"));
+    for (uint64_t seed : {1, 2}) {
+      INFO(id << " seed " << seed);
+      const auto withKept = [](int lines) {
+        return Json{{"iterations", 60}, {"horizon", 4}, {"kept_lines", lines}};
+      };
+      const std::string replayed =
+          describedGame(*game, "hillclimber", "e-montecarlo", withKept(0), seed);
+      CHECK(describedGame(*game, "hillclimber", "e-montecarlo", withKept(1024), seed) == replayed);
+      // A budget smaller than the tree keeps the first nodes' lines only.
+      CHECK(describedGame(*game, "hillclimber", "e-montecarlo", withKept(5), seed) == replayed);
     }
   }
 }
