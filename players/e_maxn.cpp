@@ -151,10 +151,7 @@ class EMaxN final : public FunSeekingEnvironment {
     std::vector<double>& values = ranked ? b.keys : b.values;  // the keys are those values
     values.resize(b.actions.size());
     if (!ranked && !state.valueAfterEach(b.actions, state.actor(), values)) return std::nullopt;
-    size_t chosen = b.order.front();
-    for (size_t i : b.order)
-      if (scoreAbove(values[i], values[chosen])) chosen = i;
-    return chosen;
+    return firstBestOf(values, b.order);
   }
 
   // Players expect the probability-weighted mean of their values (re-weighted over the expanded

@@ -123,9 +123,7 @@ class Maxn final : public RankingPlayer {
     Level& lv = levels_[ply];
     lv.values.resize(lv.actions.size());
     if (!node.valueAfterEach(lv.actions, node.actor(), lv.values)) return std::nullopt;
-    size_t chosen = lv.order.front();
-    for (const size_t i : lv.order)
-      if (scoreAbove(lv.values[i], lv.values[chosen])) chosen = i;
+    const size_t chosen = firstBestOf(lv.values, lv.order);
     visited_ += static_cast<long long>(lv.order.size());  // each leaf counts as visited
     State& child = lv.child.copyOf(node);
     child.apply(lv.actions[chosen]);

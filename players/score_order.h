@@ -4,6 +4,7 @@
 // stays a strict weak order and some best choice always exists. On numbers it is plain `>`, so
 // choices among ordinary scores are exactly what they were.
 #include <cmath>
+#include <span>
 
 namespace ddalab {
 
@@ -16,6 +17,15 @@ inline bool scoreAbove(double a, double b) {
 // Whether score a ranks strictly below score b (the same order reversed).
 inline bool scoreBelow(double a, double b) {
   return scoreAbove(b, a);
+}
+
+// The index in `order` (never empty) of the best score, ties to the first in `order`: what a
+// search keeps when it takes a child only if it ranks strictly above the best so far.
+inline size_t firstBestOf(std::span<const double> scores, std::span<const size_t> order) {
+  size_t best = order.front();
+  for (const size_t i : order)
+    if (scoreAbove(scores[i], scores[best])) best = i;
+  return best;
 }
 
 }  // namespace ddalab
