@@ -122,11 +122,12 @@ class EMaxN final : public FunSeekingEnvironment {
     std::vector<Action>& legal = b.actions;
     line.state->legalActions(legal);
     b.keys.assign(legal.size(), 0.0);
-    if (limits_.width > 0 && static_cast<int>(legal.size()) > limits_.width)
-      scoreByValue(*line.state, legal, b.keys, &scratch_);  // else all expanded, order kept
+    const bool ranked = limits_.width > 0 && static_cast<int>(legal.size()) > limits_.width;
+    if (ranked) scoreByValue(*line.state, legal, b.keys, &scratch_);  // else all, order kept
     bestFirst(b.keys, static_cast<size_t>(limits_.width), b.order);
-    if (decisions + 1 >= limits_.depth)  // the children are leaves
-      if (const std::optional<size_t> i = bestLeaf(*line.state, b)) {
+    if (decisions + 1 >= limits_.depth)  // the children are leaves: play only the chosen one
+      if (const std::optional<size_t> i = bestLeafChild(
+              *line.state, legal, b.order, ranked ? b.keys : std::span<const double>(), b.values)) {
         stop_.check();
         Line& child = lineAt(level + 1, line);
         child.apply(legal[*i], static_cast<int>(legal.size()));
@@ -141,17 +142,6 @@ class EMaxN final : public FunSeekingEnvironment {
       if (std::exchange(first, false) || scoreAbove(e.values[actor], best.values[actor])) best = e;
     }
     return best;
-  }
-
-  // The child of a decision node whose children are leaves that the loop of decisionNode picks,
-  // found by the actor's values where the game gives them without copies (nullopt: it cannot), so
-  // that only the chosen child is played, valued and scored with F.
-  std::optional<size_t> bestLeaf(const State& state, Buffers& b) {
-    const bool ranked = limits_.width > 0 && static_cast<int>(b.actions.size()) > limits_.width;
-    std::vector<double>& values = ranked ? b.keys : b.values;  // the keys are those values
-    values.resize(b.actions.size());
-    if (!ranked && !state.valueAfterEach(b.actions, state.actor(), values)) return std::nullopt;
-    return firstBestOf(values, b.order);
   }
 
   // Players expect the probability-weighted mean of their values (re-weighted over the expanded

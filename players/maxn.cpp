@@ -40,7 +40,7 @@ struct Level {
   std::vector<Action> actions;
   std::vector<Outcome> outcomes;
   ScratchState child;
-  std::vector<double> priority;  // the mover's static value of each child
+  std::vector<double> priority;  // the mover's static value of each child (empty: not ranked)
   std::vector<double> values;    // the mover's value of each child that is a leaf
   std::vector<size_t> order;
 };
@@ -116,17 +116,17 @@ class Maxn final : public RankingPlayer {
     return best;
   }
 
-  // bestChild of a node whose children are leaves, where the game values the mover's actions
-  // without a copy (nullopt: it cannot): the mover picks by those values, and only the chosen
-  // child is copied for the whole vector.
+  // bestChild of a node whose children are leaves, where the mover's values after its actions are
+  // known without copies (nullopt: they are not): only the chosen child is copied for the whole
+  // vector.
   std::optional<Vec> bestLeaf(const State& node, size_t ply) {
     Level& lv = levels_[ply];
-    lv.values.resize(lv.actions.size());
-    if (!node.valueAfterEach(lv.actions, node.actor(), lv.values)) return std::nullopt;
-    const size_t chosen = firstBestOf(lv.values, lv.order);
+    const std::optional<size_t> picked =
+        bestLeafChild(node, lv.actions, lv.order, lv.priority, lv.values);
+    if (!picked) return std::nullopt;
     visited_ += static_cast<long long>(lv.order.size());  // each leaf counts as visited
     State& child = lv.child.copyOf(node);
-    child.apply(lv.actions[chosen]);
+    child.apply(lv.actions[*picked]);
     return valuesOf(child);
   }
 
@@ -137,6 +137,7 @@ class Maxn final : public RankingPlayer {
     node.legalActions(lv.actions);
     lv.order.resize(lv.actions.size());
     std::iota(lv.order.begin(), lv.order.end(), size_t{0});
+    lv.priority.clear();  // empty: not ranked
     const size_t width = static_cast<size_t>(config_.width);
     if (width == 0 || lv.actions.size() <= width) return;
     lv.priority.resize(lv.actions.size());

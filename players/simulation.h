@@ -171,6 +171,15 @@ void describeDecision(const State& state, const MetricsTracker& trace,
 std::vector<bool> allowedOutcomes(const State& state, const MetricsTracker& trace,
                                   std::span<const Outcome> outcomes, const Objective& objective);
 
+// At a node whose children are leaves, the index of the action a search keeps when it takes a
+// child only if the actor's value after it ranks strictly above the best so far (firstBestOf over
+// `order`), found without playing the children: by `known`, the actor's values after each action
+// when the search already has them (its width ranking's), else by State::valueAfterEach into
+// `values`; nullopt when the game cannot tell them without copies.
+std::optional<size_t> bestLeafChild(const State& state, std::span<const Action> actions,
+                                    std::span<const size_t> order, std::span<const double> known,
+                                    std::vector<double>& values);
+
 // Indices of the `limit` highest scores, best first, ties in index order (limit 0 = all); NaN
 // scores come last (score_order.h).
 std::vector<size_t> bestFirst(std::span<const double> scores, size_t limit);

@@ -194,15 +194,16 @@ bool LudoState::valueAfterEach(std::span<const Action> actions, int p,
 }
 
 double LudoState::valueAfterMove(Action action, int seat, int units, uint64_t opponents) const {
-  if (action == kPass) return -units / 21.0;  // value(p): the board stays
+  if (action == kPass) return valueOfUnits(units);  // value(p): the board stays
   const int from = action == kEnter ? kInHouse : action;
   const int to = targetOf(from, roll_);
   const uint64_t captured = to < kRing ? opponents & (uint64_t{1} << absoluteSquare(seat, to)) : 0;
   if (!captured)  // the other pieces keep their threats: only the moved piece's part changes
-    return -(units - pieceUnits(seat, from, opponents) + pieceUnits(seat, to, opponents)) / 21.0;
+    return valueOfUnits(units - pieceUnits(seat, from, opponents) +
+                        pieceUnits(seat, to, opponents));
   std::array<int8_t, kPieces> pieces = pieces_[seat];
   *std::find(pieces.begin(), pieces.end(), static_cast<int8_t>(from)) = static_cast<int8_t>(to);
-  return -unitsWith(seat, pieces, opponents & ~captured) / 21.0;
+  return valueOfUnits(unitsWith(seat, pieces, opponents & ~captured));
 }
 
 void LudoState::gains(std::span<double> gains) const {

@@ -45,7 +45,7 @@ class LudoState final : public State {
   void apply(Action action) override;
   int winner() const override { return winner_; }
   bool capped() const override { return capped_; }
-  double gain(int p) const override { return -unitsOf(seatOf(p)) / 21.0; }
+  double gain(int p) const override { return valueOfUnits(unitsOf(seatOf(p))); }
   // The mover's own value after its move, without a copy (its pieces with the one moved, against
   // the opponents' pieces less any it captures); other seats' values are left to a copy.
   std::optional<double> valueAfter(Action action, int p) const override;
@@ -85,6 +85,8 @@ class LudoState final : public State {
   int unitsWith(int seat, const std::array<int8_t, kPieces>& pieces, uint64_t opponents) const;
   // One piece's part of unitsWith: `seat`'s piece on relative square r.
   int pieceUnits(int seat, int r, uint64_t opponents) const;
+  // A seat's gain and value: minus the turns it still needs (`units` of 1/21 turn).
+  static double valueOfUnits(int units) { return -units / 21.0; }
   // turnsNeededUnits(seat), recomputed only when a move may have changed it.
   int unitsOf(int seat) const;
   // The mover's value after `action`, given its units and the squares its opponents hold.
