@@ -77,6 +77,17 @@ class State {
     (void)actions, (void)p, (void)values;
     return false;
   }
+  // Every player's value(p) in the state `action` of the current actor leads to, into values
+  // (numPlayers() entries), exactly a copy's; false, nothing written, when the game cannot tell
+  // without a copy (the searches then copy).
+  virtual bool valuesAfter(Action action, std::span<double> values) const {
+    (void)action, (void)values;
+    return false;
+  }
+  // Works out now what the state otherwise works out on demand (caches), before a search copies
+  // it once for each of its children: the copies then share that work instead of each doing it.
+  // Changes no answer of the state.
+  virtual void prepareCopies() const {}
   // At a regular decision right after an environment outcome: whether the values after `action`
   // can depend on which outcome it was. False promises they are the same after every outcome of
   // that environment node (a HexaLines rotation ignores the cell just dealt), so the searches

@@ -82,6 +82,7 @@ class Maxn final : public RankingPlayer {
     keepMostProbable(lv.outcomes, config_.chanceWidth);
     double total = 0;
     for (const auto& o : lv.outcomes) total += o.probability;
+    node.prepareCopies();
     Vec mean{};
     for (const Outcome& o : lv.outcomes) {
       State& child = lv.child.copyOf(node);
@@ -118,13 +119,16 @@ class Maxn final : public RankingPlayer {
 
   // bestChild of a node whose children are leaves, where the mover's values after its actions are
   // known without copies (nullopt: they are not): only the chosen child is copied for the whole
-  // vector.
+  // vector, unless the game tells that too (State::valuesAfter).
   std::optional<Vec> bestLeaf(const State& node, size_t ply) {
     Level& lv = levels_[ply];
     const std::optional<size_t> picked =
         bestLeafChild(node, lv.actions, lv.order, lv.priority, lv.values);
     if (!picked) return std::nullopt;
     visited_ += static_cast<long long>(lv.order.size());  // each leaf counts as visited
+    Vec values{};
+    const auto n = static_cast<size_t>(node.numPlayers());
+    if (node.valuesAfter(lv.actions[*picked], std::span(values.data(), n))) return values;
     State& child = lv.child.copyOf(node);
     child.apply(lv.actions[*picked]);
     return valuesOf(child);

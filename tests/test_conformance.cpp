@@ -173,12 +173,29 @@ void checkOutcomeIndependence(const State& s) {
   }
 }
 
+// A copy of a state that prepared for copies is the state and plays on like it.
+void checkPrepareCopies(const State& s, Rng& rng) {
+  auto prepared = s.clone();
+  prepared->prepareCopies();
+  auto copy = prepared->clone();
+  auto plain = s.clone();
+  std::vector<Action> legal;
+  std::vector<Outcome> outcomes;
+  REQUIRE(snapshot(*copy) == snapshot(*plain));
+  for (int i = 0; i < 3 && !plain->isTerminal(); ++i) {
+    const Action a = randomAction(*plain, rng, legal, outcomes);
+    copy->apply(a);
+    plain->apply(a);
+    REQUIRE(snapshot(*copy) == snapshot(*plain));
+  }
+}
+
 // The shortcuts the engine and the searches take agree with the long way: a state assigned over
 // another position (State::assign through ScratchState) equals a clone and plays on like one;
-// gains() equals gain(p); playersCanDropOut() false means nobody is ever out; valueAfter and
-// valueAfterEach (when the game gives them) are exactly a copy's value after the action, for every
-// seat; and the values after an action whose outcome does not matter are the same after every
-// outcome.
+// gains() equals gain(p); playersCanDropOut() false means nobody is ever out; prepareCopies changes
+// no answer; valueAfter, valueAfterEach and valuesAfter (when the game gives them) are exactly a
+// copy's value after the action, for every seat; and the values after an action whose outcome does
+// not matter are the same after every outcome.
 void checkShortcuts(const State& s, const State& elsewhere, Rng& rng) {
   ScratchState scratch;
   scratch.copyOf(elsewhere);
@@ -200,10 +217,19 @@ void checkShortcuts(const State& s, const State& elsewhere, Rng& rng) {
     REQUIRE(gains[static_cast<size_t>(p)] == s.gain(p));
     if (!s.playersCanDropOut()) REQUIRE_FALSE(s.isOut(p));
   }
+  checkPrepareCopies(s, rng);
   if (s.isEnvironmentNode()) checkOutcomeIndependence(s);
   if (s.actor() < 0) return;
   s.legalActions(legal);
   std::vector<double> each(legal.size());
+  for (const Action a : legal) {
+    Gains values{};
+    if (!s.valuesAfter(a, std::span(values.data(), n))) continue;
+    auto after = s.clone();
+    after->apply(a);
+    for (int p = 0; p < s.numPlayers(); ++p)
+      REQUIRE(values[static_cast<size_t>(p)] == after->value(p));
+  }
   for (int p = 0; p < s.numPlayers(); ++p) {
     const bool all = s.valueAfterEach(legal, p, each);
     for (size_t i = 0; i < legal.size(); ++i) {

@@ -432,8 +432,9 @@ TEST_CASE("Ludo: heuristic units on constructed positions", "[ludo]") {
 
 // The mover's value after a move without a copy (the greedy replies of every search) is exactly a
 // copy's value after it at every decision of random games, captures included; another seat's is
-// left to a copy. After every move each seat's kept units equal those counted afresh.
-TEST_CASE("Ludo: valueAfter is a copy's value after the move", "[ludo]") {
+// left to a copy by valueAfter, and given by valuesAfter (Max^n's leaves). After every move each
+// seat's kept units equal those counted afresh.
+TEST_CASE("Ludo: valueAfter and valuesAfter are a copy's values after the move", "[ludo]") {
   int checked = 0, captures = 0;
   for (int players : {2, 4})
     for (uint64_t seed = 1; seed <= 4; ++seed) {
@@ -453,6 +454,9 @@ TEST_CASE("Ludo: valueAfter is a copy's value after the move", "[ludo]") {
           after->apply(a);
           REQUIRE(s->valueAfter(a, mover) == after->value(mover));
           CHECK_FALSE(s->valueAfter(a, (mover + 1) % players).has_value());
+          Gains values{};
+          REQUIRE(s->valuesAfter(a, std::span(values.data(), static_cast<size_t>(players))));
+          for (int p = 0; p < players; ++p) REQUIRE(values[p] == after->value(p));
           int inHouse = 0;
           for (int p = 0; p < players; ++p)
             for (int i = 0; i < ludo::kPieces; ++i)

@@ -1,4 +1,5 @@
 // The search players `maxn` and `mcts` on hand-made game trees with known values, and on Ludo.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 
@@ -24,8 +25,9 @@ struct TreeNode {
 };
 
 // A game played on a table of TreeNodes from node 0; each move is one round. With
-// `valuesWithoutCopy` it values the mover's actions without a copy (State::valueAfterEach), which
-// the searches take where a game offers it: their results must not change.
+// `valuesWithoutCopy` it values the mover's actions without a copy (State::valueAfterEach,
+// State::valuesAfter), which the searches take where a game offers it: their results must not
+// change.
 class TreeState final : public State {
  public:
   TreeState(const std::vector<TreeNode>* tree, int players, bool valuesWithoutCopy)
@@ -57,6 +59,13 @@ class TreeState final : public State {
     for (size_t i = 0; i < actions.size(); ++i)
       values[i] = (*tree_)[static_cast<size_t>(node().children.at(static_cast<size_t>(actions[i])))]
                       .values[static_cast<size_t>(p)];
+    return true;
+  }
+  bool valuesAfter(Action action, std::span<double> values) const override {
+    if (!valuesWithoutCopy_ || actor() < 0) return false;
+    const TreeNode& child =
+        (*tree_)[static_cast<size_t>(node().children.at(static_cast<size_t>(action)))];
+    std::copy_n(child.values.begin(), values.size(), values.begin());
     return true;
   }
   int roundsCompleted() const override { return rounds_; }

@@ -1,7 +1,7 @@
 // Shortcuts decide exactly as the long way: every searching player, run on a game whose shortcuts
-// (State::valueAfter, State::valueAfterEach) are hidden, plays the same games with the same
-// described decisions; e-montecarlo chooses the same whether it keeps lines at its tree's nodes or
-// replays every descent from the root.
+// (State::valueAfter, State::valueAfterEach, State::valuesAfter) are hidden, plays the same games
+// with the same described decisions; e-montecarlo chooses the same whether it keeps lines at its
+// tree's nodes or replays every descent from the root.
 #include <catch2/catch.hpp>
 
 #include "core/match.h"
@@ -12,8 +12,9 @@ using namespace ddalab;
 
 namespace {
 
-// A game's state with its shortcuts hidden: valueAfter and valueAfterEach answer "cannot", so the
-// searches copy and apply where the game would tell them a value; everything else is the game's.
+// A game's state with its shortcuts hidden: valueAfter, valueAfterEach and valuesAfter answer
+// "cannot", so the searches copy and apply where the game would tell them a value, and
+// prepareCopies does nothing; everything else is the game's.
 class LongWayState final : public State {
  public:
   explicit LongWayState(std::unique_ptr<State> inner) : inner_(std::move(inner)) {}

@@ -139,33 +139,46 @@ void LudoState::apply(Action action) {
   finishTurn();
 }
 
+LudoState::Step LudoState::stepOf(int seat, int from, int to) const {
+  Step step;
+  if (from >= 0 && from < kRing) {
+    step.left = absoluteSquare(seat, from);
+    step.threatChanged |= kAheadMasks[step.left];
+  }
+  if (to < kRing) {
+    step.reached = absoluteSquare(seat, to);
+    step.victim = board_[step.reached];
+    step.threatChanged |= kAheadMasks[step.reached];
+  }
+  return step;
+}
+
+void LudoState::sendHome(std::array<int8_t, kPieces>& pieces, int seat, int square) const {
+  for (auto& r : pieces)
+    if (r >= 0 && r < kRing && absoluteSquare(seat, r) == square) r = kInHouse;
+}
+
 void LudoState::movePiece(int seat, int from, int to) {
   auto& mine = pieces_[seat];
-  auto it = std::find(mine.begin(), mine.end(), static_cast<int8_t>(from));
-  uint64_t threatChanged = 0;  // ring squares where a threat may have appeared or gone
+  *std::find(mine.begin(), mine.end(), static_cast<int8_t>(from)) = static_cast<int8_t>(to);
+  const Step step = stepOf(seat, from, to);
   staleUnits_ |= 1u << seat;
-  if (from >= 0 && from < kRing) {
-    const int square = absoluteSquare(seat, from);
-    board_[square] = -1;
-    ringMask_[seat] &= ~(uint64_t{1} << square);
-    threatChanged |= kAheadMasks[square];
+  if (step.left >= 0) {
+    board_[step.left] = -1;
+    ringMask_[seat] &= ~(uint64_t{1} << step.left);
   }
-  *it = static_cast<int8_t>(to);
-  if (to < kRing) {
-    const int square = absoluteSquare(seat, to);
-    const uint64_t bit = uint64_t{1} << square;
-    if (const int victim = board_[square]; victim >= 0) {  // capture: back to its house
-      for (auto& r : pieces_[victim])
-        if (r >= 0 && r < kRing && absoluteSquare(victim, r) == square) r = kInHouse;
-      ringMask_[victim] &= ~bit;
-      staleUnits_ |= 1u << victim;
+  if (step.reached >= 0) {
+    const uint64_t bit = uint64_t{1} << step.reached;
+    if (step.victim >= 0) {  // capture: back to its house
+      sendHome(pieces_[step.victim], step.victim, step.reached);
+      ringMask_[step.victim] &= ~bit;
+      staleUnits_ |= 1u << step.victim;
     }
-    board_[square] = static_cast<int8_t>(seat);
+    board_[step.reached] = static_cast<int8_t>(seat);
     ringMask_[seat] |= bit;
-    threatChanged |= kAheadMasks[square];
   }
   for (int other = 0; other < kSeats; ++other)
-    if (ringMask_[other] & threatChanged) staleUnits_ |= 1u << other;
+    if (ringMask_[other] & step.threatChanged) staleUnits_ |= 1u << other;
 }
 
 int LudoState::unitsOf(int seat) const {
@@ -193,6 +206,36 @@ bool LudoState::valueAfterEach(std::span<const Action> actions, int p,
   return true;
 }
 
+bool LudoState::valuesAfter(Action action, std::span<double> values) const {
+  if (actor() < 0) return false;
+  const int seat = seatOf(player_);
+  const int from = action == kEnter ? kInHouse : action;
+  const Step step = action == kPass ? Step{} : stepOf(seat, from, targetOf(from, roll_));
+  std::array<uint64_t, kSeats> ring = ringMask_;  // as the move leaves it
+  if (step.left >= 0) ring[seat] &= ~(uint64_t{1} << step.left);
+  if (step.reached >= 0) {
+    ring[seat] |= uint64_t{1} << step.reached;
+    if (step.victim >= 0) ring[step.victim] &= ~(uint64_t{1} << step.reached);
+  }
+  const uint64_t occupied = ring[0] | ring[1] | ring[2] | ring[3];
+  for (int p = 0; p < numPlayers(); ++p) {
+    const int s = seatOf(p);
+    double& value = values[static_cast<size_t>(p)];
+    if (s == seat) {
+      value = valueAfterMove(action, s, unitsOf(s), opponentsOf(s));
+    } else if (s == step.victim) {
+      std::array<int8_t, kPieces> pieces = pieces_[s];
+      sendHome(pieces, s, step.reached);
+      value = valueOfUnits(unitsWith(s, pieces, occupied & ~ring[s]));
+    } else if (ring[s] & step.threatChanged) {
+      value = valueOfUnits(unitsWith(s, pieces_[s], occupied & ~ring[s]));
+    } else {
+      value = valueOfUnits(unitsOf(s));
+    }
+  }
+  return true;
+}
+
 double LudoState::valueAfterMove(Action action, int seat, int units, uint64_t opponents) const {
   if (action == kPass) return valueOfUnits(units);  // value(p): the board stays
   const int from = action == kEnter ? kInHouse : action;
@@ -208,6 +251,10 @@ double LudoState::valueAfterMove(Action action, int seat, int units, uint64_t op
 
 void LudoState::gains(std::span<double> gains) const {
   for (int p = 0; p < numPlayers(); ++p) gains[static_cast<size_t>(p)] = gain(p);
+}
+
+void LudoState::prepareCopies() const {
+  for (int p = 0; p < numPlayers(); ++p) unitsOf(seatOf(p));
 }
 
 void LudoState::finishTurn() {

@@ -53,7 +53,12 @@ class LudoState final : public State {
   // once.
   bool valueAfterEach(std::span<const Action> actions, int p,
                       std::span<double> values) const override;
+  // Every seat's value after the mover's move without a copy: the seats the move cannot reach
+  // keep their units, the others are counted on the board as the move leaves it.
+  bool valuesAfter(Action action, std::span<double> values) const override;
   void gains(std::span<double> gains) const override;
+  // Counts every seat's units (a copy inherits them).
+  void prepareCopies() const override;
   bool playersCanDropOut() const override { return false; }
   int roundsCompleted() const override { return rounds_; }
   double believability() const override;
@@ -91,6 +96,16 @@ class LudoState final : public State {
   int unitsOf(int seat) const;
   // The mover's value after `action`, given its units and the squares its opponents hold.
   double valueAfterMove(Action action, int seat, int units, uint64_t opponents) const;
+  // What moving `seat`'s piece from relative square `from` to `to` does on the ring.
+  struct Step {
+    int left = -1;               // absolute ring square the piece leaves, -1 from the house
+    int reached = -1;            // absolute ring square it reaches, -1 when it goes home
+    int victim = -1;             // seat whose piece on `reached` is captured, -1 none
+    uint64_t threatChanged = 0;  // ring squares where a threat may have appeared or gone
+  };
+  Step stepOf(int seat, int from, int to) const;
+  // Sends `seat`'s piece on absolute ring square `square` (among `pieces`) back to its house.
+  void sendHome(std::array<int8_t, kPieces>& pieces, int seat, int square) const;
   void movePiece(int seat, int from, int to);
   void rebuildBoard();
   void finishTurn();
