@@ -61,15 +61,6 @@ Action greedyAction(const State& state, std::span<const Action> legal, ScratchSt
   return best;
 }
 
-std::optional<size_t> bestLeafChild(const State& state, std::span<const Action> actions,
-                                    std::span<const size_t> order, std::span<const double> known,
-                                    std::vector<double>& values) {
-  if (!known.empty()) return firstBestOf(known, order);
-  values.resize(actions.size());
-  if (!state.valueAfterEach(actions, state.actor(), values)) return std::nullopt;
-  return firstBestOf(values, order);
-}
-
 double boundedFun(double fun) {
   return std::isnan(fun) ? -kFunBound : std::clamp(fun, -kFunBound, kFunBound);
 }

@@ -12,6 +12,7 @@
 #include "core/metrics.h"
 #include "core/objective.h"
 #include "core/state.h"
+#include "players/score_order.h"
 
 namespace ddalab {
 
@@ -176,9 +177,15 @@ std::vector<bool> allowedOutcomes(const State& state, const MetricsTracker& trac
 // `order`), found without playing the children: by `known`, the actor's values after each action
 // when the search already has them (its width ranking's), else by State::valueAfterEach into
 // `values`; nullopt when the game cannot tell them without copies.
-std::optional<size_t> bestLeafChild(const State& state, std::span<const Action> actions,
-                                    std::span<const size_t> order, std::span<const double> known,
-                                    std::vector<double>& values);
+inline std::optional<size_t> bestLeafChild(const State& state, std::span<const Action> actions,
+                                           std::span<const size_t> order,
+                                           std::span<const double> known,
+                                           std::vector<double>& values) {
+  if (!known.empty()) return firstBestOf(known, order);
+  values.resize(actions.size());
+  if (!state.valueAfterEach(actions, state.actor(), values)) return std::nullopt;
+  return firstBestOf(values, order);
+}
 
 // Indices of the `limit` highest scores, best first, ties in index order (limit 0 = all); NaN
 // scores come last (score_order.h).
