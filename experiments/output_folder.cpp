@@ -244,6 +244,18 @@ Json withoutPluginFiles(Json batch) {
   return batch;
 }
 
+// Whether a folder's batch.json (`held`) says the batch `wanted` runs: the same text, or the same
+// once read as today's batch files are (a parameter added since the run started takes its default,
+// which by rule plays as before; a value the file states is kept, so a changed one still differs).
+bool sameBatchAs(const Json& held, const Json& wanted, const std::string& where) {
+  if (withoutPluginFiles(held) == withoutPluginFiles(wanted)) return true;
+  try {
+    return withoutPluginFiles(toJson(parseBatch(held, where))) == withoutPluginFiles(wanted);
+  } catch (const InputError&) {  // not a batch of this version: another batch
+    return false;
+  }
+}
+
 // Why the plug-ins a run used (`held`, its batch.json) differ from those it would use now
 // (`wanted`); "" when they are the same files.
 std::string changedPlugin(const Json& held, const Json& wanted) {
@@ -271,7 +283,7 @@ void OutputFolder::classify(const Batch& batch, FolderMode mode,
   const Json wanted = toJson(batch);
   const std::optional<Json> held = readJson(dir_ / kBatchName);
   const std::optional<Json> state = readJson(stateDir_ / kStateName);
-  const bool sameBatch = held && withoutPluginFiles(*held) == withoutPluginFiles(wanted);
+  const bool sameBatch = held && sameBatchAs(*held, wanted, (dir_ / kBatchName).string());
   const bool wasComplete = state && state->value("complete", false);
   const std::string where = "--out " + dir_.string();
   if (mode == FolderMode::Resume && held)

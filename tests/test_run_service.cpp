@@ -232,6 +232,44 @@ TEST_CASE("a stopped run resumes to files byte-identical to an uninterrupted run
   }
 }
 
+// A folder's batch.json lists every parameter with its value; a parameter added to a player since
+// the run started (at a default that plays as before) must not keep the run from resuming, while a
+// value the file states still has to match.
+TEST_CASE("a run started before a parameter existed resumes; a changed value is refused",
+          "[service]") {
+  TempDir dir;
+  const Batch batch = twoExperiments(30);
+  run(requestFor(batch, dir.path() / "whole", 1));
+  const fs::path out = dir.path() / "older";
+  runAndStop(requestFor(batch, out, 1), 17, false);
+  const Json original = Json::parse(readText(out / "batch.json"));
+  Json held = original;
+  Json& params = held.at("experiments").at(0).at("environment").at("params");
+  REQUIRE_FALSE(params.empty());
+  params.erase(params.items().begin().key());  // as a version without that parameter wrote it
+  const std::string olderText = held.dump(2) + "\n";
+  writeFileAtomically(out / "batch.json", olderText);
+
+  Json changed = original;  // the file states another value: another batch
+  Json& first = changed.at("experiments").at(0).at("environment").at("params").begin().value();
+  first = first.is_number() ? Json(first.get<double>() / 2) : Json(!first.get<bool>());
+  const fs::path other = dir.path() / "changed";
+  fs::copy(out, other, fs::copy_options::recursive);
+  writeFileAtomically(other / "batch.json", changed.dump(2) + "\n");
+  RunRequest refused = requestFor(batch, other);
+  refused.mode = FolderMode::Resume;
+  REQUIRE_THROWS_WITH(run(refused), Contains("holds a run of a different batch"));
+
+  RunRequest again = requestFor(batch, out);
+  again.mode = FolderMode::Resume;
+  const RunOutcome resumed = run(again);
+  CHECK(resumed.complete);
+  CHECK(resumed.gamesResumed >= 17);
+  CHECK(readText(out / "batch.json") == olderText);  // the folder keeps what it was started with
+  writeFileAtomically(out / "batch.json", toJson(batch).dump(2) + "\n");
+  requireSameFolders(out, dir.path() / "whole");
+}
+
 TEST_CASE("resuming a complete folder computes nothing", "[service]") {
   TempDir dir;
   const Batch batch = twoExperiments(5);
