@@ -6,7 +6,8 @@
 // polls the run's stop token, so a large tree gives up within milliseconds when the run stops.
 #include <algorithm>
 #include <cmath>
-#include <deque>
+#include <memory>
+#include <numeric>
 #include <optional>
 #include <utility>
 
@@ -121,10 +122,14 @@ class EMaxN final : public FunSeekingEnvironment {
     Buffers& b = buffersAt(level);
     std::vector<Action>& legal = b.actions;
     line.state->legalActions(legal);
-    b.keys.assign(legal.size(), 0.0);
     const bool ranked = limits_.width > 0 && static_cast<int>(legal.size()) > limits_.width;
-    if (ranked) scoreByValue(*line.state, legal, b.keys, &scratch_);  // else all, order kept
-    bestFirst(b.keys, static_cast<size_t>(limits_.width), b.order);
+    if (ranked) {
+      b.keys.resize(legal.size());
+      scoreByValue(*line.state, legal, b.keys, &scratch_);
+      bestFirst(b.keys, static_cast<size_t>(limits_.width), b.order);
+    } else {
+      inGameOrder(legal.size(), b.order);  // all of them
+    }
     if (decisions + 1 >= limits_.depth)  // the children are leaves: play only the chosen one
       if (const std::optional<size_t> i = bestLeafChild(
               *line.state, legal, b.order, ranked ? b.keys : std::span<const double>(), b.values)) {
@@ -173,20 +178,26 @@ class EMaxN final : public FunSeekingEnvironment {
   // first by the order.
   void expandOutcomes(const Line& line, Buffers& b) {
     const std::span<const Outcome> outcomes = b.outcomes;
-    b.keys.assign(outcomes.size(), 0.0);
-    if (limits_.chanceWidth > 0 && static_cast<int>(outcomes.size()) > limits_.chanceWidth) {
-      if (limits_.chanceOrder == ChanceOrder::SettledFun)
-        settler_.funs(*line.state, line.tracker, outcomes, weights(), b.keys, objective());
-      else
-        for (size_t i = 0; i < outcomes.size(); ++i) b.keys[i] = outcomes[i].probability;
-    }
+    if (limits_.chanceWidth == 0 || static_cast<int>(outcomes.size()) <= limits_.chanceWidth)
+      return inGameOrder(outcomes.size(), b.order);
+    b.keys.resize(outcomes.size());
+    if (limits_.chanceOrder == ChanceOrder::SettledFun)
+      settler_.funs(*line.state, line.tracker, outcomes, weights(), b.keys, objective());
+    else
+      for (size_t i = 0; i < outcomes.size(); ++i) b.keys[i] = outcomes[i].probability;
     bestFirst(b.keys, static_cast<size_t>(limits_.chanceWidth), b.order);
+  }
+
+  // order = 0, 1, ..., n - 1: every child, in the game's order.
+  static void inGameOrder(size_t n, std::vector<size_t>& order) {
+    order.resize(n);
+    std::iota(order.begin(), order.end(), size_t{0});
   }
 
   // The work space of the nodes at tree level `level` (a node's children are at the next level).
   Buffers& buffersAt(size_t level) {
-    while (buffers_.size() <= level) buffers_.emplace_back();
-    return buffers_[level];
+    while (buffers_.size() <= level) buffers_.push_back(std::make_unique<Buffers>());
+    return *buffers_[level];
   }
 
   Limits limits_;
@@ -194,10 +205,10 @@ class EMaxN final : public FunSeekingEnvironment {
   StopToken stop_;
   long nodesLeft_ = 0;
   std::vector<double> funs_;
-  std::vector<std::unique_ptr<Line>> lines_;  // one per tree level (reused, never moved)
-  std::deque<Buffers> buffers_;               // one per tree level (a deque: never moved)
-  Settler settler_{&model_};                  // chance_order settled-fun
-  ScratchState scratch_;                      // width-limited one-ply scores
+  std::vector<std::unique_ptr<Line>> lines_;       // one per tree level (reused, never moved)
+  std::vector<std::unique_ptr<Buffers>> buffers_;  // one per tree level (reused, never moved)
+  Settler settler_{&model_};                       // chance_order settled-fun
+  ScratchState scratch_;                           // width-limited one-ply scores
 };
 
 }  // namespace
