@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <deque>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <utility>
@@ -70,14 +70,14 @@ class Maxn final : public RankingPlayer {
     stop_.check();
     ++visited_;
     if (node.isTerminal() || decisions == 0 || visited_ > config_.maxNodes) return valuesOf(node);
-    if (levels_.size() <= ply) levels_.resize(ply + 1);
+    while (levels_.size() <= ply) levels_.push_back(std::make_unique<Level>());
     return node.isEnvironmentNode() ? expectation(node, decisions, ply)
                                     : bestChild(node, decisions, ply);
   }
 
   // Probability-weighted mean over the `chance_width` most probable outcomes, re-weighted.
   Vec expectation(const State& node, int decisions, size_t ply) {
-    Level& lv = levels_[ply];
+    Level& lv = *levels_[ply];
     node.outcomes(lv.outcomes);
     keepMostProbable(lv.outcomes, config_.chanceWidth);
     double total = 0;
@@ -104,7 +104,7 @@ class Maxn final : public RankingPlayer {
     Vec best{};
     double bestScore = -INFINITY;
     bool first = true;
-    Level& lv = levels_[ply];
+    Level& lv = *levels_[ply];
     for (const size_t i : lv.order) {
       State& child = lv.child.copyOf(node);
       child.apply(lv.actions[i]);
@@ -121,7 +121,7 @@ class Maxn final : public RankingPlayer {
   // known without copies (nullopt: they are not): only the chosen child is copied for the whole
   // vector, unless the game tells that too (State::valuesAfter).
   std::optional<Vec> bestLeaf(const State& node, size_t ply) {
-    Level& lv = levels_[ply];
+    Level& lv = *levels_[ply];
     const std::optional<size_t> picked =
         bestLeafChild(node, lv.actions, lv.order, lv.priority, lv.values);
     if (!picked) return std::nullopt;
@@ -137,7 +137,7 @@ class Maxn final : public RankingPlayer {
   // Fills the level's actions of `node` and `order`: the indices of the children to search, in
   // the game's order, restricted to the `width` best by the mover's static value.
   void expandRanked(const State& node, size_t ply) {
-    Level& lv = levels_[ply];
+    Level& lv = *levels_[ply];
     node.legalActions(lv.actions);
     lv.order.resize(lv.actions.size());
     std::iota(lv.order.begin(), lv.order.end(), size_t{0});
@@ -169,8 +169,8 @@ class Maxn final : public RankingPlayer {
   MaxnConfig config_;
   StopToken stop_;
   long long visited_ = 0;
-  ScratchState rootChild_;    // the root's children, searched one after another
-  std::deque<Level> levels_;  // a deque: growing it keeps references to shallower levels
+  ScratchState rootChild_;                      // the root's children, searched one after another
+  std::vector<std::unique_ptr<Level>> levels_;  // one per ply (reused, never moved)
 };
 
 }  // namespace
