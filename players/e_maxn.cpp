@@ -84,16 +84,22 @@ class EMaxN final : public FunSeekingEnvironment {
   // The line of tree level `level` (the root's outcome is level 0), `parent` copied into it: each
   // level keeps its line from one node to the next, so the tree allocates no state per node.
   Line& lineAt(size_t level, const Line& parent) {
-    if (level >= lines_.size()) lines_.push_back(std::make_unique<Line>(parent));
+    while (level >= lines_.size()) lines_.push_back(std::make_unique<Line>(parent));
     return *lines_[level] = parent;
   }
+  // The line child `k` of `count` of the node `line` (at tree level `level`) is played in: a copy
+  // at the next level, or for the last child `line` itself (no copy; the node is done with it).
+  Line& childLine(Line& line, size_t level, size_t k, size_t count) {
+    return k + 1 < count ? lineAt(level + 1, line) : line;
+  }
   Line& lineAt(size_t level, const State& root, const MetricsTracker& trace) {
-    if (level >= lines_.size()) lines_.push_back(std::make_unique<Line>(root, trace, &model_));
+    while (level >= lines_.size()) lines_.push_back(std::make_unique<Line>(root, trace, &model_));
     lines_[level]->reset(root, trace);
     return *lines_[level];
   }
 
-  // The subtree below `line` (at tree level `level`), `decisions` regular decisions below the root.
+  // The subtree below `line` (at tree level `level`), `decisions` regular decisions below the root;
+  // `line` may be played on (its caller copies it afresh for each of its children).
   Evaluation evaluate(Line& line, int decisions, size_t level) {
     stop_.check();
     if (line.state->isTerminal() || decisions >= limits_.depth || --nodesLeft_ < 0)
@@ -134,14 +140,14 @@ class EMaxN final : public FunSeekingEnvironment {
       if (const std::optional<size_t> i = bestLeafChild(
               *line.state, legal, b.order, ranked ? b.keys : std::span<const double>(), b.values)) {
         stop_.check();
-        Line& child = lineAt(level + 1, line);
-        child.apply(legal[*i], static_cast<int>(legal.size()));
-        return leaf(child);
+        line.apply(legal[*i], static_cast<int>(legal.size()));  // its only child: no copy
+        return leaf(line);
       }
     Evaluation best;
     bool first = true;
-    for (size_t i : b.order) {
-      Line& child = lineAt(level + 1, line);
+    for (size_t k = 0; k < b.order.size(); ++k) {
+      const size_t i = b.order[k];
+      Line& child = childLine(line, level, k, b.order.size());
       child.apply(legal[i], static_cast<int>(legal.size()));
       const Evaluation e = evaluate(child, decisions + 1, level + 1);
       if (std::exchange(first, false) || scoreAbove(e.values[actor], best.values[actor])) best = e;
@@ -153,7 +159,7 @@ class EMaxN final : public FunSeekingEnvironment {
   // outcomes); F is the maximum, as the environment chooses (F is bounded, never NaN: Line::fun).
   // With chance_width set, the outcomes expanded are the first by chance_order (ties to the
   // first).
-  Evaluation chanceNode(const Line& line, int decisions, size_t level) {
+  Evaluation chanceNode(Line& line, int decisions, size_t level) {
     Buffers& b = buffersAt(level);
     std::vector<Outcome>& outcomes = b.outcomes;
     line.state->outcomes(outcomes);
@@ -161,12 +167,13 @@ class EMaxN final : public FunSeekingEnvironment {
     result.fun = -INFINITY;
     double weight = 0;
     expandOutcomes(line, b);
-    for (size_t i : b.order) {
-      Line& child = lineAt(level + 1, line);
+    const int players = line.state->numPlayers();
+    for (size_t k = 0; k < b.order.size(); ++k) {
+      const size_t i = b.order[k];
+      Line& child = childLine(line, level, k, b.order.size());
       child.apply(outcomes[i].action, 0);
       const Evaluation e = evaluate(child, decisions, level + 1);
-      for (int p = 0; p < line.state->numPlayers(); ++p)
-        result.values[p] += outcomes[i].probability * e.values[p];
+      for (int p = 0; p < players; ++p) result.values[p] += outcomes[i].probability * e.values[p];
       weight += outcomes[i].probability;
       result.fun = std::max(result.fun, e.fun);
     }
