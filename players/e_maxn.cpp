@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <numeric>
 #include <optional>
 #include <utility>
 
@@ -193,12 +192,6 @@ class EMaxN final : public FunSeekingEnvironment {
     else
       for (size_t i = 0; i < outcomes.size(); ++i) b.keys[i] = outcomes[i].probability;
     bestFirst(b.keys, static_cast<size_t>(limits_.chanceWidth), b.order);
-  }
-
-  // order = 0, 1, ..., n - 1: every child, in the game's order.
-  static void inGameOrder(size_t n, std::vector<size_t>& order) {
-    order.resize(n);
-    std::iota(order.begin(), order.end(), size_t{0});
   }
 
   // The work space of the nodes at tree level `level` (a node's children are at the next level).

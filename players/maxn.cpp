@@ -12,7 +12,6 @@
 #include <array>
 #include <cmath>
 #include <memory>
-#include <numeric>
 #include <optional>
 #include <utility>
 
@@ -139,8 +138,7 @@ class Maxn final : public RankingPlayer {
   void expandRanked(const State& node, size_t ply) {
     Level& lv = *levels_[ply];
     node.legalActions(lv.actions);
-    lv.order.resize(lv.actions.size());
-    std::iota(lv.order.begin(), lv.order.end(), size_t{0});
+    inGameOrder(lv.actions.size(), lv.order);
     lv.priority.clear();  // empty: not ranked
     const size_t width = static_cast<size_t>(config_.width);
     if (width == 0 || lv.actions.size() <= width) return;

@@ -3,6 +3,7 @@
 // the value-greedy policy, and the fun score of a hypothetical continuation.
 #include <array>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -185,6 +186,12 @@ inline std::optional<size_t> bestLeafChild(const State& state, std::span<const A
   values.resize(actions.size());
   if (!state.valueAfterEach(actions, state.actor(), values)) return std::nullopt;
   return firstBestOf(values, order);
+}
+
+// order = 0, 1, ..., n - 1: every child, in the game's order (its capacity reused).
+inline void inGameOrder(size_t n, std::vector<size_t>& order) {
+  order.resize(n);
+  std::iota(order.begin(), order.end(), size_t{0});
 }
 
 // Indices of the `limit` highest scores, best first, ties in index order (limit 0 = all); NaN

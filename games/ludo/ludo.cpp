@@ -158,24 +158,28 @@ void LudoState::sendHome(std::array<int8_t, kPieces>& pieces, int seat, int squa
     if (r >= 0 && r < kRing && absoluteSquare(seat, r) == square) r = kInHouse;
 }
 
+void LudoState::moveOnRing(std::array<uint64_t, kSeats>& ring, int seat, const Step& step) {
+  if (step.left >= 0) ring[seat] &= ~(uint64_t{1} << step.left);
+  if (step.reached >= 0) {
+    const uint64_t bit = uint64_t{1} << step.reached;
+    ring[seat] |= bit;
+    if (step.victim >= 0) ring[step.victim] &= ~bit;
+  }
+}
+
 void LudoState::movePiece(int seat, int from, int to) {
   auto& mine = pieces_[seat];
   *std::find(mine.begin(), mine.end(), static_cast<int8_t>(from)) = static_cast<int8_t>(to);
   const Step step = stepOf(seat, from, to);
+  moveOnRing(ringMask_, seat, step);
   staleUnits_ |= 1u << seat;
-  if (step.left >= 0) {
-    board_[step.left] = -1;
-    ringMask_[seat] &= ~(uint64_t{1} << step.left);
-  }
+  if (step.left >= 0) board_[step.left] = -1;
   if (step.reached >= 0) {
-    const uint64_t bit = uint64_t{1} << step.reached;
     if (step.victim >= 0) {  // capture: back to its house
       sendHome(pieces_[step.victim], step.victim, step.reached);
-      ringMask_[step.victim] &= ~bit;
       staleUnits_ |= 1u << step.victim;
     }
     board_[step.reached] = static_cast<int8_t>(seat);
-    ringMask_[seat] |= bit;
   }
   for (int other = 0; other < kSeats; ++other)
     if (ringMask_[other] & step.threatChanged) staleUnits_ |= 1u << other;
@@ -212,11 +216,7 @@ bool LudoState::valuesAfter(Action action, std::span<double> values) const {
   const int from = action == kEnter ? kInHouse : action;
   const Step step = action == kPass ? Step{} : stepOf(seat, from, targetOf(from, roll_));
   std::array<uint64_t, kSeats> ring = ringMask_;  // as the move leaves it
-  if (step.left >= 0) ring[seat] &= ~(uint64_t{1} << step.left);
-  if (step.reached >= 0) {
-    ring[seat] |= uint64_t{1} << step.reached;
-    if (step.victim >= 0) ring[step.victim] &= ~(uint64_t{1} << step.reached);
-  }
+  moveOnRing(ring, seat, step);
   const uint64_t occupied = ring[0] | ring[1] | ring[2] | ring[3];
   for (int p = 0; p < numPlayers(); ++p) {
     const int s = seatOf(p);

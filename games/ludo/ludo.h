@@ -104,6 +104,9 @@ class LudoState final : public State {
     uint64_t threatChanged = 0;  // ring squares where a threat may have appeared or gone
   };
   Step stepOf(int seat, int from, int to) const;
+  // Updates every seat's ring squares `ring` for `seat`'s `step` (a captured piece leaves its
+  // square).
+  static void moveOnRing(std::array<uint64_t, kSeats>& ring, int seat, const Step& step);
   // Sends `seat`'s piece on absolute ring square `square` (among `pieces`) back to its house.
   void sendHome(std::array<int8_t, kPieces>& pieces, int seat, int square) const;
   void movePiece(int seat, int from, int to);
