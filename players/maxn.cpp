@@ -64,8 +64,9 @@ class Maxn final : public RankingPlayer {
 
  private:
   // The backed-up value vector of `node` with `decisions` regular decisions left to search;
-  // `ply` indexes the scratch buffers.
-  Vec search(const State& node, int decisions, size_t ply) {
+  // `ply` indexes the scratch buffers. `node` is a scratch copy its caller reads no more: the
+  // search may play its last child in it instead of copying it once more.
+  Vec search(State& node, int decisions, size_t ply) {
     stop_.check();
     ++visited_;
     if (node.isTerminal() || decisions == 0 || visited_ > config_.maxNodes) return valuesOf(node);
@@ -75,19 +76,21 @@ class Maxn final : public RankingPlayer {
   }
 
   // Probability-weighted mean over the `chance_width` most probable outcomes, re-weighted.
-  Vec expectation(const State& node, int decisions, size_t ply) {
+  Vec expectation(State& node, int decisions, size_t ply) {
     Level& lv = *levels_[ply];
     node.outcomes(lv.outcomes);
     keepMostProbable(lv.outcomes, config_.chanceWidth);
     double total = 0;
     for (const auto& o : lv.outcomes) total += o.probability;
     node.prepareCopies();
+    const int players = node.numPlayers();
     Vec mean{};
-    for (const Outcome& o : lv.outcomes) {
-      State& child = lv.child.copyOf(node);
+    for (size_t k = 0; k < lv.outcomes.size(); ++k) {
+      const Outcome o = lv.outcomes[k];
+      State& child = childOf(node, lv, k + 1 == lv.outcomes.size());
       child.apply(o.action);
       const Vec v = search(child, decisions, ply + 1);
-      for (int p = 0; p < node.numPlayers(); ++p) mean[p] += o.probability / total * v[p];
+      for (int p = 0; p < players; ++p) mean[p] += o.probability / total * v[p];
     }
     return mean;
   }
@@ -95,7 +98,7 @@ class Maxn final : public RankingPlayer {
   // The child vector best for the mover among its `width` statically best actions; ties go to
   // the first action in the game's order, and so does the choice when every value is NaN (a NaN
   // value is never the best).
-  Vec bestChild(const State& node, int decisions, size_t ply) {
+  Vec bestChild(State& node, int decisions, size_t ply) {
     const int mover = node.actor();
     expandRanked(node, ply);
     if (decisions == 1)
@@ -104,8 +107,9 @@ class Maxn final : public RankingPlayer {
     double bestScore = -INFINITY;
     bool first = true;
     Level& lv = *levels_[ply];
-    for (const size_t i : lv.order) {
-      State& child = lv.child.copyOf(node);
+    for (size_t k = 0; k < lv.order.size(); ++k) {
+      const size_t i = lv.order[k];
+      State& child = childOf(node, lv, k + 1 == lv.order.size());
       child.apply(lv.actions[i]);
       const Vec v = search(child, decisions - 1, ply + 1);
       if (std::exchange(first, false) || scoreAbove(v[mover], bestScore)) {
@@ -119,7 +123,7 @@ class Maxn final : public RankingPlayer {
   // bestChild of a node whose children are leaves, where the mover's values after its actions are
   // known without copies (nullopt: they are not): only the chosen child is copied for the whole
   // vector, unless the game tells that too (State::valuesAfter).
-  std::optional<Vec> bestLeaf(const State& node, size_t ply) {
+  std::optional<Vec> bestLeaf(State& node, size_t ply) {
     Level& lv = *levels_[ply];
     const std::optional<size_t> picked =
         bestLeafChild(node, lv.actions, lv.order, lv.priority, lv.values);
@@ -128,9 +132,14 @@ class Maxn final : public RankingPlayer {
     Vec values{};
     const auto n = static_cast<size_t>(node.numPlayers());
     if (node.valuesAfter(lv.actions[*picked], std::span(values.data(), n))) return values;
-    State& child = lv.child.copyOf(node);
-    child.apply(lv.actions[*picked]);
-    return valuesOf(child);
+    node.apply(lv.actions[*picked]);  // its only child searched: no copy
+    return valuesOf(node);
+  }
+
+  // The state to play a child of `node` in: the level's scratch copy of it, or `node` itself for
+  // its `last` child (nothing reads `node` after its last child: see search).
+  static State& childOf(State& node, Level& lv, bool last) {
+    return last ? node : lv.child.copyOf(node);
   }
 
   // Fills the level's actions of `node` and `order`: the indices of the children to search, in
