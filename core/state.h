@@ -77,11 +77,11 @@ class State {
     (void)actions, (void)p, (void)values;
     return false;
   }
-  // Every player's value(p) in the state `action` of the current actor leads to, into values
-  // (numPlayers() entries), exactly a copy's; false, nothing written, when the game cannot tell
-  // without a copy (the searches then copy).
-  virtual bool valuesAfter(Action action, std::span<double> values) const {
-    (void)action, (void)values;
+  // value(p) of every player p in the bit set `wanted` (bit p: player p) in the state `action` of
+  // the current actor leads to, into values[p], exactly a copy's, the other entries untouched;
+  // false, nothing written, when the game cannot tell without a copy (the searches then copy).
+  virtual bool valuesAfter(Action action, unsigned wanted, std::span<double> values) const {
+    (void)action, (void)wanted, (void)values;
     return false;
   }
   // Works out now what the state otherwise works out on demand (caches), before a search copies

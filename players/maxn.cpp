@@ -58,25 +58,28 @@ class Maxn final : public RankingPlayer {
     for (size_t i = 0; i < legal.size(); ++i) {
       State& child = rootChild_.copyOf(*world);
       child.apply(legal[i]);
-      scores[i] = search(child, config_.depth - 1, 0)[mover];
+      scores[i] = search(child, config_.depth - 1, 0, 1u << mover)[mover];
     }
   }
 
  private:
   // The backed-up value vector of `node` with `decisions` regular decisions left to search;
-  // `ply` indexes the scratch buffers. `node` is a scratch copy its caller reads no more: the
-  // search may play its last child in it instead of copying it once more.
-  Vec search(State& node, int decisions, size_t ply) {
+  // `ply` indexes the scratch buffers. Only the entries of the players in the bit set `wanted` are
+  // worked out (the others are 0): the movers above the node read no others. `node` is a scratch
+  // copy its caller reads no more: the search may play its last child in it instead of copying
+  // it once more.
+  Vec search(State& node, int decisions, size_t ply, unsigned wanted) {
     stop_.check();
     ++visited_;
-    if (node.isTerminal() || decisions == 0 || visited_ > config_.maxNodes) return valuesOf(node);
+    if (node.isTerminal() || decisions == 0 || visited_ > config_.maxNodes)
+      return valuesOf(node, wanted);
     while (levels_.size() <= ply) levels_.push_back(std::make_unique<Level>());
-    return node.isEnvironmentNode() ? expectation(node, decisions, ply)
-                                    : bestChild(node, decisions, ply);
+    return node.isEnvironmentNode() ? expectation(node, decisions, ply, wanted)
+                                    : bestChild(node, decisions, ply, wanted);
   }
 
   // Probability-weighted mean over the `chance_width` most probable outcomes, re-weighted.
-  Vec expectation(State& node, int decisions, size_t ply) {
+  Vec expectation(State& node, int decisions, size_t ply, unsigned wanted) {
     Level& lv = *levels_[ply];
     node.outcomes(lv.outcomes);
     keepMostProbable(lv.outcomes, config_.chanceWidth);
@@ -89,7 +92,7 @@ class Maxn final : public RankingPlayer {
       const Outcome o = lv.outcomes[k];
       State& child = childOf(node, lv, k + 1 == lv.outcomes.size());
       child.apply(o.action);
-      const Vec v = search(child, decisions, ply + 1);
+      const Vec v = search(child, decisions, ply + 1, wanted);
       for (int p = 0; p < players; ++p) mean[p] += o.probability / total * v[p];
     }
     return mean;
@@ -98,11 +101,11 @@ class Maxn final : public RankingPlayer {
   // The child vector best for the mover among its `width` statically best actions; ties go to
   // the first action in the game's order, and so does the choice when every value is NaN (a NaN
   // value is never the best).
-  Vec bestChild(State& node, int decisions, size_t ply) {
+  Vec bestChild(State& node, int decisions, size_t ply, unsigned wanted) {
     const int mover = node.actor();
     expandRanked(node, ply);
     if (decisions == 1)
-      if (const std::optional<Vec> leaf = bestLeaf(node, ply)) return *leaf;
+      if (const std::optional<Vec> leaf = bestLeaf(node, ply, wanted)) return *leaf;
     Vec best{};
     double bestScore = -INFINITY;
     bool first = true;
@@ -111,7 +114,7 @@ class Maxn final : public RankingPlayer {
       const size_t i = lv.order[k];
       State& child = childOf(node, lv, k + 1 == lv.order.size());
       child.apply(lv.actions[i]);
-      const Vec v = search(child, decisions - 1, ply + 1);
+      const Vec v = search(child, decisions - 1, ply + 1, wanted | 1u << mover);
       if (std::exchange(first, false) || scoreAbove(v[mover], bestScore)) {
         bestScore = v[mover];
         best = v;
@@ -121,9 +124,9 @@ class Maxn final : public RankingPlayer {
   }
 
   // bestChild of a node whose children are leaves, where the mover's values after its actions are
-  // known without copies (nullopt: they are not): only the chosen child is copied for the whole
-  // vector, unless the game tells that too (State::valuesAfter).
-  std::optional<Vec> bestLeaf(State& node, size_t ply) {
+  // known without copies (nullopt: they are not): only the chosen child is played for the wanted
+  // values, unless the game tells them too (State::valuesAfter).
+  std::optional<Vec> bestLeaf(State& node, size_t ply, unsigned wanted) {
     Level& lv = *levels_[ply];
     const std::optional<size_t> picked =
         bestLeafChild(node, lv.actions, lv.order, lv.priority, lv.values);
@@ -131,9 +134,9 @@ class Maxn final : public RankingPlayer {
     visited_ += static_cast<long long>(lv.order.size());  // each leaf counts as visited
     Vec values{};
     const auto n = static_cast<size_t>(node.numPlayers());
-    if (node.valuesAfter(lv.actions[*picked], std::span(values.data(), n))) return values;
+    if (node.valuesAfter(lv.actions[*picked], wanted, std::span(values.data(), n))) return values;
     node.apply(lv.actions[*picked]);  // its only child searched: no copy
-    return valuesOf(node);
+    return valuesOf(node, wanted);
   }
 
   // The state to play a child of `node` in: the level's scratch copy of it, or `node` itself for
@@ -166,10 +169,11 @@ class Maxn final : public RankingPlayer {
     outcomes.resize(static_cast<size_t>(width));
   }
 
-  // The static value vector of `state` (entries past numPlayers() are 0).
-  static Vec valuesOf(const State& state) {
+  // The static values of `state` of the players in `wanted` (the other entries are 0).
+  static Vec valuesOf(const State& state, unsigned wanted) {
     Vec v{};
-    for (int p = 0; p < state.numPlayers(); ++p) v[p] = state.value(p);
+    for (int p = 0; p < state.numPlayers(); ++p)
+      if ((wanted >> p) & 1u) v[p] = state.value(p);
     return v;
   }
 

@@ -223,12 +223,19 @@ void checkShortcuts(const State& s, const State& elsewhere, Rng& rng) {
   s.legalActions(legal);
   std::vector<double> each(legal.size());
   for (const Action a : legal) {
-    Gains values{};
-    if (!s.valuesAfter(a, std::span(values.data(), n))) continue;
     auto after = s.clone();
     after->apply(a);
-    for (int p = 0; p < s.numPlayers(); ++p)
-      REQUIRE(values[static_cast<size_t>(p)] == after->value(p));
+    // Every player wanted, then each alone: the wanted entries are the copy's, the others
+    // untouched.
+    for (int alone = -1; alone < s.numPlayers(); ++alone) {
+      const unsigned wanted = alone < 0 ? (1u << n) - 1 : 1u << alone;
+      Gains values;
+      values.fill(-12345.0);
+      if (!s.valuesAfter(a, wanted, std::span(values.data(), n))) break;
+      for (int p = 0; p < s.numPlayers(); ++p)
+        REQUIRE(values[static_cast<size_t>(p)] ==
+                ((wanted >> p) & 1u ? after->value(p) : -12345.0));
+    }
   }
   for (int p = 0; p < s.numPlayers(); ++p) {
     const bool all = s.valueAfterEach(legal, p, each);

@@ -455,8 +455,15 @@ TEST_CASE("Ludo: valueAfter and valuesAfter are a copy's values after the move",
           REQUIRE(s->valueAfter(a, mover) == after->value(mover));
           CHECK_FALSE(s->valueAfter(a, (mover + 1) % players).has_value());
           Gains values{};
-          REQUIRE(s->valuesAfter(a, std::span(values.data(), static_cast<size_t>(players))));
+          const unsigned everyone = (1u << players) - 1;
+          REQUIRE(
+              s->valuesAfter(a, everyone, std::span(values.data(), static_cast<size_t>(players))));
           for (int p = 0; p < players; ++p) REQUIRE(values[p] == after->value(p));
+          for (int p = 0; p < players; ++p) {  // each player alone; the others left untouched
+            Gains alone{};
+            REQUIRE(s->valuesAfter(a, 1u << p, std::span(alone.data(), alone.size())));
+            for (int q = 0; q < players; ++q) REQUIRE(alone[q] == (q == p ? values[p] : 0.0));
+          }
           int inHouse = 0;
           for (int p = 0; p < players; ++p)
             for (int i = 0; i < ludo::kPieces; ++i)

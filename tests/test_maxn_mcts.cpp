@@ -61,11 +61,12 @@ class TreeState final : public State {
                       .values[static_cast<size_t>(p)];
     return true;
   }
-  bool valuesAfter(Action action, std::span<double> values) const override {
+  bool valuesAfter(Action action, unsigned wanted, std::span<double> values) const override {
     if (!valuesWithoutCopy_ || actor() < 0) return false;
     const TreeNode& child =
         (*tree_)[static_cast<size_t>(node().children.at(static_cast<size_t>(action)))];
-    std::copy_n(child.values.begin(), values.size(), values.begin());
+    for (size_t p = 0; p < values.size(); ++p)
+      if ((wanted >> p) & 1u) values[p] = child.values[p];
     return true;
   }
   int roundsCompleted() const override { return rounds_; }
@@ -110,10 +111,12 @@ constexpr int T = kTerminal;
 //   2 (p1): 9 (p2, static (3,1,0)) | 10 (1.5,2,0) terminal
 //   9 (p2): 11 (0,6,2) | 12 (5,0,1)          terminal leaves
 // Static values of inner nodes: 1 (1,1,1), 2 (3,0,0), 3 (2,0,0), 4 (6,0,0).
-TreeGame threePlayerTree(bool valuesWithoutCopy) {
+// `secondFirst`: node 2 lists its children the other way round (10, then 9).
+TreeGame threePlayerTree(bool valuesWithoutCopy, bool secondFirst = false) {
+  const std::vector<int> node2 = secondFirst ? std::vector<int>{10, 9} : std::vector<int>{9, 10};
   return TreeGame({{0, {1, 2}, {}, {0, 0, 0, 0}},
                    {E, {3, 4}, {0.25, 0.75}, {1, 1, 1, 0}},
-                   {1, {9, 10}, {}, {3, 0, 0, 0}},
+                   {1, node2, {}, {3, 0, 0, 0}},
                    {1, {5, 6}, {}, {2, 0, 0, 0}},
                    {2, {7, 8}, {}, {6, 0, 0, 0}},
                    {T, {}, {}, {4, 2, 1, 0}},
@@ -184,6 +187,11 @@ TEST_CASE("maxn backs up the hand-computed vectors of a 3-player tree with chanc
   CHECK(rootScores("maxn", game, *root, {{"depth", 3}}) == std::vector<double>{1.75, 0.0});
   // Depth 1 scores each root child statically: (1,1,1) and (3,0,0).
   CHECK(rootScores("maxn", game, *root, {{"depth", 1}}) == std::vector<double>{1.0, 3.0});
+  // With node 2's children the other way round p1 still takes 9 by its own value (6 > 2), not the
+  // first child: a search that works out only the root player's values would see a tie.
+  const TreeGame swapped = threePlayerTree(valuesWithoutCopy, true);
+  CHECK(rootScores("maxn", swapped, *swapped.newGame(0), {{"depth", 3}}) ==
+        std::vector<double>{1.75, 0.0});
 }
 
 TEST_CASE("maxn width and chance_width prune as specified", "[maxn]") {

@@ -210,7 +210,7 @@ bool LudoState::valueAfterEach(std::span<const Action> actions, int p,
   return true;
 }
 
-bool LudoState::valuesAfter(Action action, std::span<double> values) const {
+bool LudoState::valuesAfter(Action action, unsigned wanted, std::span<double> values) const {
   if (actor() < 0) return false;
   const int seat = seatOf(player_);
   const int from = action == kEnter ? kInHouse : action;
@@ -219,6 +219,7 @@ bool LudoState::valuesAfter(Action action, std::span<double> values) const {
   moveOnRing(ring, seat, step);
   const uint64_t occupied = ring[0] | ring[1] | ring[2] | ring[3];
   for (int p = 0; p < numPlayers(); ++p) {
+    if (!((wanted >> p) & 1u)) continue;
     const int s = seatOf(p);
     double& value = values[static_cast<size_t>(p)];
     if (s == seat) {

@@ -53,9 +53,9 @@ class LudoState final : public State {
   // once.
   bool valueAfterEach(std::span<const Action> actions, int p,
                       std::span<double> values) const override;
-  // Every seat's value after the mover's move without a copy: the seats the move cannot reach
-  // keep their units, the others are counted on the board as the move leaves it.
-  bool valuesAfter(Action action, std::span<double> values) const override;
+  // The wanted players' values after the mover's move without a copy: the seats the move cannot
+  // reach keep their units, the others are counted on the board as the move leaves it.
+  bool valuesAfter(Action action, unsigned wanted, std::span<double> values) const override;
   void gains(std::span<double> gains) const override;
   // Counts every seat's units (a copy inherits them).
   void prepareCopies() const override;
