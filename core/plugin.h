@@ -22,7 +22,9 @@
 // is given the outcomes.
 // 4: objectives (PlayerSetup::objective, OutcomeAppraisal::terms and ::allowed);
 // MetricInfo::extended; four more built-in metrics (plug-in metrics start at index 13).
-#define DDALAB_PLUGIN_ABI 4
+// 5: State::valueAfterEach, valuesAfter and prepareCopies (the vtable grew); FunWeights, which
+// MetricsTracker::fun takes, and the tracker's members (metrics.h); Objective's signatures.
+#define DDALAB_PLUGIN_ABI 5
 
 #ifndef DDALAB_SDK_VERSION
 #error "DDALAB_SDK_VERSION is set by the ddalab::sdk CMake target (find_package(ddalab))"
