@@ -15,8 +15,7 @@ class EHillClimber final : public FunSeekingEnvironment {
   Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
                 Rng& own) override {
     settler_.funs(state, trace, outcomes, weights(), funs_, objective());
-    const auto best = bestIndices(funs_);
-    return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
+    return outcomes[randomBestIndex(funs_, own)].action;
   }
 
  protected:

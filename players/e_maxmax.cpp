@@ -30,8 +30,7 @@ class EMaxMax final : public FunSeekingEnvironment {
     rootMemo_.clear();
     funs_.resize(outcomes.size());
     for (size_t i = 0; i < outcomes.size(); ++i) funs_[i] = simulatedFun(state, trace, outcomes[i]);
-    const auto best = bestIndices(funs_);
-    return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
+    return outcomes[randomBestIndex(funs_, own)].action;
   }
 
  protected:

@@ -72,8 +72,7 @@ class EMaxN final : public FunSeekingEnvironment {
       line.apply(outcomes[i].action, 0);
       funs_[i] = evaluate(line, 0, 0).fun;
     }
-    const auto best = bestIndices(funs_);
-    return outcomes[best[own.below(static_cast<uint32_t>(best.size()))]].action;
+    return outcomes[randomBestIndex(funs_, own)].action;
   }
 
  protected:

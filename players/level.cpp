@@ -1,25 +1,49 @@
 #include "players/level.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <map>
 #include <numeric>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "players/score_order.h"
 
 namespace ddalab {
 
+namespace {
+
+// Up to this many actions a level pick sorts them by insertion in space on the stack.
+constexpr size_t kFewActions = 32;
+
+// Sorts `order` by `below`, keeping the order of equal elements: what std::stable_sort gives (a
+// stable order is unique), without its buffer on the heap for the few actions of most decisions.
+template <typename Below>
+void stableSort(std::span<size_t> order, Below below) {
+  if (order.size() > kFewActions) return std::stable_sort(order.begin(), order.end(), below);
+  for (size_t i = 1; i < order.size(); ++i) {
+    const size_t x = order[i];
+    size_t j = i;
+    for (; j > 0 && below(x, order[j - 1]); --j) order[j] = order[j - 1];
+    order[j] = x;
+  }
+}
+
+}  // namespace
+
 size_t pickByLevel(std::span<const double> scores, int level, double sigma, Rng& rng) {
   const size_t m = scores.size();
   if (m <= 1) return 0;
-  std::vector<size_t> order(m);
+  std::array<size_t, kFewActions> few;
+  std::vector<size_t> many(m > kFewActions ? m : 0);
+  const std::span<size_t> order = m > kFewActions ? std::span(many) : std::span(few).first(m);
   std::iota(order.begin(), order.end(), size_t{0});
   for (size_t i = m - 1; i > 0; --i)
     std::swap(order[i], order[rng.below(static_cast<uint32_t>(i + 1))]);
-  std::stable_sort(order.begin(), order.end(),
-                   [&scores](size_t a, size_t b) { return scoreBelow(scores[a], scores[b]); });
+  stableSort(order, [&scores](size_t a, size_t b) { return scoreBelow(scores[a], scores[b]); });
   const double target = std::clamp(level, 0, 100) / 100.0;
   double x = target;
   if (sigma > 0) {

@@ -21,8 +21,7 @@ int PosmWeights::choose(Rng& rng) const {
     easier += w[k];                                      // B(k)
     balance[k] = std::min(easier, all - easier + w[k]);  // min(B(k), A(k))
   }
-  const auto best = bestIndices(balance);
-  return static_cast<int>(best[rng.below(static_cast<uint32_t>(best.size()))]);
+  return static_cast<int>(randomBestIndex(balance, rng));
 }
 
 void PosmWeights::update(int k, int o) {

@@ -256,6 +256,16 @@ std::vector<size_t> bestIndices(std::span<const double> values) {
   return best;
 }
 
+size_t randomBestIndex(std::span<const double> values, Rng& rng) {
+  const double top = topOf(values);
+  uint32_t ties = 0;
+  for (const double v : values) ties += tiesWithTop(v, top) ? 1 : 0;
+  uint32_t skip = rng.below(ties);
+  for (size_t i = 0; i < values.size(); ++i)
+    if (tiesWithTop(values[i], top) && skip-- == 0) return i;
+  return 0;
+}
+
 size_t firstBestIndex(std::span<const double> values) {
   const double top = topOf(values);
   for (size_t i = 0; i < values.size(); ++i)

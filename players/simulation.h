@@ -207,5 +207,8 @@ std::vector<size_t> bestIndices(std::span<const double> values);
 // bestIndices(values).front() without the list (0 for no values): the searches ask it at every
 // simulated environment node.
 size_t firstBestIndex(std::span<const double> values);
+// bestIndices(values)[rng.below(count)] without the list: one of the maximal entries, uniformly,
+// with the same one draw from `rng` (non-empty `values`); the players' choice among ties.
+size_t randomBestIndex(std::span<const double> values, Rng& rng);
 
 }  // namespace ddalab

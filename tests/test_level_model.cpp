@@ -1,6 +1,8 @@
 // The level models of level-scaled players (players/level.h): which candidates a level ranks.
 #include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <vector>
@@ -10,6 +12,7 @@
 #include "players/level.h"
 #include "players/ranking.h"
 #include "players/registry.h"
+#include "players/score_order.h"
 
 using namespace ddalab;
 
@@ -176,4 +179,32 @@ TEST_CASE("level model: minimax-is proposes the moves that won a vote") {
   CHECK(voted >= 1);
   CHECK(voted <= 3);
   CHECK(proposed[bestIndex(scores)] == 1);  // the most-voted move ranks first
+}
+
+// pickByLevel at sigma 0 as players.md states it, written the plain way: the actions shuffled,
+// sorted by std::stable_sort (NaN lowest, score_order.h), the one at the level's position picked.
+size_t pickByLevelPlainly(std::span<const double> scores, int level, Rng& rng) {
+  const size_t m = scores.size();
+  if (m <= 1) return 0;
+  std::vector<size_t> order(m);
+  for (size_t i = 0; i < m; ++i) order[i] = i;
+  for (size_t i = m - 1; i > 0; --i)
+    std::swap(order[i], order[rng.below(static_cast<uint32_t>(i + 1))]);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return scoreBelow(scores[a], scores[b]); });
+  return order[static_cast<size_t>(std::lround(level / 100.0 * static_cast<double>(m - 1)))];
+}
+
+TEST_CASE("pickByLevel is the stable sort of the shuffled actions, few or many, ties and NaN") {
+  Rng rng(5);
+  const std::array<double, 6> pool = {NAN, -INFINITY, 0.0, 0.5, 1.0, INFINITY};
+  for (int round = 0; round < 2000; ++round) {
+    std::vector<double> scores(1 + rng.below(70));  // past the 32 sorted on the stack
+    for (double& s : scores) s = rng.below(3) == 0 ? rng.uniform() : pool[rng.below(6)];
+    const int level = static_cast<int>(rng.below(101));
+    const uint64_t seed = rng.next();
+    Rng a(seed), b(seed);
+    CHECK(pickByLevel(scores, level, 0.0, a) == pickByLevelPlainly(scores, level, b));
+    CHECK(a.next() == b.next());
+  }
 }

@@ -174,6 +174,26 @@ TEST_CASE("firstBestIndex is the first of bestIndices", "[robustness]") {
   }
 }
 
+TEST_CASE("randomBestIndex picks bestIndices[rng.below(count)] with the same draw",
+          "[robustness]") {
+  using V = std::vector<double>;
+  Rng rng(13);
+  const std::array<double, 7> pool = {kNaN, -kInf, 0.0, 1.0, 1.0 + 1e-13, 2.5, kInf};
+  std::array<int, 3> picked{};  // of three tied values, how often each is picked
+  for (int round = 0; round < 3000; ++round) {
+    V values(1 + rng.below(7));
+    for (double& v : values) v = pool[rng.below(pool.size())];
+    const uint64_t seed = rng.next();
+    Rng viaList(seed), direct(seed);
+    const auto best = bestIndices(values);
+    CHECK(randomBestIndex(values, direct) ==
+          best[viaList.below(static_cast<uint32_t>(best.size()))]);
+    CHECK(direct.next() == viaList.next());  // one draw each
+    ++picked[randomBestIndex(V{kNaN, 1.0, 0.0, 1.0, 1.0 + 1e-13}, direct) / 2];
+  }
+  for (int n : picked) CHECK(n > 900);  // 1000 each expected: index 1, 3 and 4 (as 4 / 2 = 2)
+}
+
 TEST_CASE("bestFirst ranks NaN last and keeps index order among ties", "[robustness]") {
   using V = std::vector<double>;
   using I = std::vector<size_t>;
