@@ -171,8 +171,16 @@ void LudoState::movePiece(int seat, int from, int to) {
   auto& mine = pieces_[seat];
   *std::find(mine.begin(), mine.end(), static_cast<int8_t>(from)) = static_cast<int8_t>(to);
   const Step step = stepOf(seat, from, to);
+  // Without a capture the opponents' squares stay, and with them the threats to the mover's other
+  // pieces: its kept units change by the moved piece's part alone (valueAfterMove's sum).
+  const unsigned self = 1u << seat;
+  if (step.victim < 0 && !(staleUnits_ & self)) {
+    const uint64_t opponents = opponentsOf(seat);
+    units_[seat] += pieceUnits(seat, to, opponents) - pieceUnits(seat, from, opponents);
+  } else {
+    staleUnits_ |= self;
+  }
   moveOnRing(ringMask_, seat, step);
-  staleUnits_ |= 1u << seat;
   if (step.left >= 0) board_[step.left] = -1;
   if (step.reached >= 0) {
     if (step.victim >= 0) {  // capture: back to its house
@@ -181,8 +189,8 @@ void LudoState::movePiece(int seat, int from, int to) {
     }
     board_[step.reached] = static_cast<int8_t>(seat);
   }
-  for (int other = 0; other < kSeats; ++other)
-    if (ringMask_[other] & step.threatChanged) staleUnits_ |= 1u << other;
+  for (int other = 0; other < kSeats; ++other)  // threats to the other seats' pieces may change
+    if (other != seat && (ringMask_[other] & step.threatChanged)) staleUnits_ |= 1u << other;
 }
 
 int LudoState::unitsOf(int seat) const {
