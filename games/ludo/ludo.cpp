@@ -28,7 +28,28 @@ constexpr std::array<uint64_t, kRing> kAheadMasks = [] {
   return masks;
 }();
 
+// Per seat and relative ring square r, the absolute square (absoluteSquare: a load instead of a
+// division, in the hottest function of the searches).
+constexpr std::array<std::array<int8_t, kRing>, kSeats> kSquareOf = [] {
+  std::array<std::array<int8_t, kRing>, kSeats> squares{};
+  for (int seat = 0; seat < kSeats; ++seat)
+    for (int r = 0; r < kRing; ++r) squares[seat][r] = static_cast<int8_t>((10 * seat + r) % kRing);
+  return squares;
+}();
+
+// Per relative ring square r, a piece's units before any threat: 6 per square still to go, and 84
+// more within the last six (games/ludo.md heuristic).
+constexpr std::array<int, kRing> kRingUnits = [] {
+  std::array<int, kRing> units{};
+  for (int r = 0; r < kRing; ++r) units[r] = 6 * (kRing - r) + (kRing - r <= 6 ? 84 : 0);
+  return units;
+}();
+
 }  // namespace
+
+int LudoState::absoluteSquare(int seat, int relative) {
+  return kSquareOf[seat][relative];
+}
 
 LudoState::LudoState(const LudoConfig& config) : config_(config) {
   for (int seat = 0; seat < kSeats; ++seat)
@@ -292,11 +313,10 @@ int LudoState::unitsWith(int seat, const std::array<int8_t, kPieces>& pieces,
 int LudoState::pieceUnits(int seat, int r, uint64_t opponents) const {
   if (r == kInHouse) return kHouseUnits;
   if (r >= kRing) return 0;  // home
-  const int toGo = kRing - r;
-  const int square = r + 10 * seat < kRing ? r + 10 * seat : r + 10 * seat - kRing;
+  const int square = absoluteSquare(seat, r);
   // Expected loss of the progress made when an opponent stands 1-6 squares behind.
   const bool threatened = !config_.isSafe(square) && (opponents & kBehindMasks[square]);
-  return 6 * toGo + (toGo <= 6 ? 84 : 0) + (threatened ? r : 0);
+  return kRingUnits[r] + (threatened ? r : 0);
 }
 
 double LudoState::believability() const {

@@ -81,7 +81,8 @@ class LudoState final : public State {
   const std::array<int, 6>& faceCounts(int p) const { return faces_[p]; }
 
  private:
-  int absoluteSquare(int seat, int relative) const { return (10 * seat + relative) % kRing; }
+  // The absolute ring square of `seat`'s relative ring square (0..39).
+  static int absoluteSquare(int seat, int relative);
   bool hasPieceOnRing(int seat) const;
   bool canMove(int seat, int from, int roll) const;
   int targetOf(int from, int roll) const { return from == kInHouse ? 0 : from + roll; }
