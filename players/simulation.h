@@ -202,7 +202,9 @@ void bestFirst(std::span<const double> scores, size_t limit, std::vector<size_t>
 
 // Indices of the maximal entries (within a relative tolerance of 1e-12; an infinite maximum ties
 // only with itself), never empty for non-empty `values`: NaN counts as the worst value, so it is
-// best only when every value is NaN, and then all of them tie.
+// best only when every value is NaN, and then all of them tie. The players choose with the
+// list-free firstBestIndex and randomBestIndex below; this list defines them (the tests check them
+// against it).
 std::vector<size_t> bestIndices(std::span<const double> values);
 // bestIndices(values).front() without the list (0 for no values): the searches ask it at every
 // simulated environment node.

@@ -174,7 +174,7 @@ LudoState::Step LudoState::stepOf(int seat, int from, int to) const {
   return step;
 }
 
-void LudoState::sendHome(std::array<int8_t, kPieces>& pieces, int seat, int square) const {
+void LudoState::sendHome(std::array<int8_t, kPieces>& pieces, int seat, int square) {
   for (auto& r : pieces)
     if (r >= 0 && r < kRing && absoluteSquare(seat, r) == square) r = kInHouse;
 }

@@ -109,7 +109,7 @@ class LudoState final : public State {
   // square).
   static void moveOnRing(std::array<uint64_t, kSeats>& ring, int seat, const Step& step);
   // Sends `seat`'s piece on absolute ring square `square` (among `pieces`) back to its house.
-  void sendHome(std::array<int8_t, kPieces>& pieces, int seat, int square) const;
+  static void sendHome(std::array<int8_t, kPieces>& pieces, int seat, int square);
   void movePiece(int seat, int from, int to);
   void rebuildBoard();
   void finishTurn();
