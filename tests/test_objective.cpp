@@ -188,7 +188,7 @@ TEST_CASE("objective: WinRateBlocks publishes each block's estimate from the blo
   CHECK_FALSE(WinRateBlocks(weightedSum(), 7).active());
 }
 
-TEST_CASE("objective: an explicit weighted sum plays exactly as no objective; target does not",
+TEST_CASE("objective: an explicit weighted sum plays exactly as no objective, target does not",
           "[objective]") {
   const uint64_t none = batchFingerprint(parseBatch(batchWith(nullptr, "e-hillclimber", 6), "t"));
   CHECK(batchFingerprint(

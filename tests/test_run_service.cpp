@@ -235,7 +235,7 @@ TEST_CASE("a stopped run resumes to files byte-identical to an uninterrupted run
 // A folder's batch.json lists every parameter with its value; a parameter added to a player since
 // the run started (at a default that plays as before) must not keep the run from resuming, while a
 // value the file states still has to match.
-TEST_CASE("a run started before a parameter existed resumes; a changed value is refused",
+TEST_CASE("a run started before a parameter existed resumes, a changed value is refused",
           "[service]") {
   TempDir dir;
   const Batch batch = twoExperiments(30);
