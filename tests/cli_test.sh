@@ -29,7 +29,7 @@ done
 # Bad usage and bad input give exit code 2 and say what and where.
 expect 2 "unknown command" "$ddalab" frobnicate
 expect 2 "usage" "$ddalab"
-expect 0 "^ddalab [0-9][0-9.]*$" "$ddalab" --version
+expect 0 "^ddalab [0-9][0-9.]* (commit \([0-9a-f]\{12\}\(-dirty\)\?\|unknown\), [A-Za-z]*)$" "$ddalab" --version
 expect 2 "cannot open" "$ddalab" run "$work/missing.json"
 printf '{"format": "ddalab-batch/1", "seed": 1, "experiments": [{"name": "x", "game": {"id": "lud"}, "players": [], "iterations": 1}]}' >"$work/bad.json"
 expect 2 "bad.json: \$.experiments\[0\].game.id: unknown game 'lud'; valid: ludo" "$ddalab" run "$work/bad.json"

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/version/version.h"
 #include "app/cli/commands.h"
 #include "core/params.h"
 #include "experiments/plugins.h"
@@ -60,7 +61,7 @@ int main(int argc, char** argv) {
     return argc < 2 ? kBadInput : kOk;
   }
   if (!std::strcmp(argv[1], "--version")) {
-    std::cout << "ddalab " << DDALAB_VERSION << "\n";
+    std::cout << "ddalab " << ddalab::app::buildDescription() << "\n";
     return kOk;
   }
   // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported like a full disk
