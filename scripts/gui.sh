@@ -3,7 +3,7 @@
 # opens it (extra arguments go to ddalab-gui, e.g. a batch file or a results folder to open).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh build gui
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=OFF -DDDALAB_GUI=ON > /dev/null
 cmake --build build -j2 --target ddalab-gui
 exec ./build/app/gui/ddalab-gui "$@"

@@ -1,32 +1,71 @@
 #!/usr/bin/env bash
-# Installs everything ddalab needs to build and test on Debian 12, the GUI included (idempotent).
+# Installs the Debian 12 packages a use of ddalab needs (idempotent). Each caller names its
+# profiles, so the quick comparison does not bring the test tools or the Slurm daemons:
+#   build    the CLI and the libraries               (scripts/quick.sh)
+#   gui      ddalab-gui: Qt 6                        (scripts/gui.sh: build gui)
+#   test     the test suite's tools                  (scripts/test.sh: build gui test cluster)
+#   cluster  a single-node Slurm for `ddalab slurm` and its test; its daemons are installed
+#            without being started or enabled (scripts/slurm-local.sh starts them for the test)
+#   bench    Google Benchmark for -DDDALAB_BENCHMARKS=ON, valgrind and perf for scripts/profile.sh
+# usage: install-deps.sh PROFILE...   (no profile: build)
 set -euo pipefail
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-packages=(
-  cmake make g++ libboost-program-options-dev libboost-math-dev nlohmann-json3-dev catch2 locales
-  # ddalab-gui: Qt 6 Widgets, Charts, Svg. Debian 12's Qt6Charts CMake package needs the OpenGL
-  # development files, which --no-install-recommends leaves out; fonts for the offscreen platform.
-  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core
-  # GUI tests in a real X server
-  xvfb xauth
-  # the libFuzzer target (scripts/fuzz.sh)
-  clang libclang-rt-14-dev
-  # the micro-benchmarks (-DDDALAB_BENCHMARKS=ON)
-  libbenchmark-dev
-  # a single-node Slurm cluster for `ddalab slurm` and its test (scripts/slurm-local.sh)
-  slurmctld slurmd slurm-client munge
-)
+packages_of() {
+  case "$1" in
+    build) echo cmake make g++ libboost-program-options-dev libboost-math-dev nlohmann-json3-dev git ;;
+    # Debian 12's Qt6Charts CMake package needs the OpenGL development files, which
+    # --no-install-recommends leaves out; fonts for the offscreen platform.
+    gui) echo qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core ;;
+    # Catch2; a comma-decimal locale; a real X server for the GUI tests; clang's libFuzzer;
+    # python3 for the check that every test case runs exactly once.
+    test) echo catch2 locales xvfb xauth clang libclang-rt-14-dev python3 ;;
+    cluster) echo slurmctld slurmd slurm-client munge ;;
+    bench) echo libbenchmark-dev valgrind linux-perf jq ;;
+    *) echo "install-deps.sh: unknown profile '$1'; valid: build gui test cluster bench" >&2
+       return 2 ;;
+  esac
+}
+
+profiles=("$@")
+[ ${#profiles[@]} -gt 0 ] || profiles=(build)
+wanted=()
+for profile in "${profiles[@]}"; do
+  list=$(packages_of "$profile") || exit 2
+  read -ra part <<<"$list"
+  wanted+=("${part[@]}")
+done
 
 missing=()
-for p in "${packages[@]}"; do
+for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+
+# Daemons (slurmctld, slurmd, munge) must not start or be enabled as system services: Debian's
+# maintainer scripts ask policy-rc.d, and 101 means "not now". A policy already there is kept.
+policy=/usr/sbin/policy-rc.d
+own_policy=0
 if [ ${#missing[@]} -gt 0 ]; then
+  if [ ! -e "$policy" ]; then
+    as_root sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod 755 $policy"
+    own_policy=1
+  fi
+  trap '[ "$own_policy" -eq 0 ] || as_root rm -f "$policy"' EXIT
   as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}"
+  # On a machine with systemd the units were enabled for the next boot: undo that for the ones
+  # this run installed.
+  if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
+    for unit in slurmctld slurmd munge; do
+      if printf '%s\n' "${missing[@]}" | grep -qx "$unit"; then
+        as_root systemctl disable "$unit" >/dev/null 2>&1 || true
+      fi
+    done
+  fi
 fi
-# A comma-decimal locale, so the tests can prove the CSV output ignores the locale.
-if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
+# The tests prove that CSV output ignores the locale with a comma-decimal one.
+if printf '%s\n' "${profiles[@]}" | grep -qx test &&
+  ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
   as_root localedef -i de_DE -c -f UTF-8 de_DE.UTF-8
 fi

@@ -3,7 +3,7 @@
 # comparison (no DDA vs E-HillClimber); tables on stdout, CSVs in ddalab-out/quick.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh build
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=OFF -DDDALAB_GUI=OFF > /dev/null
 cmake --build build -j2 --target ddalab
 ./build/app/cli/ddalab run experiments/quick.json --out ddalab-out/quick "$@"

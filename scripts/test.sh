@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 passed=0
 failed=0
 logs=$(mktemp -d)
+# What went wrong is printed when it happens; the logs themselves are not kept.
+trap 'rm -rf "$logs"' EXIT
 
 # ctest_stage NAME BUILD_DIR: runs CTest in BUILD_DIR, counts its tests.
 ctest_stage() {
@@ -39,7 +41,7 @@ build() {
   return 1
 }
 
-bash scripts/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+bash scripts/install-deps.sh build gui test cluster || { echo "0 passed, 1 failed"; exit 1; }
 
 if build release cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=ON \
   -DDDALAB_GUI=ON -DCMAKE_CXX_FLAGS="-Werror" >/dev/null &&
