@@ -40,7 +40,7 @@ int mergeCommand(const Args& args) {
   positional.add("shards", -1);
   po::variables_map vm;
   if (auto code =
-          parseArgs(args, "ddalab merge SHARD_DIR... | --shard-list FILE --out DIR [options]",
+          parseArgs(args, "ddalab merge (SHARD_DIR... | --shard-list FILE) --out DIR [options]",
                     options, positional, vm))
     return *code;
   std::vector<std::filesystem::path> shards;
