@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `ddalab slurm` on a real Slurm: a single-node cluster on localhost (scripts/slurm-local.sh)
-# runs a swept batch as a job array of 3 shards and the merge job that waits for it; the merged
-# folder must be byte-identical to a local `ddalab run`. An array task run again on its finished
+# runs a swept batch as a job array of 3 shards and the merge job that waits for it, into a
+# folder named with a space, both quotes, a '%' and a '#'; the merged folder must be
+# byte-identical to a local `ddalab run`, and each task's log where its name says. An array task run again on its finished
 # shard (a requeue) resumes it and changes nothing. Exit 77 (skipped) only where the cluster
 # cannot start here, saying why.
 # Usage: slurm_test.sh DDALAB_BINARY SOURCE_DIR
@@ -22,7 +23,9 @@ if [ "$code" = 77 ]; then echo "SKIPPED: the local Slurm cluster cannot start he
 [ "$code" = 0 ] || fail "the local Slurm cluster did not start"
 
 batch="$src/experiments/sweeps/ludo-4mn-random-prob-believability.json"
-out=$("$ddalab" slurm "$batch" --shards 3 --out "$work/merged" -n 6 --cpus-per-task 1 --time 10:00 --submit) ||
+merged="$work/res 'q\" 100%a #1"
+slurm_dir="$merged.slurm"
+out=$("$ddalab" slurm "$batch" --shards 3 --out "$merged" -n 6 --cpus-per-task 1 --time 10:00 --submit) ||
   fail "ddalab slurm --submit failed: $out"
 echo "$out"
 merge=$(sed -n 's/^submitted array job [0-9]* and merge job \([0-9]*\)$/\1/p' <<<"$out")
@@ -33,16 +36,18 @@ for _ in $(seq 600); do
   case $state in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;; esac
   sleep 0.5
 done
-[ "$state" = COMPLETED ] || { cat "$work/merged.slurm/logs/"* 2>/dev/null; fail "the merge job ended $state"; }
+[ "$state" = COMPLETED ] || { cat "$slurm_dir/logs/"* 2>/dev/null; fail "the merge job ended $state"; }
 
 "$ddalab" run "$batch" -n 6 --out "$work/local" --quiet >/dev/null || fail "the local run failed"
-diff -r -x .ddalab "$work/local" "$work/merged" || fail "the merged folder differs from a local run"
-[ -f "$work/merged/sweep.csv" ] || fail "no sweep.csv"
+diff -r -x .ddalab "$work/local" "$merged" || fail "the merged folder differs from a local run"
+[ -f "$merged/sweep.csv" ] || fail "no sweep.csv"
+[ "$(cd "$slurm_dir/logs" && echo *)" = "merge.out shard-0.out shard-1.out shard-2.out" ] ||
+  fail "the jobs' logs are not where #SBATCH --output names them: $(ls "$slurm_dir/logs")"
 
 # A requeued task finds its finished shard and resumes it: nothing changes.
-before=$(cat "$work/merged.slurm/shards/1/"*.csv | sha256sum)
-SLURM_ARRAY_TASK_ID=1 bash "$work/merged.slurm/array.sh" || fail "the array task run again failed"
-[ "$before" = "$(cat "$work/merged.slurm/shards/1/"*.csv | sha256sum)" ] || fail "a requeued task changed its shard"
+before=$(cat "$slurm_dir/shards/1/"*.csv | sha256sum)
+SLURM_ARRAY_TASK_ID=1 bash "$slurm_dir/array.sh" >/dev/null || fail "the array task run again failed"
+[ "$before" = "$(cat "$slurm_dir/shards/1/"*.csv | sha256sum)" ] || fail "a requeued task changed its shard"
 # A second submission to a folder holding results is refused before anything runs.
-"$ddalab" slurm "$batch" --shards 3 --out "$work/merged" -n 6 >/dev/null 2>&1 && fail "a full --out was accepted"
+"$ddalab" slurm "$batch" --shards 3 --out "$merged" -n 6 >/dev/null 2>&1 && fail "a full --out was accepted"
 echo "slurm test passed"

@@ -246,20 +246,20 @@ TEST_CASE(
   SlurmOptions o;
   o.shards = 4;
   o.out = dir.path() / "it's results";
-  o.ddalab = "/opt/ddalab/bin/ddalab";
+  o.ddalab = DDALAB_CLI;  // checked: an executable file
   o.plugins = {"/opt/dice.so"};
   o.partition = "short";
   o.cpusPerTask = 2;
   const std::string array = slurmArrayScript(o);
   CHECK_THAT(array, Contains("#SBATCH --array=0-3\n") && Contains("#SBATCH --partition=short\n") &&
                         Contains("#SBATCH --cpus-per-task=2\n") && Contains("#SBATCH --requeue\n"));
-  CHECK_THAT(array, Contains("resume=(--resume)") &&
+  CHECK_THAT(array, Contains("then resume=--resume; fi") &&
                         Contains("--plugin '/opt/dice.so' --shard \"$shard/4\" --threads "
                                  "\"${SLURM_CPUS_PER_TASK:-0}\""));
   CHECK_THAT(array, Contains("/it'\\''s results.slurm/shards'"));  // quoted for the shell
   const std::string merge = slurmMergeScript(o);
-  CHECK_THAT(merge, Contains(" merge --plugin '/opt/dice.so' ") && Contains("shards/3' --out ") &&
-                        !Contains("shards/4'"));
+  CHECK_THAT(merge, Contains(" merge --plugin '/opt/dice.so' --shard-list '") &&
+                        Contains(".slurm/shards.list' --out "));
   const Batch batch = parseBatch(batchOf({ludoExperiment("c/a", "e-random", 2)}), "file.json");
   const SlurmJob job = writeSlurmJob(batch, o);
   CHECK(readText(job.batch) == toJson(batch).dump(2) + "\n");

@@ -1,7 +1,13 @@
 // ddalab slurm BATCH --shards N --out DIR: the batch as a Slurm job array and a merge job.
-#include <cstdio>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
-#include <memory>
 
 #include "app/cli/commands.h"
 #include "app/cli/options.h"
@@ -12,19 +18,68 @@ namespace ddalab::cli {
 
 namespace {
 
-// Submits `script` with sbatch (and `extra` options); returns the job id it prints.
-std::string submit(const std::filesystem::path& script, const std::string& extra) {
-  const std::string command = "sbatch --parsable " + extra + " '" + script.string() + "' 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
-  if (!pipe) throw InputError("--submit", "cannot run sbatch");
+// What a program printed on its standard output (the first kMaxOutput bytes) and how it ended.
+struct Finished {
   std::string output;
-  char buffer[256];
-  while (std::fgets(buffer, sizeof buffer, pipe.get())) output += buffer;
-  const int status = ::pclose(pipe.release());
+  int status = 0;  // as waitpid reports it
+};
+
+constexpr size_t kMaxOutput = 64 * 1024;
+
+// Runs `argv` (found on PATH) without a shell, its standard output read through a pipe (its
+// errors go where ours go). Throws InputError naming `option` when it cannot be started.
+Finished runProgram(const std::vector<std::string>& argv, const std::string& option) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw InputError(option, std::string("cannot create a pipe: ") + std::strerror(errno));
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  if (spawned != 0) {
+    ::close(fds[0]);
+    throw InputError(option, "cannot start " + argv[0] + ": " + std::strerror(spawned) +
+                                 " (is Slurm's sbatch on PATH?)");
+  }
+  Finished finished;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    const size_t room = kMaxOutput - std::min(kMaxOutput, finished.output.size());
+    finished.output.append(buffer, std::min(static_cast<size_t>(n), room));  // read on: no block
+  }
+  ::close(fds[0]);
+  while (::waitpid(pid, &finished.status, 0) < 0 && errno == EINTR) {
+  }
+  return finished;
+}
+
+// Submits `script` with `sbatch --parsable [options] script`; returns the job id it prints.
+std::string submit(const std::filesystem::path& script, std::vector<std::string> options) {
+  std::vector<std::string> argv{"sbatch", "--parsable"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.push_back(script.string());
+  Finished sbatch = runProgram(argv, "--submit");
+  std::string& output = sbatch.output;
   while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
   const std::string id = output.substr(0, output.find(';'));  // "id;cluster" on federations
-  if (status != 0 || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
-    throw InputError("--submit", "sbatch " + script.filename().string() + " failed: " + output);
+  const bool exited = WIFEXITED(sbatch.status);
+  if (!exited || WEXITSTATUS(sbatch.status) != 0)
+    throw InputError("--submit",
+                     "sbatch " + script.filename().string() + " failed (" +
+                         (exited ? "exit code " + std::to_string(WEXITSTATUS(sbatch.status))
+                                 : std::string("killed by a signal")) +
+                         "; its message above)");
+  if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
+    throw InputError("--submit", "sbatch " + script.filename().string() + " printed '" +
+                                     textExcerpt(output) + "', expected a job id");
   return id;
 }
 
@@ -81,12 +136,20 @@ int slurmCommand(const Args& args) {
             << " array tasks, " << plannedGames(batch) << " games) and " << job.mergeScript.string()
             << "\n";
   if (!vm.count("submit")) {
-    std::cout << "submit them with:\n  id=$(sbatch --parsable " << job.arrayScript.string()
-              << ")\n  sbatch --dependency=afterok:$id " << job.mergeScript.string() << "\n";
+    std::cout << "submit them with:\n  id=$(sbatch --parsable "
+              << shellWord(job.arrayScript.string()) << ")\n  sbatch --dependency=afterok:$id "
+              << shellWord(job.mergeScript.string()) << "\n";
     return kOk;
   }
-  const std::string array = submit(job.arrayScript, "");
-  const std::string merge = submit(job.mergeScript, "--dependency=afterok:" + array);
+  const std::string array = submit(job.arrayScript, {});
+  std::string merge;
+  try {
+    merge = submit(job.mergeScript, {"--dependency=afterok:" + array});
+  } catch (const InputError& e) {
+    throw InputError(e.path(), e.message() + "\nthe array job " + array +
+                                   " was submitted: cancel it (scancel " + array +
+                                   ") or submit the merge job yourself");
+  }
   std::cout << "submitted array job " << array << " and merge job " << merge
             << "\nfollow them with: squeue -j " << array << "," << merge
             << "\nresults: " << std::filesystem::absolute(vm["out"].as<std::string>()).string()
