@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/metric_applies.h"
+
 namespace ddalab {
 
 namespace {
@@ -315,6 +317,19 @@ void parseOrder(const Json& node, const std::string& path, Objective& o) {
   });
 }
 
+// Every metric the objective names, with its JSON path under the objective's.
+std::vector<std::pair<Metric, std::string>> namedMetrics(const Objective& o,
+                                                         const std::string& path) {
+  std::vector<std::pair<Metric, std::string>> named;
+  for (const MetricTarget& t : o.targets)
+    named.emplace_back(t.metric, path + ".targets." + metricKey(t.metric));
+  for (size_t i = 0; i < o.bounds.size(); ++i)
+    named.emplace_back(o.bounds[i].metric, path + ".bounds[" + std::to_string(i) + "].metric");
+  for (size_t i = 0; i < o.order.size(); ++i)
+    named.emplace_back(o.order[i].metric, path + ".order[" + std::to_string(i) + "].metric");
+  return named;
+}
+
 const ObjectiveKindInfo& kindNamed(const Json& kind, const std::string& path) {
   std::string valid;
   for (const auto& info : objectiveKinds()) {
@@ -358,7 +373,20 @@ Objective parseObjective(const Json& node, const std::string& path, int players)
     o.block = params.at("block").get<int>();
     o.strength = params.at("strength").get<double>();
   }
+  for (const auto& [metric, where] : namedMetrics(o, path))
+    checkMetricApplies(metric, players, where);
   return o;
+}
+
+void checkMetricApplies(Metric metric, int players, const std::string& path) {
+  if (metricInfo(metric).appliesTo(players)) return;
+  std::string valid;
+  for (const auto& info : allMetrics())
+    if (info.appliesTo(players)) valid += (valid.empty() ? "" : ", ") + info.key;
+  throw InputError(path, "a game of " + std::to_string(players) +
+                             (players == 1 ? " player" : " players") + " cannot have '" +
+                             metricKey(metric) + "' (" + metricInfo(metric).description +
+                             "), so it would steer nothing; expected one of " + valid);
 }
 
 Json objectiveJson(const Objective& o) {

@@ -9,7 +9,9 @@
 #include <optional>
 #include <set>
 
+#include "core/metric_applies.h"
 #include "experiments/json_input.h"
+#include "experiments/name_checks.h"
 #include "experiments/plugins.h"
 #include "experiments/sha256.h"
 #include "games/registry.h"
@@ -63,7 +65,8 @@ PlayerEntry parsePlayer(const Json& node, const std::string& path, PlayerKind ro
   return entry;
 }
 
-Coefficients parseCoefficients(const Json& node, const std::string& path) {
+// The weights of F by metric key; a metric a game of `players` seats cannot have may only weigh 0.
+Coefficients parseCoefficients(const Json& node, const std::string& path, int players) {
   if (!node.is_object())
     throw InputError(path, "expected an object of metric weights, got " + jsonExcerpt(node));
   Coefficients c{};
@@ -85,14 +88,25 @@ Coefficients parseCoefficients(const Json& node, const std::string& path) {
       throw InputError(path + "." + key, "expected a number in [-" + bound + ", " + bound +
                                              "], got " + jsonExcerpt(value));
     }
+    if (value.get<double>() != 0) checkMetricApplies(*metric, players, path + "." + key);
     c[static_cast<size_t>(*metric)] = value.get<double>();
   }
   return c;
 }
 
-// Characters refused in names although Linux allows them: Windows forbids them in file names
-// (and macOS ':'), and results are shared between systems.
-constexpr std::string_view kNonPortableNameCharacters = "\\:*?\"<>|";
+}  // namespace
+
+void checkPortableCharacters(const std::string& text, const std::string& path,
+                             const std::string& named, const std::string& expected) {
+  if (const size_t at = findUnprintable(text); at != std::string::npos)
+    throw InputError(path, named + " has a control character or invalid UTF-8 at byte " +
+                               std::to_string(at) + expected);
+  if (const size_t at = text.find_first_of(kNonPortableNameCharacters); at != std::string::npos)
+    throw InputError(path, named + " has '" + text[at] +
+                               "', which cannot appear in file names on every system" + expected);
+}
+
+namespace {
 
 // Refuses a name (`what`: "experiment name", "comparison name") that would not make a safe,
 // visible, portable file name of at most kMaxNameStemBytes bytes.
@@ -101,12 +115,7 @@ void checkFileName(const std::string& name, const std::string& path, const std::
   const std::string expected =
       "; expected printable characters other than \\ : * ? \" < > |, not starting with '.' "
       "(names become file names with '/' -> \"__\")";
-  if (const size_t at = findUnprintable(name); at != std::string::npos)
-    throw InputError(path, named + " has a control character or invalid UTF-8 at byte " +
-                               std::to_string(at) + expected);
-  if (const size_t at = name.find_first_of(kNonPortableNameCharacters); at != std::string::npos)
-    throw InputError(path, named + " has '" + name[at] +
-                               "', which cannot appear in file names on every system" + expected);
+  checkPortableCharacters(name, path, named, expected);
   const std::string stem = fileStem(name);
   if (stem.front() == '.')  // also "." and ".."
     throw InputError(path, named + " starts with '.' and would make hidden files" + expected);
@@ -223,7 +232,7 @@ Experiment parseExperiment(const JsonFields& fields, const std::string& path) {
       parsePlayer(fields.has("environment") ? fields.get("environment") : Json{{"id", "e-random"}},
                   fields.at("environment"), PlayerKind::Environment, *e.game);
   if (fields.has("coefficients"))
-    e.coefficients = parseCoefficients(fields.get("coefficients"), fields.at("coefficients"));
+    e.coefficients = parseCoefficients(fields.get("coefficients"), fields.at("coefficients"), n);
   if (fields.has("objective")) parseExperimentObjective(fields, e);
   e.iterations = static_cast<int>(fields.integer("iterations", 1, 100'000'000));
   e.salt = fields.has("salt") ? fields.unsignedInteger("salt") : 0;
@@ -300,6 +309,8 @@ Batch parseDocument(const Json& document) {
     if (const std::string& comparison = batch.experiments.back().comparison; !comparison.empty())
       comparisons.claim(comparison, path + ".comparison");
   }
+  // A shard record is a split like --shard's: the same games or none.
+  if (batch.shard) checkShardable(batch, batch.shard->count, "$.shard");
   return batch;
 }
 

@@ -1,16 +1,25 @@
 #include "experiments/sweep.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <variant>
 
 #include "experiments/batch.h"
+#include "experiments/name_checks.h"
 #include "results/csv.h"
 
 namespace ddalab {
 
 namespace {
+
+// Most experiments a batch's sweeps may expand into (grid points times the rows played at each,
+// with the batch's other experiments), counted before any is made. `validate` of that many took
+// 74 s and 0.6 GB on a loaded 2-core machine; a larger study runs as several batches.
+constexpr size_t kMaxSweepExperiments = 100'000;
 
 // ---- paths -----------------------------------------------------------------------------------
 
@@ -54,10 +63,10 @@ std::vector<Segment> parsePath(const std::string& path, const std::string& where
   }
   if (segments.empty()) throw InputError(where, expected);
   const auto& first = std::get<std::string>(segments.front());
-  if (first == "name" || first == "comparison")
+  if (first == "name" || first == "comparison" || first == "point")
     throw InputError(where,
-                     "the sweep names the experiments and comparisons itself; expected "
-                     "another path than " +
+                     "the sweep names the experiments and comparisons and records each one's "
+                     "point itself; expected another path than " +
                          jsonExcerpt(path));
   return segments;
 }
@@ -151,6 +160,24 @@ std::vector<Json> rangeValues(const Json& range, const std::string& where) {
   return values;
 }
 
+// Throws unless `value` can be a grid point's value: it names the point's experiments and
+// comparisons ("x@random_prob=0.2") and fills a column of sweep.csv, so it is a number, a
+// boolean or a string that makes a portable file name.
+void checkAxisValue(const Json& value, const std::string& where) {
+  if (value.is_number() || value.is_boolean()) return;
+  if (!value.is_string())
+    throw InputError(where,
+                     "expected a number, string or boolean (a grid point's value names its "
+                     "experiments and fills a column of sweep.csv), got " +
+                         jsonExcerpt(value) +
+                         "; a list or object parameter cannot be an axis: write one experiment "
+                         "per value instead");
+  if (value.get<std::string>().empty()) throw InputError(where, "expected a non-empty string");
+  checkPortableCharacters(value.get<std::string>(), where, "value " + jsonExcerpt(value),
+                          "; expected printable characters other than \\ : * ? \" < > | "
+                          "(a grid point's values become part of file names)");
+}
+
 SweepAxis parseAxis(const Json& node, const std::string& where) {
   checkKeys(node, where, {"path", "values", "range", "combine"},
             "an axis {\"path\", \"values\" or \"range\"}");
@@ -166,6 +193,8 @@ SweepAxis parseAxis(const Json& node, const std::string& where) {
     if (!values.is_array() || values.empty())
       throw InputError(where + ".values", "expected a non-empty array of values");
     axis.values.assign(values.begin(), values.end());
+    for (size_t v = 0; v < axis.values.size(); ++v)
+      checkAxisValue(axis.values[v], where + ".values[" + std::to_string(v) + "]");
   } else {
     axis.values = rangeValues(node.at("range"), where + ".range");
   }
@@ -216,9 +245,9 @@ std::vector<PlacedAxis> parseSweep(const Json& node, const std::string& where) {
 
 // ---- grid ------------------------------------------------------------------------------------
 
-// Every grid point: one value index per axis. Zipped axes share an index (same length);
-// the first group varies slowest.
-std::vector<std::vector<size_t>> gridPoints(const std::vector<PlacedAxis>& axes) {
+// The axes grouped as they move: an axis with zip joins the group before it (same length); the
+// first group varies slowest.
+std::vector<std::vector<size_t>> axisGroups(const std::vector<PlacedAxis>& axes) {
   std::vector<std::vector<size_t>> groups;  // axis indices
   for (size_t a = 0; a < axes.size(); ++a) {
     if (axes[a].axis.zip && !groups.empty()) {
@@ -233,6 +262,84 @@ std::vector<std::vector<size_t>> gridPoints(const std::vector<PlacedAxis>& axes)
       groups.push_back({a});
     }
   }
+  return groups;
+}
+
+// The keys under which two values are one grid value: written alike (1 and "1" make one name),
+// and equal (1 and 1.0 are one number).
+std::array<std::string, 2> valueKeys(const Json& value) {
+  std::string equal = value.dump();
+  if (value.is_number_float()) {
+    const double x = value.get<double>();
+    if (x == std::trunc(x) && std::abs(x) < 9e15) equal = std::to_string(static_cast<long long>(x));
+  }
+  return {valueText(value), std::move(equal)};
+}
+
+// Throws unless the group's axes take a different combination of values at each of its steps:
+// a repeated one would play the same grid point twice under two names.
+void checkDistinctSteps(const std::vector<PlacedAxis>& axes, const std::vector<size_t>& group) {
+  std::array<std::map<std::string, size_t>, 2> seen;  // a step's keys -> the first step
+  const size_t steps = axes[group.front()].axis.values.size();
+  for (size_t v = 0; v < steps; ++v) {
+    std::array<std::string, 2> keys;
+    for (size_t a : group) {
+      const auto valueKey = valueKeys(axes[a].axis.values[v]);
+      for (size_t k = 0; k < keys.size(); ++k) keys[k] += valueKey[k] + '\n';
+    }
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const auto [earlier, added] = seen[k].emplace(keys[k], v);
+      if (added) continue;
+      const PlacedAxis& last = axes[group.back()];
+      throw InputError(last.where, "value " + std::to_string(v) + " (" +
+                                       jsonExcerpt(last.axis.values[v]) + ") repeats value " +
+                                       std::to_string(earlier->second) + " (" +
+                                       jsonExcerpt(last.axis.values[earlier->second]) +
+                                       (group.size() > 1 ? ", with the axes zipped to it" : "") +
+                                       "); expected each grid point once");
+    }
+  }
+}
+
+// Whether `inner` is `outer` or lies inside it (players[0] holds players[0].level).
+bool withinPath(const std::vector<Segment>& inner, const std::vector<Segment>& outer) {
+  return inner.size() >= outer.size() && std::equal(outer.begin(), outer.end(), inner.begin());
+}
+
+// Throws unless every axis varies a part of the experiment no other axis varies: the same path
+// twice (in one sweep, a batch's and a row's, two --vary or --vary and a file's) or a path inside
+// another would name points by values that are never played.
+void checkDistinctPaths(const std::vector<PlacedAxis>& axes) {
+  for (size_t a = 0; a < axes.size(); ++a)
+    for (size_t b = 0; b < a; ++b) {
+      const PlacedAxis &later = axes[a], &earlier = axes[b];
+      if (!withinPath(later.segments, earlier.segments) &&
+          !withinPath(earlier.segments, later.segments))
+        continue;
+      throw InputError(later.where,
+                       "varies " + jsonExcerpt(later.axis.path) +
+                           (later.axis.path == earlier.axis.path ? ", as " : ", which overlaps ") +
+                           jsonExcerpt(earlier.axis.path) + " of " + earlier.where +
+                           " does; expected each part of the experiment in one axis only");
+    }
+}
+
+// The number of grid points of `axes`, or nullopt when above `bound` (counted without
+// overflow, before anything is expanded).
+std::optional<size_t> pointCount(const std::vector<PlacedAxis>& axes,
+                                 const std::vector<std::vector<size_t>>& groups, size_t bound) {
+  size_t count = 1;
+  for (const auto& group : groups) {
+    const size_t n = axes[group.front()].axis.values.size();
+    if (count > bound / n) return std::nullopt;
+    count *= n;
+  }
+  return count;
+}
+
+// Every grid point: one value index per axis; zipped axes (a group) share an index.
+std::vector<std::vector<size_t>> gridPoints(const std::vector<PlacedAxis>& axes,
+                                            const std::vector<std::vector<size_t>>& groups) {
   std::vector<std::vector<size_t>> points = {std::vector<size_t>(axes.size())};
   for (const auto& group : groups) {
     std::vector<std::vector<size_t>> next;
@@ -294,14 +401,54 @@ std::string nameOf(const Json& experiment) {
   return name && name->is_string() ? name->get<std::string>() : std::string();
 }
 
-// The experiment at one grid point, validated: an error is reported at the axis whose path
-// the validation names (or the first axis), with the point's values.
-Json pointExperiment(const Json& experiment, const std::vector<PlacedAxis>& axes,
-                     const std::vector<size_t>& point, const std::string& label,
-                     const Json& values) {
+struct Row {
+  Json experiment;               // without "sweep"
+  std::vector<PlacedAxis> axes;  // its own
+  std::string where;             // its JSON path in the file ("$.experiments[2]", "$")
+};
+
+// The index of the axis of `axes` whose path the JSON path `inner` ("$.players[0].level") lies
+// in, if any.
+std::optional<size_t> axisAt(const std::string& inner, const std::vector<PlacedAxis>& axes) {
+  for (size_t a = 0; a < axes.size(); ++a) {
+    const std::string prefix = "$." + axes[a].axis.path;
+    if (inner.rfind(prefix, 0) == 0 && (inner.size() == prefix.size() ||
+                                        inner[prefix.size()] == '.' || inner[prefix.size()] == '['))
+      return a;
+  }
+  return std::nullopt;
+}
+
+// Rethrows the refusal of `row` at a grid point where it belongs: at the axis of `own` (the axes
+// that set its values) whose path it names; at the first of `all` (the point's axes) when it is
+// the name the point's values make; else at the row, the same in every point.
+[[noreturn]] void refusePoint(const InputError& error, const Row& row,
+                              const std::vector<PlacedAxis>& own,
+                              const std::vector<PlacedAxis>& all, const std::string& label) {
+  const size_t dollar = error.path().find('$');
+  const std::string inner =
+      dollar == std::string::npos ? error.path() : error.path().substr(dollar);
+  const std::string what = "at the grid point " + label.substr(1) + ", the experiment " +
+                           jsonExcerpt(nameOf(row.experiment)) + " is refused: ";
+  if (const auto culprit = axisAt(inner, own))
+    throw InputError(own[*culprit].where, what + inner + ": " + error.message());
+  for (const char* named : {"$.name", "$.comparison", "$.point"})
+    if (inner.rfind(named, 0) == 0)
+      throw InputError(all.front().where, what + inner + ": " + error.message() +
+                                              " (the grid point's values make its names)");
+  const std::string rest = inner.rfind('$', 0) == 0 ? inner.substr(1) : "";
+  throw InputError(row.where + rest, what + error.message());
+}
+
+// The experiment of `row` at one grid point, validated; `own` are the axes that set its values
+// (every axis for the swept row, the batch's for the others), `all` the point's axes.
+Json pointExperiment(const Row& row, const std::vector<PlacedAxis>& own,
+                     const std::vector<PlacedAxis>& all, const std::vector<size_t>& point,
+                     const std::string& label, const Json& values) {
+  const Json& experiment = row.experiment;
   Json e = experiment;
-  for (size_t a = 0; a < axes.size(); ++a)
-    setAt(e, axes[a].segments, axes[a].axis.values[point[a]], axes[a].axis.path, axes[a].where);
+  for (size_t a = 0; a < own.size(); ++a)
+    setAt(e, own[a].segments, own[a].axis.values[point[a]], own[a].axis.path, own[a].where);
   e["name"] = nameOf(experiment) + label;
   e["point"] = values;
   if (experiment.contains("comparison") && experiment.at("comparison").is_string())
@@ -309,26 +456,12 @@ Json pointExperiment(const Json& experiment, const std::vector<PlacedAxis>& axes
   try {
     parseExperiment(e, 0, "");
   } catch (const InputError& error) {
-    const size_t dollar = error.path().find('$');
-    const std::string inner =
-        dollar == std::string::npos ? error.path() : error.path().substr(dollar);
-    size_t culprit = 0;
-    for (size_t a = 0; a < axes.size(); ++a)
-      if (inner.rfind("$." + axes[a].axis.path, 0) == 0) culprit = a;
-    throw InputError(axes[culprit].where, "at the grid point " + label.substr(1) +
-                                              ", the experiment " +
-                                              jsonExcerpt(nameOf(experiment)) +
-                                              " is refused: " + inner + ": " + error.message());
+    refusePoint(error, row, own, all, label);
   }
   return e;
 }
 
 // ---- expansion -------------------------------------------------------------------------------
-
-struct Row {
-  Json experiment;               // without "sweep"
-  std::vector<PlacedAxis> axes;  // its own
-};
 
 // The axes every experiment of a comparison is played at: the batch's, then the one swept
 // row's own (two rows sweeping differently are refused: their points would not pair).
@@ -349,6 +482,7 @@ std::vector<PlacedAxis> comparisonAxes(const std::vector<Row>& rows,
   }
   std::vector<PlacedAxis> axes = batchAxes;
   if (swept) axes.insert(axes.end(), swept->axes.begin(), swept->axes.end());
+  checkDistinctPaths(axes);
   return axes;
 }
 
@@ -359,6 +493,28 @@ std::vector<PlacedAxis> axesOf(const Row& row, const std::vector<PlacedAxis>& al
   return {all.begin(), all.begin() + static_cast<std::ptrdiff_t>(batchCount)};
 }
 
+// The grid points of `axes` with their groups, refused when any repeats or when the batch would
+// hold more than kMaxSweepExperiments experiments: `members` rows at each point after the
+// `expanded` experiments before them (counted before any is made).
+std::vector<std::vector<size_t>> checkedGrid(const std::vector<PlacedAxis>& axes, size_t members,
+                                             size_t expanded) {
+  const auto groups = axisGroups(axes);
+  const size_t room = expanded < kMaxSweepExperiments ? kMaxSweepExperiments - expanded : 0;
+  if (!pointCount(axes, groups, room / members)) {
+    const auto points = pointCount(axes, groups, SIZE_MAX);
+    throw InputError(
+        axes.front().where,
+        "the grid has " +
+            (points ? std::to_string(*points) : "more than " + std::to_string(SIZE_MAX)) +
+            " points of " + std::to_string(members) + " experiment(s) each, after " +
+            std::to_string(expanded) + " other experiment(s); expected at most " +
+            std::to_string(kMaxSweepExperiments) +
+            " experiments in a batch: fewer values, or several batches");
+  }
+  for (const auto& group : groups) checkDistinctSteps(axes, group);
+  return gridPoints(axes, groups);
+}
+
 void emitPoints(const std::vector<Row>& rows, const std::vector<size_t>& members,
                 const std::vector<PlacedAxis>& axes, size_t batchCount, Json& out) {
   if (axes.empty()) {
@@ -366,15 +522,14 @@ void emitPoints(const std::vector<Row>& rows, const std::vector<size_t>& members
     return;
   }
   const std::vector<std::string> names = axisNames(axes);
-  for (const auto& point : gridPoints(axes)) {
+  for (const auto& point : checkedGrid(axes, members.size(), out.size())) {
     const std::string label = pointLabel(axes, names, point);
     const Json values = pointValues(axes, names, point);
     for (size_t i : members) {
       const std::vector<PlacedAxis> own = axesOf(rows[i], axes, batchCount);
       const std::vector<size_t> ownPoint(point.begin(),
                                          point.begin() + static_cast<std::ptrdiff_t>(own.size()));
-      Json e = pointExperiment(rows[i].experiment, own, ownPoint, label, values);
-      out.push_back(std::move(e));
+      out.push_back(pointExperiment(rows[i], own, axes, ownPoint, label, values));
     }
   }
 }
@@ -383,11 +538,9 @@ Json expandExperiments(const Json& list, const std::vector<PlacedAxis>& batchAxe
                        const std::string& listPath) {
   std::vector<Row> rows;
   for (size_t i = 0; i < list.size(); ++i) {
-    Row row{list[i], {}};
+    Row row{list[i], {}, listPath == "$" ? "$" : listPath + "[" + std::to_string(i) + "]"};
     if (row.experiment.is_object() && row.experiment.contains("sweep")) {
-      const std::string where =
-          listPath == "$" ? "$.sweep" : listPath + "[" + std::to_string(i) + "].sweep";
-      row.axes = parseSweep(row.experiment.at("sweep"), where);
+      row.axes = parseSweep(row.experiment.at("sweep"), row.where + ".sweep");
       row.experiment.erase("sweep");
     }
     rows.push_back(std::move(row));
@@ -432,6 +585,7 @@ SweepAxis parseVary(const std::string& text) {
     if (item.empty()) throw InputError("--vary", "an empty value in " + jsonExcerpt(text));
     const Json parsed = Json::parse(item, nullptr, false);
     axis.values.push_back(parsed.is_discarded() ? Json(item) : parsed);
+    checkAxisValue(axis.values.back(), "--vary " + axis.path);
     start = end + 1;
   }
   return axis;

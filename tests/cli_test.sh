@@ -84,6 +84,52 @@ expect 2 "--vary coefficients.tensoin: at the grid point tensoin=1" "$ddalab" sw
   --vary coefficients.tensoin=1
 expect 2 "unknown action 'grow'" "$ddalab" sweep grow "$sweep"
 
+# Grid values that cannot name a point are refused at the axis by validate, sweep expand and
+# run alike: each crashed (exit 139) when a row the sweep leaves alone stood first.
+swept_beside() { # PATH VALUE: a comparison of an unvaried row and one sweeping PATH over VALUE, "e"
+  local row='"comparison": "c", "game": {"id": "ludo", "params": {"players": 2}}, "iterations": 1'
+  printf '{"format": "ddalab-batch/1", "seed": 1, "experiments": [{"name": "c/e-random", %s,
+    "environment": {"id": "e-random"}}, {"name": "c/e-hc", %s, "environment": {"id": "e-hillclimber"},
+    "sweep": [{"path": "%s", "values": [%s, "e"]}]}]}' "$row" "$row" "$1" "$2" >"$work/swept.json"
+}
+long_value="\"$(printf '%0190d' 0)\""
+for case in "environment.params.random_prob|null|values\[0\]: expected a number, string or boolean" \
+  "game.params.safe_squares|[0, 13]|values\[0\]: expected a number, string or boolean" \
+  "environment.params|{\"random_prob\": 0.5}|values\[0\]: expected a number, string or boolean" \
+  "environment.id|\"e-hill?climber\"|values\[0\]: value \"e-hill?climber\" has '?'" \
+  "environment.id|$long_value|: at the grid point id=00.*the experiment \"c/e-random\" is refused: \$.name"; do
+  IFS='|' read -r path value message <<<"$case"
+  swept_beside "$path" "$value"
+  for command in validate "sweep expand"; do
+    # shellcheck disable=SC2086 # "sweep expand" is two words
+    expect 2 "swept.json: \$.experiments\[1\].sweep\[0\].*$message" "$ddalab" $command "$work/swept.json"
+  done
+  expect 2 "swept.json: \$.experiments\[1\].sweep\[0\].*$message" "$ddalab" run "$work/swept.json" \
+    --out "$work/swept-run" --quiet
+  [ ! -e "$work/swept-run" ] || fail "a refused sweep left $work/swept-run"
+done
+# Two axes on one path (two --vary, --vary on the file's axis) and a repeated value are refused.
+expect 2 "--vary coefficients.tension: varies \"coefficients.tension\", as \"coefficients.tension\" of --vary coefficients.tension" \
+  "$ddalab" sweep expand "$sweep" --vary coefficients.tension=0,1 --vary coefficients.tension=2
+expect 2 "experiments\[1\].sweep\[1\]: varies \"coefficients.believability\", as .* of --vary coefficients.believability" \
+  "$ddalab" run "$sweep" --vary coefficients.believability=5 --out "$work/twice" --quiet
+expect 2 "--vary coefficients.lead: value 1 (1.0) repeats value 0 (1)" "$ddalab" sweep expand "$sweep" \
+  --vary coefficients.lead=1,1.0
+# A grid is counted before it is expanded: 10^12 points are refused at once.
+printf '{"format": "ddalab-experiment/1", "seed": 1, "name": "x", "game": {"id": "ludo"}, "iterations": 1,
+  "sweep": [%s]}' "$(for k in lead tension freedom; do
+    printf '{"path": "coefficients.%s", "range": {"from": 1, "to": 10000, "steps": 10000}},' "$k"
+  done | sed 's/,$//')" >"$work/huge.json"
+expect 2 "huge.json: \$.sweep\[0\]: the grid has 1000000000000 points .* expected at most 100000 experiments" \
+  timeout 60 "$ddalab" sweep expand "$work/huge.json"
+# sweep expand never writes over its input, however the path is spelled (a hard link too).
+cp "$sweep" "$work/self.json"
+ln "$work/self.json" "$work/self-link.json"
+for out in "$work/self.json" "$work/../$(basename "$work")/self.json" "$work/self-link.json"; do
+  expect 2 "--out: '$out' is the input file" "$ddalab" sweep expand "$work/self.json" --out "$out"
+done
+cmp -s "$sweep" "$work/self.json" || fail "sweep expand --out changed its input"
+
 # Shards: three shard folders merge into the files of one run; a missing shard is named.
 "$ddalab" run "$src/experiments/quick.json" -n 5 --out "$work/one" --quiet >/dev/null 2>&1
 for k in 0 1 2; do
@@ -94,6 +140,19 @@ expect 0 "merged 3 shards" "$ddalab" merge "$work/shard2" "$work/shard0" "$work/
 diff -r -x .ddalab "$work/one" "$work/merged" >/dev/null || fail "merged shards differ from one run"
 expect 2 "shard 1/3 is missing" "$ddalab" merge "$work/shard0" "$work/shard2" --out "$work/merged2"
 expect 2 "expected K/N" "$ddalab" run "$src/experiments/quick.json" --shard 3/3
+# A "shard" record splits a batch as --shard does: a win-rate objective is refused either way.
+objective='{"kind": "win-rate", "seat": 0, "block": 2}'
+printf '{"format": "ddalab-batch/1", "seed": 1, "shard": {"index": 1, "count": 2}, "experiments": [{"name": "w",
+  "game": {"id": "ludo", "params": {"players": 2}}, "environment": {"id": "e-hillclimber"}, "objective": %s,
+  "iterations": 4}]}' "$objective" >"$work/shard-record.json"
+expect 2 "shard-record.json: \$.shard: experiment 'w' pursues a win-rate objective" "$ddalab" run \
+  "$work/shard-record.json" --out "$work/shard-record" --quiet
+# An objective on a metric the game cannot have steers nothing: refused (the one-player Maze).
+printf '{"format": "ddalab-experiment/1", "seed": 1, "name": "m", "game": {"id": "maze"}, "iterations": 1,
+  "environment": {"id": "e-hillclimber"}, "objective": {"kind": "target", "targets": {"fairness": 0}}}' \
+  >"$work/maze-fairness.json"
+expect 2 "maze-fairness.json: \$.objective.targets.fairness: a game of 1 player cannot have 'fairness'" \
+  "$ddalab" validate "$work/maze-fairness.json"
 
 # User studies: a protocol is validated (its mistakes named by file and JSON path), simulated
 # participants' sessions are analysed, and the power of the shipped Ludo protocol is estimated.

@@ -325,6 +325,56 @@ TEST_CASE("objective: bad objectives are refused naming the key and what was exp
   CHECK_NOTHROW(checkShardable(batch, 1, "--shards"));
 }
 
+TEST_CASE("objective: a metric the game cannot have is refused where the objective or F names it",
+          "[objective]") {
+  const auto mazeError = [](const Json& objective, const Json& coefficients = Json::object()) {
+    const Json e = {{"name", "m"},
+                    {"game", {{"id", "maze"}}},
+                    {"environment", {{"id", "e-hillclimber"}}},
+                    {"iterations", 1},
+                    {"coefficients", coefficients},
+                    {"objective", objective}};
+    return errorOf({{"format", "ddalab-batch/1"}, {"seed", 1}, {"experiments", {e}}});
+  };
+  // The one-player Maze has no fairness, drama or comeback: aiming at them steers nothing.
+  CHECK_THAT(mazeError({{"kind", "target"}, {"targets", {{"lead", 1}, {"fairness", 0}}}}),
+             Contains("file.json: $.experiments[0].objective.targets.fairness: a game of 1 "
+                      "player cannot have 'fairness'") &&
+                 Contains("expected one of rounds, lead_changes, lead"));
+  CHECK_THAT(mazeError({{"kind", "constrained"}, {"bounds", {{{"metric", "drama"}, {"min", 1}}}}}),
+             Contains("$.experiments[0].objective.bounds[0].metric: a game of 1 player cannot "
+                      "have 'drama'"));
+  CHECK_THAT(mazeError({{"kind", "lexicographic"},
+                        {"order", {{{"metric", "tension"}}, {{"metric", "comeback"}}}}}),
+             Contains("objective.order[1].metric: a game of 1 player cannot have 'comeback'"));
+  CHECK(mazeError({{"kind", "target"}, {"targets", {{"lead", 1}, {"tension", 2}}}}).empty());
+  // The fun score's coefficients by the same check: a weight on such a metric steers nothing.
+  const Json sum = {{"kind", "weighted-sum"}};
+  CHECK_THAT(mazeError(sum, {{"lead", 1}, {"drama", 5}}),
+             Contains("$.experiments[0].coefficients.drama: a game of 1 player cannot have "
+                      "'drama'"));
+  CHECK(mazeError(sum, {{"lead", 1}, {"fairness", 0}}).empty());
+  // The same objectives on a game of two players.
+  CHECK(objectiveError({{"kind", "target"}, {"targets", {{"fairness", 0}}}}).empty());
+  CHECK(objectiveError({{"kind", "constrained"}, {"bounds", {{{"metric", "drama"}, {"min", 1}}}}})
+            .empty());
+}
+
+TEST_CASE("objective: a batch's shard record cannot split a win-rate objective either",
+          "[objective]") {
+  // A shard folder's batch.json (or any file) carrying "shard" is split as --shard splits it.
+  Json doc = batchWith({{"kind", "win-rate"}, {"seat", 0}}, "e-hillclimber", 4);
+  doc["shard"] = {{"index", 1}, {"count", 2}};
+  CHECK_THAT(errorOf(doc), Contains("file.json: $.shard: experiment 'x/steered' pursues a "
+                                    "win-rate objective") &&
+                               Contains("cannot be split into shards"));
+  doc["shard"] = {{"index", 0}, {"count", 1}};
+  CHECK(errorOf(doc).empty());
+  doc = batchWith({{"kind", "target"}, {"targets", {{"lead", 1}}}}, "e-hillclimber", 4);
+  doc["shard"] = {{"index", 1}, {"count", 2}};
+  CHECK(errorOf(doc).empty());
+}
+
 TEST_CASE("objective: the file form reads back to the same objective", "[objective]") {
   for (const Json& node :
        {Json{{"kind", "target"}, {"targets", {{"lead_changes", 0.3}}}, {"per_round", false}},

@@ -136,7 +136,7 @@ TEST_CASE("sweep refusals name the file, the axis and what was expected", "[swee
              Contains("$.experiments[0].sweep[0]: path players[2].level: $.players has no entry "
                       "[2] (it has 2)"));
   CHECK_THAT(refused({{{"path", "name"}, {"values", {"a"}}}}),
-             Contains("the sweep names the experiments and comparisons itself"));
+             Contains("the sweep names the experiments and comparisons and records"));
   CHECK_THAT(refused({{{"path", "coefficients..x"}, {"values", {1}}}}),
              Contains("expected a path into the experiment"));
   CHECK_THAT(refused({{{"path", "coefficients.lead"}}}),
@@ -165,6 +165,138 @@ TEST_CASE("sweep refusals name the file, the axis and what was expected", "[swee
   noPlayers.erase("players");
   noPlayers["sweep"] = {{{"path", "players[0].level"}, {"values", {10}}}};
   CHECK_THAT(errorOf(batchOf({noPlayers})), Contains("write its players out to vary them"));
+}
+
+namespace {
+
+// A comparison of an unvaried row (first: it is expanded first at each point) and a row whose
+// own sweep varies `path` over `values`.
+Json besideUnvaried(const std::string& path, const Json& values) {
+  Json swept = ludoExperiment("c/e-hc", "e-hillclimber", 2);
+  swept["sweep"] = {{{"path", path}, {"values", values}}};
+  return batchOf({ludoExperiment("c/e-random", "e-random", 2), swept});
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a grid value that cannot name a point is refused at the axis, also for the rows the sweep "
+    "leaves alone",
+    "[sweep]") {
+  // Each of these crashed (exit 139): the unvaried row's refusal indexed its empty axis list.
+  const std::string axis = "file.json: $.experiments[1].sweep[0]";
+  CHECK_THAT(
+      errorOf(besideUnvaried("environment.params.random_prob", {0.5, nullptr})),
+      Contains(axis + ".values[1]: expected a number, string or boolean") && Contains("got null"));
+  CHECK_THAT(errorOf(besideUnvaried("game.params.safe_squares", {{0, 13}, {0, 26}})),
+             Contains(axis + ".values[0]: expected a number, string or boolean") &&
+                 Contains("a list or object parameter cannot be an axis"));
+  CHECK_THAT(errorOf(besideUnvaried("environment.params", {{{"random_prob", 0.5}}})),
+             Contains(axis + ".values[0]: expected a number, string or boolean"));
+  CHECK_THAT(errorOf(besideUnvaried("environment.id", {"e-maxmax", "e-hill?climber"})),
+             Contains(axis + ".values[1]: value \"e-hill?climber\" has '?'"));
+  CHECK_THAT(errorOf(besideUnvaried("environment.id", {""})),
+             Contains(axis + ".values[0]: expected a non-empty string"));
+  const std::string longValue(190, 'x');
+  CHECK_THAT(errorOf(besideUnvaried("environment.id", {longValue})),
+             Contains(axis + ": at the grid point id=xxx") &&
+                 Contains("the experiment \"c/e-random\" is refused: $.name:") &&
+                 Contains("expected at most 200 bytes (the grid point's values make its names)"));
+  // The rows a sweep leaves alone are refused at their own path, at any point.
+  Json badRow = besideUnvaried("coefficients.lead", {1, 2});
+  badRow["experiments"][0]["players"][0]["level"] = 0;
+  CHECK_THAT(errorOf(badRow),
+             Contains("file.json: $.experiments[0].players[0].level: at the grid point lead=1"));
+  // The same values by --vary, whatever the row.
+  CHECK_THROWS_WITH(parseVary("environment.params.random_prob=0.5,null"),
+                    Contains("--vary environment.params.random_prob: expected a number"));
+  CHECK_THROWS_WITH(parseVary("environment.params={}"),
+                    Contains("a list or object parameter cannot be an axis"));
+  CHECK_THROWS_WITH(parseVary("environment.id=a?b"), Contains("has '?'"));
+}
+
+TEST_CASE("an axis varies what no other axis varies, and each grid point is played once",
+          "[sweep]") {
+  const auto axis = [](const std::string& path, Json values, bool zip = false) {
+    Json a = {{"path", path}, {"values", std::move(values)}};
+    if (zip) a["combine"] = "zip";
+    return a;
+  };
+  Json row = ludoExperiment("c/a", "e-hillclimber", 2);
+  // The same path twice in one sweep, and a path inside another's.
+  CHECK_THAT(errorOf(batchOf(
+                 {row}, {axis("coefficients.lead", {1, 2}), axis("coefficients.lead", {3, 4})})),
+             Contains("file.json: $.sweep[1]: varies \"coefficients.lead\", as "
+                      "\"coefficients.lead\" of $.sweep[0] does; expected each part"));
+  CHECK_THAT(errorOf(batchOf({row}, {axis("environment.params.random_prob", {0, 1}),
+                                     axis("environment.params", {0})})),
+             Contains("$.sweep[1]: varies \"environment.params\", which overlaps"));
+  // A batch's axis and a row's on one path.
+  Json swept = row;
+  swept["sweep"] = {axis("coefficients.lead", {5})};
+  CHECK_THAT(errorOf(batchOf({swept}, {axis("coefficients.lead", {1, 2})})),
+             Contains("$.experiments[0].sweep[0]: varies \"coefficients.lead\", as "
+                      "\"coefficients.lead\" of $.sweep[0] does"));
+  // Two --vary on one path, and --vary on the file's axis.
+  const std::vector<SweepAxis> twice = {parseVary("coefficients.lead=1,2"),
+                                        parseVary("coefficients.lead=3")};
+  CHECK_THROWS_WITH(parseBatch(batchOf({row}), "file.json", twice),
+                    Contains("file.json: --vary coefficients.lead: varies") &&
+                        Contains("of --vary coefficients.lead does"));
+  const std::vector<SweepAxis> again = {parseVary("coefficients.lead=3")};
+  CHECK_THROWS_WITH(parseBatch(batchOf({swept}), "file.json", again),
+                    Contains("$.experiments[0].sweep[0]: varies") &&
+                        Contains("of --vary coefficients.lead does"));
+  // The point the sweep records itself.
+  for (const std::string path : {"point", "point.x"})
+    CHECK_THAT(errorOf(batchOf({row}, {axis(path, {1})})),
+               Contains("records each one's point itself"));
+  // One value twice: 1 and 1.0 are one number, 1 and "1" one name.
+  CHECK_THAT(errorOf(batchOf({row}, {axis("coefficients.lead", {1, 1.0})})),
+             Contains("$.sweep[0]: value 1 (1.0) repeats value 0 (1); expected each grid point "
+                      "once"));
+  CHECK_THAT(errorOf(batchOf({row}, {axis("coefficients.lead", {1, 2, "1"})})),
+             Contains("value 2 (\"1\") repeats value 0 (1)"));
+  CHECK_THAT(errorOf(batchOf({row}, {{{"path", "coefficients.lead"},
+                                      {"range", {{"from", 1}, {"to", 1}, {"steps", 2}}}}})),
+             Contains("value 1 (1) repeats value 0 (1)"));
+  // Zipped axes: a repeated value is fine while the pair differs.
+  CHECK(errorOf(batchOf({row}, {axis("coefficients.lead", {1, 1}),
+                                axis("coefficients.tension", {1, 2}, true)}))
+            .empty());
+  CHECK_THAT(errorOf(batchOf({row}, {axis("coefficients.lead", {1, 1}),
+                                     axis("coefficients.tension", {2, 2}, true)})),
+             Contains("$.sweep[1]: value 1 (2) repeats value 0 (2, with the axes zipped to it)"));
+}
+
+TEST_CASE("a grid is counted before it is expanded and refused above 100000 experiments",
+          "[sweep]") {
+  const Json row = ludoExperiment("c/a", "e-hillclimber", 2);
+  const auto range = [](const std::string& path, int steps) {
+    return Json{{"path", path}, {"range", {{"from", 1}, {"to", steps}, {"steps", steps}}}};
+  };
+  // 10^4 x 10^4 x 10^4 points (10^12), and 10^4^6 (past 2^64): refused at once, counted exactly
+  // where it can be.
+  Json huge = Json::array();
+  for (const char* key : {"lead", "tension", "freedom"})
+    huge.push_back(range(std::string("coefficients.") + key, 10000));
+  CHECK_THAT(errorOf(batchOf({row}, huge)),
+             Contains("file.json: $.sweep[0]: the grid has 1000000000000 points of 1 "
+                      "experiment(s) each, after 0 other experiment(s); expected at most 100000 "
+                      "experiments in a batch"));
+  for (const char* key : {"lead_changes", "leading_time", "randomness"})
+    huge.push_back(range(std::string("coefficients.") + key, 10000));
+  CHECK_THAT(errorOf(batchOf({row}, huge)),
+             Contains("the grid has more than 18446744073709551615 points"));
+  // The bound counts every row played at each point and the experiments expanded before.
+  Json first = ludoExperiment("d/a", "e-random", 2);
+  first["comparison"] = "d";
+  first["sweep"] = {range("coefficients.lead", 2)};
+  Json swept = row;
+  swept["sweep"] = {range("coefficients.lead", 250), range("coefficients.tension", 200)};
+  CHECK_THAT(errorOf(batchOf({first, swept, ludoExperiment("c/b", "e-random", 2)})),
+             Contains("$.experiments[1].sweep[0]: the grid has 50000 points of 2 experiment(s) "
+                      "each, after 2 other experiment(s)"));
 }
 
 TEST_CASE(

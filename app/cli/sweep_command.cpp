@@ -1,4 +1,5 @@
 // ddalab sweep expand FILE: the batch a swept file stands for, every grid point an experiment.
+#include <filesystem>
 #include <iostream>
 
 #include "app/cli/commands.h"
@@ -16,6 +17,20 @@ std::vector<SweepAxis> varyAxes(const po::variables_map& vm) {
   return axes;
 }
 
+namespace {
+
+// Throws unless `out` is another file than `input`: writing it would replace the sweep's source.
+// Compared by file identity (device and inode), so another spelling or a hard link is caught.
+void checkOutputIsNotInput(const std::filesystem::path& out, const std::filesystem::path& input) {
+  std::error_code error;
+  if (std::filesystem::equivalent(out, input, error))
+    throw InputError("--out", "'" + out.string() + "' is the input file '" + input.string() +
+                                  "'; expected another file (the expansion would replace its "
+                                  "source)");
+}
+
+}  // namespace
+
 int sweepCommand(const Args& args) {
   po::options_description options("options");
   options.add_options()("action", po::value<std::string>()->required(), "expand")(
@@ -31,6 +46,8 @@ int sweepCommand(const Args& args) {
   if (vm["action"].as<std::string>() != "expand")
     throw InputError("ddalab sweep",
                      "unknown action '" + vm["action"].as<std::string>() + "'; expected expand");
+  if (vm.count("out"))
+    checkOutputIsNotInput(vm["out"].as<std::string>(), vm["file"].as<std::string>());
   const std::vector<SweepAxis> vary = varyAxes(vm);
   const Batch batch = loadBatch(vm["file"].as<std::string>(), vary);
   const std::string text = toJson(batch).dump(2) + "\n";

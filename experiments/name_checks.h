@@ -1,0 +1,18 @@
+#pragma once
+// The characters names of experiments, comparisons and sweep values may hold: they become
+// file names, and results are shared between systems.
+#include <string>
+#include <string_view>
+
+namespace ddalab {
+
+// Characters refused in names although Linux allows them: Windows forbids them in file names
+// (and macOS ':').
+inline constexpr std::string_view kNonPortableNameCharacters = "\\:*?\"<>|";
+
+// Throws InputError at `path` when `text` (described as `named`) has a control character,
+// invalid UTF-8 or one of kNonPortableNameCharacters; `expected` ends the message.
+void checkPortableCharacters(const std::string& text, const std::string& path,
+                             const std::string& named, const std::string& expected);
+
+}  // namespace ddalab
