@@ -32,7 +32,7 @@ struct ShardFolder {
 };
 
 // The shard in `dir`, every field of its batch.json checked (InputError naming the file, the JSON
-// path and what was expected), finished and matching the checksum it records.
+// path and what was expected) and finished.
 ShardFolder readShard(const fs::path& dir) {
   const fs::path file = dir / "batch.json";
   std::error_code error;
@@ -53,9 +53,6 @@ ShardFolder readShard(const fs::path& dir) {
   if (holdsUnfinishedRun(dir) || !fs::exists(dir / ".ddalab"))
     throw InputError(dir.string(), "shard " + part + " is unfinished; finish it first: ddalab run " +
                                        file.string() + " --out " + dir.string() + " --resume");
-  if (batchChecksum(s.batch) != s.record.batchSha256)
-    throw InputError(file.string() + ": $.shard.batch_sha256",
-                     "does not match the batch the file holds: was it edited?");
   return s;
 }
 
@@ -73,7 +70,8 @@ std::string changedPlugin(const ShardFolder& first, const ShardFolder& s) {
   return "";
 }
 
-// The shards in index order, each of the same batch and version, each index once.
+// The shards in index order, each of the same batch (matching the checksum it records), version
+// and plug-in builds, each index once.
 std::vector<ShardFolder> checkedShards(std::span<const fs::path> dirs) {
   if (dirs.empty()) throw InputError("ddalab merge", "expected the folders of the shards");
   std::vector<ShardFolder> shards;
@@ -89,6 +87,10 @@ std::vector<ShardFolder> checkedShards(std::span<const fs::path> dirs) {
                                   first.dir.string() + " by ddalab " + expected.ddalab +
                                   "; merge shards of one ddalab version");
     if (const std::string why = changedPlugin(first, s); !why.empty()) throw InputError(where, why);
+    if (batchChecksum(s.batch) != s.record.batchSha256)
+      throw InputError((s.dir / "batch.json").string() + ": $.shard.batch_sha256",
+                       "does not match the batch the file holds: was it edited, or run with "
+                       "other builds of its plug-ins than those loaded?");
     if (s.record.shard.count != count || s.record.batchSha256 != expected.batchSha256)
       throw InputError(where, "holds a shard of another batch than " + first.dir.string() +
                                   " (batch sha256 " + s.record.batchSha256.substr(0, 16) +
