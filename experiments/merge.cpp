@@ -143,11 +143,20 @@ void checkNotAnInput(std::span<const ShardFolder> shards, const fs::path& target
   }
 }
 
-// `out` as an absolute path naming the folder itself ("a/b/" and "a/./b" are "a/b").
+// `out` as an absolute path naming the folder itself ("a/b/" and "a/./b" are "a/b"; a symbolic
+// link the folder it names).
 fs::path targetFolder(const fs::path& out) {
   if (out.empty()) throw InputError("--out", "expected a folder to write the results into");
   fs::path target = fs::absolute(out).lexically_normal();
   if (!target.has_filename()) target = target.parent_path();
+  std::error_code error;
+  // A symbolic link to a folder means that folder: the merge replaces the folder, not the link.
+  if (fs::is_symlink(fs::symlink_status(target, error))) {
+    target = fs::canonical(target, error);
+    if (error || !fs::is_directory(target))
+      throw InputError("--out " + out.string(),
+                       "is a symbolic link to no folder; give the path of a folder");
+  }
   if (!target.has_filename() || target == target.root_path())
     throw InputError("--out " + out.string(), "expected a folder to write the results into");
   return target;

@@ -816,6 +816,15 @@ TEST_CASE("a refused or killed merge leaves no --out and the next merge succeeds
   CHECK_THAT(mergeError({set.a, set.b}, out), Contains("results of a different batch"));
   mergeShards(std::vector<fs::path>{set.a, set.b}, out, FolderMode::Overwrite);
   requireSameFolders(set.whole, out);
+  // A symbolic link to a folder means that folder: the link stays, the folder gets the results.
+  fs::create_directory(dir.path() / "real");
+  fs::create_directory_symlink(dir.path() / "real", dir.path() / "linked");
+  CHECK(mergeError({set.a, set.b}, dir.path() / "linked").empty());
+  CHECK(fs::is_symlink(dir.path() / "linked"));
+  requireSameFolders(set.whole, dir.path() / "real");
+  fs::create_directory_symlink(dir.path() / "nowhere", dir.path() / "dangling");
+  CHECK_THAT(mergeError({set.a, set.b}, dir.path() / "dangling"),
+             Contains("is a symbolic link to no folder"));
 }
 
 TEST_CASE("OutputFile refuses a path that is not a regular file and leaves it as it was",
