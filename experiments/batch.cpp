@@ -267,14 +267,6 @@ void checkPluginsLoaded(const Json& plugins) {
   }
 }
 
-// The "shard" a shard's batch.json records (toJson); merge checks its version and checksum.
-Shard parseShardRecord(const Json& node) {
-  JsonFields fields(node, "$.shard", {"index", "count", "ddalab", "batch_sha256"});
-  const auto count = static_cast<int>(fields.integer("count", 1, 100000));
-  const auto index = static_cast<int>(fields.integer("index", 0, count - 1));
-  return {index, count};
-}
-
 Batch parseDocument(const Json& document) {
   if (!document.is_object()) throw InputError("$", "expected a JSON object");
   const Json* format = document.contains("format") ? &document.at("format") : nullptr;
@@ -295,7 +287,7 @@ Batch parseDocument(const Json& document) {
   JsonFields fields(document, "$",
                     {"format", "seed", "description", "experiments", "plugins", "shard"});
   if (fields.has("plugins")) checkPluginsLoaded(fields.get("plugins"));
-  if (fields.has("shard")) batch.shard = parseShardRecord(fields.get("shard"));
+  if (fields.has("shard")) batch.shard = parseShardRecord(fields.get("shard")).shard;
   batch.seed = fields.unsignedInteger("seed");
   const Json& list = fields.get("experiments");
   if (!list.is_array() || list.empty())
@@ -321,6 +313,21 @@ Json playerJson(const PlayerEntry& p, bool withLevel) {
 }
 
 }  // namespace
+
+ShardRecord parseShardRecord(const Json& node) {
+  JsonFields fields(node, "$.shard", {"index", "count", "ddalab", "batch_sha256"});
+  const auto count = static_cast<int>(fields.integer("count", 1, 100000));
+  const auto index = static_cast<int>(fields.integer("index", 0, count - 1));
+  ShardRecord record{{index, count}, fields.string("ddalab"), fields.string("batch_sha256")};
+  if (record.ddalab.size() > 64)
+    throw InputError(fields.at("ddalab"), "expected a version (at most 64 characters), got " +
+                                              jsonExcerpt(node.at("ddalab")));
+  if (record.batchSha256.size() != 64 ||
+      record.batchSha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw InputError(fields.at("batch_sha256"), "expected 64 lowercase hex digits, got " +
+                                                    jsonExcerpt(node.at("batch_sha256")));
+  return record;
+}
 
 Batch parseBatch(const Json& document, const std::string& source, std::span<const SweepAxis> vary) {
   try {

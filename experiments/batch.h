@@ -58,6 +58,16 @@ struct Shard {
   int count = 1;
 };
 
+// What a shard's batch.json records about the run that wrote it (see toJson).
+struct ShardRecord {
+  Shard shard;
+  std::string ddalab;       // the version that ran the shard
+  std::string batchSha256;  // batchChecksum of the whole batch: 64 lowercase hex digits
+};
+// The "shard" object of a shard's batch.json, every field checked; throws InputError naming the
+// JSON path ($.shard.index, ...) and what was expected.
+ShardRecord parseShardRecord(const Json& node);
+
 struct Batch {
   uint64_t seed = 0;
   std::vector<Experiment> experiments;

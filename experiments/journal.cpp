@@ -153,6 +153,17 @@ JournalScan readJournal(const fs::path& file, uint64_t identity,
   return scan;
 }
 
+JournalScan readJournalFrom(const fs::path& file, uint64_t identity, size_t first,
+                            const std::function<void(JournalEntry&&)>& onEntry) {
+  size_t next = first;
+  return readJournal(file, identity, [&](JournalEntry&& entry) {
+    if (entry.record.iteration != next) return false;
+    ++next;
+    onEntry(std::move(entry));
+    return true;
+  });
+}
+
 JournalWriter::JournalWriter(const fs::path& file, uintmax_t validBytes, uint64_t identity)
     : file_(file, validBytes) {
   if (validBytes == 0) file_.write(fileHeader(identity));

@@ -34,6 +34,12 @@ struct JournalScan {
 JournalScan readJournal(const std::filesystem::path& file, uint64_t identity,
                         const std::function<bool(JournalEntry&&)>& onEntry);
 
+// readJournal of one experiment's games in iteration order from `first` on (a run's or shard's
+// first iteration): the first record that is not the next game (first + records so far) ends
+// the valid prefix. Resume and merge read checkpoints this way.
+JournalScan readJournalFrom(const std::filesystem::path& file, uint64_t identity, size_t first,
+                            const std::function<void(JournalEntry&&)>& onEntry);
+
 // Appends records to a journal after its valid prefix.
 class JournalWriter {
  public:

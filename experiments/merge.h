@@ -11,10 +11,15 @@
 
 namespace ddalab {
 
-// Merges the shard folders `shards` (in any order) into `out`. Refuses, naming the folder:
-// a folder that is not a finished shard (resume it first), shards of different batches or ddalab
-// versions, a shard given twice or missing. `out` is checked and locked like a run's folder
-// (`mode`: Fresh refuses other results, Overwrite replaces them). Throws InputError/WriteError.
+// Merges the shard folders `shards` (in any order) into `out`. Refuses, naming the file, the JSON
+// path or CSV line and what was expected: a folder that is not a finished shard (resume it
+// first), a shard record out of range, shards of different batches or ddalab versions, a shard
+// given twice or missing, a games CSV that differs from the shard's checkpoint, an `out` that is
+// a shard, inside one or holds one. Atomic: the results are written into a work folder beside
+// `out` (".NAME.ddalab-merge") and renamed to `out` once complete, so a refused or killed merge
+// leaves `out` as it was (a killed merge's work folder is reused by the next). `mode`: Fresh
+// refuses an `out` holding other results, Overwrite replaces them; an `out` holding files ddalab
+// did not write is refused either way. Throws InputError/WriteError.
 void mergeShards(std::span<const std::filesystem::path> shards, const std::filesystem::path& out,
                  FolderMode mode);
 

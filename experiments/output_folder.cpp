@@ -67,6 +67,15 @@ std::optional<Json> readJson(const fs::path& file) {
   }
 }
 
+// What a folder's state.json says of its run: complete (true), unfinished (false), or nothing
+// readable (a state written by hand may hold anything).
+std::optional<bool> completeFlag(const std::optional<Json>& state) {
+  if (!state || !state->is_object() || !state->contains("complete") ||
+      !state->at("complete").is_boolean())
+    return std::nullopt;
+  return state->at("complete").get<bool>();
+}
+
 // The longest name the file system of `dir` allows.
 size_t nameLimit(const fs::path& dir) {
   const long limit = ::pathconf(dir.c_str(), _PC_NAME_MAX);
@@ -149,7 +158,59 @@ std::string traceText(const std::string& kind) {
 bool holdsUnfinishedRun(const fs::path& dir) {
   const std::optional<Json> state = readJson(dir / kStateDir / kStateName);
   return state && state->is_object() && fs::exists(dir / kBatchName) &&
-         !state->value("complete", true);
+         !completeFlag(state).value_or(true);
+}
+
+namespace {
+
+// Whether a process holds the lock file `file` (a missing file is held by nobody).
+bool lockHeld(const fs::path& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return false;
+  const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
+  ::close(fd);
+  return held;
+}
+
+// Whether `name` in a results folder is something a run writes (results, state, lock, temporaries).
+bool isRunEntry(const fs::path& entry) {
+  const std::string name = entry.filename().string();
+  return isResultFile(entry) || name == kStateDir || name == kLockName || name == kNextDir ||
+         isTemporaryFileName(name);
+}
+
+bool sameBatchAs(const Json& held, const Json& wanted, const std::string& where);
+
+}  // namespace
+
+void checkReplaceableFolder(const fs::path& dir, const Batch& batch, FolderMode mode,
+                            const std::string& option) {
+  std::error_code error;
+  const fs::file_status status = fs::symlink_status(dir, error);
+  if (!fs::exists(status)) return;
+  const std::string where = option + " " + dir.string();
+  if (!fs::is_directory(status))
+    throw InputError(where, std::string(fs::is_symlink(status) ? "is a symbolic link"
+                                                               : "exists and is not a folder") +
+                                "; give the path of a folder (a new one, or one of results to "
+                                "replace)");
+  for (const auto& entry : fs::directory_iterator(dir, error))
+    if (!isRunEntry(entry.path()))
+      throw InputError(where, "holds '" + entry.path().filename().string() +
+                                  "', which ddalab did not write; the folder is replaced as a "
+                                  "whole: choose a new or empty folder");
+  if (error) throw InputError(where, "cannot list the folder: " + error.message());
+  if (lockHeld(dir / kLockName))
+    throw InputError(where, "the folder is in use by another run; wait for it to end or choose "
+                            "another folder");
+  if (mode == FolderMode::Overwrite || !holdsResults(dir)) return;
+  const std::optional<Json> held = readJson(dir / kBatchName);
+  const bool sameBatch = held && sameBatchAs(*held, toJson(batch), (dir / kBatchName).string());
+  if (sameBatch && completeFlag(readJson(dir / kStateDir / kStateName)).value_or(false))
+    return;  // the complete results of this batch: redone, as a run redoes them
+  throw InputError(where, std::string(sameBatch ? "the folder holds unfinished results of this batch"
+                                                : "the folder holds results of a different batch") +
+                              "; choose another folder, or replace them with --overwrite");
 }
 
 bool OutputFolder::wouldReplace(const fs::path& input, bool sameBatch,
@@ -169,7 +230,8 @@ OutputFolder::OutputFolder(fs::path dir, const Batch& batch, FolderMode mode,
       stateDir_(dir_ / kStateDir),
       traceKind_(!traces          ? "none"
                  : traces->detail ? "detail"
-                                  : "plain") {
+                                  : "plain"),
+      keepJournals_(batch.shard.has_value()) {
   const std::optional<fs::path> traceDir =
       traces ? std::optional<fs::path>(traces->dir) : std::nullopt;
   checkWritable(dir_, "--out");
@@ -284,7 +346,7 @@ void OutputFolder::classify(const Batch& batch, FolderMode mode,
   const std::optional<Json> held = readJson(dir_ / kBatchName);
   const std::optional<Json> state = readJson(stateDir_ / kStateName);
   const bool sameBatch = held && sameBatchAs(*held, wanted, (dir_ / kBatchName).string());
-  const bool wasComplete = state && state->value("complete", false);
+  const bool wasComplete = completeFlag(state).value_or(false);
   const std::string where = "--out " + dir_.string();
   if (mode == FolderMode::Resume && held)
     if (const std::string why = changedPlugin(*held, wanted); !why.empty())
@@ -361,16 +423,21 @@ void OutputFolder::writeState(bool complete) const {
   writeFileAtomically(stateDir_ / kStateName, state.dump() + "\n");
 }
 
+fs::path journalFile(const fs::path& dir, const Experiment& experiment) {
+  return dir / kStateDir / (fileStem(experiment.name) + ".journal");
+}
+
 fs::path OutputFolder::journal(const Experiment& experiment) const {
-  return stateDir_ / (fileStem(experiment.name) + ".journal");
+  return journalFile(dir_, experiment);
 }
 
 void OutputFolder::markComplete() {
   writeState(true);
+  complete_ = true;
+  if (keepJournals_) return;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(stateDir_, error))
     if (entry.path().extension() == ".journal") fs::remove(entry.path(), error);
-  complete_ = true;
 }
 
 void OutputFolder::update(const Batch& batch, const Json& held) {

@@ -31,6 +31,18 @@ struct TraceOutput {
 // FolderMode::Resume or FolderMode::Update continue it.
 bool holdsUnfinishedRun(const std::filesystem::path& dir);
 
+// The checkpoint of `experiment` in the results folder `dir` (in its hidden .ddalab folder). A
+// run drops its checkpoints once complete, except a shard's: merge checks the shard's CSVs
+// against them.
+std::filesystem::path journalFile(const std::filesystem::path& dir, const Experiment& experiment);
+
+// Throws InputError (naming `option` and `dir`) unless `dir` may be replaced as a whole by the
+// results of `batch` written elsewhere (merge): it is missing, an empty folder, or a folder of
+// results only (no other file) that no run holds locked and that `mode` lets go (Overwrite:
+// any results; Fresh: the complete results of the same batch, which are redone).
+void checkReplaceableFolder(const std::filesystem::path& dir, const Batch& batch, FolderMode mode,
+                            const std::string& option);
+
 class OutputFolder {
  public:
   // Prepares `dir` for `batch`: creates it, takes its lock (.ddalab.lock, with pid and host),
@@ -79,6 +91,7 @@ class OutputFolder {
   bool resuming_ = false;
   bool complete_ = false;
   std::string traceKind_;  // "none", "plain" or "detail": a run resumes the way it started
+  bool keepJournals_ = false;  // a shard's: merge checks its CSVs against them
 };
 
 }  // namespace ddalab

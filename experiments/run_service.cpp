@@ -36,11 +36,9 @@ class ExperimentRun {
 
   // Reads back the checkpoint of an interrupted run; returns how many games it held.
   size_t resume() {
-    const JournalScan scan = readJournal(journalFile_, identity_, [this](JournalEntry&& entry) {
-      if (entry.record.iteration != next()) return false;  // not the next game
+    const JournalScan scan = readJournalFrom(journalFile_, identity_, next(), [this](JournalEntry&& entry) {
       add(entry.record);
       writeGame(gamesCsvRow(entry.record, experiment_.players.size()), entry.trace);
-      return true;
     });
     validBytes_ = scan.validBytes;
     return scan.entries;

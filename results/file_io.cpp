@@ -1,10 +1,13 @@
 #include "results/file_io.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+
+#include "core/params.h"
 
 namespace ddalab {
 
@@ -31,6 +34,16 @@ int openOrThrow(const fs::path& file, int flags, const fs::path& named) {
   return fd;
 }
 
+// What `mode` (from lstat) names, for a refusal.
+std::string kindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
 void syncOrThrow(int fd, const fs::path& file) {
   if (::fsync(fd) != 0 && errno != EINVAL) throw WriteError(file, "sync", errno);
 }
@@ -40,7 +53,16 @@ void syncOrThrow(int fd, const fs::path& file) {
 WriteError::WriteError(const fs::path& file, const std::string& action, int error)
     : std::runtime_error("cannot " + action + " " + file.string() + ": " + std::strerror(error)) {}
 
+void checkReplaceable(const fs::path& file) {
+  struct stat status {};
+  if (::lstat(file.c_str(), &status) != 0 || S_ISREG(status.st_mode)) return;
+  throw InputError(file.string(), "is " + kindOf(status.st_mode) +
+                                      ", not a regular file: ddalab writes a file by replacing "
+                                      "it and leaves this one alone; give the path of a file");
+}
+
 OutputFile::OutputFile(fs::path file) : file_(std::move(file)) {
+  checkReplaceable(file_);
   std::string name = ".";  // built piece by piece: "." + std::string trips g++ 12's -Wrestrict
   name += file_.filename().string();
   name += kTemporaryMarker;
@@ -69,6 +91,7 @@ void OutputFile::flush() {
 void OutputFile::commit() {
   flush();
   syncOrThrow(fd_, file_);
+  checkReplaceable(file_);  // something may have been put there while the file was written
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) {
@@ -98,6 +121,7 @@ bool isTemporaryFileName(std::string_view name) {
 }
 
 AppendFile::AppendFile(fs::path file, uintmax_t keepBytes) : file_(std::move(file)) {
+  checkReplaceable(file_);
   fd_ = openOrThrow(file_, O_WRONLY | O_CREAT, file_);
   if (::ftruncate(fd_, static_cast<off_t>(keepBytes)) != 0 || ::lseek(fd_, 0, SEEK_END) < 0) {
     const int error = errno;

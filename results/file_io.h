@@ -1,6 +1,9 @@
 #pragma once
 // How results reach the disk: every file is complete under its final name or absent, and every
 // write is checked (a full disk or an I/O error is reported with the file and the OS's reason).
+// A file is written under a temporary name and renamed, which replaces whatever the final name
+// names: so only a missing path or a regular file is ever written to. A folder, symbolic link,
+// device (/dev/null, /dev/full), FIFO or socket is refused, never written through or replaced.
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -14,12 +17,17 @@ class WriteError : public std::runtime_error {
   WriteError(const std::filesystem::path& file, const std::string& action, int error);
 };
 
+// Throws InputError naming `file` when it exists and is not a regular file (a folder, symbolic
+// link, device, FIFO or socket): writing there would replace it.
+void checkReplaceable(const std::filesystem::path& file);
+
 // A file written under a temporary name in its own folder and renamed to its final name by
 // commit() once complete and synced, so no file under a final name is ever truncated. Dropped
 // without commit(), it removes its temporary file and leaves any old file of that name as it was.
 class OutputFile {
  public:
-  // Creates the temporary file next to `file`; throws WriteError.
+  // Creates the temporary file next to `file`; throws WriteError, or InputError when `file` is
+  // not replaceable (checkReplaceable).
   explicit OutputFile(std::filesystem::path file);
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;
@@ -27,7 +35,8 @@ class OutputFile {
 
   // Appends `text` (buffered); throws WriteError.
   void write(std::string_view text);
-  // Writes what is buffered, syncs it and renames the file to its final name; throws WriteError.
+  // Writes what is buffered, syncs it and renames the file to its final name (checked again
+  // with checkReplaceable first); throws WriteError or InputError.
   void commit();
   const std::filesystem::path& path() const { return file_; }
 
@@ -54,7 +63,7 @@ inline constexpr size_t kTemporaryNameOverhead = 24;
 class AppendFile {
  public:
   // Opens `file` for appending, first cutting it to `keepBytes` (drops a torn tail); creates it
-  // when missing. Throws WriteError.
+  // when missing. Throws WriteError, or InputError when `file` is not replaceable.
   AppendFile(std::filesystem::path file, uintmax_t keepBytes);
   ~AppendFile();
   AppendFile(const AppendFile&) = delete;

@@ -154,6 +154,54 @@ printf '{"format": "ddalab-experiment/1", "seed": 1, "name": "m", "game": {"id":
 expect 2 "maze-fairness.json: \$.objective.targets.fairness: a game of 1 player cannot have 'fairness'" \
   "$ddalab" validate "$work/maze-fairness.json"
 
+# Merge hardened (issue 37). A shard's record is input: named by file and JSON path, exit 2.
+shards=("$work/shard0" "$work/shard1" "$work/shard2")
+cp "$work/shard1/batch.json" "$work/shard1.json"
+for edit in 's/"index": 1/"index": -1/' 's/"count": 3/"count": 0/' 's/"index": 1/"index": 5/' \
+  's/"count": 3/"count": 2000000000/' 's/"ddalab": "[^"]*"/"ddalab": 5/'; do
+  sed "$edit" "$work/shard1.json" >"$work/shard1/batch.json"
+  expect 2 "shard1/batch.json: \$.shard.[a-z]*: expected" "$ddalab" merge "${shards[@]}" --out "$work/m-bad"
+  [ -e "$work/m-bad" ] && fail "a refused merge ($edit) left --out"
+done
+cp "$work/shard1.json" "$work/shard1/batch.json"
+# --out is never an input: a shard is left as it was, even with --overwrite.
+cp -a "$work/shard0" "$work/shard0.copy"
+expect 2 "is the shard folder" "$ddalab" merge "${shards[@]}" --out "$work/shard0" --overwrite
+expect 2 "holds the shard folder" "$ddalab" merge "${shards[@]}" --out "$work" --overwrite
+diff -r "$work/shard0.copy" "$work/shard0" >/dev/null || fail "merge --out SHARD changed the shard"
+# A games CSV row edited after the shard ran is refused by file and line (the checkpoint says).
+csv=$(ls "$work"/shard1/*.games.csv | head -1)
+cp "$csv" "$work/row.csv"
+sed -i '3s/\([^,]*\)$/1\1/' "$csv"
+expect 2 "$csv: line 3: game [0-9]* differs from the game the shard's checkpoint records" \
+  "$ddalab" merge "${shards[@]}" --out "$work/m-edited"
+cp "$work/row.csv" "$csv"
+# A merge killed midway (kill -9 while it waits on a FIFO put in place of a games CSV) leaves no
+# --out, and the next merge succeeds.
+csv=$(ls "$work"/shard2/*.games.csv | tail -1)
+mv "$csv" "$work/fifo.csv"
+mkfifo "$csv"
+"$ddalab" merge "${shards[@]}" --out "$work/killed" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do [ -d "$work/.killed.ddalab-merge" ] && break; sleep 0.1; done
+sleep 0.5
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+[ -e "$work/killed" ] && fail "a killed merge left --out"
+rm "$csv"
+mv "$work/fifo.csv" "$csv"
+expect 0 "merged 3 shards" "$ddalab" merge "${shards[@]}" --out "$work/killed"
+diff -r -x .ddalab "$work/one" "$work/killed" >/dev/null || fail "the merge after a killed one differs from one run"
+[ -e "$work/.killed.ddalab-merge" ] && fail "a merge left its work folder"
+# No command replaces what is not a regular file: a FIFO and a symbolic link stay as they were.
+mkfifo "$work/out.fifo"
+echo keep >"$work/target.json"
+ln -s "$work/target.json" "$work/link.json"
+expect 2 "out.fifo: is a FIFO" "$ddalab" sweep expand "$sweep" --out "$work/out.fifo"
+expect 2 "link.json: is a symbolic link" "$ddalab" sweep expand "$sweep" --out "$work/link.json"
+[ -p "$work/out.fifo" ] || fail "sweep expand replaced a FIFO"
+[ -L "$work/link.json" ] && [ "$(cat "$work/target.json")" = keep ] || fail "sweep expand replaced a symbolic link"
+
 # User studies: a protocol is validated (its mistakes named by file and JSON path), simulated
 # participants' sessions are analysed, and the power of the shipped Ludo protocol is estimated.
 study="$src/experiments/studies/user-study-ludo.json"

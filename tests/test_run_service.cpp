@@ -1,8 +1,12 @@
 // The run service and how results reach the disk: complete files only, checkpoints, resume
 // byte-identical to an uninterrupted run, folder locks and refusals, streaming summaries.
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "experiments/journal.h"
@@ -641,4 +645,222 @@ TEST_CASE("merge refuses what is not one finished set of shards, naming the fold
   std::ofstream(b / "batch.json") << doc.dump(2) << "\n";
   CHECK_THAT(mergeError({a, b}, dir.path() / "out2"),
              Contains(b.string() + ": was written by ddalab 0.0.1"));
+}
+
+// ---- merge hardened (issue 37) --------------------------------------------------------------
+
+namespace {
+
+// Two finished shards of twoExperiments(6) in `dir` (a, b) and the whole run (whole).
+struct ShardSet {
+  explicit ShardSet(const fs::path& dir) : a(dir / "a"), b(dir / "b"), whole(dir / "whole") {
+    const Batch batch = twoExperiments(6);
+    run(requestFor(shardOf(batch, 0, 2), a));
+    run(requestFor(shardOf(batch, 1, 2), b));
+    run(requestFor(batch, whole));
+  }
+  fs::path a, b, whole;
+};
+
+// Rewrites the JSON file `file` with `edit` applied.
+void editJson(const fs::path& file, const std::function<void(Json&)>& edit) {
+  Json doc = Json::parse(readText(file));
+  edit(doc);
+  std::ofstream(file, std::ios::trunc) << doc.dump(2) << "\n";
+}
+
+// The text of `file` with its line `line` (1-based) replaced by `text`.
+void replaceLine(const fs::path& file, size_t line, const std::string& text) {
+  std::istringstream in(readText(file));
+  std::string out, current;
+  for (size_t n = 1; std::getline(in, current); ++n) out += (n == line ? text : current) + "\n";
+  std::ofstream(file, std::ios::trunc) << out;
+}
+
+}  // namespace
+
+TEST_CASE("merge refuses a hostile shard record, naming the file and the JSON path", "[shard]") {
+  TempDir dir;
+  const ShardSet set(dir.path());
+  const fs::path file = set.b / "batch.json";
+  const std::string original = readText(file);
+  const fs::path out = dir.path() / "out";
+  const Json huge = Json::parse("1e300");
+  const std::vector<std::pair<std::function<void(Json&)>, std::string>> cases = {
+      {[](Json& d) { d["shard"]["index"] = -1; }, "$.shard.index: expected an integer in [0, 1]"},
+      {[](Json& d) { d["shard"]["count"] = 0; }, "$.shard.count: expected an integer in [1, 100000]"},
+      {[](Json& d) { d["shard"]["index"] = 5; }, "$.shard.index: expected an integer in [0, 1]"},
+      {[](Json& d) { d["shard"]["count"] = 2000000000; }, "$.shard.count: expected an integer"},
+      {[](Json& d) { d["shard"]["ddalab"] = 5; }, "$.shard.ddalab: expected a non-empty string"},
+      {[](Json& d) { d["shard"].erase("index"); }, "$.shard.index: missing required key"},
+      {[](Json& d) { d["shard"]["index"] = "1"; }, "$.shard.index: expected an integer"},
+      {[](Json& d) { d["shard"]["index"] = 0.5; }, "$.shard.index: expected an integer"},
+      {[&](Json& d) { d["shard"]["count"] = huge; }, "$.shard.count: expected an integer"},
+      {[](Json& d) { d["shard"]["count"] = 18446744073709551615ull; },
+       "$.shard.count: expected an integer"},
+      {[](Json& d) { d["shard"] = Json::array({1, 2}); }, "$.shard: expected an object"},
+      {[](Json& d) { d["shard"] = nullptr; }, "$.shard: expected an object"},
+      {[](Json& d) { d["shard"]["batch_sha256"] = "abc"; },
+       "$.shard.batch_sha256: expected 64 lowercase hex digits"},
+      {[](Json& d) { d["shard"]["batch_sha256"] = std::string(64, 'a'); },
+       "$.shard.batch_sha256: does not match the batch the file holds"},
+      {[](Json& d) { d["shard"]["extra"] = 1; }, "$.shard.extra: unknown key"},
+      {[](Json& d) { d = Json::array(); }, "$: expected a JSON object"},
+  };
+  for (const auto& [edit, expected] : cases) {
+    CAPTURE(expected);
+    std::ofstream(file, std::ios::trunc) << original;
+    editJson(file, edit);
+    CHECK_THAT(mergeError({set.a, set.b}, out), Contains(file.string() + ": " + expected));
+    CHECK_FALSE(fs::exists(out));
+  }
+  std::ofstream(file, std::ios::trunc) << original;
+  CHECK(mergeError({set.a, set.b}, out).empty());
+  requireSameFolders(set.whole, out);
+}
+
+TEST_CASE("merge never writes onto its input, by any name of it", "[shard]") {
+  TempDir dir;
+  const ShardSet set(dir.path());
+  const auto before = folderFiles(set.a);
+  const auto overwriteError = [&](const fs::path& out) {
+    try {
+      mergeShards(std::vector<fs::path>{set.a, set.b}, out, FolderMode::Overwrite);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(overwriteError(set.a), Contains("is the shard folder " + set.a.string()));
+  CHECK_THAT(overwriteError(set.a / "sub"), Contains("or inside it"));
+  CHECK_THAT(overwriteError(set.b / ".." / "a" / ""), Contains("is the shard folder"));
+  fs::create_directory_symlink(set.a, dir.path() / "link");
+  CHECK_THAT(overwriteError(dir.path() / "link"), Contains("is the shard folder"));
+  CHECK_THAT(overwriteError(dir.path()), Contains("holds the shard folder " + set.a.string()));
+  CHECK(folderFiles(set.a) == before);
+  CHECK(fs::exists(journalFile(set.a, twoExperiments(6).experiments[0])));
+}
+
+TEST_CASE("merge checks each shard's games CSV against the shard's checkpoint", "[shard]") {
+  TempDir dir;
+  const ShardSet set(dir.path());
+  const fs::path out = dir.path() / "out";
+  const fs::path hc = set.b / "x__e-hc.games.csv", random = set.b / "x__e-random.games.csv";
+  REQUIRE(fs::exists(hc));
+  const std::string hcText = readText(hc), randomText = readText(random);
+  SECTION("an edited row is named by file and line") {
+    std::istringstream lines(hcText);
+    std::string line;
+    for (int n = 0; n < 3; ++n) std::getline(lines, line);
+    std::string edited = line;
+    edited.back() = edited.back() == '1' ? '2' : '1';  // the last field of the second game
+    replaceLine(hc, 3, edited);
+    CHECK_THAT(mergeError({set.a, set.b}, out),
+               Contains(hc.string() + ": line 3: game 4 differs from the game the shard's "
+                                      "checkpoint records"));
+  }
+  SECTION("two experiments' CSVs swapped are refused") {
+    std::ofstream(hc, std::ios::trunc) << randomText;
+    std::ofstream(random, std::ios::trunc) << hcText;
+    CHECK_THAT(mergeError({set.a, set.b}, out), Contains(hc.string() + ": line 2"));
+  }
+  SECTION("swapped checkpoints are refused") {
+    const Batch batch = twoExperiments(6);
+    const fs::path j0 = journalFile(set.b, batch.experiments[0]);
+    const fs::path j1 = journalFile(set.b, batch.experiments[1]);
+    fs::rename(j0, dir.path() / "j");
+    fs::rename(j1, j0);
+    fs::rename(dir.path() / "j", j1);
+    CHECK_THAT(mergeError({set.a, set.b}, out),
+               Contains(j0.string() + ": is not the checkpoint of 'x/e-hc'"));
+  }
+  SECTION("a missing checkpoint is refused") {
+    fs::remove(journalFile(set.b, twoExperiments(6).experiments[1]));
+    CHECK_THAT(mergeError({set.a, set.b}, out), Contains("x__e-random.journal: missing"));
+  }
+  // Refused late (after shard a's games were written): nothing is left, and the next merge runs.
+  CHECK_FALSE(fs::exists(out));
+  CHECK_FALSE(fs::exists(dir.path() / ".out.ddalab-merge"));
+}
+
+TEST_CASE("a refused or killed merge leaves no --out and the next merge succeeds", "[shard]") {
+  TempDir dir;
+  const ShardSet set(dir.path());
+  const fs::path out = dir.path() / "out";
+  const fs::path csv = set.b / "x__e-random.games.csv";  // the last file read
+  const std::string text = readText(csv);
+  replaceLine(csv, 4, "");
+  CHECK_THAT(mergeError({set.a, set.b}, out), Contains(csv.string()));
+  CHECK_FALSE(fs::exists(out));
+  std::ofstream(csv, std::ios::trunc) << text;
+  // What a merge killed midway leaves: its work folder with partial results, a temporary file
+  // and the lock file of a process that is gone.
+  const fs::path work = dir.path() / ".out.ddalab-merge";
+  fs::create_directories(work / ".ddalab");
+  std::ofstream(work / "batch.json") << readText(set.whole / "batch.json");
+  std::ofstream(work / "x__e-hc.summary.csv") << "partial\n";
+  std::ofstream(work / ".x__e-hc.games.csv.ddalab-tmp-99999") << "partial\n";
+  std::ofstream(work / ".ddalab.lock") << "pid 99999";
+  CHECK(mergeError({set.a, set.b}, out).empty());
+  requireSameFolders(set.whole, out);
+  CHECK_FALSE(fs::exists(work));
+  CHECK_FALSE(fs::exists(out / ".ddalab.lock"));
+  // A fresh merge into the complete results of the same batch redoes them; other results are
+  // refused without --overwrite and replaced with it; a folder of other files is never replaced.
+  CHECK(mergeError({set.a, set.b}, out).empty());
+  CHECK_THAT(mergeError({set.a, set.b}, set.whole.parent_path() / "a" / ".."), Contains("holds"));
+  std::ofstream(out / "notes.txt") << "mine\n";
+  CHECK_THAT(mergeError({set.a, set.b}, out), Contains("holds 'notes.txt', which ddalab did not"));
+  fs::remove(out / "notes.txt");
+  editJson(out / "batch.json", [](Json& d) { d["seed"] = 8; });
+  CHECK_THAT(mergeError({set.a, set.b}, out), Contains("results of a different batch"));
+  mergeShards(std::vector<fs::path>{set.a, set.b}, out, FolderMode::Overwrite);
+  requireSameFolders(set.whole, out);
+  // A symbolic link to a folder means that folder: the link stays, the folder gets the results.
+  fs::create_directory(dir.path() / "real");
+  fs::create_directory_symlink(dir.path() / "real", dir.path() / "linked");
+  CHECK(mergeError({set.a, set.b}, dir.path() / "linked").empty());
+  CHECK(fs::is_symlink(dir.path() / "linked"));
+  requireSameFolders(set.whole, dir.path() / "real");
+  fs::create_directory_symlink(dir.path() / "nowhere", dir.path() / "dangling");
+  CHECK_THAT(mergeError({set.a, set.b}, dir.path() / "dangling"),
+             Contains("is a symbolic link to no folder"));
+}
+
+TEST_CASE("OutputFile refuses a path that is not a regular file and leaves it as it was",
+          "[files]") {
+  TempDir dir;
+  const fs::path target = dir.write("target.txt", "keep\n");
+  const fs::path link = dir.path() / "link.txt", fifo = dir.path() / "fifo";
+  fs::create_symlink(target, link);
+  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+  for (const fs::path& path : {link, fifo, dir.path()}) {
+    CAPTURE(path);
+    CHECK_THROWS_WITH(writeFileAtomically(path, "new\n"),
+                      Contains(path.string() + ": is ") && Contains("not a regular file"));
+    CHECK_THROWS_AS(AppendFile(path, 0), InputError);
+  }
+  CHECK(fs::is_symlink(link));
+  CHECK(fs::is_fifo(fifo));
+  CHECK(readText(target) == "keep\n");
+  // Replaced while being written: the rename is refused too.
+  {
+    OutputFile out(dir.path() / "late.csv");
+    out.write("x");
+    fs::create_symlink(target, dir.path() / "late.csv");
+    CHECK_THROWS_AS(out.commit(), InputError);
+  }
+  CHECK(fs::is_symlink(dir.path() / "late.csv"));
+  // A device: only checked, never written (a regression must not replace /dev/null); one of our
+  // own is written to when the tests run as root and may create it.
+  struct stat before {}, after{};
+  REQUIRE(::stat("/dev/null", &before) == 0);
+  CHECK_THROWS_WITH(checkReplaceable("/dev/null"), Contains("/dev/null: is a device"));
+  REQUIRE(::stat("/dev/null", &after) == 0);
+  CHECK((S_ISCHR(after.st_mode) && after.st_ino == before.st_ino));
+  const fs::path device = dir.path() / "null";
+  if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+    CHECK_THROWS_WITH(writeFileAtomically(device, "x"), Contains("is a device"));
+    CHECK(fs::is_character_file(device));
+  }
 }
