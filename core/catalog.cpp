@@ -14,12 +14,64 @@ size_t indexOf(const std::vector<Entry>& entries, const std::string& id) {
       entries.begin());
 }
 
-// Appends `info` unless its id is empty or taken, or the room is used up.
+// Refuses a parameter schema a game or player could never be given: a parameter without a
+// name, a name twice, or a default its own range, type or choices refuse.
+void checkSchema(const std::vector<ParamSpec>& params, const std::string& path) {
+  Json defaults = Json::object();
+  for (const ParamSpec& spec : params) {
+    if (spec.name.empty()) throw InputError(path + ".params", "a parameter without a name");
+    if (defaults.contains(spec.name))
+      throw InputError(path + ".params", "the parameter '" + spec.name + "' is declared twice");
+    defaults[spec.name] = spec.defaultValue;
+  }
+  try {
+    validateParams(params, defaults, path + ": params");
+  } catch (const InputError& e) {
+    throw InputError(e.path(), "its default is refused: " + e.message());
+  }
+}
+
+// Refuses a field a caller would find missing only later.
+void require(bool present, const std::string& path, const std::string& field,
+             const std::string& what) {
+  if (!present) throw InputError(path, "expected " + field + ": " + what);
+}
+
+void checkEntry(const GameInfo& info, const std::string& path) {
+  require(!info.description.empty(), path, "GameInfo::description", "a line that says what it is");
+  require(bool(info.make), path, "GameInfo::make",
+          "the factory that builds the game from its parameters");
+  require(info.thesisCoefficients.is_object(), path, "GameInfo::thesisCoefficients",
+          "an object of metric keys and weights");
+  checkSchema(info.params, path);
+}
+
+void checkEntry(const PlayerInfo& info, const std::string& path) {
+  require(!info.description.empty(), path, "PlayerInfo::description",
+          "a line that says what it is");
+  require(info.kind == PlayerKind::Regular || info.kind == PlayerKind::Environment, path,
+          "PlayerInfo::kind", "Regular or Environment");
+  require(
+      info.canAct(info.kind), path,
+      info.kind == PlayerKind::Regular ? "PlayerInfo::makeRegular" : "PlayerInfo::makeEnvironment",
+      "the factory of its kind's player");
+  const bool regular = info.canAct(PlayerKind::Regular);
+  require(regular || !(info.ranksActions || info.adjustsDifficulty || info.defaultAi), path,
+          "PlayerInfo::makeRegular",
+          "a regular player's factory (it declares ranksActions, adjustsDifficulty or defaultAi)");
+  require(info.canAct(PlayerKind::Environment) || !info.pursuesObjective, path,
+          "PlayerInfo::makeEnvironment",
+          "an environment player's factory (it declares pursuesObjective)");
+  checkSchema(info.params, path);
+}
+
+// Appends `info` unless its id is empty or taken, a field is missing, or the room is used up.
 template <typename Entry>
 const Entry& addEntry(std::vector<Entry>& entries, std::vector<std::string>& origins, Entry info,
                       const std::string& origin, const std::string& what) {
   const std::string path = origin + ": " + what + " '" + info.id + "'";
   if (info.id.empty()) throw InputError(origin, "a " + what + " without an id");
+  checkEntry(info, path);
   if (const size_t i = indexOf(entries, info.id); i < entries.size())
     throw InputError(path, "the id is taken by the " + what + " from " + origins[i]);
   if (entries.size() == Catalog::kCapacity)

@@ -27,7 +27,9 @@ class Catalog {
   Catalog& operator=(const Catalog&) = delete;
 
   // Adds `info` from `origin` ("built-in" or a plug-in's file); throws InputError when the id
-  // is empty or taken, or the catalog is full.
+  // is empty or taken, a field its callers need is missing (naming origin, entry and field: a
+  // game's make, a player's factory of its kind, a parameter's name or valid default, ...), or
+  // the catalog is full.
   const GameInfo& add(GameInfo info, const std::string& origin);
   const PlayerInfo& add(PlayerInfo info, const std::string& origin);
   // Adds a plug-in metric: gives it the next index and its part of the tracker's scratch;

@@ -12,6 +12,8 @@
 // with ENABLE_EXPORTS), so every plug-in shares that program's catalog. It must be built with
 // the same compiler (the C++ ABI of std::function, std::string, ...) against the headers of a
 // ddalab with the same DDALAB_PLUGIN_ABI; ddalab refuses it otherwise, before calling it.
+// An entry missing a field (a game without make, a player without its factory) is refused at
+// load; `ddalab check-game GAME --plugin LIB` runs the conformance checks every game must pass.
 #include <string>
 
 #include "core/catalog.h"

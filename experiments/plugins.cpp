@@ -2,12 +2,14 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <mutex>
 #include <string_view>
 
@@ -83,6 +85,10 @@ void registerEntries(const PluginEntry& entry, LoadedPlugin& plugin) {
   try {
     entry.registerInto(*staging, origin);
   } catch (const std::exception& e) {
+    // The catalog's refusals of an entry name the plug-in (its origin), the entry and the field.
+    if (const auto* refused = dynamic_cast<const InputError*>(&e);
+        refused && refused->path().starts_with(origin))
+      throw;
     throw InputError(plugin.file.string(), std::string("its registration failed: ") + e.what());
   }
   for (const GameInfo& info : staging->games())
@@ -145,9 +151,53 @@ bool definesDynamicSymbol(std::string_view bytes, std::string_view name) {
   return false;
 }
 
+// A plug-in file opened for reading and checked: a regular file of at most kMaxPluginBytes.
+class CheckedPluginFile {
+ public:
+  // Opened without blocking (a FIFO would wait for a writer) and checked on the opened file
+  // (what the name pointed to when checked is what is read).
+  explicit CheckedPluginFile(const fs::path& file)
+      : fd_(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) {
+    if (fd_ < 0) {
+      const int why = errno;
+      throw InputError(file.string(), why == ENOENT
+                                          ? std::string("no such plug-in file")
+                                          : std::string("cannot be read: ") + std::strerror(why));
+    }
+    struct stat info {};
+    if (::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) {
+      ::close(fd_);
+      throw InputError(file.string(),
+                       std::string("expected a plug-in file (a shared library), found ") +
+                           (S_ISDIR(info.st_mode)                            ? "a folder"
+                            : S_ISFIFO(info.st_mode)                         ? "a FIFO"
+                            : S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device"
+                                                                             : "no regular file"));
+    }
+    size_ = static_cast<uint64_t>(info.st_size);
+    if (size_ > kMaxPluginBytes) {
+      ::close(fd_);
+      throw InputError(file.string(), "expected a plug-in file of at most " +
+                                          std::to_string(kMaxPluginBytes >> 20) + " MiB, found " +
+                                          std::to_string(size_ >> 20) + " MiB");
+    }
+  }
+  CheckedPluginFile(const CheckedPluginFile&) = delete;
+  CheckedPluginFile& operator=(const CheckedPluginFile&) = delete;
+  ~CheckedPluginFile() { ::close(fd_); }
+
+  int fd() const { return fd_; }
+  uint64_t size() const { return size_; }
+
+ private:
+  int fd_;
+  uint64_t size_ = 0;
+};
+
 }  // namespace
 
 void* pluginSymbol(const fs::path& file, const char* name) {
+  [[maybe_unused]] const CheckedPluginFile checked(file);  // dlopen would block on a FIFO too
   // Never closed: the catalog keeps the functions of what it registered; RTLD_LOCAL keeps its
   // symbols to itself (a refused library stays mapped, unused).
   void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -155,16 +205,33 @@ void* pluginSymbol(const fs::path& file, const char* name) {
   return dlsym(library, name);
 }
 
+std::string readPluginFile(const fs::path& file) {
+  const CheckedPluginFile checked(file);
+  std::string bytes(static_cast<size_t>(checked.size()), '\0');
+  size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::read(checked.fd(), bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      throw InputError(file.string(), std::string("cannot be read: ") + std::strerror(errno));
+    if (n == 0) break;  // shrunk while read: what is there
+    got += static_cast<size_t>(n);
+  }
+  bytes.resize(got);
+  return bytes;
+}
+
 LoadedPlugin loadPlugin(const fs::path& file) {
   std::error_code error;
   const fs::path path = fs::canonical(file, error);
-  if (error || !fs::is_regular_file(path)) throw InputError(file.string(), "no such plug-in file");
+  if (error) throw InputError(file.string(), "no such plug-in file");
+  const std::string bytes = readPluginFile(file);  // anything but a bounded regular file: refused
   const std::lock_guard lock(loadMutex());
   for (const LoadedPlugin& plugin : loaded())
     if (plugin.file == path) return plugin;
   gameRegistry();  // the built-ins first: their ids and their order win
   playerRegistry();
-  if (isViewLibrary(path))
+  if (definesDynamicSymbol(bytes, DDALAB_VIEW_PLUGIN_SYMBOL))
     throw InputError(file.string(),
                      "a plug-in's view library: ddalab-gui loads it (File -> Load plug-in...)");
   const PluginEntry& entry = openEntry(path);
@@ -173,7 +240,7 @@ LoadedPlugin loadPlugin(const fs::path& file) {
                       entry.version ? entry.version : "",
                       entry.ddalabVersion ? entry.ddalabVersion : "",
                       entry.compiler,
-                      sha256OfFile(path),
+                      sha256Hex(bytes),
                       {},
                       {},
                       {}};
@@ -198,13 +265,18 @@ std::vector<fs::path> pluginFilesOnPath(const std::string& path) {
     const fs::path entry = path.substr(start, end - start);
     start = end + 1;
     if (entry.empty()) continue;
-    if (!fs::is_directory(entry)) {
-      files.push_back(entry);
+    std::error_code error;
+    if (!fs::is_directory(entry, error)) {
+      files.push_back(entry);  // whatever it is: loading checks it
       continue;
     }
     std::vector<fs::path> inFolder;
-    for (const auto& item : fs::directory_iterator(entry))
-      if (item.path().extension() == ".so") inFolder.push_back(item.path());
+    for (fs::directory_iterator item(entry, error), last; !error && item != last;
+         item.increment(error))
+      if (item->path().extension() == ".so") inFolder.push_back(item->path());
+    if (error)
+      throw InputError(entry.string(), "the folder cannot be listed: " + error.message() +
+                                           " (named by DDALAB_PLUGIN_PATH)");
     std::sort(inFolder.begin(), inFolder.end());
     files.insert(files.end(), inFolder.begin(), inFolder.end());
   }
@@ -214,15 +286,20 @@ std::vector<fs::path> pluginFilesOnPath(const std::string& path) {
 bool isViewLibrary(const fs::path& file) {
   // Read from the ELF dynamic symbol table, not by dlopen: a view library needs ddalab-gui's
   // symbols and cannot even be opened by the other programs.
-  std::ifstream in(file, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return definesDynamicSymbol(bytes, DDALAB_VIEW_PLUGIN_SYMBOL);
+  try {
+    return definesDynamicSymbol(readPluginFile(file), DDALAB_VIEW_PLUGIN_SYMBOL);
+  } catch (const InputError&) {
+    return false;  // loading it as a plug-in says why not
+  }
 }
 
 void loadPlugins(std::span<const std::string> files) {
   if (const char* path = std::getenv("DDALAB_PLUGIN_PATH"))
-    for (const fs::path& file : pluginFilesOnPath(path))
-      if (!isViewLibrary(file)) loadPlugin(file);  // views are ddalab-gui's
+    for (const fs::path& file : pluginFilesOnPath(path)) try {
+        if (!isViewLibrary(file)) loadPlugin(file);  // views are ddalab-gui's
+      } catch (const InputError& e) {
+        throw InputError(e.path(), e.message() + " (named by DDALAB_PLUGIN_PATH)");
+      }
   for (const std::string& file : files) loadPlugin(file);
 }
 

@@ -3,6 +3,7 @@
 // and from the GUI. A plug-in is checked (ABI, compiler) before it registers anything; its
 // games, players and metrics then take part in batches, statistics and the GUI like the
 // built-ins.
+#include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -18,6 +19,14 @@ struct LoadedPlugin {
   std::string sha256;  // of the file's bytes: results name the exact plug-in
   std::vector<std::string> games, players, metrics;  // the ids (metrics: keys) it registered
 };
+
+// The largest plug-in file ddalab reads (its bytes are read whole, for the checksum).
+inline constexpr uint64_t kMaxPluginBytes = uint64_t{1} << 30;
+
+// The bytes of the plug-in file at `file`; throws InputError naming it unless it is a regular
+// file of at most kMaxPluginBytes (a FIFO, a device or a folder is refused before any read).
+// Every way of loading a plug-in or a view library reads it through here.
+std::string readPluginFile(const std::filesystem::path& file);
 
 // The symbol `name` of the shared library at `file` (opened once, never closed), or null when
 // it has none; throws InputError naming the file when it cannot be loaded (dlerror's words).

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # The plug-in path end to end, as a researcher takes it (README "Writing a plug-in"): ddalab is
 # installed into a prefix, examples/plugin-dice is configured and built against it out of tree,
-# loaded with --plugin and DDALAB_PLUGIN_PATH, passes the conformance test every game passes,
-# its metric (swing) is followed by the tracker and becomes a column of every results file,
+# loaded with --plugin and DDALAB_PLUGIN_PATH, passes `ddalab check-game` (the conformance checks
+# every game passes) while a flawed game fails it with a readable summary, its metric (swing) is followed by the tracker and becomes a column of every results file,
 # runs a comparison byte-identically for 1 and 2 threads and after a kill and --resume; a
-# missing file, another ABI, a failing registration, a clashing id and a changed plug-in on
-# --resume are refused with their messages.
-# Usage: plugin_test.sh BUILD_DIR SOURCE_DIR DDALAB_TESTS WRONG_ABI FAILING NO_ENTRY (the last
-# three: tests/plugins/)
+# missing file, another ABI, a failing registration, a game without make, a player without a
+# factory, a clashing id, a changed plug-in on --resume, and a FIFO, a device, a folder, a
+# dangling link or a huge file in DDALAB_PLUGIN_PATH are refused with their messages (bounded by
+# `timeout`: a regression fails instead of hanging).
+# Usage: plugin_test.sh BUILD_DIR SOURCE_DIR DDALAB_TESTS WRONG_ABI FAILING NO_ENTRY NO_MAKE
+# NO_FACTORY FLAWED_GAME (the last six: tests/plugins/)
 set -uo pipefail
-build=$1 source=$2 unit_tests=$3 wrong_abi=$4 failing=$5 no_entry=$6
+build=$1 source=$2 unit_tests=$3 wrong_abi=$4 failing=$5 no_entry=$6 no_make=$7 no_factory=$8
+flawed=$9
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -36,13 +39,28 @@ build_plugin "$work/dice"
 plugin="$work/dice/libddalab_dice.so"
 [ -f "$plugin" ] || fail "no $plugin"
 
-# Listed with where it comes from; the conformance test covers its game.
+# Listed with where it comes from; check-game runs the conformance checks on its game.
 expect 0 "pig - Pig" "$ddalab" list games --plugin "$plugin"
 expect 0 "[plug-in dice ($plugin)]" "$ddalab" list players --plugin "$plugin"
 DDALAB_PLUGIN_PATH="$work/dice" expect 0 "dice 1.0.0" "$ddalab" list
-DDALAB_PLUGIN_PATH="$plugin" "$unit_tests" "conformance: random playouts*" -s >"$work/conformance.txt" 2>&1 ||
-  { tail -30 "$work/conformance.txt"; fail "the conformance test failed with the plug-in"; }
-grep -q "pig (defaults) params" "$work/conformance.txt" || fail "the conformance test did not play pig"
+expect 0 "7 of 7 checks passed" "$ddalab" check-game pig --plugin "$plugin"
+grep -q "check-game pig \[plug-in dice ($plugin)\]: 24 random playouts" "$work/out.txt" ||
+  { cat "$work/out.txt"; fail "check-game does not say which game it checked"; }
+grep -q "configurations: pig (defaults); pig (players 3); pig (players 4);" "$work/out.txt" ||
+  { cat "$work/out.txt"; fail "check-game did not check every player count of pig"; }
+DDALAB_PLUGIN_PATH="$plugin" expect 0 "7 of 7 checks passed" "$ddalab" check-game pig --games 3 --seed 99
+# A game that breaks a promise (gains() is not gain(p)) fails, on one screen, saying where.
+expect 1 "FAILED  shortcuts    " "$ddalab" check-game flawed-pile --plugin "$flawed" --games 2
+grep -qF "first: flawed-pile (defaults) params {} seed 1 move 0: expected gains() to equal gain(p) for every seat" \
+  "$work/out.txt" || { cat "$work/out.txt"; fail "check-game did not say where the flawed game failed"; }
+grep -q "^4 of 7 checks passed; what each checks: ddalab check-game --help$" "$work/out.txt" ||
+  { cat "$work/out.txt"; fail "check-game's summary does not count the failed check"; }
+[ "$(wc -l <"$work/out.txt")" -le 12 ] || { cat "$work/out.txt"; fail "check-game's summary is longer than a screen"; }
+expect 0 "shortcuts    assign, gains()" "$ddalab" check-game --help
+expect 2 "unknown game 'chess'; valid: ludo, maze" "$ddalab" check-game chess
+expect 2 "--games: expected a whole number in [1, 100000], got '0'" "$ddalab" check-game pig --plugin "$plugin" --games 0
+expect 2 "--seed: expected a whole number" "$ddalab" check-game pig --plugin "$plugin" --seed -1
+expect 2 "the option '--game' is required" "$ddalab" check-game
 DDALAB_PLUGIN_PATH="$plugin" "$unit_tests" "[plugin-metric]" >"$work/metric.txt" 2>&1 ||
   { tail -30 "$work/metric.txt"; fail "the plug-in's metric is not followed as swing.cpp defines it"; }
 expect 0 "swing (Swing) - mean gap" "$ddalab" list metrics --plugin "$plugin"
@@ -96,6 +114,31 @@ expect 2 "built for plug-in ABI 998, this ddalab" "$ddalab" list --plugin "$wron
 expect 2 "its registration failed: the game's data file is missing" "$ddalab" list --plugin "$failing"
 expect 2 "not a ddalab plug-in: no ddalab_plugin_entry" "$ddalab" list --plugin "$no_entry"
 expect 2 "expected a plug-in file after it" "$ddalab" list --plugin
+expect 2 "plug-in no-make ($no_make): game 'makeless': expected GameInfo::make: the factory" \
+  "$ddalab" list --plugin "$no_make"
+expect 2 "plug-in no-factory ($no_factory): player 'factoryless': expected PlayerInfo::makeRegular" \
+  "$ddalab" list --plugin "$no_factory"
+# What DDALAB_PLUGIN_PATH names is checked before it is read, like --plugin FILE: a FIFO (no
+# writer: reading would wait forever), a device (endless bytes), a folder named *.so, a dangling
+# link and a file over the size bound are refused, each within the timeout.
+mkdir -p "$work/hostile" "$work/with-folder/sub.so" "$work/in-folder"
+mkfifo "$work/hostile/fifo.so" "$work/in-folder/fifo.so"
+ln -s "$work/hostile/gone.so" "$work/hostile/dangling.so"
+truncate -s 1025M "$work/hostile/huge.so"  # sparse
+hostile() {  # hostile TEXT DDALAB_PLUGIN_PATH
+  DDALAB_PLUGIN_PATH="$2" expect 2 "$1" timeout 20 "$ddalab" list games
+}
+hostile "$work/hostile/fifo.so: expected a plug-in file (a shared library), found a FIFO (named by DDALAB_PLUGIN_PATH)" \
+  "$work/hostile/fifo.so"
+hostile "$work/in-folder/fifo.so: expected a plug-in file (a shared library), found a FIFO" "$work/in-folder"
+hostile "/dev/zero: expected a plug-in file (a shared library), found a device" "/dev/zero"
+hostile "$work/with-folder/sub.so: expected a plug-in file (a shared library), found a folder" "$work/with-folder"
+hostile "$work/hostile/dangling.so: no such plug-in file (named by DDALAB_PLUGIN_PATH)" "$work/hostile/dangling.so"
+hostile "$work/hostile/huge.so: expected a plug-in file of at most 1024 MiB, found 1025 MiB" "$work/hostile/huge.so"
+expect 2 "$work/hostile/fifo.so: expected a plug-in file (a shared library), found a FIFO" \
+  timeout 20 "$ddalab" list --plugin "$work/hostile/fifo.so"
+expect 2 "/dev/zero: expected a plug-in file (a shared library), found a device" \
+  timeout 20 "$ddalab" check-game pig --plugin /dev/zero
 if [ -f "$work/dice/libddalab_dice_view.so" ]; then  # built where the installed ddalab has Qt
   expect 2 "a plug-in's view library: ddalab-gui loads it" \
     "$ddalab" list --plugin "$work/dice/libddalab_dice_view.so"

@@ -3,11 +3,14 @@
 // match what they build; the default AI of each game; an experiment without players; metric
 // descriptors (indices and scratch given out, refusals) and a plug-in's metric followed by the
 // tracker (run by tests/plugin_test.sh with the example plug-in loaded).
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 
 #include "core/catalog.h"
 #include "core/metrics.h"
 #include "experiments/batch.h"
+#include "experiments/plugins.h"
 #include "experiments/sha256.h"
 #include "games/registry.h"
 #include "players/fun_seeking.h"
@@ -19,7 +22,9 @@ using namespace ddalab;
 
 namespace {
 
-std::string addError(Catalog& catalog, GameInfo info, const std::string& origin) {
+// What adding `info` from `origin` throws; empty when it is added.
+template <typename Info>
+std::string addError(Catalog& catalog, Info info, const std::string& origin = "plug-in m") {
   try {
     catalog.add(std::move(info), origin);
   } catch (const InputError& e) {
@@ -47,15 +52,6 @@ MetricInfo countingMetric(const std::string& key, size_t scratch) {
                [](std::span<const double> state, const RoundView&) { return state[0]; }};
   info.scratchSize = scratch;
   return info;
-}
-
-std::string addError(Catalog& catalog, MetricInfo info) {
-  try {
-    catalog.add(std::move(info), "plug-in m");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace
@@ -159,6 +155,60 @@ TEST_CASE("a taken or empty id is refused, naming both origins, entries never mo
         "test: game 'one-too-many': the catalog holds at most 512 games");
 }
 
+TEST_CASE("an entry without a field a caller needs is refused, naming the entry and the field",
+          "[catalog]") {
+  Catalog own;
+  GameInfo makeless = copyOf("maze");
+  makeless.make = nullptr;
+  CHECK(addError(own, makeless, "plug-in p (libp.so)") ==
+        "plug-in p (libp.so): game 'maze': expected GameInfo::make: the factory that builds the "
+        "game from its parameters");
+  GameInfo undescribed = copyOf("maze");
+  undescribed.description.clear();
+  CHECK_THAT(addError(own, undescribed, "o"), Catch::StartsWith("o: game 'maze': expected "
+                                                                "GameInfo::description"));
+  GameInfo coefficients = copyOf("maze");
+  coefficients.thesisCoefficients = Json::array();
+  CHECK_THAT(addError(own, coefficients, "o"), Catch::Contains("GameInfo::thesisCoefficients"));
+  GameInfo badDefault = copyOf("ludo");
+  badDefault.params.front().defaultValue = 99;  // players: 2 or 4
+  CHECK_THAT(addError(own, badDefault, "o"),
+             Catch::StartsWith("o: game 'ludo': params.players: its default is refused: "));
+  GameInfo twice = copyOf("ludo");
+  twice.params.push_back(twice.params.front());
+  CHECK_THAT(addError(own, twice, "o"),
+             Catch::Contains("the parameter 'players' is declared twice"));
+  GameInfo unnamed = copyOf("ludo");
+  unnamed.params.front().name.clear();
+  CHECK_THAT(addError(own, unnamed, "o"), Catch::Contains("a parameter without a name"));
+  CHECK(own.games().empty());  // nothing refused was added
+
+  const PlayerInfo random = findById<PlayerInfo>(playerRegistry(), "random", "player", "");
+  PlayerInfo factoryless = random;
+  factoryless.makeRegular = nullptr;
+  CHECK(addError(own, factoryless, "plug-in p (libp.so)") ==
+        "plug-in p (libp.so): player 'random': expected PlayerInfo::makeRegular: the factory of "
+        "its kind's player");
+  PlayerInfo environmentless = findById<PlayerInfo>(playerRegistry(), "e-random", "player", "");
+  environmentless.makeEnvironment = nullptr;
+  CHECK_THAT(addError(own, environmentless, "plug-in p (libp.so)"),
+             Catch::Contains("expected PlayerInfo::makeEnvironment"));
+  PlayerInfo ranksNothing = findById<PlayerInfo>(playerRegistry(), "e-random", "player", "");
+  ranksNothing.ranksActions = true;  // declared, but no regular player to rank with
+  CHECK_THAT(addError(own, ranksNothing, "plug-in p (libp.so)"),
+             Catch::Contains("expected PlayerInfo::makeRegular"));
+  PlayerInfo pursuesNothing = random;
+  pursuesNothing.pursuesObjective = true;
+  CHECK_THAT(addError(own, pursuesNothing, "plug-in p (libp.so)"),
+             Catch::Contains("expected PlayerInfo::makeEnvironment"));
+  PlayerInfo undescribedPlayer = random;
+  undescribedPlayer.description.clear();
+  CHECK_THAT(addError(own, undescribedPlayer, "plug-in p (libp.so)"),
+             Catch::Contains("PlayerInfo::description"));
+  CHECK(own.players().empty());
+  CHECK(addError(own, random, "plug-in p (libp.so)").empty());  // the entries as registered pass
+}
+
 TEST_CASE("declared capabilities match the players built", "[catalog]") {
   for (const GameInfo& gameInfo : gameRegistry()) {
     const auto game = defaultGame(gameInfo);
@@ -221,4 +271,33 @@ TEST_CASE("sha256 of the FIPS 180-4 examples (how batch.json names a plug-in's f
         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   CHECK(sha256Hex(std::string(1'000'000, 'a')) ==
         "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// Every way of loading a plug-in (--plugin, DDALAB_PLUGIN_PATH, the GUI's view libraries and its
+// File -> Load plug-in...) goes through readPluginFile, isViewLibrary, loadPlugin or pluginSymbol:
+// each refuses what is no bounded regular file at once, before a read or dlopen could block.
+TEST_CASE("a FIFO, a device, a folder or a dangling link is no plug-in file, refused unread",
+          "[catalog]") {
+  const TempDir dir;
+  const auto fifo = dir.path() / "fifo.so";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::filesystem::create_directory(dir.path() / "folder.so");
+  std::filesystem::create_symlink(dir.path() / "gone.so", dir.path() / "dangling.so");
+  const std::vector<std::pair<std::filesystem::path, std::string>> refused = {
+      {fifo, "expected a plug-in file (a shared library), found a FIFO"},
+      {"/dev/zero", "expected a plug-in file (a shared library), found a device"},
+      {dir.path() / "folder.so", "expected a plug-in file (a shared library), found a folder"},
+      {dir.path() / "dangling.so", "no such plug-in file"}};
+  for (const auto& [file, why] : refused) {
+    INFO(file);
+    CHECK_THROWS_WITH(readPluginFile(file), file.string() + ": " + why);
+    CHECK_THROWS_WITH(loadPlugin(file), file.string() + ": " + why);
+    CHECK_THROWS_WITH(pluginSymbol(file, "ddalab_plugin_entry"), Catch::Contains(why));
+    CHECK_FALSE(isViewLibrary(file));
+  }
+  // A folder on the path contributes its *.so entries, whatever they are: loading checks them.
+  const auto files = pluginFilesOnPath(dir.path().string() + "::/nonexistent");
+  CHECK(files == std::vector<std::filesystem::path>{dir.path() / "dangling.so", fifo,
+                                                    dir.path() / "folder.so", "/nonexistent"});
+  CHECK(readPluginFile(dir.write("tiny.so", "abc")) == "abc");
 }

@@ -21,5 +21,6 @@ int sweepCommand(const Args& args);
 int mergeCommand(const Args& args);
 int slurmCommand(const Args& args);
 int studyCommand(const Args& args);
+int checkGameCommand(const Args& args);
 
 }  // namespace ddalab::cli

@@ -27,6 +27,7 @@ commands:
   merge SHARD_DIR... the folders of run --shard K/N as one run's results (--out DIR)
   slurm BATCH.json   a Slurm job array of shards and a merge job (--shards N --out DIR)
   study ACTION ...   user studies: validate PROTOCOL, analyze SESSION_DIR..., simulate PROTOCOL
+  check-game GAME    the conformance checks on one game, a plug-in's too; exit 1 if one fails
 
   --version          the version of ddalab
 
@@ -80,8 +81,10 @@ int main(int argc, char** argv) {
     if (command == "merge") return mergeCommand(args);
     if (command == "slurm") return slurmCommand(args);
     if (command == "study") return studyCommand(args);
-    std::cerr << "ddalab: unknown command '" << command
-              << "'; valid: run, list, validate, score, bench, sweep, merge, slurm, study\n";
+    if (command == "check-game") return checkGameCommand(args);
+    std::cerr
+        << "ddalab: unknown command '" << command
+        << "'; valid: run, list, validate, score, bench, sweep, merge, slurm, study, check-game\n";
     return kBadInput;
   } catch (const ddalab::InputError& e) {
     std::cerr << "ddalab " << command << ": error: " << e.what() << "\n";

@@ -35,6 +35,10 @@ inline std::optional<int> parseArgs(const Args& args, const std::string& usage,
 // The axes of every --vary PATH=v1,v2,... option (sweep_command.cpp); throws InputError.
 std::vector<SweepAxis> varyAxes(const po::variables_map& vm);
 
+// A whole decimal number in [min, max] given as option `name` (run_command.cpp); throws
+// InputError naming the option otherwise.
+uint64_t parseCount(const std::string& text, const std::string& name, uint64_t min, uint64_t max);
+
 // Applies --iterations and --seed, when given, to `batch` (run_command.cpp); throws InputError.
 void applyOverrides(Batch& batch, const po::variables_map& vm);
 

@@ -56,21 +56,6 @@ struct StopSignalsHandled {
   StopSignalsHandled& operator=(const StopSignalsHandled&) = delete;
 };
 
-// A whole decimal number in [min, max] from option `name`; throws InputError otherwise.
-uint64_t parseCount(const std::string& text, const std::string& name, uint64_t min, uint64_t max) {
-  uint64_t value = 0;
-  bool ok = !text.empty() && text.size() <= 20;
-  for (char c : text) {
-    const uint64_t digit = static_cast<uint64_t>(c - '0');
-    ok = ok && c >= '0' && c <= '9' && value <= (UINT64_MAX - digit) / 10;
-    if (ok) value = value * 10 + digit;
-  }
-  if (!ok || value < min || value > max)
-    throw InputError(name, "expected a whole number in [" + std::to_string(min) + ", " +
-                               std::to_string(max) + "], got '" + text + "'");
-  return value;
-}
-
 FolderMode folderMode(const po::variables_map& vm) {
   if (vm.count("resume") && vm.count("overwrite"))
     throw InputError("--resume", "cannot be combined with --overwrite");
@@ -132,6 +117,20 @@ void printOutcome(const RunOutcome& outcome, const RunRequest& request) {
 }
 
 }  // namespace
+
+uint64_t parseCount(const std::string& text, const std::string& name, uint64_t min, uint64_t max) {
+  uint64_t value = 0;
+  bool ok = !text.empty() && text.size() <= 20;
+  for (char c : text) {
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    ok = ok && c >= '0' && c <= '9' && value <= (UINT64_MAX - digit) / 10;
+    if (ok) value = value * 10 + digit;
+  }
+  if (!ok || value < min || value > max)
+    throw InputError(name, "expected a whole number in [" + std::to_string(min) + ", " +
+                               std::to_string(max) + "], got '" + text + "'");
+  return value;
+}
 
 void applyOverrides(Batch& batch, const po::variables_map& vm) {
   if (vm.count("iterations")) {
