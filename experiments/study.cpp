@@ -646,38 +646,57 @@ size_t StudySession::answered() const {
 }
 
 void StudySession::saveGame(const PlannedGame& game, const GameRecord& record, const Json& trace) {
-  if (game.index != static_cast<int>(games_.size()))
-    throw std::logic_error("StudySession::saveGame: games are kept in the plan's order");
+  const PlayedStudyGame played[] = {{game, record, trace}};
+  saveGames(played);
+}
+
+void StudySession::saveGames(std::span<const PlayedStudyGame> games) {
+  for (size_t k = 0; k < games.size(); ++k)
+    if (games[k].plan.index != static_cast<int>(games_.size() + k))
+      throw std::logic_error("StudySession::saveGames: games are kept in the plan's order");
   if (!folder_.empty()) {  // on the disk first: a failed write keeps nothing
-    const Json j = {{"index", game.index},
-                    {"condition", protocol_->conditions[game.condition].name},
-                    {"record", recordJson(record)},
-                    {"trace", trace}};
-    writeFileAtomically(gameFile(folder_, game.index), j.dump() + "\n");
+    for (const PlayedStudyGame& g : games) {
+      const Json j = {{"index", g.plan.index},
+                      {"condition", protocol_->conditions[g.plan.condition].name},
+                      {"record", recordJson(g.record)},
+                      {"trace", g.trace}};
+      writeFileAtomically(gameFile(folder_, g.plan.index), j.dump() + "\n");
+    }
     syncFolder(folder_);
   }
-  games_.push_back({game, record, std::nullopt});
+  for (const PlayedStudyGame& g : games) games_.push_back({g.plan, g.record, std::nullopt});
   if (!folder_.empty()) writeCsvs();
 }
 
 void StudySession::saveAnswers(int index, const StudyAnswers& answers) {
-  if (index < 0 || index >= static_cast<int>(games_.size()))
+  saveAnswers(index, std::span(&answers, 1));
+}
+
+void StudySession::saveAnswers(int first, std::span<const StudyAnswers> answers) {
+  if (first < 0 || first + answers.size() > games_.size())
     throw std::logic_error("StudySession::saveAnswers: the game has not been played");
   const std::vector<StudyItem>& items = protocol_->items;
-  if (answers.values.size() != items.size())
-    throw InputError("answers",
-                     "expected " + std::to_string(items.size()) + " answers, one per item");
-  Json values = Json::object();
-  for (size_t i = 0; i < items.size(); ++i) {
-    values[items[i].key] = answers.values[i];
-    checkStudyAnswer(items[i], values[items[i].key], "answers." + items[i].key);
+  std::vector<Json> files;
+  for (size_t k = 0; k < answers.size(); ++k) {
+    if (answers[k].values.size() != items.size())
+      throw InputError("answers",
+                       "expected " + std::to_string(items.size()) + " answers, one per item");
+    Json values = Json::object();
+    for (size_t i = 0; i < items.size(); ++i) {
+      values[items[i].key] = answers[k].values[i];
+      checkStudyAnswer(items[i], values[items[i].key], "answers." + items[i].key);
+    }
+    files.push_back({{"index", first + static_cast<int>(k)},
+                     {"answers", values},
+                     {"comment", answers[k].comment}});
   }
   if (!folder_.empty()) {
-    const Json j = {{"index", index}, {"answers", values}, {"comment", answers.comment}};
-    writeFileAtomically(answersFile(folder_, index), j.dump(2) + "\n");
+    for (const Json& j : files)
+      writeFileAtomically(answersFile(folder_, j["index"].get<int>()), j.dump(2) + "\n");
     syncFolder(folder_);
   }
-  games_[static_cast<size_t>(index)].answers = answers;
+  for (size_t k = 0; k < answers.size(); ++k)
+    games_[static_cast<size_t>(first) + k].answers = answers[k];
   if (!folder_.empty()) writeCsvs();
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,13 @@ struct SessionGame {
   std::optional<StudyAnswers> answers;
 };
 
+// A game just played, to be kept by its session.
+struct PlayedStudyGame {
+  PlannedGame plan;
+  GameRecord record;
+  Json trace;  // the detailed trace line (docs/trace-format.md) with "people"
+};
+
 // A participant's session folder: session.json (protocol, participant, plan), game-NN.json (the
 // record and detailed trace of game NN, written when it ends) and answers-NN.json (written when
 // the questionnaire is submitted), plus games.csv and answers.csv rewritten after each.
@@ -151,9 +159,15 @@ class StudySession {
 
   // Keeps the game just played (game-NN.json, games.csv); throws WriteError.
   void saveGame(const PlannedGame& game, const GameRecord& record, const Json& trace);
+  // Keeps games just played, next in the plan's order: as saveGame each, with the folder synced
+  // and the CSVs rewritten once (a simulated participant's games).
+  void saveGames(std::span<const PlayedStudyGame> games);
   // Keeps its answers (answers-NN.json, answers.csv); throws InputError for a value off its
   // item's scale (checkStudyAnswer) or a missing one, WriteError.
   void saveAnswers(int index, const StudyAnswers& answers);
+  // Keeps the answers to games first, first + 1, ...: as saveAnswers each, every answer checked
+  // before any file is written, with the folder synced and the CSVs rewritten once.
+  void saveAnswers(int first, std::span<const StudyAnswers> answers);
 
  private:
   void load();

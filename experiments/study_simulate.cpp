@@ -270,7 +270,7 @@ std::vector<StudySession> simulateStudy(const StudyProtocol& protocol, const fs:
   std::vector<size_t> start(participants, 0);  // each participant's first game in `games`
   for (size_t p = 1; p < participants; ++p) start[p] = start[p - 1] + plans[p - 1].size();
   // Each participant's games are played and written as their session, one participant a thread:
-  // only the traces of the games being played are in memory, not every participant's.
+  // only the traces of the participants being played are in memory, not every participant's.
   fs::create_directories(out);
   std::vector<std::optional<StudySession>> sessions(participants);
   std::mutex told;
@@ -278,12 +278,14 @@ std::vector<StudySession> simulateStudy(const StudyProtocol& protocol, const fs:
     const std::string name = participantName(static_cast<int>(p));
     StudySession session =
         StudySession::create(out / name, shared, name, first + static_cast<int>(p));
+    std::vector<PlayedStudyGame> played;
     for (size_t i = 0; i < plans[p].size(); ++i) {
       const PlannedGame& plan = plans[p][i];
       Json trace;
       games[start[p] + i].record = playPlanned(experiments[plan.condition], plan, &trace);
-      session.saveGame(plan, games[start[p] + i].record, trace);
+      played.push_back({plan, games[start[p] + i].record, std::move(trace)});
     }
+    session.saveGames(played);
     sessions[p] = std::move(session);
     if (simulation.written) {
       const std::lock_guard lock(told);
@@ -293,8 +295,7 @@ std::vector<StudySession> simulateStudy(const StudyProtocol& protocol, const fs:
   // The answers rule standardizes the metrics over every game: the answers follow them all.
   const std::vector<StudyAnswers> answers = answersFor(protocol, games, participants, simulation);
   forEachParallel(participants, threads, [&](size_t p) {
-    for (size_t i = 0; i < plans[p].size(); ++i)
-      sessions[p]->saveAnswers(plans[p][i].index, answers[start[p] + i]);
+    sessions[p]->saveAnswers(0, std::span(answers).subspan(start[p], plans[p].size()));
   });
   std::vector<StudySession> result;
   for (auto& s : sessions) result.push_back(std::move(*s));
