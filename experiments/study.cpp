@@ -344,7 +344,7 @@ double finiteNumber(const Json& v, const std::string& where) {
   return v.get<double>();
 }
 
-int count(const JsonFields& fields, const char* key) {
+int countField(const JsonFields& fields, const char* key) {
   return static_cast<int>(fields.integer(key, 0, INT_MAX));
 }
 
@@ -389,7 +389,8 @@ MetricValues metricsOf(const Json& node, const std::string& path) {
 void readSeat(const Json& node, const std::string& path, GameRecord& r, size_t seat) {
   JsonFields fields(node, path, {"score", "moves", "turns", "lead_rounds", "chance"});
   r.scores[seat] = finiteNumber(fields.get("score"), fields.at("score"));
-  r.counters[seat] = {count(fields, "moves"), count(fields, "turns"), count(fields, "lead_rounds")};
+  r.counters[seat] = {countField(fields, "moves"), countField(fields, "turns"),
+                      countField(fields, "lead_rounds")};
   const Json& bins = fields.get("chance");
   if (!bins.is_array() || bins.size() != kChanceBins)
     throw InputError(fields.at("chance"), "expected an array of " + std::to_string(kChanceBins) +
