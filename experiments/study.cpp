@@ -1,6 +1,8 @@
 #include "experiments/study.h"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <cstdio>
 #include <numeric>
 #include <set>
@@ -103,6 +105,30 @@ void validateConditions(const StudyProtocol& p, const std::string& source) {
   }
 }
 
+// The seat `study simulate` puts in the participant's place, validated as the experiments it
+// plays (an AI: a person cannot be simulated), so that a mistake is refused before any folder
+// exists, with its path in the protocol: "$.simulated_person.level".
+void validateSimulatedPerson(const StudyProtocol& p, const std::string& source) {
+  if (p.simulatedPerson.is_null()) return;
+  const std::string at = source + ": $.simulated_person";
+  if (p.simulatedPerson.is_object() && p.simulatedPerson.value("id", Json()) == Json(kPersonSeat))
+    throw InputError(at + ".id", "expected an AI's id (a person cannot be simulated), got \"" +
+                                     std::string(kPersonSeat) + "\"");
+  const std::vector<bool> people = p.people();
+  const std::string seat =
+      "$.players[" +
+      std::to_string(std::find(people.begin(), people.end(), true) - people.begin()) + "]";
+  for (size_t c = 0; c < p.conditions.size(); ++c) {
+    try {
+      parsePlayedExperiment(p.simulatedExperiment(c), p.seed, "");
+    } catch (const InputError& e) {
+      std::string where = e.path();
+      if (where.starts_with(": ")) where = where.substr(2);
+      throw InputError(where.starts_with(seat) ? at + where.substr(seat.size()) : at, e.message());
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<StudyItem> defaultStudyItems(const std::string& gameId) {
@@ -199,6 +225,7 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
                        "expected exactly one seat {\"id\": \"" + std::string(kPersonSeat) +
                            "\"} (the participant), got " + jsonExcerpt(p.seats));
     validateConditions(p, source);
+    validateSimulatedPerson(p, source);
     p.document = document;
     return p;
   } catch (const InputError& e) {
@@ -265,23 +292,60 @@ std::vector<PlannedGame> planGames(const StudyProtocol& protocol, int ordinal) {
 
 namespace {
 
+// Participant numbers a study folder may hold (its plans' seeds are 1000 x number + game).
+constexpr long long kMaxOrdinal = 1'000'000;
+
 // "<prefix>-NN.json" for game `index` (numbered from 1, two digits at least).
-fs::path numberedFile(const fs::path& folder, const char* prefix, int index) {
+std::string numberedName(const char* prefix, int index) {
   char name[64];
   std::snprintf(name, sizeof name, "%s-%02d.json", prefix, index + 1);
-  return folder / name;
+  return name;
 }
 
 fs::path gameFile(const fs::path& folder, int index) {
-  return numberedFile(folder, "game", index);
+  return folder / numberedName("game", index);
 }
 
 fs::path answersFile(const fs::path& folder, int index) {
-  return numberedFile(folder, "answers", index);
+  return folder / numberedName("answers", index);
 }
 
 Json readJson(const fs::path& file) {
   return parseJsonText(readInputFile(file, kSessionFileKind), file.string());
+}
+
+void checkParticipant(const std::string& id, const std::string& where) {
+  if (id.empty() || id.size() > 100)
+    throw InputError(
+        where, "expected a participant id of 1 to 100 characters, got '" + textExcerpt(id) + "'");
+}
+
+// The plan as session.json records it: every game's number, condition and seed.
+Json planJson(const StudyProtocol& protocol, const std::vector<PlannedGame>& plan) {
+  Json games = Json::array();
+  for (const PlannedGame& g : plan)
+    games.push_back({{"index", g.index},
+                     {"condition", protocol.conditions[g.condition].name},
+                     {"seed", g.seed}});
+  return games;
+}
+
+// `value` must be `expected` (what the protocol says: `what`).
+void expectValue(const Json& value, const Json& expected, const std::string& where,
+                 const std::string& what) {
+  if (value != expected)
+    throw InputError(
+        where, "expected " + jsonExcerpt(expected) + " (" + what + "), got " + jsonExcerpt(value));
+}
+
+double finiteNumber(const Json& v, const std::string& where) {
+  if (!v.is_number() || !std::isfinite(v.get<double>()))
+    throw InputError(where, "expected a finite number, got " + jsonExcerpt(v));
+  return v.get<double>();
+}
+
+int countField(const JsonFields& fields, const char* key) {
+  return static_cast<int>(fields.integer(key, 0, INT_MAX));
 }
 
 Json recordJson(const GameRecord& r) {
@@ -305,45 +369,169 @@ Json recordJson(const GameRecord& r) {
           {"seats", seats}};
 }
 
-GameRecord recordOf(const Json& j, const std::string& where) {
-  try {
-    GameRecord r;
-    r.seed = j.at("seed").get<uint64_t>();
-    r.numPlayers = j.at("players").get<int>();
-    if (r.numPlayers < 1 || r.numPlayers > kMaxPlayers) throw std::out_of_range("players");
-    r.winner = j.at("winner").is_null() ? -1 : j.at("winner").get<int>();
-    r.capped = j.at("capped").get<bool>();
-    for (const auto& info : allMetrics())
-      r.metrics[static_cast<size_t>(info.metric)] = j.at("metrics").at(info.key).get<double>();
-    for (int p = 0; p < r.numPlayers; ++p) {
-      const Json& seat = j.at("seats").at(static_cast<size_t>(p));
-      r.scores[static_cast<size_t>(p)] = seat.at("score").get<double>();
-      r.counters[static_cast<size_t>(p)] = {seat.at("moves").get<int>(),
-                                            seat.at("turns").get<int>(),
-                                            seat.at("lead_rounds").get<int>()};
-      const auto bins = seat.at("chance").get<std::vector<uint32_t>>();
-      if (bins.size() != kChanceBins) throw std::out_of_range("chance");
-      std::copy(bins.begin(), bins.end(), r.chance[static_cast<size_t>(p)].begin());
-    }
-    return r;
-  } catch (const std::exception& e) {
-    throw InputError(where + ": $.record",
-                     std::string("not a game record of this ddalab (") + e.what() + ")");
+// Every metric of ddalab, each a finite number, and nothing else.
+MetricValues metricsOf(const Json& node, const std::string& path) {
+  if (!node.is_object())
+    throw InputError(path, "expected an object of every metric, got " + jsonExcerpt(node));
+  for (const auto& [key, value] : node.items())
+    if (!metricByKey(key))
+      throw InputError(path + "." + textExcerpt(key), "unknown metric '" + textExcerpt(key) + "'");
+  MetricValues metrics{};
+  for (const auto& info : allMetrics()) {
+    const std::string at = path + "." + std::string(info.key);
+    if (!node.contains(info.key)) throw InputError(at, "missing required key");
+    metrics[static_cast<size_t>(info.metric)] = finiteNumber(node.at(info.key), at);
   }
+  return metrics;
+}
+
+// One seat's score, counters and where the outcomes dealt to it fell.
+void readSeat(const Json& node, const std::string& path, GameRecord& r, size_t seat) {
+  JsonFields fields(node, path, {"score", "moves", "turns", "lead_rounds", "chance"});
+  r.scores[seat] = finiteNumber(fields.get("score"), fields.at("score"));
+  r.counters[seat] = {countField(fields, "moves"), countField(fields, "turns"),
+                      countField(fields, "lead_rounds")};
+  const Json& bins = fields.get("chance");
+  if (!bins.is_array() || bins.size() != kChanceBins)
+    throw InputError(fields.at("chance"), "expected an array of " + std::to_string(kChanceBins) +
+                                              " counts (one per decile), got " + jsonExcerpt(bins));
+  for (size_t b = 0; b < kChanceBins; ++b) {
+    if (!isIntegerIn(bins[b], 0, UINT32_MAX))
+      throw InputError(fields.at("chance") + "[" + std::to_string(b) + "]",
+                       "expected a count in [0, " + std::to_string(UINT32_MAX) + "], got " +
+                           integerGot(bins[b]));
+    r.chance[seat][b] = bins[b].get<uint32_t>();
+  }
+}
+
+// The record of a game of `players` seats, as recordJson writes it.
+GameRecord recordOf(const Json& node, const std::string& path, int players) {
+  JsonFields fields(node, path, {"seed", "players", "winner", "capped", "metrics", "seats"});
+  GameRecord r;
+  r.seed = fields.unsignedInteger("seed");
+  r.numPlayers = static_cast<int>(fields.integer("players", players, players));
+  const Json& winner = fields.get("winner");
+  if (!winner.is_null() && !isIntegerIn(winner, 0, players - 1))
+    throw InputError(fields.at("winner"), "expected null (a draw) or a seat in [0, " +
+                                              std::to_string(players - 1) + "], got " +
+                                              jsonExcerpt(winner));
+  r.winner = winner.is_null() ? -1 : winner.get<int>();
+  const Json& capped = fields.get("capped");
+  if (!capped.is_boolean())
+    throw InputError(fields.at("capped"), "expected true or false, got " + jsonExcerpt(capped));
+  r.capped = capped.get<bool>();
+  r.metrics = metricsOf(fields.get("metrics"), fields.at("metrics"));
+  const Json& seats = fields.get("seats");
+  if (!seats.is_array() || seats.size() != static_cast<size_t>(players))
+    throw InputError(fields.at("seats"), "expected an array of " + std::to_string(players) +
+                                             " seats, got " + jsonExcerpt(seats));
+  for (size_t seat = 0; seat < seats.size(); ++seat)
+    readSeat(seats[seat], fields.at("seats") + "[" + std::to_string(seat) + "]", r, seat);
+  return r;
+}
+
+// answers-NN.json of game `planned`: every item's answer on its scale, a comment.
+StudyAnswers readAnswers(const fs::path& file, const StudyProtocol& protocol,
+                         const PlannedGame& planned) {
+  const Json document = readJson(file);
+  JsonFields fields(document, file.string() + ": $", {"index", "answers", "comment"});
+  expectValue(fields.get("index"), planned.index, fields.at("index"), "the game of this file");
+  const Json& values = fields.get("answers");
+  const std::string path = fields.at("answers");
+  if (!values.is_object())
+    throw InputError(path, "expected an object of one answer per item, got " + jsonExcerpt(values));
+  for (const auto& [key, value] : values.items())
+    if (std::none_of(protocol.items.begin(), protocol.items.end(),
+                     [&](const StudyItem& item) { return item.key == key; }))
+      throw InputError(path + "." + textExcerpt(key),
+                       "unknown item '" + textExcerpt(key) + "' (not in the protocol)");
+  StudyAnswers answers;
+  for (const StudyItem& item : protocol.items) {
+    const std::string at = path + "." + item.key;
+    if (!values.contains(item.key)) throw InputError(at, "missing required key");
+    checkStudyAnswer(item, values.at(item.key), at);
+    answers.values.push_back(values.at(item.key).get<double>());
+  }
+  const Json& comment = fields.get("comment");
+  if (!comment.is_string())
+    throw InputError(fields.at("comment"), "expected a string, got " + jsonExcerpt(comment));
+  answers.comment = comment.get<std::string>();
+  return answers;
+}
+
+// game-NN.json of game `planned` (its number, condition, record of the plan's seed and a trace),
+// with its answers when they were given.
+SessionGame readGame(const fs::path& folder, const StudyProtocol& protocol,
+                     const PlannedGame& planned) {
+  const fs::path file = gameFile(folder, planned.index);
+  const Json document = readJson(file);
+  JsonFields fields(document, file.string() + ": $", {"index", "condition", "record", "trace"});
+  expectValue(fields.get("index"), planned.index, fields.at("index"), "the game of this file");
+  expectValue(fields.get("condition"), protocol.conditions[planned.condition].name,
+              fields.at("condition"), "the plan's condition of this game");
+  SessionGame game{planned,
+                   recordOf(fields.get("record"), fields.at("record"),
+                            static_cast<int>(protocol.people().size())),
+                   std::nullopt};
+  expectValue(game.record.seed, planned.seed, fields.at("record") + ".seed",
+              "the plan's seed of this game");
+  if (!fields.get("trace").is_object())
+    throw InputError(fields.at("trace"), "expected the game's trace (an object), got " +
+                                             jsonExcerpt(fields.get("trace")));
+  const fs::path answers = answersFile(folder, planned.index);
+  if (fs::exists(answers)) game.answers = readAnswers(answers, protocol, planned);
+  return game;
+}
+
+// The game and answers files a session folder holds must be those of the plan's first games, in
+// order, each game's answers after the game: one listing of the folder.
+void checkSessionFiles(const fs::path& folder, size_t planned) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if ((name.starts_with("game-") || name.starts_with("answers-")) && name.ends_with(".json"))
+      names.insert(name);
+  }
+  size_t played = 0;
+  while (played < planned && names.count(numberedName("game", static_cast<int>(played)))) ++played;
+  for (size_t i = 0; i < planned; ++i) {
+    const int index = static_cast<int>(i);
+    if (i < played) names.erase(numberedName("game", index));
+    if (names.erase(numberedName("answers", index)) && i >= played)
+      throw InputError(answersFile(folder, index).string(),
+                       "answers a game that is not there (" + numberedName("game", index) +
+                           "); expected the answers of a game played");
+  }
+  if (!names.empty())
+    throw InputError(
+        (folder / *names.begin()).string(),
+        "is not one of the plan's games " +
+            (played < planned
+                 ? "in order (" + numberedName("game", static_cast<int>(played)) + " is missing)"
+                 : std::string("(") + std::to_string(planned) + " games)") +
+            "; expected game-01.json, game-02.json, ... up to the game played last");
 }
 
 }  // namespace
 
+void checkStudyAnswer(const StudyItem& item, const Json& value, const std::string& where) {
+  const bool whole = value.is_number() && std::isfinite(value.get<double>()) &&
+                     value.get<double>() == std::round(value.get<double>());
+  if (!whole || value.get<double>() < item.min() || value.get<double>() > item.max())
+    throw InputError(where, "expected a whole number in [" + std::to_string(item.min()) + ", " +
+                                std::to_string(item.max()) + "] (the item's scale), got " +
+                                jsonExcerpt(value));
+}
+
 StudySession StudySession::open(const fs::path& folder, const StudyProtocol& protocol,
                                 const std::string& participant) {
-  if (participant.empty() || participant.size() > 100)
-    throw InputError("participant", "expected an id of 1 to 100 characters");
+  checkParticipant(participant, "participant");
   const fs::path file = folder / "session.json";
   if (fs::exists(file)) {
     StudySession existing = read(folder);
     if (existing.checksum_ != sha256Hex(protocol.document.dump()))
       throw InputError(file.string(), "holds a session of another protocol (" +
-                                          existing.protocol_.name + "); expected one of " +
+                                          existing.protocol().name + "); expected one of " +
                                           protocol.name);
     if (existing.participant_ != participant)
       throw InputError(file.string(), "holds participant '" + existing.participant_ +
@@ -357,22 +545,30 @@ StudySession StudySession::open(const fs::path& folder, const StudyProtocol& pro
   for (const auto& entry : fs::directory_iterator(parent, error))
     if (entry.is_directory() && entry.path() != folder && fs::exists(entry.path() / "session.json"))
       ++ordinal;
+  return create(folder, std::make_shared<const StudyProtocol>(protocol), participant, ordinal);
+}
+
+StudySession StudySession::create(const fs::path& folder,
+                                  std::shared_ptr<const StudyProtocol> protocol,
+                                  const std::string& participant, int ordinal) {
+  checkParticipant(participant, "participant");
+  const fs::path file = folder / "session.json";
+  if (fs::exists(file))
+    throw InputError(file.string(), "holds a session already; expected a folder without one");
   fs::create_directories(folder);
   StudySession s;
   s.folder_ = folder;
-  s.protocol_ = protocol;
-  s.checksum_ = sha256Hex(protocol.document.dump());
+  s.protocol_ = std::move(protocol);
+  s.checksum_ = sha256Hex(s.protocol_->document.dump());
   s.participant_ = participant;
   s.ordinal_ = ordinal;
-  s.plan_ = planGames(protocol, ordinal);
-  Json plan = Json::array();
-  for (const PlannedGame& g : s.plan_)
-    plan.push_back({{"index", g.index},
-                    {"condition", protocol.conditions[g.condition].name},
-                    {"seed", g.seed}});
-  const Json session = {
-      {"format", kSessionFormat},       {"participant", participant},    {"ordinal", ordinal},
-      {"protocol_sha256", s.checksum_}, {"protocol", protocol.document}, {"plan", plan}};
+  s.plan_ = planGames(*s.protocol_, ordinal);
+  const Json session = {{"format", kSessionFormat},
+                        {"participant", participant},
+                        {"ordinal", ordinal},
+                        {"protocol_sha256", s.checksum_},
+                        {"protocol", s.protocol_->document},
+                        {"plan", planJson(*s.protocol_, s.plan_)}};
   writeFileAtomically(file, session.dump(2) + "\n");
   syncFolder(folder);
   s.writeCsvs();
@@ -383,55 +579,54 @@ StudySession StudySession::read(const fs::path& folder) {
   const fs::path file = folder / "session.json";
   const Json session = readJson(file);
   const std::string source = file.string();
-  if (!session.is_object() || session.value("format", "") != kSessionFormat)
+  if (!session.is_object() || session.value("format", Json()) != Json(kSessionFormat))
     throw InputError(source, std::string("not a session folder: expected \"format\": \"") +
                                  kSessionFormat + "\"");
+  JsonFields fields(session, source + ": $",
+                    {"format", "participant", "ordinal", "protocol_sha256", "protocol", "plan"});
   StudySession s;
   s.folder_ = folder;
-  s.protocol_ = parseStudyProtocol(session.at("protocol"), source + " ($.protocol)");
-  s.checksum_ = session.value("protocol_sha256", "");
-  if (s.checksum_ != sha256Hex(s.protocol_.document.dump()))
-    throw InputError(source, "its protocol does not match the checksum it records: was it edited?");
-  s.participant_ = session.value("participant", "");
-  s.ordinal_ = session.value("ordinal", 0);
-  s.plan_ = planGames(s.protocol_, s.ordinal_);
+  s.protocol_ = std::make_shared<const StudyProtocol>(
+      parseStudyProtocol(fields.get("protocol"), source + " ($.protocol)"));
+  s.checksum_ = fields.string("protocol_sha256");
+  if (s.checksum_ != sha256Hex(s.protocol_->document.dump()))
+    throw InputError(fields.at("protocol_sha256"),
+                     "does not match the protocol the file records: was it edited?");
+  s.participant_ = fields.string("participant");
+  checkParticipant(s.participant_, fields.at("participant"));
+  s.ordinal_ = static_cast<int>(fields.integer("ordinal", 0, kMaxOrdinal));
+  s.plan_ = planGames(*s.protocol_, s.ordinal_);
+  const Json expected = planJson(*s.protocol_, s.plan_);
+  const Json& plan = fields.get("plan");
+  if (!plan.is_array() || plan.size() != expected.size())
+    throw InputError(fields.at("plan"), "expected the protocol's plan of " +
+                                            std::to_string(expected.size()) + " games, got " +
+                                            jsonExcerpt(plan));
+  for (size_t i = 0; i < plan.size(); ++i)
+    expectValue(plan[i], expected[i], fields.at("plan") + "[" + std::to_string(i) + "]",
+                "the protocol's game " + std::to_string(i + 1) + " for participant number " +
+                    std::to_string(s.ordinal_));
   s.load();
   return s;
 }
 
-StudySession StudySession::inMemory(const StudyProtocol& protocol, const std::string& participant,
-                                    int ordinal) {
+StudySession StudySession::inMemory(std::shared_ptr<const StudyProtocol> protocol,
+                                    const std::string& participant, int ordinal) {
   StudySession s;
-  s.protocol_ = protocol;
-  s.checksum_ = sha256Hex(protocol.document.dump());
+  s.protocol_ = std::move(protocol);
+  s.checksum_ = sha256Hex(s.protocol_->document.dump());
   s.participant_ = participant;
   s.ordinal_ = ordinal;
-  s.plan_ = planGames(protocol, ordinal);
+  s.plan_ = planGames(*s.protocol_, ordinal);
   return s;
 }
 
 void StudySession::load() {
+  checkSessionFiles(folder_, plan_.size());
   games_.clear();
   for (const PlannedGame& planned : plan_) {
-    const fs::path file = gameFile(folder_, planned.index);
-    if (!fs::exists(file)) break;
-    const Json j = readJson(file);
-    SessionGame game;
-    game.plan = planned;
-    game.record = recordOf(j.at("record"), file.string());
-    if (game.record.seed != planned.seed)
-      throw InputError(file.string(), "records the game of another seed than the plan's");
-    game.trace = j.at("trace");
-    const fs::path answers = answersFile(folder_, planned.index);
-    if (fs::exists(answers)) {
-      const Json a = readJson(answers);
-      StudyAnswers given;
-      for (const StudyItem& item : protocol_.items)
-        given.values.push_back(a.at("answers").at(item.key).get<double>());
-      given.comment = a.value("comment", "");
-      game.answers = given;
-    }
-    games_.push_back(std::move(game));
+    if (!fs::exists(gameFile(folder_, planned.index))) break;
+    games_.push_back(readGame(folder_, *protocol_, planned));
   }
 }
 
@@ -452,62 +647,78 @@ size_t StudySession::answered() const {
 }
 
 void StudySession::saveGame(const PlannedGame& game, const GameRecord& record, const Json& trace) {
-  if (game.index != static_cast<int>(games_.size()))
-    throw std::logic_error("StudySession::saveGame: games are kept in the plan's order");
+  const PlayedStudyGame played[] = {{game, record, trace}};
+  saveGames(played);
+}
+
+void StudySession::saveGames(std::span<const PlayedStudyGame> games) {
+  for (size_t k = 0; k < games.size(); ++k)
+    if (games[k].plan.index != static_cast<int>(games_.size() + k))
+      throw std::logic_error("StudySession::saveGames: games are kept in the plan's order");
   if (!folder_.empty()) {  // on the disk first: a failed write keeps nothing
-    const Json j = {{"index", game.index},
-                    {"condition", protocol_.conditions[game.condition].name},
-                    {"record", recordJson(record)},
-                    {"trace", trace}};
-    writeFileAtomically(gameFile(folder_, game.index), j.dump() + "\n");
+    for (const PlayedStudyGame& g : games) {
+      const Json j = {{"index", g.plan.index},
+                      {"condition", protocol_->conditions[g.plan.condition].name},
+                      {"record", recordJson(g.record)},
+                      {"trace", g.trace}};
+      writeFileAtomically(gameFile(folder_, g.plan.index), j.dump() + "\n");
+    }
     syncFolder(folder_);
   }
-  games_.push_back({game, record, trace, std::nullopt});
+  for (const PlayedStudyGame& g : games) games_.push_back({g.plan, g.record, std::nullopt});
   if (!folder_.empty()) writeCsvs();
 }
 
 void StudySession::saveAnswers(int index, const StudyAnswers& answers) {
-  if (index < 0 || index >= static_cast<int>(games_.size()))
+  saveAnswers(index, std::span(&answers, 1));
+}
+
+void StudySession::saveAnswers(int first, std::span<const StudyAnswers> answers) {
+  if (first < 0 || first + answers.size() > games_.size())
     throw std::logic_error("StudySession::saveAnswers: the game has not been played");
-  if (answers.values.size() != protocol_.items.size())
-    throw InputError(
-        "answers", "expected " + std::to_string(protocol_.items.size()) + " answers, one per item");
-  Json values = Json::object();
-  for (size_t i = 0; i < protocol_.items.size(); ++i) {
-    const StudyItem& item = protocol_.items[i];
-    const double v = answers.values[i];
-    if (!(v >= item.min() && v <= item.max()))
-      throw InputError("answers." + item.key, "expected a value in [" + std::to_string(item.min()) +
-                                                  ", " + std::to_string(item.max()) + "]");
-    values[item.key] = v;
+  const std::vector<StudyItem>& items = protocol_->items;
+  std::vector<Json> files;
+  for (size_t k = 0; k < answers.size(); ++k) {
+    if (answers[k].values.size() != items.size())
+      throw InputError("answers",
+                       "expected " + std::to_string(items.size()) + " answers, one per item");
+    Json values = Json::object();
+    for (size_t i = 0; i < items.size(); ++i) {
+      values[items[i].key] = answers[k].values[i];
+      checkStudyAnswer(items[i], values[items[i].key], "answers." + items[i].key);
+    }
+    files.push_back({{"index", first + static_cast<int>(k)},
+                     {"answers", values},
+                     {"comment", answers[k].comment}});
   }
   if (!folder_.empty()) {
-    const Json j = {{"index", index}, {"answers", values}, {"comment", answers.comment}};
-    writeFileAtomically(answersFile(folder_, index), j.dump(2) + "\n");
+    for (const Json& j : files)
+      writeFileAtomically(answersFile(folder_, j["index"].get<int>()), j.dump(2) + "\n");
     syncFolder(folder_);
   }
-  games_[static_cast<size_t>(index)].answers = answers;
+  for (size_t k = 0; k < answers.size(); ++k)
+    games_[static_cast<size_t>(first) + k].answers = answers[k];
   if (!folder_.empty()) writeCsvs();
 }
 
 void StudySession::writeCsvs() const {
   // games.csv: the games-CSV row of every game played, with its position and condition in front.
-  std::string games = "game,condition,";
-  const std::string header = gamesCsvHeader(protocol_.people().size());
-  games += header;
+  const StudyProtocol& protocol = *protocol_;
+  const size_t seats = protocol.people().size();
+  std::string games = "game,condition," + gamesCsvHeader(seats);
   for (const SessionGame& g : games_) {
     games += std::to_string(g.plan.index + 1) + "," +
-             csvField(protocol_.conditions[g.plan.condition].name) + ",";
-    games += gamesCsvRow(g.record, protocol_.people().size());
+             csvField(protocol.conditions[g.plan.condition].name) + ",";
+    games += gamesCsvRow(g.record, seats);
   }
   writeFileAtomically(folder_ / "games.csv", games);
   std::string answers = "game,condition";
-  for (const StudyItem& item : protocol_.items) answers += "," + item.key;
+  for (const StudyItem& item : protocol.items) answers += "," + item.key;
   answers += ",comment\n";
   for (const SessionGame& g : games_) {
     if (!g.answers) continue;
     answers += std::to_string(g.plan.index + 1) + "," +
-               csvField(protocol_.conditions[g.plan.condition].name);
+               csvField(protocol.conditions[g.plan.condition].name);
     for (double v : g.answers->values) (answers += ',') += csvNumber(v);
     ((answers += ',') += csvField(g.answers->comment)) += '\n';
   }

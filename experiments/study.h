@@ -4,7 +4,9 @@
 // after every game; a session folder keeps one participant's games and answers, each written the
 // moment it exists, so that a session survives a crash and resumes at the next game.
 #include <filesystem>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -98,12 +100,23 @@ struct StudyAnswers {
   std::string comment;
 };
 
-// One game of a session as the folder keeps it.
+// Checks one answer to `item` as it is saved and as it is read back: a whole number on the item's
+// scale (1-7, 0-100); an InputError at `where` (a file and JSON path) saying so otherwise.
+void checkStudyAnswer(const StudyItem& item, const Json& value, const std::string& where);
+
+// One game of a session as the folder keeps it (its detailed trace stays in game-NN.json: a
+// session in memory holds no traces, however many games it has).
 struct SessionGame {
   PlannedGame plan;
   GameRecord record;
-  Json trace;  // the detailed trace line (docs/trace-format.md) with "people"
   std::optional<StudyAnswers> answers;
+};
+
+// A game just played, to be kept by its session.
+struct PlayedStudyGame {
+  PlannedGame plan;
+  GameRecord record;
+  Json trace;  // the detailed trace line (docs/trace-format.md) with "people"
 };
 
 // A participant's session folder: session.json (protocol, participant, plan), game-NN.json (the
@@ -116,14 +129,20 @@ class StudySession {
   // be of the same protocol and participant (InputError naming the file otherwise).
   static StudySession open(const std::filesystem::path& folder, const StudyProtocol& protocol,
                            const std::string& participant);
-  // Reads a session folder as it is (for the analysis and the researcher's view).
+  // Creates the session of `participant`, number `ordinal`, in `folder`, which holds none (the
+  // caller counted the study's sessions: `study simulate` numbers thousands without listing).
+  static StudySession create(const std::filesystem::path& folder,
+                             std::shared_ptr<const StudyProtocol> protocol,
+                             const std::string& participant, int ordinal);
+  // Reads a session folder as it is (for the analysis and the researcher's view), checking every
+  // file against the protocol it records; InputError naming the file, JSON path and expectation.
   static StudySession read(const std::filesystem::path& folder);
   // A session kept in memory only (simulated studies repeated for their power): nothing written.
-  static StudySession inMemory(const StudyProtocol& protocol, const std::string& participant,
-                               int ordinal);
+  static StudySession inMemory(std::shared_ptr<const StudyProtocol> protocol,
+                               const std::string& participant, int ordinal);
 
   const std::filesystem::path& folder() const { return folder_; }
-  const StudyProtocol& protocol() const { return protocol_; }
+  const StudyProtocol& protocol() const { return *protocol_; }
   const std::string& participant() const { return participant_; }
   int ordinal() const { return ordinal_; }
   const std::vector<PlannedGame>& plan() const { return plan_; }
@@ -140,16 +159,22 @@ class StudySession {
 
   // Keeps the game just played (game-NN.json, games.csv); throws WriteError.
   void saveGame(const PlannedGame& game, const GameRecord& record, const Json& trace);
+  // Keeps games just played, next in the plan's order: as saveGame each, with the folder synced
+  // and the CSVs rewritten once (a simulated participant's games).
+  void saveGames(std::span<const PlayedStudyGame> games);
   // Keeps its answers (answers-NN.json, answers.csv); throws InputError for a value off its
-  // item's scale or a missing one, WriteError.
+  // item's scale (checkStudyAnswer) or a missing one, WriteError.
   void saveAnswers(int index, const StudyAnswers& answers);
+  // Keeps the answers to games first, first + 1, ...: as saveAnswers each, every answer checked
+  // before any file is written, with the folder synced and the CSVs rewritten once.
+  void saveAnswers(int first, std::span<const StudyAnswers> answers);
 
  private:
   void load();
   void writeCsvs() const;
 
   std::filesystem::path folder_;
-  StudyProtocol protocol_;
+  std::shared_ptr<const StudyProtocol> protocol_;  // shared by the sessions one writer creates
   std::string checksum_;
   std::string participant_;
   int ordinal_ = 0;

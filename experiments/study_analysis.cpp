@@ -34,6 +34,9 @@ StudySessions readStudySessions(std::span<const fs::path> folders) {
     sessions.insert(sessions.end(), inside.begin(), inside.end());
   }
   StudySessions study;
+  // A session is its participant in its protocol: read twice (a folder and its study folder, a
+  // path spelled twice, a copy) it would count twice in every mean and test.
+  std::map<std::pair<std::string, std::string>, fs::path> seen;
   for (const fs::path& folder : sessions) {
     StudySession s = StudySession::read(folder);
     if (!study.sessions.empty() &&
@@ -42,6 +45,18 @@ StudySessions readStudySessions(std::span<const fs::path> folders) {
                        "is a session of protocol '" + s.protocol().name + "', not of '" +
                            study.protocol.name + "' (" + study.sessions.front().folder().string() +
                            "): sessions of different protocols are not analysed together");
+    const auto [first, fresh] =
+        seen.emplace(std::pair(s.participant(), s.protocolChecksum()), folder);
+    if (!fresh) {
+      std::error_code error;
+      const bool same = fs::equivalent(first->second, folder, error);
+      throw InputError(
+          folder.string(),
+          "is participant '" + s.participant() + "' of protocol '" + s.protocol().name +
+              "' again, already read from " + first->second.string() +
+              (same ? " (the same folder, named twice)" : " (a copy of that session?)") +
+              "; expected each session once: it would count twice in every test");
+    }
     if (study.sessions.empty()) study.protocol = s.protocol();
     study.sessions.push_back(std::move(s));
   }

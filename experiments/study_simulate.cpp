@@ -4,7 +4,10 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <thread>
 
 #include "experiments/runner.h"
@@ -81,42 +84,77 @@ double gaussian(Rng& rng) {  // Box-Muller
   return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
 }
 
+// A game played for a simulated participant: what the answers rule needs (the trace went to the
+// participant's folder).
 struct PlayedGame {
   size_t participant = 0;
   PlannedGame plan;
   GameRecord record;
-  Json trace;
 };
 
-// Plays every planned game of every participant on `threads` threads (each game from its own
-// seed: the same result on any number of threads).
-std::vector<PlayedGame> playAll(const StudyProtocol& protocol,
-                                const std::vector<std::vector<PlannedGame>>& plans, bool traces,
-                                int threads) {
+// The experiment of each condition with the simulated person in the participant's seat.
+std::vector<Experiment> simulatedExperiments(const StudyProtocol& protocol) {
   std::vector<Experiment> experiments;
   for (size_t c = 0; c < protocol.conditions.size(); ++c)
     experiments.push_back(
         parsePlayedExperiment(protocol.simulatedExperiment(c), protocol.seed, "protocol"));
-  std::vector<PlayedGame> games;
-  for (size_t p = 0; p < plans.size(); ++p)
-    for (const PlannedGame& g : plans[p]) games.push_back({p, g, {}, {}});
+  return experiments;
+}
+
+// Plays one planned game; its detailed trace into `trace` when given (an AI played the
+// participant's seat: the trace names it, no "people").
+GameRecord playPlanned(const Experiment& e, const PlannedGame& plan, Json* trace) {
+  const Lineup lineup = buildLineup(e, {});
+  Json detail;
+  const GameRecord record =
+      playGame(*e.game, lineup.seats(), *lineup.environment, plan.seed, trace ? &detail : nullptr,
+               {}, trace ? &e.coefficients : nullptr);
+  if (trace) *trace = traceJson(e, static_cast<uint64_t>(plan.index), plan.seed, detail, true);
+  return record;
+}
+
+// Runs work(0) ... work(count - 1) on `threads` threads; the first exception stops the others
+// from starting more and is rethrown once every thread has finished.
+template <typename Work>
+void forEachParallel(size_t count, int threads, const Work& work) {
   std::atomic<size_t> next{0};
-  const auto work = [&] {
-    for (size_t i = next++; i < games.size(); i = next++) {
-      PlayedGame& g = games[i];
-      const Experiment& e = experiments[g.plan.condition];
-      const Lineup lineup = buildLineup(e, {});
-      Json trace;
-      g.record = playGame(*e.game, lineup.seats(), *lineup.environment, g.plan.seed,
-                          traces ? &trace : nullptr, {}, traces ? &e.coefficients : nullptr);
-      // An AI played the participant's seat: the trace names it (no "people").
-      if (traces)
-        g.trace = traceJson(e, static_cast<uint64_t>(g.plan.index), g.plan.seed, trace, true);
+  std::exception_ptr failure;
+  std::mutex failureMutex;
+  const auto worker = [&] {
+    for (size_t i = next++; i < count; i = next++) {
+      try {
+        work(i);
+      } catch (...) {
+        const std::lock_guard lock(failureMutex);
+        if (!failure) failure = std::current_exception();
+        next = count;
+      }
     }
   };
-  std::vector<std::jthread> workers;
-  for (int t = 0; t < workerThreads(threads); ++t) workers.emplace_back(work);
-  workers.clear();
+  {
+    std::vector<std::jthread> workers;
+    for (int t = 0; t < threads; ++t) workers.emplace_back(worker);
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+// The games of `plans`, participant after participant in plan order (the answers rule's order).
+std::vector<PlayedGame> gamesOf(const std::vector<std::vector<PlannedGame>>& plans) {
+  std::vector<PlayedGame> games;
+  for (size_t p = 0; p < plans.size(); ++p)
+    for (const PlannedGame& g : plans[p]) games.push_back({p, g, {}});
+  return games;
+}
+
+// Plays every planned game of every participant on `threads` threads, without traces (each game
+// from its own seed: the same result on any number of threads).
+std::vector<PlayedGame> playAll(const StudyProtocol& protocol,
+                                const std::vector<std::vector<PlannedGame>>& plans, int threads) {
+  const std::vector<Experiment> experiments = simulatedExperiments(protocol);
+  std::vector<PlayedGame> games = gamesOf(plans);
+  forEachParallel(games.size(), workerThreads(threads), [&](size_t i) {
+    games[i].record = playPlanned(experiments[games[i].plan.condition], games[i].plan, nullptr);
+  });
   return games;
 }
 
@@ -180,9 +218,11 @@ std::vector<StudyAnswers> answersFor(const StudyProtocol& protocol,
   return answers;
 }
 
-std::vector<std::vector<PlannedGame>> plansFor(const StudyProtocol& protocol, int participants) {
+// The plans of `participants` participants numbered from `first`.
+std::vector<std::vector<PlannedGame>> plansFor(const StudyProtocol& protocol, int first,
+                                               int participants) {
   std::vector<std::vector<PlannedGame>> plans;
-  for (int p = 0; p < participants; ++p) plans.push_back(planGames(protocol, p));
+  for (int p = 0; p < participants; ++p) plans.push_back(planGames(protocol, first + p));
   return plans;
 }
 
@@ -192,32 +232,74 @@ std::string participantName(int p) {
   return name;
 }
 
+// How many sessions `out` already holds (the first simulated participant's number follows
+// them, as a person's would), refusing an `out` that is no folder or whose p01, p02, ... are taken:
+// one listing, before anything is created.
+int sessionsBefore(const fs::path& out, int participants) {
+  if (!fs::exists(out)) return 0;
+  if (!fs::is_directory(out))
+    throw InputError(out.string(), "is not a folder; expected the folder for the sessions");
+  for (int p = 0; p < participants; ++p) {
+    const fs::path folder = out / participantName(p);
+    if (fs::exists(folder) && !(fs::is_directory(folder) && fs::is_empty(folder)))
+      throw InputError(folder.string(),
+                       "is there already; expected no folder, or an empty one, "
+                       "for the simulated participant");
+  }
+  int sessions = 0;
+  for (const auto& entry : fs::directory_iterator(out))
+    sessions += entry.is_directory() && fs::exists(entry.path() / "session.json");
+  return sessions;
+}
+
 }  // namespace
 
 std::vector<StudySession> simulateStudy(const StudyProtocol& protocol, const fs::path& out,
                                         const StudySimulation& simulation) {
+  // Everything is checked before the first folder exists: a refused simulation leaves `out` as
+  // it was, and the same command with its mistake mended runs.
   if (simulation.participants < 1)
     throw InputError("--participants", "expected a positive number of participants");
+  const int threads = workerThreads(simulation.threads);
+  const std::vector<Experiment> experiments = simulatedExperiments(protocol);
+  const int first = sessionsBefore(out, simulation.participants);
+  const auto shared = std::make_shared<const StudyProtocol>(protocol);
+  const auto participants = static_cast<size_t>(simulation.participants);
+  const auto plans = plansFor(protocol, first, simulation.participants);
+  std::vector<PlayedGame> games = gamesOf(plans);
+  std::vector<size_t> start(participants, 0);  // each participant's first game in `games`
+  for (size_t p = 1; p < participants; ++p) start[p] = start[p - 1] + plans[p - 1].size();
+  // Each participant's games are played and written as their session, one participant a thread:
+  // only the traces of the participants being played are in memory, not every participant's.
   fs::create_directories(out);
-  std::vector<StudySession> sessions;
-  for (int p = 0; p < simulation.participants; ++p) {
-    if (fs::exists(out / participantName(p) / "session.json"))
-      throw InputError((out / participantName(p)).string(),
-                       "holds a session already; expected an empty folder for the simulation");
-  }
-  for (int p = 0; p < simulation.participants; ++p)
-    sessions.push_back(StudySession::open(out / participantName(p), protocol, participantName(p)));
-  std::vector<std::vector<PlannedGame>> plans;
-  for (const StudySession& s : sessions) plans.push_back(s.plan());
-  const std::vector<PlayedGame> games = playAll(protocol, plans, true, simulation.threads);
-  const std::vector<StudyAnswers> answers =
-      answersFor(protocol, games, static_cast<size_t>(simulation.participants), simulation);
-  for (size_t g = 0; g < games.size(); ++g) {
-    StudySession& s = sessions[games[g].participant];
-    s.saveGame(games[g].plan, games[g].record, games[g].trace);
-    s.saveAnswers(games[g].plan.index, answers[g]);
-  }
-  return sessions;
+  std::vector<std::optional<StudySession>> sessions(participants);
+  std::mutex told;
+  forEachParallel(participants, threads, [&](size_t p) {
+    const std::string name = participantName(static_cast<int>(p));
+    StudySession session =
+        StudySession::create(out / name, shared, name, first + static_cast<int>(p));
+    std::vector<PlayedStudyGame> played;
+    for (size_t i = 0; i < plans[p].size(); ++i) {
+      const PlannedGame& plan = plans[p][i];
+      Json trace;
+      games[start[p] + i].record = playPlanned(experiments[plan.condition], plan, &trace);
+      played.push_back({plan, games[start[p] + i].record, std::move(trace)});
+    }
+    session.saveGames(played);
+    sessions[p] = std::move(session);
+    if (simulation.written) {
+      const std::lock_guard lock(told);
+      simulation.written(static_cast<int>(p));
+    }
+  });
+  // The answers rule standardizes the metrics over every game: the answers follow them all.
+  const std::vector<StudyAnswers> answers = answersFor(protocol, games, participants, simulation);
+  forEachParallel(participants, threads, [&](size_t p) {
+    sessions[p]->saveAnswers(0, std::span(answers).subspan(start[p], plans[p].size()));
+  });
+  std::vector<StudySession> result;
+  for (auto& s : sessions) result.push_back(std::move(*s));
+  return result;
 }
 
 std::vector<PowerRow> studyPower(const StudyProtocol& protocol, const StudySimulation& simulation,
@@ -228,14 +310,15 @@ std::vector<PowerRow> studyPower(const StudyProtocol& protocol, const StudySimul
     repeated.seed = splitmix64(protocol.seed ^ splitmix64(static_cast<uint64_t>(r) + 1));
     StudySimulation once = simulation;
     once.seed = splitmix64(simulation.seed + static_cast<uint64_t>(r));
-    const auto plans = plansFor(repeated, simulation.participants);
-    const std::vector<PlayedGame> games = playAll(repeated, plans, false, simulation.threads);
+    const auto plans = plansFor(repeated, 0, simulation.participants);
+    const std::vector<PlayedGame> games = playAll(repeated, plans, simulation.threads);
     const std::vector<StudyAnswers> answers = answersFor(repeated, games, plans.size(), once);
     StudySessions study;
     study.protocol = repeated;
+    const auto shared = std::make_shared<const StudyProtocol>(repeated);
     for (size_t p = 0; p < plans.size(); ++p)
-      study.sessions.push_back(StudySession::inMemory(
-          repeated, participantName(static_cast<int>(p)), static_cast<int>(p)));
+      study.sessions.push_back(StudySession::inMemory(shared, participantName(static_cast<int>(p)),
+                                                      static_cast<int>(p)));
     for (size_t g = 0; g < games.size(); ++g) {
       StudySession& s = study.sessions[games[g].participant];
       s.saveGame(games[g].plan, games[g].record, Json());

@@ -4,6 +4,7 @@
 // noise into answers; planted effects shift an item under a condition. Repeating the whole study
 // tells how often the analysis would find such an effect: its power, before anyone is recruited.
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,16 @@ struct StudySimulation {
   uint64_t seed = 1;  // the participants' biases and noise (and, with repetitions, the games)
   std::vector<PlantedEffect> effects;
   int threads = 0;  // 0: every core
+  // Told (one call at a time, from a worker thread) that participant p's games and traces are in
+  // its folder; the answers of every participant follow once all games are played.
+  std::function<void(int participant)> written;
 };
 
 // Plays the protocol for `participants` simulated participants into session folders
-// <out>/p01, p02, ... (ordinary sessions: `study analyze` reads them) and returns them.
+// <out>/p01, p02, ... (ordinary sessions: `study analyze` reads them; their numbers follow the
+// sessions `out` already holds) and returns them. Refuses (InputError) a thread count, a
+// simulated person or an `out` whose p01, p02, ... are taken before it creates anything; each
+// participant's session is written as soon as its games are played.
 std::vector<StudySession> simulateStudy(const StudyProtocol& protocol,
                                         const std::filesystem::path& out,
                                         const StudySimulation& simulation);

@@ -215,6 +215,17 @@ expect 0 "Within participants" "$ddalab" study analyze "$work/pilot" --out "$wor
 expect 0 "user-study-ludo/fitted" "$ddalab" run "$work/pilot-analysis/fitted-batch.json" --iterations 2 \
   --threads 2 --out "$work/fitted-run"
 [ "$(wc -l <"$work/pilot/p03/answers.csv")" -eq 7 ] || fail "a simulated session is not 6 answered games"
+# A session read twice or an answer off its scale is refused; a refused simulate creates nothing.
+expect 2 "p01: is participant 'p01' of protocol 'user-study-ludo' again" "$ddalab" study analyze \
+  "$work/pilot" "$work/pilot/p01"
+cp -r "$work/pilot" "$work/pilot-edited"
+sed -i 's/"enjoyment": [0-9.]*/"enjoyment": 99/' "$work/pilot-edited/p02/answers-01.json"
+expect 2 "p02/answers-01.json: \$.answers.enjoyment: expected a whole number" "$ddalab" study analyze \
+  "$work/pilot-edited"
+expect 2 "expected 0 (every core) or 1..1024" "$ddalab" study simulate "$study" -n 2 --out "$work/pilot2" \
+  --threads 5000
+[ ! -e "$work/pilot2" ] || fail "a refused study simulate left $work/pilot2 behind"
+expect 0 "simulated 2 participants" "$ddalab" study simulate "$study" -n 2 --out "$work/pilot2" --threads 1
 expect 2 "unknown condition 'none'" "$ddalab" study simulate "$study" -n 2 --power 2 --effect enjoyment:none=1
 expect 0 "detected" "$ddalab" study simulate "$study" -n 6 --power 3
 

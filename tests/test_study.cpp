@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <numeric>
 #include <set>
 
@@ -192,7 +194,8 @@ TEST_CASE("the analysis of a small fixed study: means, within-participant tests,
   // Three participants, one game per condition; enjoyment "plain" 5, 6, 7, "steered" 3, 4, 4.
   const double plain[] = {5, 6, 7}, steered[] = {3, 4, 4};
   for (int k = 0; k < 3; ++k) {
-    StudySession s = StudySession::inMemory(p, std::string(1, static_cast<char>('a' + k)), k);
+    StudySession s = StudySession::inMemory(std::make_shared<const StudyProtocol>(p),
+                                            std::string(1, static_cast<char>('a' + k)), k);
     for (const PlannedGame& g : s.plan()) {
       const bool isPlain = p.conditions[g.condition].name == "plain";
       s.saveGame(g, recordWith(isPlain ? 2.0 + k : 10.0 + k, 1), Json());
@@ -300,4 +303,252 @@ TEST_CASE("study simulate writes ordinary sessions that study analyze reads", "[
   const std::vector<fs::path> mixed = {dir.path() / "pilot", dir.path() / "other/p01"};
   CHECK_THROWS_WITH(readStudySessions(mixed),
                     Catch::Contains("other/p01") && Catch::Contains("different protocols"));
+}
+
+namespace {
+
+// The folders of sessions `folders` name, read together: the refusal's message or "accepted".
+std::string analyzeRefusal(const std::vector<fs::path>& folders) {
+  try {
+    readStudySessions(folders);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+// Simulates `participants` participants of the Ludo protocol into `out` on one thread.
+std::vector<StudySession> simulated(const fs::path& out, int participants) {
+  StudySimulation s;
+  s.participants = participants;
+  s.threads = 1;
+  return simulateStudy(parseStudyProtocol(ludoProtocol(), "p.json"), out, s);
+}
+
+Json readJsonFile(const fs::path& file) {
+  return Json::parse(std::ifstream(file));
+}
+
+void writeJsonFile(const fs::path& file, const Json& j) {
+  std::ofstream(file, std::ios::trunc) << j.dump(2);
+}
+
+}  // namespace
+
+TEST_CASE("study analyze counts each session once: the same folder twice, a copy, a link",
+          "[study]") {
+  const TempDir dir;
+  const fs::path study = dir.path() / "ok3";
+  simulated(study, 3);
+  CHECK(readStudySessions(std::vector<fs::path>{study}).sessions.size() == 3);
+  CHECK_THAT(
+      analyzeRefusal({study, study / "p01"}),
+      Catch::Contains("p01: is participant 'p01' of protocol 't' again, already read from") &&
+          Catch::Contains("(the same folder, named twice)"));
+  CHECK_THAT(analyzeRefusal({study, study}), Catch::Contains("again"));
+  CHECK_THAT(analyzeRefusal({study / "p02", study / ".." / "ok3" / "p02"}),
+             Catch::Contains("the same folder, named twice"));
+  fs::create_directory_symlink(study / "p03", dir.path() / "link");
+  CHECK_THAT(analyzeRefusal({study, dir.path() / "link"}),
+             Catch::Contains("link: is participant 'p03'") &&
+                 Catch::Contains("the same folder, named twice"));
+  fs::copy(study / "p01", dir.path() / "copy", fs::copy_options::recursive);
+  CHECK_THAT(analyzeRefusal({study, dir.path() / "copy"}),
+             Catch::Contains("copy: is participant 'p01'") &&
+                 Catch::Contains("ok3/p01 (a copy of that session?)"));
+}
+
+TEST_CASE("a session folder is checked at load: answers on their scale, records, plan, files",
+          "[study]") {
+  const TempDir dir;
+  simulated(dir.path() / "good", 1);
+  const fs::path good = dir.path() / "good/p01";
+  REQUIRE(StudySession::read(good).answered() == 2);
+  int copies = 0;
+  // The refusal of a copy of the good session edited by `edit`.
+  const auto refusal = [&](const std::function<void(const fs::path&)>& edit) -> std::string {
+    const fs::path folder = dir.path() / ("bad" + std::to_string(++copies));
+    fs::copy(good, folder, fs::copy_options::recursive);
+    edit(folder);
+    try {
+      StudySession::read(folder);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  // Sets the JSON value at `pointer` of `file` (inside the session folder).
+  const auto set = [&](const char* file, const char* pointer, const Json& value) {
+    return refusal([=](const fs::path& folder) {
+      Json j = readJsonFile(folder / file);
+      j[Json::json_pointer(pointer)] = value;
+      writeJsonFile(folder / file, j);
+    });
+  };
+  const auto erase = [&](const char* file, const char* pointer, const char* key) {
+    return refusal([=](const fs::path& folder) {
+      Json j = readJsonFile(folder / file);
+      j[Json::json_pointer(pointer)].erase(key);
+      writeJsonFile(folder / file, j);
+    });
+  };
+  const auto scale = Catch::Contains("expected a whole number in [1, 7] (the item's scale)");
+  CHECK_THAT(set("answers-01.json", "/answers/enjoyment", 99),
+             Catch::Contains("answers-01.json: $.answers.enjoyment") && scale &&
+                 Catch::Contains("got 99"));
+  CHECK_THAT(set("answers-02.json", "/answers/tension", -1e300),
+             Catch::Contains("answers-02.json: $.answers.tension") && scale);
+  CHECK_THAT(set("answers-01.json", "/answers/fairness", 3.5), scale);
+  CHECK_THAT(set("answers-01.json", "/answers/fairness", 0), scale);
+  CHECK_THAT(set("answers-01.json", "/answers/fairness", "5"), scale && Catch::Contains("\"5\""));
+  CHECK_THAT(set("answers-01.json", "/answers/fairness", nullptr), scale);
+  CHECK_THAT(refusal([](const fs::path& folder) {
+               std::ofstream(folder / "answers-01.json", std::ios::trunc)
+                   << R"({"index": 0, "answers": {"enjoyment": 1e999}, "comment": ""})";
+             }),
+             Catch::Contains("answers-01.json"));
+  CHECK_THAT(erase("answers-01.json", "/answers", "difficulty"),
+             Catch::Contains("$.answers.difficulty: missing required key"));
+  CHECK_THAT(set("answers-01.json", "/answers/fun", 4), Catch::Contains("unknown item 'fun'"));
+  CHECK_THAT(set("answers-01.json", "/comment", 5), Catch::Contains("answers-01.json: $.comment"));
+  CHECK_THAT(set("answers-01.json", "/index", 1),
+             Catch::Contains("answers-01.json: $.index: expected 0"));
+  CHECK_THAT(set("game-01.json", "/record/metrics/tension", "x"),
+             Catch::Contains("game-01.json: $.record.metrics.tension: expected a finite number"));
+  CHECK_THAT(erase("game-01.json", "/record/metrics", "tension"),
+             Catch::Contains("$.record.metrics.tension: missing required key"));
+  CHECK_THAT(set("game-01.json", "/record/metrics/fun", 1),
+             Catch::Contains("unknown metric 'fun'"));
+  CHECK_THAT(set("game-01.json", "/record/seed", 5),
+             Catch::Contains("game-01.json: $.record.seed") &&
+                 Catch::Contains("the plan's seed of this game"));
+  CHECK_THAT(set("game-01.json", "/record/winner", 7),
+             Catch::Contains("$.record.winner: expected null (a draw) or a seat in [0, 1]"));
+  CHECK_THAT(set("game-01.json", "/record/players", 3), Catch::Contains("$.record.players"));
+  CHECK_THAT(set("game-02.json", "/record/seats/1/moves", -3),
+             Catch::Contains("game-02.json: $.record.seats[1].moves"));
+  CHECK_THAT(set("game-01.json", "/record/seats/0/chance", Json::array({1})),
+             Catch::Contains("$.record.seats[0].chance: expected an array of 10 counts"));
+  CHECK_THAT(set("game-01.json", "/record/seats/0/score", "high"),
+             Catch::Contains("$.record.seats[0].score"));
+  CHECK_THAT(set("game-01.json", "/condition", "nowhere"),
+             Catch::Contains("game-01.json: $.condition: expected"));
+  CHECK_THAT(set("game-01.json", "/trace", 5), Catch::Contains("game-01.json: $.trace"));
+  CHECK_THAT(set("session.json", "/plan/1/seed", 5), Catch::Contains("session.json: $.plan[1]"));
+  CHECK_THAT(set("session.json", "/ordinal", -1), Catch::Contains("session.json: $.ordinal"));
+  CHECK_THAT(set("session.json", "/participant", ""),
+             Catch::Contains("session.json: $.participant"));
+  CHECK_THAT(set("session.json", "/colour", "red"), Catch::Contains("unknown key 'colour'"));
+  CHECK_THAT(set("session.json", "/format", 5), Catch::Contains("not a session folder"));
+  CHECK_THAT(refusal([](const fs::path& folder) { fs::remove(folder / "game-01.json"); }),
+             Catch::Contains("answers-01.json: answers a game that is not there"));
+  CHECK_THAT(refusal([](const fs::path& folder) {
+               for (const char* file : {"game-01.json", "answers-01.json", "answers-02.json"})
+                 fs::remove(folder / file);
+             }),
+             Catch::Contains("game-02.json: is not one of the plan's games in order"));
+  CHECK_THAT(refusal([](const fs::path& folder) {
+               fs::copy_file(folder / "game-02.json", folder / "game-07.json");
+             }),
+             Catch::Contains("game-07.json: is not one of the plan's games (2 games)"));
+  // A study folder holding such a session is refused as a whole: nothing is analysed.
+  CHECK_THAT(analyzeRefusal({dir.path() / "good", dir.path() / "bad1"}),
+             Catch::Contains("bad1/answers-01.json: $.answers.enjoyment"));
+  // Saving checks the answers the same way: a whole number on the scale.
+  StudySession s =
+      StudySession::open(dir.path() / "fresh", StudySession::read(good).protocol(), "fresh");
+  GameRecord r = recordWith(1, 1);
+  r.seed = s.next()->seed;
+  s.saveGame(*s.next(), r, Json::object());
+  CHECK_THROWS_WITH(s.saveAnswers(0, {{3.5, 4, 4, 4, 4}, ""}),
+                    Catch::Contains("answers.enjoyment") && scale);
+  CHECK_THROWS_WITH(s.saveAnswers(0, {{NAN, 4, 4, 4, 4}, ""}), scale);
+  CHECK_NOTHROW(s.saveAnswers(0, {{1, 7, 4, 4, 4}, ""}));
+  const StudyItem slider{"s", "S?", StudyItem::Scale::Slider100, "", ""};
+  CHECK_NOTHROW(checkStudyAnswer(slider, 100, "x"));
+  CHECK_THROWS_WITH(checkStudyAnswer(slider, 101, "x"), Catch::Contains("[0, 100]"));
+}
+
+TEST_CASE("a refused study simulate creates nothing, and the mended command then runs",
+          "[study][simulate]") {
+  const TempDir dir;
+  const fs::path out = dir.path() / "pilot";
+  StudyProtocol p = parseStudyProtocol(ludoProtocol(), "p.json");
+  StudySimulation s;
+  s.participants = 3;
+  s.threads = 5000;
+  CHECK_THROWS_WITH(simulateStudy(p, out, s), Catch::Contains("--threads"));
+  CHECK_FALSE(fs::exists(out));
+  // A simulated person that cannot play, into a folder holding a file of the researcher's.
+  fs::create_directories(out);
+  std::ofstream(out / "notes.txt") << "pilot";
+  s.threads = 1;
+  StudyProtocol wrongPerson = p;
+  wrongPerson.simulatedPerson = {{"id", "nobody"}};
+  CHECK_THROWS_WITH(simulateStudy(wrongPerson, out, s), Catch::Contains("nobody"));
+  CHECK(std::distance(fs::directory_iterator(out), fs::directory_iterator()) == 1);
+  CHECK(simulateStudy(p, out, s).size() == 3);
+  CHECK(StudySession::read(out / "p03").complete());
+  // The protocol refuses such a person itself, at its path.
+  Json bad = ludoProtocol();
+  bad["simulated_person"] = {{"id", "nobody"}};
+  CHECK_THAT(refusal(bad), Catch::Contains("p.json: $.simulated_person.id"));
+  bad["simulated_person"] = {{"id", "random"}, {"level", 101}};
+  CHECK_THAT(refusal(bad), Catch::Contains("p.json: $.simulated_person.level"));
+  bad["simulated_person"] = {{"id", "human"}};
+  CHECK_THAT(refusal(bad), Catch::Contains("p.json: $.simulated_person.id") &&
+                               Catch::Contains("a person cannot be simulated"));
+}
+
+TEST_CASE(
+    "study simulate writes each participant's session as its games end, the same on any "
+    "number of threads",
+    "[study][simulate]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(ludoProtocol(), "p.json");
+  StudySimulation s;
+  s.participants = 3;
+  s.threads = 1;
+  // What the folder holds when participant p is said to be written (seen from the worker thread,
+  // checked here: Catch2's assertions belong to the test's thread).
+  struct Seen {
+    int participant;
+    bool traced, answered, nextStarted;
+  };
+  std::vector<Seen> seen;
+  s.written = [&](int participant) {
+    const auto folder = [&](int p) { return dir.path() / "one" / ("p0" + std::to_string(p + 1)); };
+    seen.push_back(
+        {participant, readJsonFile(folder(participant) / "game-02.json")["trace"].is_object(),
+         fs::exists(folder(participant) / "answers-01.json"), fs::exists(folder(participant + 1))});
+  };
+  simulateStudy(p, dir.path() / "one", s);
+  REQUIRE(seen.size() == 3);
+  for (const Seen& x : seen) {
+    INFO("participant " << x.participant);
+    // Its games are on disk, traces and all, before the next participant starts and before any
+    // answer (the answers rule needs every game).
+    CHECK(x.traced);
+    CHECK_FALSE(x.answered);
+    CHECK_FALSE(x.nextStarted);
+  }
+  s.written = nullptr;
+  s.threads = 2;
+  simulateStudy(p, dir.path() / "two", s);
+  for (const char* name : {"p01", "p02", "p03"})
+    for (const char* file : {"games.csv", "answers.csv", "game-01.json", "answers-02.json"}) {
+      INFO(name << "/" << file);
+      const auto text = [&](const char* run) {
+        std::ifstream in(dir.path() / run / name / file);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+      };
+      CHECK(text("one") == text("two"));
+    }
+  // Sessions the study folder already holds come first: the simulated participants follow them.
+  const TempDir mixed;
+  StudySession::open(mixed.path() / "alice", p, "alice");
+  s.participants = 2;
+  const auto sessions = simulateStudy(p, mixed.path(), s);
+  CHECK(sessions[0].ordinal() == 1);
+  CHECK(sessions[1].ordinal() == 2);
 }
