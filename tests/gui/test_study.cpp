@@ -269,6 +269,7 @@ class StudyTest : public QObject {
     }
     QTRY_VERIFY(run.session().complete());
     verifyNothingRevealsTheCondition(protocol, run.session());  // the last board stays blind
+    QCOMPARE(mode.panel()->headingText(), QString("The session is complete — thank you"));
     std::set<uint64_t> studySeeds;
     for (const PlannedGame& game : run.session().plan()) studySeeds.insert(game.seed);
     // The researcher's again: New game is a default game of a new seed at their pace.

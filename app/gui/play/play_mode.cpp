@@ -320,7 +320,8 @@ int PlayMode::perspective(bool personTurn) const {
   return first == human.end() ? 0 : static_cast<int>(first - human.begin());
 }
 
-void PlayMode::setStudyLabel(const QString& label) {
+void PlayMode::setStudyLabel(const QString& label, bool final) {
+  studyFinal_ = final;
   const bool entering = studyLabel_.isEmpty() && !label.isEmpty();
   const bool leaving = !studyLabel_.isEmpty() && label.isEmpty();
   studyLabel_ = label;
@@ -354,6 +355,7 @@ void PlayMode::saveGame(const std::filesystem::path& stem) const {
 
 QString PlayMode::heading(const State& state, bool personTurn) const {
   if (studyMode()) {  // nothing about the condition: not the environment player's name
+    if (studyFinal_) return studyLabel_;
     if (state.isTerminal())
       return studyLabel_ + " — game over: " + outcomeText(state, session_->people());
     return studyLabel_ + (personTurn ? " — your turn" : " — please wait");

@@ -48,8 +48,9 @@ class PlayMode : public QWidget {
   // A user study's game: the condition stays hidden — the heading says `label` ("Game 1 of 6"),
   // the panel shows only the players, the AIs move at the fixed kStudyPaceMs, and of the play
   // bar only the pause is offered (no seed, no pace, no step). An empty label returns to the
-  // ordinary game mode with the researcher's pace and a fresh seed.
-  void setStudyLabel(const QString& label);
+  // ordinary game mode with the researcher's pace and a fresh seed. `final`: the session is over,
+  // the heading says `label` alone (not the last game's state).
+  void setStudyLabel(const QString& label, bool final = false);
   bool studyMode() const { return !studyLabel_.isEmpty(); }
   // Whether the game shown was started as a study's game (its settings are a hidden condition).
   bool studyGame() const { return studyGame_; }
@@ -106,6 +107,7 @@ class PlayMode : public QWidget {
   bool showHidden_ = false;
   QString studyLabel_;
   bool studyGame_ = false;
+  bool studyFinal_ = false;
   std::vector<QWidget*> notInStudies_;  // the parts of the play bar a study does not offer
 };
 
