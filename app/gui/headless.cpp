@@ -252,6 +252,10 @@ void screenshot(const QString& file, const QString& view, const QString& open, Q
   batch.selectRows(rows.empty() ? std::vector<int>{0} : rows);
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   if (view == "settings") {  // the settings dialog of the first experiment
+    if (batch.queue()->rowCount() == 0)
+      throw InputError("--view settings",
+                       "shows the settings of the first selected experiment: give --open with a "
+                       "batch file or results folder that has one");
     ExperimentDialog dialog(&window);
     dialog.setExperiment(batch.queue()->entry(0).experiment);
     dialog.resize(size);

@@ -90,10 +90,18 @@ int main(int argc, char** argv) {
       "KEY");
   const QCommandLineOption shot("screenshot", "save a view as PNG and exit", "FILE");
   const QCommandLineOption view(
-      "view", "with --screenshot: " + ddalab::gui::screenshotViews().join(", "), "VIEW", "queue");
+      "view",
+      "with --screenshot: " + ddalab::gui::screenshotViews().join(", ") +
+          ", or any other game id, plug-in games included (--plugin, DDALAB_PLUGIN_PATH); "
+          "settings needs --open",
+      "VIEW", "queue");
   const QCommandLineOption seed("seed", "with --screenshot of a game: its seed", "S", "1");
   const QCommandLineOption rounds(
-      "rounds", "with --screenshot of a game or replay: rounds played first", "N", "12");
+      "rounds",
+      "with --screenshot of a game: rounds the AIs play for every seat first; the game then "
+      "plays on to the person's turn, so the round shown may be later than N. Of a replay: "
+      "the round shown",
+      "N", "12");
   const QCommandLineOption open(
       "open", "with --screenshot: a batch file, results folder or (replay) trace file", "PATH");
   const QCommandLineOption select("select", "with --screenshot: rows to select, e.g. 0,1", "ROWS");

@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSettings>
+#include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
@@ -260,10 +261,9 @@ void MainWindow::buildGameActions() {
           return;
         }
         if (!leaveStudy("A new game") || !confirmAbandonGame("A new game")) return;
-        GameSetup setup = playMode_->session()->setup();
-        setup.seed = playMode_->seed();
         QString error;
-        if (!playMode_->newGame(setup, &error)) QMessageBox::warning(this, "New game", error);
+        if (!playMode_->newGame(playMode_->nextSetup(), &error))
+          QMessageBox::warning(this, "New game", error);
       });
   gameSettings_ = action("Game settings…", QKeySequence("Ctrl+Shift+G"),
                          "Seats (a person or an AI), environment player and coefficients",
@@ -288,7 +288,8 @@ void MainWindow::buildGameActions() {
   saveGame_ = action(
       "Save game…", QKeySequence("Ctrl+Shift+T"),
       "Save the game as a detailed trace (replayable) and its games-CSV row", [this] {
-        if (!playMode_->session()->started()) return;
+        // A study keeps its games in its session folder, with the condition they were played in.
+        if (!playMode_->session()->started() || playMode_->studyGame()) return;
         QSettings s;
         QString file = QFileDialog::getSaveFileName(
             this, "Save game", s.value("folders/traces").toString(), "Traces (*.trace.jsonl)");
@@ -317,9 +318,46 @@ void MainWindow::runStudy(StudySession session) {
   connect(study_, &StudyRun::failed, this,
           [this](const QString& why) { QMessageBox::critical(this, "Study session", why); });
   connect(study_, &StudyRun::completed, this, [this] {
+    lockForStudy(false);  // the researcher's again; the board still says thank you
     statusBar()->showMessage("The study session is complete: every game is kept with its answers");
   });
+  lockForStudy(true);
   study_->next();
+}
+
+void MainWindow::lockForStudy(bool locked) {
+  if (locked == lockedForStudy_) return;
+  lockedForStudy_ = locked;
+  menuBar()->setVisible(!locked);
+  // No right-click menu of toolbars either: a participant reaches nothing but the game.
+  setContextMenuPolicy(locked ? Qt::NoContextMenu : Qt::DefaultContextMenu);
+  if (locked) {
+    // A hidden action has no shortcut either, and no code of the window hides one: what was
+    // hidden here is exactly what is shown again (enabling stays with its owner's rules).
+    for (QAction* a : findChildren<QAction*>())
+      if (a->isVisible()) {
+        a->setVisible(false);
+        hiddenForStudy_.emplace_back(a);
+      }
+    for (QShortcut* s : findChildren<QShortcut*>())
+      if (s->isEnabled()) {
+        s->setEnabled(false);
+        disabledForStudy_.emplace_back(s);
+      }
+    return;
+  }
+  for (const QPointer<QAction>& a : hiddenForStudy_)
+    if (a) a->setVisible(true);
+  for (const QPointer<QShortcut>& s : disabledForStudy_)
+    if (s) s->setEnabled(true);
+  hiddenForStudy_.clear();
+  disabledForStudy_.clear();
+}
+
+void MainWindow::endStudy() {
+  delete study_;
+  lockForStudy(false);
+  playMode_->setStudyLabel({});
 }
 
 bool MainWindow::leaveStudy(const QString& what) {
@@ -333,8 +371,7 @@ bool MainWindow::leaveStudy(const QString& what) {
                             QMessageBox::Yes | QMessageBox::Cancel,
                             QMessageBox::Cancel) != QMessageBox::Yes)
     return false;
-  delete study_;
-  playMode_->setStudyLabel({});
+  endStudy();
   return true;
 }
 
@@ -401,12 +438,13 @@ void MainWindow::editGameSettings() {
   showGameMode();
   ExperimentDialog dialog(this);
   dialog.setGameMode(true);
-  dialog.setExperiment(playMode_->session()->setup().experiment);
+  const GameSetup next = playMode_->nextSetup();  // never a study's condition
+  dialog.setExperiment(next.experiment);
   if (dialog.exec() != QDialog::Accepted || !leaveStudy("New settings") ||
       !confirmAbandonGame("New settings"))
     return;
   QString error;
-  if (!playMode_->newGame({dialog.experiment(), playMode_->seed()}, &error))
+  if (!playMode_->newGame({dialog.experiment(), next.seed}, &error))
     QMessageBox::warning(this, "Game settings", error);
 }
 
@@ -472,6 +510,8 @@ void MainWindow::restoreSettings() {
   QSettings s;
   restoreGeometry(s.value("window/geometry").toByteArray());
   restoreState(s.value("window/state").toByteArray());
+  // The window starts in the batch mode, whose toolbar the state of a game mode left hidden.
+  batch_->toolBar()->show();
   batch_->restoreSettings();
   if (!s.contains("window/geometry")) resize(1400, 900);
 }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "experiments/study.h"
 
@@ -15,6 +16,7 @@ QT_BEGIN_NAMESPACE
 class QAction;
 class QCloseEvent;
 class QMenu;
+class QShortcut;
 class QStackedWidget;
 QT_END_NAMESPACE
 
@@ -49,6 +51,9 @@ class MainWindow : public QMainWindow {
   void runStudy(StudySession session);
   // The study session running now (null: none).
   StudyRun* study() const;
+  // Whether the window shows a participant only the board, the questionnaire and the pause: the
+  // menu bar is hidden and every action and shortcut of the window is hidden or disabled.
+  bool lockedForStudy() const { return lockedForStudy_; }
   // Where finished games of the game mode are kept (none: not kept automatically).
   void setPlayedGamesFolder(const std::filesystem::path& folder) { playedGames_ = folder; }
 
@@ -73,6 +78,11 @@ class MainWindow : public QMainWindow {
   bool leaveStudy(const QString& what);
   // Keeps a finished game of the game mode in the played-games folder.
   void keepPlayedGame();
+  // Hides the menu bar and every action, and disables every shortcut, of the window while a
+  // participant plays (`locked`); gives back exactly what was taken when unlocked.
+  void lockForStudy(bool locked);
+  // The study session is over (complete or left): the window is the researcher's again.
+  void endStudy();
 
   BatchMode* batch_;
   PlayMode* playMode_;
@@ -81,6 +91,9 @@ class MainWindow : public QMainWindow {
   QMenu* changeGame_ = nullptr;
   QPointer<StudyRun> study_;
   std::optional<std::filesystem::path> playedGames_;
+  bool lockedForStudy_ = false;
+  std::vector<QPointer<QAction>> hiddenForStudy_;
+  std::vector<QPointer<QShortcut>> disabledForStudy_;
 };
 
 }  // namespace ddalab::gui

@@ -422,6 +422,54 @@ class GameModeTest : public QObject {
   }
 
   // A click on something that is not a legal target changes nothing and says why.
+  // In two-player Ludo the seats sit opposite (board seats 0 and 2): the panel shows each
+  // player in the colour of its pieces on the board (seat 1 was blue in the panel, green on the
+  // board), and Game over says who won and the ranking, in a study's heading too.
+  void ludoPanelColoursAndGameOverSayTheBoardsTruth() {
+    MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    PlayMode& mode = *window.playMode();
+    GameSetup setup = PlayMode::defaultSetup("ludo", 5);
+    setup.experiment["game"]["params"] = {{"players", 2}, {"max_rounds", 12}};
+    Json& seats = setup.experiment["players"];
+    seats.erase(seats.begin() + 2, seats.end());
+    QString error;
+    QVERIFY2(mode.newGame(setup, &error), qPrintable(error));
+    QVERIFY(waitForPerson(*mode.session()));
+    QTableWidget* players = nullptr;
+    for (QTableWidget* t : mode.panel()->findChildren<QTableWidget*>())
+      if (t->rowCount() == 2 && t->item(1, 0) && t->item(1, 0)->text().startsWith("seat 1"))
+        players = t;
+    QVERIFY(players);
+    const QImage board = mode.view()->grab().toImage();
+    for (int seat = 0; seat < 2; ++seat) {
+      const QColor colour = mode.view()->playerColour(seat);
+      QCOMPARE(players->item(seat, 0)->foreground().color(), colour.darker(130));
+      int pixels = 0;  // the pieces are filled with exactly this colour
+      for (int y = 0; y < board.height(); ++y)
+        for (int x = 0; x < board.width(); ++x) pixels += board.pixelColor(x, y) == colour;
+      QVERIFY2(pixels > 50, qPrintable(QString("seat %1's colour %2 on %3 pixels of the board")
+                                           .arg(seat)
+                                           .arg(colour.name())
+                                           .arg(pixels)));
+    }
+    mode.session()->fastForward(1'000'000);
+    QTRY_VERIFY(mode.session()->match().over());
+    const State& end = mode.session()->match().state();
+    const QString who = end.winner() >= 0 ? QString("seat %1 (you) wins").arg(end.winner())
+                                          : QString("no winner");
+    const auto says = [&](const QString& heading) {
+      QVERIFY2(heading.contains(end.winner() == 1 ? QString("seat 1 wins") : who) &&
+                   heading.contains("ranking by gain: seat"),
+               qPrintable(heading));
+    };
+    says(mode.panel()->headingText());
+    mode.setStudyLabel("Game 1 of 1");
+    says(mode.panel()->headingText());
+    mode.setStudyLabel({});
+  }
+
   void illegalClickChangesNothing() {
     MainWindow window;
     window.show();

@@ -461,6 +461,13 @@ class GuiTest : public QObject {
     };
     refused({"--screenshot", png, "--view", "no-such-view"}, {"error: ", "queue", "replay"});
     refused({"--no-such-option"}, {"error: ", "no-such-option"});
+    refused({"--screenshot", png, "--view", "settings"}, {"error: --view settings", "--open"});
+    QProcess help;  // --view takes plug-in games; --rounds says the game plays on to the person
+    help.start(kGui, {"--help"});
+    QVERIFY(help.waitForFinished(60'000));
+    const QString usage = QString(help.readAllStandardOutput()).simplified();
+    for (const QString text : {"plug-in games included", "plays on to the person's turn"})
+      QVERIFY2(usage.contains(text), qPrintable(text + " not in: " + usage));
     const QString noPlayers =
         variant("no-players.jsonl", [](Json& line) { line["players"] = Json::array(); });
     refused({"--screenshot", png, "--view", "replay", "--open", noPlayers},

@@ -6,6 +6,12 @@
 // With DDALAB_SCREENSHOTS=DIR the tests also save the pictures of the README's walk-through.
 #include <QAbstractButton>
 #include <QDialogButtonBox>
+#include <set>
+#include <QTextEdit>
+#include <QStatusBar>
+#include <QShortcut>
+#include <QMenuBar>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -57,6 +63,12 @@ void screenshot(QWidget& widget, const QString& name) {
   widget.grab().save(QString::fromUtf8(dir) + "/" + name);
 }
 
+// Shows `window` as a participant's laptop does: 1024 x 700.
+void showOnASmallScreen(MainWindow& window) {
+  window.resize(1024, 700);
+  window.show();
+}
+
 // Waits until a questionnaire is open or the person is to move (or the study is complete).
 bool waitForTurnOrQuestions(MainWindow& window, StudyRun& run) {
   QElapsedTimer clock;
@@ -95,6 +107,78 @@ void playToQuestions(MainWindow& window, StudyRun& run, std::mt19937& random) {
   }
 }
 
+// A study whose conditions, environments and parameters have names found nowhere else, so that
+// any of them on the screen is a leak.
+StudyProtocol secretProtocol() {
+  Json document = shortProtocol().document;
+  document["name"] = "blinding";
+  document["game"]["params"]["max_rounds"] = 6;
+  document["conditions"][0]["name"] = "cond-zebra";
+  document["conditions"][1]["name"] = "cond-yak";
+  document["conditions"][1]["environment"]["params"]["random_prob"] = 0.37;
+  return parseStudyProtocol(document, "blinding.json");
+}
+
+// Everything a person can read on the screen now: the texts and tooltips of every visible
+// widget (labels, buttons, fields, tables, tabs, combo boxes, window titles, status bars).
+QStringList visibleTexts() {
+  QStringList texts;
+  for (QWidget* w : QApplication::allWidgets()) {
+    if (!w->isVisible()) continue;
+    texts << w->toolTip() << w->windowTitle();
+    if (auto* l = qobject_cast<QLabel*>(w)) texts << l->text();
+    if (auto* b = qobject_cast<QAbstractButton*>(w)) texts << b->text();
+    if (auto* e = qobject_cast<QLineEdit*>(w)) texts << e->text();
+    if (auto* e = qobject_cast<QPlainTextEdit*>(w)) texts << e->toPlainText();
+    if (auto* e = qobject_cast<QTextEdit*>(w)) texts << e->toPlainText();
+    if (auto* c = qobject_cast<QComboBox*>(w))
+      for (int i = 0; i < c->count(); ++i) texts << c->itemText(i);
+    if (auto* t = qobject_cast<QTabWidget*>(w))
+      for (int i = 0; i < t->count(); ++i) texts << t->tabText(i) << t->tabToolTip(i);
+    if (auto* bar = qobject_cast<QStatusBar*>(w)) texts << bar->currentMessage();
+    if (auto* t = qobject_cast<QTableWidget*>(w))
+      for (int r = 0; r < t->rowCount(); ++r)
+        for (int c = 0; c < t->columnCount(); ++c)
+          if (const QTableWidgetItem* item = t->item(r, c))
+            texts << item->text() << item->toolTip();
+  }
+  texts.removeAll(QString());
+  return texts;
+}
+
+// No visible text names a condition, its environment player or its parameters, or a game's seed.
+void verifyNothingRevealsTheCondition(const StudyProtocol& protocol, const StudySession& session) {
+  QStringList secrets = {"random_prob", "random prob", "0.37", "hillclimber", "e-random"};
+  for (const auto& condition : protocol.conditions)
+    secrets << QString::fromStdString(condition.name);
+  for (const PlannedGame& game : session.plan()) secrets << QString::number(game.seed);
+  for (const QString& text : visibleTexts())
+    for (const QString& secret : secrets)
+      QVERIFY2(!text.contains(secret, Qt::CaseInsensitive),
+               qPrintable("\"" + secret + "\" shown in: " + text));
+}
+
+// Every action and shortcut of the window is hidden or disabled; each action's keys, pressed,
+// open nothing and leave the study where it is.
+void verifyNothingButTheGameAnswers(MainWindow& window) {
+  QVERIFY(window.lockedForStudy());
+  QVERIFY(!window.menuBar()->isVisible());
+  const QList<QAction*> actions = window.findChildren<QAction*>();
+  QVERIFY(actions.size() > 20);  // the menus' and the toolbar's
+  for (QAction* a : actions)
+    QVERIFY2(!a->isVisible() || !a->isEnabled(), qPrintable("reachable: " + a->text()));
+  for (QShortcut* s : window.findChildren<QShortcut*>())
+    QVERIFY2(!s->isEnabled(), qPrintable("shortcut on: " + s->key().toString()));
+  StudyRun* run = window.study();
+  DialogScript script({});
+  for (QAction* a : actions)
+    for (const QKeySequence& key : a->shortcuts()) QTest::keySequence(&window, key);
+  QTest::qWait(20);
+  QVERIFY2(script.seen.isEmpty(), qPrintable("opened: " + script.seen.join(", ")));
+  QCOMPARE(window.study(), run);
+  QVERIFY(window.playMode()->isVisible() && window.playMode()->studyMode());
+}
+
 }  // namespace
 
 class StudyTest : public QObject {
@@ -109,8 +193,7 @@ class StudyTest : public QObject {
     QTemporaryDir dir;
     const StudyProtocol protocol = shortProtocol();
     MainWindow window;
-    window.resize(1024, 700);
-    window.show();
+    showOnASmallScreen(window);
     window.runStudy(
         StudySession::open(fs::path(dir.path().toStdString()) / "P01", protocol, "P01"));
     StudyRun& run = *window.study();
@@ -145,6 +228,67 @@ class StudyTest : public QObject {
         Json::parse(std::ifstream(fs::path(dir.path().toStdString()) / "P01/game-01.json"));
     QVERIFY(game.at("trace").at("people") == Json({true, false}));
     QVERIFY(fs::exists(fs::path(dir.path().toStdString()) / "P01/answers.csv"));
+  }
+
+  // A participant reaches nothing but the board, the questionnaire and the pause: no menu, no
+  // action or shortcut (Game settings showed the condition, Ctrl+1 left the study), no text that
+  // names the condition or the seed, the AI pace fixed whatever the researcher's slider said;
+  // after the session the next game is the researcher's, with neither the study's seed nor its
+  // settings.
+  void participantCannotReachTheCondition() {
+    QTemporaryDir dir;
+    const StudyProtocol protocol = secretProtocol();
+    MainWindow window;
+    showOnASmallScreen(window);
+    PlayMode& mode = *window.playMode();
+    window.showGameMode();  // the researcher's own game at their pace: the fastest
+    auto* pace = mode.findChild<QSlider*>();
+    pace->setValue(0);
+    window.runStudy(
+        StudySession::open(fs::path(dir.path().toStdString()) / "P01", protocol, "P01"));
+    StudyRun& run = *window.study();
+    QCOMPARE(mode.session()->delay(), PlayMode::kStudyPaceMs);
+    QVERIFY(!pace->isVisible());
+    bool pauseShown = false;  // the participant's one control besides the board
+    for (QPushButton* b : mode.findChildren<QPushButton*>())
+      pauseShown = pauseShown || (b->text() == "Pause" && b->isVisible());
+    QVERIFY(pauseShown);
+    QVERIFY(waitForTurnOrQuestions(window, run));
+    verifyNothingButTheGameAnswers(window);
+    verifyNothingRevealsTheCondition(protocol, run.session());
+    if (QTest::currentTestFailed()) return;
+    mode.session()->setDelay(0);  // the test plays fast
+    std::mt19937 random(3);
+    for (int game = 0; game < 2; ++game) {
+      playToQuestions(window, run, random);
+      if (QTest::currentTestFailed()) return;
+      QTRY_VERIFY(run.questionnaire() && run.questionnaire()->isVisible());
+      verifyNothingButTheGameAnswers(window);
+      verifyNothingRevealsTheCondition(protocol, run.session());
+      if (QTest::currentTestFailed()) return;
+      answerByClicks(*run.questionnaire(), protocol, game);
+      if (QTest::currentTestFailed()) return;
+    }
+    QTRY_VERIFY(run.session().complete());
+    verifyNothingRevealsTheCondition(protocol, run.session());  // the last board stays blind
+    QCOMPARE(mode.panel()->headingText(), QString("The session is complete — thank you"));
+    std::set<uint64_t> studySeeds;
+    for (const PlannedGame& game : run.session().plan()) studySeeds.insert(game.seed);
+    // The researcher's again: New game is a default game of a new seed at their pace.
+    QVERIFY(!window.lockedForStudy());
+    QVERIFY(window.menuBar()->isVisible());
+    QAction* newGame = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+      if (a->text() == "New game") newGame = a;
+    QVERIFY(newGame && newGame->isVisible() && newGame->isEnabled());
+    newGame->trigger();
+    QVERIFY(!window.study());
+    QVERIFY(pace->isVisible());
+    QCOMPARE(mode.session()->delay(), 0);
+    QVERIFY(!studySeeds.count(mode.session()->setup().seed));
+    const Json& played = mode.session()->setup().experiment;
+    QVERIFY2(played == PlayMode::defaultSetup("ludo", 1).experiment,
+             qPrintable(QString::fromStdString(played.dump())));
   }
 
   // The window is destroyed in the middle of game 2 (a crash, a closed laptop): the answers of

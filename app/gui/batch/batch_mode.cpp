@@ -41,6 +41,7 @@
 #include "app/gui/batch/start_page.h"
 #include "app/gui/charts/chart_views.h"
 #include "app/gui/charts/sweep_view.h"
+#include "experiments/json_input.h"
 #include "experiments/run_service.h"
 #include "games/registry.h"
 #include "results/csv.h"
@@ -64,6 +65,42 @@ QString duration(double seconds) {
 
 QString path(const fs::path& p) {
   return QString::fromStdString(p.string());
+}
+
+// The seed of a session's queue with no experiment (a batch file needs one; a session may be
+// empty and keeps its seed); none when the queue has experiments. Throws InputError.
+std::optional<uint64_t> emptyQueueSeed(const Json& queue, const std::string& where) {
+  if (!queue.is_object() || !queue.contains("experiments") || queue.at("experiments") != Json::array())
+    return std::nullopt;
+  return JsonFields(queue, where, {"format", "seed", "experiments"}).unsignedInteger("seed");
+}
+
+// A name beside `file` that no earlier file holds: <file>.damaged-<time>[-N]. A damaged session
+// kept for the person is never replaced by the next one.
+fs::path unusedDamagedName(const fs::path& file) {
+  const std::string stem =
+      file.string() + ".damaged-" +
+      QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss").toStdString();
+  fs::path name = stem;
+  for (int n = 2; fs::exists(fs::symlink_status(name)); ++n) name = stem + "-" + std::to_string(n);
+  return name;
+}
+
+// Whether `file` is one of the examples shipped with ddalab (opened as an untitled copy: saving
+// asks for a name in the person's folder, never writes over the example).
+bool isShippedExample(const QString& file) {
+  const QString shipped = QDir(StartPage::shippedExperiments()).canonicalPath();
+  const QString canonical = QFileInfo(file).canonicalFilePath();
+  return !shipped.isEmpty() && (canonical == shipped || canonical.startsWith(shipped + "/"));
+}
+
+// Where a Save dialog for a batch starts: the folder last saved to or opened from, never the
+// shipped examples' (nor `/` when there is none yet), with `name` proposed.
+QString batchSaveStart(const QString& name) {
+  QString folder = QSettings().value("folders/batch").toString();
+  if (folder.isEmpty() || isShippedExample(folder))
+    folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+  return folder + "/" + name;
 }
 
 }  // namespace
@@ -136,10 +173,8 @@ void BatchMode::buildActions() {
   });
   saveAs_ =
       action("Save batch as…", QKeySequence::SaveAs, "Save the queue as a new batch file", [this] {
-        QSettings s;
         const QString file = QFileDialog::getSaveFileName(
-            this, "Save batch", s.value("folders/batch").toString() + "/batch.json",
-            "Batch files (*.json)");
+            this, "Save batch", batchSaveStart("batch.json"), "Batch files (*.json)");
         if (!file.isEmpty()) saveBatch(file);
       });
   openResults_ = action("Open results…", QKeySequence("Ctrl+Shift+O"),
@@ -430,8 +465,7 @@ bool BatchMode::confirmDiscard(const QString& what, size_t games) {
 bool BatchMode::saveQueue() {
   if (batchFile_.isEmpty()) {
     const QString file = QFileDialog::getSaveFileName(
-        this, "Save batch", QSettings().value("folders/batch").toString() + "/batch.json",
-        "Batch files (*.json)");
+        this, "Save batch", batchSaveStart("batch.json"), "Batch files (*.json)");
     return !file.isEmpty() && saveBatch(file);
   }
   return saveBatch(batchFile_);
@@ -538,9 +572,15 @@ void BatchMode::restoreSession() {
     if (!state.is_object() || state.value("format", "") != kSessionFormat)
       throw InputError(session_->string() + ": format",
                        std::string("expected \"") + kSessionFormat + "\"");
-    const Batch batch = parseBatch(state.at("queue"), session_->string() + ": queue");
-    model_->load(batch);
-    seed_->setText(QString::number(batch.seed));
+    const std::string queue = session_->string() + ": $.queue";
+    if (const std::optional<uint64_t> seed = emptyQueueSeed(state.at("queue"), queue)) {
+      model_->clear();
+      seed_->setText(QString::number(*seed));
+    } else {
+      const Batch batch = parseBatch(state.at("queue"), session_->string() + ": queue");
+      model_->load(batch);
+      seed_->setText(QString::number(batch.seed));
+    }
     batchFile_ = QString::fromStdString(state.value("batch_file", ""));
     queueSaved_ = state.value("queue_saved", true);
     resultsSaved_ = state.value("results_saved", true);
@@ -556,7 +596,7 @@ void BatchMode::restoreSession() {
     selectRow(0);
   } catch (const std::exception& e) {
     // The damaged file is kept beside for the person to look at; the window starts empty.
-    const fs::path kept = session_->string() + ".damaged";
+    const fs::path kept = unusedDamagedName(*session_);
     std::error_code error;
     fs::rename(*session_, kept, error);
     model_->clear();
@@ -806,13 +846,16 @@ bool BatchMode::openBatch(const QString& file, bool quiet, QString* error) {
     seed_->setText(QString::number(batch.seed));
     if (work_) loadGames(*work_);  // experiments already run keep their games
     refreshAnalyses();
-    batchFile_ = file;
+    const bool shipped = isShippedExample(file);  // an untitled copy: Save asks where
+    batchFile_ = shipped ? QString() : file;
     queueSaved_ = true;
     if (model_->games() == 0) resultsSaved_ = true;
     persist();
-    rememberRecent(file);
-    QSettings().setValue("folders/batch", QFileInfo(file).absolutePath());
-    setTitle("ddalab — " + QFileInfo(file).fileName());
+    if (!shipped) {
+      rememberRecent(file);
+      QSettings().setValue("folders/batch", QFileInfo(file).absolutePath());
+    }
+    setTitle("ddalab — " + QFileInfo(file).fileName() + (shipped ? " (untitled copy)" : ""));
     log("opened " + file);
     const size_t games = plannedGames(batch);
     status_->setText(QString("%1 experiments, %2 games in all%3: Start (F5) runs them")

@@ -4,10 +4,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRandomGenerator>
 #include <QShortcut>
 #include <QSlider>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <numeric>
 
 #include "app/gui/play/live_panel.h"
 #include "app/gui/play/replay.h"
@@ -41,6 +43,33 @@ std::vector<double> statusList(const State& state) {
   return {statuses.begin(), statuses.begin() + state.numPlayers()};
 }
 
+// Who won a finished game and, among several seats, the ranking by gain: "seat 1 (you) wins —
+// ranking by gain: seat 1 (you) 12, seat 0 8". `people` marks the persons' seats (may be empty).
+QString outcomeText(const State& state, const std::vector<bool>& people) {
+  const auto name = [&](int seat) {
+    const bool person = static_cast<size_t>(seat) < people.size() && people[static_cast<size_t>(seat)];
+    return QString("seat %1%2").arg(seat).arg(person ? " (you)" : "");
+  };
+  QString text = state.winner() >= 0 ? name(state.winner()) + " wins" : QString("no winner");
+  if (state.numPlayers() < 2) return text;
+  std::vector<int> order(static_cast<size_t>(state.numPlayers()));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return state.gain(a) > state.gain(b); });
+  QStringList ranking;
+  for (int seat : order) ranking << name(seat) + " " + QString::number(state.gain(seat), 'g', 4);
+  return text + " — ranking by gain: " + ranking.join(", ");
+}
+
+// The persons' seats a detailed trace records ("people"; none in a plain trace).
+std::vector<bool> replayPeople(const Json& line) {
+  std::vector<bool> people;
+  const auto found = line.find("people");
+  if (found != line.end() && found->is_array())
+    for (const Json& p : *found) people.push_back(p.is_boolean() && p.get<bool>());
+  return people;
+}
+
 }  // namespace
 
 PlayMode::PlayMode(QWidget* parent)
@@ -72,9 +101,10 @@ PlayMode::PlayMode(QWidget* parent)
   auto* seedLabel = new QLabel("Seed", this);
   play->addWidget(seedLabel);
   play->addWidget(seed_);
-  notInStudies_ = {seedLabel, seed_, pause_, step_};
+  auto* paceName = new QLabel("AI pace", this);
+  notInStudies_ = {seedLabel, seed_, paceName, pace_, paceLabel_, step_};
   play->addSpacing(16);
-  play->addWidget(new QLabel("AI pace", this));
+  play->addWidget(paceName);
   play->addWidget(pace_);
   play->addWidget(paceLabel_);
   play->addWidget(pause_);
@@ -154,9 +184,8 @@ PlayMode::PlayMode(QWidget* parent)
   connect(session_, &GameSession::thinkingChanged, this, [this](bool thinking) {
     if (!replaying()) emit message(thinking ? "the AI thinks…" : "");
   });
-  connect(session_, &GameSession::finished, this, [this](const GameRecord& record) {
-    emit message(record.winner >= 0 ? QString("game over: seat %1 wins").arg(record.winner)
-                                    : QString("game over without a winner"));
+  connect(session_, &GameSession::finished, this, [this] {
+    emit message("game over: " + outcomeText(session_->match().state(), session_->people()));
   });
 }
 
@@ -191,6 +220,7 @@ bool PlayMode::newGame(const GameSetup& setup, QString* error) {
   replay_.reset();
   replayBar_->hide();
   playBar_->show();
+  studyGame_ = studyMode();
   seed_->setText(QString::number(setup.seed));
   setView(session_->experiment().gameInfo->id);
   refresh();
@@ -290,12 +320,29 @@ int PlayMode::perspective(bool personTurn) const {
   return first == human.end() ? 0 : static_cast<int>(first - human.begin());
 }
 
-void PlayMode::setStudyLabel(const QString& label) {
+void PlayMode::setStudyLabel(const QString& label, bool final) {
+  studyFinal_ = final;
+  const bool entering = studyLabel_.isEmpty() && !label.isEmpty();
+  const bool leaving = !studyLabel_.isEmpty() && label.isEmpty();
   studyLabel_ = label;
   for (QWidget* w : notInStudies_) w->setVisible(label.isEmpty());
   panel_->setEnvironmentShown(label.isEmpty());
   if (!label.isEmpty()) pause_->setChecked(false);
+  if (entering) session_->setDelay(kStudyPaceMs);  // the researcher's slider stays as it was
+  if (leaving) {
+    session_->setDelay(pace_->value());
+    // The next game is the researcher's: it must not replay a participant's deal.
+    seed_->setText(QString::number(QRandomGenerator::global()->generate64()));
+  }
   refresh();
+}
+
+GameSetup PlayMode::nextSetup() const {
+  if (!session_->started() || studyGame_)
+    return defaultSetup(
+        session_->started() ? session_->experiment().gameInfo->id : gameRegistry().front().id,
+        seed());
+  return {session_->setup().experiment, seed()};
 }
 
 void PlayMode::saveGame(const std::filesystem::path& stem) const {
@@ -308,13 +355,13 @@ void PlayMode::saveGame(const std::filesystem::path& stem) const {
 
 QString PlayMode::heading(const State& state, bool personTurn) const {
   if (studyMode()) {  // nothing about the condition: not the environment player's name
-    if (state.isTerminal()) return studyLabel_ + " — game over";
+    if (studyFinal_) return studyLabel_;
+    if (state.isTerminal())
+      return studyLabel_ + " — game over: " + outcomeText(state, session_->people());
     return studyLabel_ + (personTurn ? " — your turn" : " — please wait");
   }
   const int round = session_->match().tracker().rounds() + 1;
-  if (state.isTerminal())
-    return state.winner() >= 0 ? QString("Game over: seat %1 wins").arg(state.winner())
-                               : QString("Game over without a winner");
+  if (state.isTerminal()) return "Game over: " + outcomeText(state, session_->people());
   if (state.actor() == kEnvironment)
     return QString("Round %1: the environment (%2) decides")
         .arg(round)
@@ -350,10 +397,8 @@ void PlayMode::refreshReplay() {
   if (view_) view_->showState(state, {}, false, 0);
   const Json& line = replay_->line();
   const std::vector<int> seats = viewers();
-  const QString end = !state.isTerminal() ? QString()
-                      : state.winner() >= 0
-                          ? QString(" — game over: seat %1 wins").arg(state.winner())
-                          : QString(" — game over without a winner");
+  const QString end =
+      state.isTerminal() ? " — game over: " + outcomeText(state, replayPeople(replay_->line())) : QString();
   roundLabel_->setText(QString("round %1 of %2: %3%4")
                            .arg(round_)
                            .arg(replay_->rounds())

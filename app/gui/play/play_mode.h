@@ -46,10 +46,19 @@ class PlayMode : public QWidget {
 
   GameSession* session() const { return session_; }
   // A user study's game: the condition stays hidden — the heading says `label` ("Game 1 of 6"),
-  // the panel shows only the players, and neither the seed nor the pause is offered. An empty
-  // label returns to the ordinary game mode.
-  void setStudyLabel(const QString& label);
+  // the panel shows only the players, the AIs move at the fixed kStudyPaceMs, and of the play
+  // bar only the pause is offered (no seed, no pace, no step). An empty label returns to the
+  // ordinary game mode with the researcher's pace and a fresh seed. `final`: the session is over,
+  // the heading says `label` alone (not the last game's state).
+  void setStudyLabel(const QString& label, bool final = false);
   bool studyMode() const { return !studyLabel_.isEmpty(); }
+  // Whether the game shown was started as a study's game (its settings are a hidden condition).
+  bool studyGame() const { return studyGame_; }
+  // What New game and Game settings start from: the game shown with the seed field's seed, or
+  // after a study's game the default game of its game (a study's condition is never reused).
+  GameSetup nextSetup() const;
+  // The milliseconds between the AIs' actions in a study: every participant sees the same pace.
+  static constexpr int kStudyPaceMs = 600;
   // Writes the game being played (or just over) as `<stem>.trace.jsonl` (its detailed trace line)
   // and, once it is over, `<stem>.games.csv` (its row of the games file); throws WriteError.
   void saveGame(const std::filesystem::path& stem) const;
@@ -97,6 +106,8 @@ class PlayMode : public QWidget {
   int round_ = 0;
   bool showHidden_ = false;
   QString studyLabel_;
+  bool studyGame_ = false;
+  bool studyFinal_ = false;
   std::vector<QWidget*> notInStudies_;  // the parts of the play bar a study does not offer
 };
 

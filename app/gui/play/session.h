@@ -70,6 +70,7 @@ class GameSession : public QObject {
 
   // Pace of the AIs and the environment: milliseconds between their actions, pause, one step.
   void setDelay(int milliseconds);
+  int delay() const { return pace_.interval(); }
   void setPaused(bool paused);
   bool paused() const { return paused_; }
   void step();

@@ -25,7 +25,7 @@ QString StudyRun::label(int index) const {
 void StudyRun::next() {
   const std::optional<PlannedGame> game = session_.next();
   if (!game) {
-    mode_->setStudyLabel("The session is complete — thank you");
+    mode_->setStudyLabel("The session is complete — thank you", true);
     emit completed();
     return;
   }

@@ -107,6 +107,11 @@ std::vector<GameView::Target> LudoView::targets() const {
   return result;
 }
 
+QColor LudoView::playerColour(int player) const {
+  const auto* state = dynamic_cast<const LudoState*>(this->state());
+  return seatColour(state ? state->seatOf(player) : player);
+}
+
 std::vector<GameView::HitArea> LudoView::hitAreas() const {
   return areasOf(targets());
 }

@@ -1,0 +1,156 @@
+// ddalab-gui, the window across restarts (issue 37): an empty queue is a session like any other
+// (its seed kept, nothing reported damaged); a damaged session is kept under a name no later one
+// replaces; a shipped example opens as an untitled copy that Save never writes over; the batch
+// toolbar is back after quitting in the game mode.
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolBar>
+#include <fstream>
+
+#include "app/gui/batch/batch_mode.h"
+#include "app/gui/batch/queue_model.h"
+#include "app/gui/batch/start_page.h"
+#include "app/gui/main_window.h"
+#include "tests/gui/gui_support.h"
+
+using namespace ddalab;
+using namespace ddalab::gui;
+
+namespace {
+
+QAction* actionNamed(MainWindow& window, const QString& text) {
+  for (QAction* a : window.findChildren<QAction*>())
+    if (a->text() == text) return a;
+  return nullptr;
+}
+
+QByteArray bytesOf(const QString& file) {
+  QFile f(file);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void write(const QString& file, const QByteArray& bytes) {
+  QFile f(file);
+  QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+  f.write(bytes);
+}
+
+// The damaged sessions kept in `folder`, by name.
+QStringList damagedIn(const QString& folder) {
+  return QDir(folder).entryList({"session.json.damaged*"}, QDir::Files, QDir::Name);
+}
+
+}  // namespace
+
+class WindowTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+  void init() { QSettings().clear(); }
+
+  // New queue → Discard → Quit → relaunch: the empty queue comes back with its seed, and nothing
+  // is reported damaged (it was, at every launch, and the seed went back to 42).
+  void emptyQueueIsARestorableSession() {
+    QTemporaryDir dir;
+    Json document = Json::parse(std::ifstream(smallBatch(dir, 1).toStdString()));
+    document["seed"] = 777;
+    const QString file = dir.filePath("seed777.json");
+    std::ofstream(file.toStdString()) << document.dump(2);
+    const QString session = dir.filePath("session");
+    {
+      MainWindow window;
+      window.batch()->openSession(session);
+      QVERIFY(window.batch()->openBatch(file, true));
+      window.batch()->newQueue();  // saved as the file says: no question
+      QCOMPARE(window.batch()->queue()->rowCount(), 0);
+    }
+    MainWindow window;
+    window.batch()->openSession(session);
+    QVERIFY2(!window.batch()->statusLabel()->text().contains("could not be restored"),
+             qPrintable(window.batch()->statusLabel()->text()));
+    const Json kept = Json::parse(std::ifstream((session + "/session.json").toStdString()));
+    QCOMPARE(kept.at("queue").at("seed").get<uint64_t>(), uint64_t{777});  // as the window has it
+    QVERIFY(damagedIn(session).isEmpty());
+  }
+
+  // A damaged session is kept for the person to look at, and the next damaged one never
+  // replaces it (each launch renamed onto session.json.damaged).
+  void damagedSessionsAreNeverOverwritten() {
+    QTemporaryDir dir;
+    const QString session = dir.filePath("session");
+    QVERIFY(QDir().mkpath(session));
+    const QList<QByteArray> damaged = {"{not json", R"({"format": "something else"})"};
+    for (const QByteArray& bytes : damaged) {
+      write(session + "/session.json", bytes);
+      MainWindow window;
+      window.batch()->openSession(session);
+      QVERIFY(window.batch()->statusLabel()->text().contains("could not be restored"));
+      QCOMPARE(window.batch()->queue()->rowCount(), 0);
+    }
+    const QStringList kept = damagedIn(session);
+    QCOMPARE(kept.size(), 2);
+    QStringList contents;
+    for (const QString& name : kept) contents << bytesOf(session + "/" + name);
+    for (const QByteArray& bytes : damaged)
+      QVERIFY2(contents.contains(QString(bytes)), bytes.constData());
+  }
+
+  // The quick comparison opened from the start page is an untitled copy: Save batch asks for a
+  // name, and neither Save dialog starts in the shipped folder; the shipped file stays as it is.
+  void shippedExampleOpensAsAnUntitledCopy() {
+    const QString shipped = StartPage::shippedExperiments() + "/quick.json";
+    const QByteArray before = bytesOf(shipped);
+    QVERIFY(!before.isEmpty());
+    MainWindow window;
+    window.show();
+    QPushButton* quick = nullptr;
+    for (QPushButton* b : window.findChild<StartPage*>()->findChildren<QPushButton*>())
+      if (b->text().contains("quick comparison")) quick = b;
+    QVERIFY(quick);
+    QTest::mouseClick(quick, Qt::LeftButton);
+    QCOMPARE(window.batch()->queue()->rowCount(), 2);
+    QVERIFY2(window.windowTitle().contains("untitled"), qPrintable(window.windowTitle()));
+    const QString shippedFolder = QDir(StartPage::shippedExperiments()).canonicalPath();
+    QStringList folders;
+    const DialogScript::Step cancel = [&](QDialog* dialog) {
+      auto* files = qobject_cast<QFileDialog*>(dialog);
+      QVERIFY(files);
+      folders << files->directory().canonicalPath();
+      dialog->reject();
+    };
+    DialogScript script({cancel, cancel});
+    actionNamed(window, "Save batch")->trigger();
+    actionNamed(window, "Save batch as…")->trigger();
+    QCOMPARE(script.seen.size(), 2);  // Save asked where, as Save as does
+    for (const QString& folder : folders)
+      QVERIFY2(!folder.startsWith(shippedFolder), qPrintable(folder));
+    QCOMPARE(bytesOf(shipped), before);
+  }
+
+  // Quitting in the game mode hid the batch toolbar for good: the next start is in the batch
+  // mode, with its toolbar (the start page points at it).
+  void batchToolBarIsBackAfterQuittingInGameMode() {
+    {
+      MainWindow window;
+      window.show();
+      window.showGameMode();
+      QVERIFY(!window.batch()->toolBar()->isVisible());
+      QVERIFY(window.close());
+    }
+    MainWindow window;
+    window.show();
+    QVERIFY(window.batch()->isVisible());
+    QVERIFY(window.batch()->toolBar()->isVisible());
+  }
+};
+
+QTEST_MAIN(WindowTest)
+#include "test_window.moc"
