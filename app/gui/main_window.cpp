@@ -30,6 +30,7 @@
 #include "app/gui/study/study_dialogs.h"
 #include "app/gui/study/study_run.h"
 #include "app/gui/views/view_plugin.h"
+#include "app/version/version.h"
 #include "experiments/batch.h"
 #include "experiments/plugins.h"
 #include "games/registry.h"
@@ -159,7 +160,7 @@ void MainWindow::buildMenus() {
                 "turn-based games: batch experiments over the fun metrics of the master thesis "
                 "it comes from, with paired statistics, and games played against the AIs while "
                 "an environment player steers chance.</p><p>Qt %2</p>")
-            .arg(DDALAB_VERSION, qVersion()));
+            .arg(QString::fromStdString(ddalab::app::buildDescription()), qVersion()));
   });
 }
 
