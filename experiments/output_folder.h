@@ -3,10 +3,12 @@
 // computed (writable, every file name fits, what it already holds), and never writing onto the
 // files the run was started from.
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 
+#include "core/match.h"
 #include "experiments/batch.h"
 
 namespace ddalab {
@@ -30,6 +32,14 @@ struct TraceOutput {
 // Whether `dir` holds a run that was started and did not finish (stopped, killed or cut off):
 // FolderMode::Resume or FolderMode::Update continue it.
 bool holdsUnfinishedRun(const std::filesystem::path& dir);
+
+// Calls `onGame` for each finished game the results folder `dir` keeps of its experiment
+// `experiment` (whose playIdentity is `identity`), in iteration order, until it returns false:
+// from the experiment's checkpoint when the folder has one (a run stopped, killed or updated),
+// else from its games CSV; what FolderMode::Update and Resume continue from. Throws InputError
+// for a checkpoint of another experiment or a damaged games file.
+void readKeptGames(const std::filesystem::path& dir, const Experiment& experiment,
+                   uint64_t identity, const std::function<bool(const GameRecord&)>& onGame);
 
 class OutputFolder {
  public:
