@@ -13,6 +13,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -473,7 +474,8 @@ void MainWindow::restoreSettings() {
   restoreGeometry(s.value("window/geometry").toByteArray());
   restoreState(s.value("window/state").toByteArray());
   batch_->restoreSettings();
-  if (!s.contains("window/geometry")) resize(1400, 900);
+  if (!s.contains("window/geometry"))  // within the screen, with room for the frame
+    resize(QSize(1400, 900).boundedTo(screen()->availableGeometry().size() - QSize(40, 60)));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
