@@ -106,7 +106,8 @@ int betterDirection(const std::string& column) {
 QChart* sweepLineChart(const SweepTable& table, size_t column, const std::string& axis) {
   auto* chart = new QChart;
   styleChart(chart, title(table.columns[column]) + " against " + QString::fromStdString(axis) +
-                        "<br>95 % intervals as bands; one line per experiment and other values");
+                        "<br><span style=\"font-weight: normal\">95 % intervals as bands; one "
+                        "line per experiment and other values</span>");
   const std::vector<const SweepRow*> rows = allRows(table);
   const std::vector<Json> xs = axisValues(rows, axis);
   const bool even = evenlySpaced(xs);
@@ -153,7 +154,9 @@ QChart* sweepLineChart(const SweepTable& table, size_t column, const std::string
     band->setPen(Qt::NoPen);
     follow(band, mean);
     mean->setName(order[l]);
-    mean->setPen(QPen(colours[l], 2));
+    QPen pen(colours[l], 2);
+    if (l >= seriesPalette().size()) pen.setStyle(Qt::DashLine);  // the colours come round again
+    mean->setPen(pen);
     mean->setPointsVisible(true);
     for (QAbstractSeries* s :
          {static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(mean)}) {
@@ -251,6 +254,13 @@ void HeatMap::show(const SweepTable& table, size_t column, const std::string& se
         const auto& b = best_ ? panels_[best_->panel].cells[best_->y][best_->x].value : std::nullopt;
         if (!b || direction * (v->value - b->value) > 0) best_ = Place{k, i, j};
       }
+  ties_ = 0;  // other cells as good: the outline marks the first of them
+  for (size_t k = 0; k < panels_.size() && best_; ++k)
+    for (const auto& row : panels_[k].cells)
+      for (const Cell& cell : row)
+        ties_ += cell.value &&
+                 cell.value->value == panels_[best_->panel].cells[best_->y][best_->x].value->value;
+  if (ties_ > 0) --ties_;  // the best cell itself
   update();
 }
 
@@ -268,9 +278,11 @@ std::vector<QString> HeatMap::panelTitles() const {
 QString HeatMap::bestText() const {
   if (!best_) return {};
   const Best b = *best();
-  return QString("the best cell, outlined: %1=%2, %3=%4%5: %6")
+  return QString("the best cell, outlined: %1=%2, %3=%4%5: %6%7")
       .arg(xName_, b.x, yName_, b.y, b.slice.isEmpty() ? QString() : ", " + b.slice,
-           number(panels_[best_->panel].cells[best_->y][best_->x].value->value));
+           number(panels_[best_->panel].cells[best_->y][best_->x].value->value),
+           ties_ ? QString(" (as good: %1 other cell%2)").arg(ties_).arg(ties_ == 1 ? "" : "s")
+                 : QString());
 }
 
 int HeatMap::columnsOfPanels() const {

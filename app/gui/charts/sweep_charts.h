@@ -78,6 +78,7 @@ class HeatMap : public QWidget {
   std::vector<Panel> panels_;
   double min_ = 0, max_ = 0;
   std::optional<Place> best_;
+  size_t ties_ = 0;  // other cells with the best value
 };
 
 // Saves `widget` as PNG or SVG (by the file's suffix) at `size`; false on failure.
