@@ -117,6 +117,7 @@ bool waitForRun(MainWindow& window, QSignalSpy& spy) {
 // null when the folder cannot be opened.
 std::unique_ptr<MainWindow> smallWindowShowing(const QString& results, int row,
                                                QWidget* (*tab)(BatchMode&)) {
+  QSettings().remove("window");  // the layout a window saved in another test is not restored
   auto window = std::make_unique<MainWindow>();
   window->resize(1024, 700);
   window->show();
