@@ -474,26 +474,27 @@ void OutputFolder::keepGames(const Experiment& held, uint64_t identity, int iter
   // Matched experiments play the same games: the held one's identity is `identity` too.
   JournalWriter out(to, 0, identity);
   uint64_t count = 0;
-  const auto keep = [&](const GameRecord& record) {
-    if (record.iteration != count || count >= static_cast<uint64_t>(iterations)) return false;
-    out.append(record, "");
-    ++count;
-    return true;
-  };
-  if (fs::exists(journal(held))) {
-    try {
-      readJournal(journal(held), identity,
-                  [&](JournalEntry&& entry) { return keep(entry.record); });
-    } catch (const InputError&) {  // a checkpoint of something else: the experiment starts over
-    }
-  } else if (fs::exists(dir_ / (fileStem(held.name) + ".games.csv"))) {
-    try {
-      for (const GameRecord& record : readExperimentGames(dir_, labelOf(held)).records)
-        if (!keep(record)) break;
-    } catch (const InputError&) {  // a damaged games file: its experiment starts over
-    }
-  }
+  try {
+    readKeptGames(dir_, held, identity, [&](const GameRecord& record) {
+      if (record.iteration != count || count >= static_cast<uint64_t>(iterations)) return false;
+      out.append(record, "");
+      ++count;
+      return true;
+    });
+  } catch (const InputError&) {  // a checkpoint of something else or a damaged games file:
+  }                               // the experiment starts over
   out.sync();
+}
+
+void readKeptGames(const fs::path& dir, const Experiment& experiment, uint64_t identity,
+                   const std::function<bool(const GameRecord&)>& onGame) {
+  const fs::path journal = journalFile(dir, experiment);
+  if (fs::exists(journal)) {
+    readJournal(journal, identity, [&](JournalEntry&& entry) { return onGame(entry.record); });
+  } else if (fs::exists(dir / (fileStem(experiment.name) + ".games.csv"))) {
+    for (const GameRecord& record : readExperimentGames(dir, labelOf(experiment)).records)
+      if (!onGame(record)) break;
+  }
 }
 
 }  // namespace ddalab

@@ -3,10 +3,12 @@
 // computed (writable, every file name fits, what it already holds), and never writing onto the
 // files the run was started from.
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 
+#include "core/match.h"
 #include "experiments/batch.h"
 
 namespace ddalab {
@@ -42,6 +44,14 @@ std::filesystem::path journalFile(const std::filesystem::path& dir, const Experi
 // any results; Fresh: the complete results of the same batch, which are redone).
 void checkReplaceableFolder(const std::filesystem::path& dir, const Batch& batch, FolderMode mode,
                             const std::string& option);
+
+// Calls `onGame` for each finished game the results folder `dir` keeps of its experiment
+// `experiment` (whose playIdentity is `identity`), in iteration order, until it returns false:
+// from the experiment's checkpoint when the folder has one (a run stopped, killed or updated),
+// else from its games CSV; what FolderMode::Update and Resume continue from. Throws InputError
+// for a checkpoint of another experiment or a damaged games file.
+void readKeptGames(const std::filesystem::path& dir, const Experiment& experiment,
+                   uint64_t identity, const std::function<bool(const GameRecord&)>& onGame);
 
 class OutputFolder {
  public:

@@ -13,6 +13,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QShortcut>
 #include <QStackedWidget>
@@ -514,7 +515,8 @@ void MainWindow::restoreSettings() {
   // The window starts in the batch mode, whose toolbar the state of a game mode left hidden.
   batch_->toolBar()->show();
   batch_->restoreSettings();
-  if (!s.contains("window/geometry")) resize(1400, 900);
+  if (!s.contains("window/geometry"))  // within the screen, with room for the frame
+    resize(QSize(1400, 900).boundedTo(screen()->availableGeometry().size() - QSize(40, 60)));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -11,14 +11,19 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDate>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
 #include <QImage>
+#include <QInputDialog>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QProcess>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -33,6 +38,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 
 #include "app/gui/batch/analysis_views.h"
 #include "app/gui/batch/batch_mode.h"
@@ -105,6 +111,44 @@ bool waitForRun(MainWindow& window, QSignalSpy& spy) {
   if (spy.isEmpty() && !spy.wait(120'000)) return false;
   return spy.takeFirst().at(0).toBool();
   (void)window;
+}
+
+// A 1024 x 700 window showing the results folder `results`, row `row` selected, on `tab`;
+// null when the folder cannot be opened.
+std::unique_ptr<MainWindow> smallWindowShowing(const QString& results, int row,
+                                               QWidget* (*tab)(BatchMode&)) {
+  QSettings().remove("window");  // the layout a window saved in another test is not restored
+  auto window = std::make_unique<MainWindow>();
+  window->resize(1024, 700);
+  window->show();
+  BatchMode& batch = *window->batch();
+  if (!batch.openResults(results, true)) return nullptr;
+  batch.selectRow(row);
+  batch.tabs()->setCurrentWidget(tab(batch));
+  QTest::qWait(50);
+  return window;
+}
+
+QWidget* compareTab(BatchMode& batch) {
+  return batch.compare();
+}
+
+QWidget* scoresTab(BatchMode& batch) {
+  return batch.scores();
+}
+
+// The plot of `chart` is at least `minimum` pixels high and tall enough for its y-axis title.
+void checkPlotHeight(QChart* chart, int minimum) {
+  const QList<QAbstractAxis*> vertical = chart->axes(Qt::Vertical);
+  QCOMPARE(vertical.size(), 1);
+  const QString title = vertical.front()->titleText();
+  const int needed = QFontMetrics(vertical.front()->titleFont()).horizontalAdvance(title);
+  const int plot = int(chart->plotArea().height());
+  QVERIFY2(plot >= needed && plot >= minimum,
+           qPrintable(QString("plot %1 px high, axis title \"%2\" needs %3 px")
+                          .arg(plot)
+                          .arg(title)
+                          .arg(needed)));
 }
 
 }  // namespace
@@ -346,8 +390,153 @@ class GuiTest : public QObject {
         !queue.data(queue.index(0, QueueModel::BalanceP), Qt::DisplayRole).toString().isEmpty());
   }
 
-  // An empty queue shows the start page: its buttons open the shipped quick comparison and the
-  // game mode (marked in the menu); Help has the shortcuts and About with the version.
+  // At 1024 x 700 the Compare chart (two rows, error bars, the title's second line) leaves its
+  // plot tall enough for the whole y-axis title and bars that can be read (it once read "Rati…"
+  // over bars about 45 pixels tall).
+  void compareChartFitsA1024x700Window() {
+    QTemporaryDir dir;
+    QCOMPARE(runCli({"run", smallBatch(dir, 12), "--out", dir.filePath("r"), "--quiet"}), 0);
+    const auto window = smallWindowShowing(dir.filePath("r"), 1, compareTab);
+    QVERIFY(window);
+    QChart* chart = window->batch()->compare()->view()->chart();
+    QVERIFY(chart->title().contains("error bars"));  // the analysis is there
+    checkPlotHeight(chart, 150);
+  }
+
+  // A legend click hides a row's bars and its error bars (Compare and Scores), a second click
+  // shows both; the rows' colours are Okabe and Ito's colour-blind-safe ones, e-random and
+  // e-hillclimber blue and orange (they were red and brown).
+  void legendHidesErrorBarsToo() {
+    QTemporaryDir dir;
+    QCOMPARE(runCli({"run", smallBatch(dir, 12), "--out", dir.filePath("r"), "--quiet"}), 0);
+    const auto window = smallWindowShowing(dir.filePath("r"), 1, compareTab);
+    QVERIFY(window);
+    BatchMode& batch = *window->batch();
+    const QSet<QString> okabeIto = {"#0072b2", "#e69f00", "#009e73", "#cc79a7",
+                                    "#56b4e9", "#d55e00", "#f0e442"};
+    for (QWidget* tab : {static_cast<QWidget*>(batch.compare()),
+                         static_cast<QWidget*>(batch.scores())}) {
+      batch.tabs()->setCurrentWidget(tab);
+      QChart* chart = tab == batch.compare() ? batch.compare()->view()->chart()
+                                             : batch.scores()->chart()->view()->chart();
+      auto* bars = qobject_cast<QBarSeries*>(chart->series().value(0));
+      QVERIFY(bars && bars->count() == 2);
+      QCOMPARE(bars->barSets()[0]->color().name(), QString("#0072b2"));  // e-random
+      QCOMPARE(bars->barSets()[1]->color().name(), QString("#e69f00"));  // e-hillclimber
+      for (QBarSet* set : bars->barSets()) QVERIFY(okabeIto.contains(set->color().name()));
+      const auto errorBars = [&](QBarSet* set, bool visible) {
+        int count = 0;
+        for (QAbstractSeries* s : chart->series())
+          if (followed(s) == set) count += s->isVisible() == visible;
+        return count;
+      };
+      const int each = errorBars(bars->barSets()[0], true);
+      QVERIFY(each > 0);
+      QLegendMarker* first = chart->legend()->markers(bars).front();
+      emit first->clicked();
+      QCOMPARE(errorBars(bars->barSets()[0], false), each);
+      QVERIFY(errorBars(bars->barSets()[1], true) > 0);
+      emit first->clicked();
+      QCOMPARE(errorBars(bars->barSets()[0], true), each);
+    }
+  }
+
+  // Export starts in the person's documents folder (it started in "/") and offers a paper
+  // figure's size (it offered the widget's); the image has the size chosen.
+  void exportStartsInDocumentsAtAPaperSize() {
+    QTemporaryDir dir;
+    QCOMPARE(runCli({"run", smallBatch(dir, 12), "--out", dir.filePath("r"), "--quiet"}), 0);
+    QSettings().remove("folders/charts");
+    QSettings().remove("charts/size");
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    QVERIFY(QDir().mkpath(documents));
+    const auto window = smallWindowShowing(dir.filePath("r"), 1, compareTab);
+    QVERIFY(window);
+    BatchMode& batch = *window->batch();
+    QString started, offered;
+    const QString file = dir.filePath("compare.png");
+    DialogScript script({[&](QDialog* d) {
+                           auto* files = qobject_cast<QFileDialog*>(d);
+                           QVERIFY(files);
+                           started = files->directory().absolutePath();
+                           files->selectFile(file);
+                           click(d, "Save");
+                         },
+                         [&](QDialog* d) {
+                           auto* input = qobject_cast<QInputDialog*>(d);
+                           QVERIFY(input);
+                           offered = input->textValue();
+                           input->accept();
+                         }});
+    batch.compare()->exportChart("png");
+    QCOMPARE(script.unexpected, size_t(0));
+    QCOMPARE(started, QDir(documents).absolutePath());
+    QCOMPARE(offered, QString("1600x1000"));
+    QCOMPARE(QImage(file).size(), QSize(1600, 1000));
+  }
+
+  // A sweep of three axes: the heat map over two of them draws a panel per value of the third,
+  // every panel answers on hover, and the best cell is chosen over all of them and named with
+  // its panel (it was once taken from the first slice, which alone was drawn).
+  void heatMapOfThreeAxesShowsEveryPanel() {
+    SweepTable table;
+    table.axes = {"a", "b", "c"};
+    table.columns = {"score9"};
+    for (int a : {0, 1})
+      for (int b : {0, 1, 2})
+        for (int c : {10, 20, 30}) {
+          SweepRow row;
+          row.series = "s";
+          row.point = {{"a", a}, {"b", b}, {"c", c}};
+          const double value = a + b + (c == 20 ? 5 : c / 10.0);  // the best: a=1, b=2, c=20
+          row.values = {SweepValue{value, value - 0.5, value + 0.5}};
+          table.rows.push_back(row);
+        }
+    HeatMap map;
+    map.resize(900, 520);
+    map.show(table, 0, "s", "a", "b");
+    QCOMPARE(map.panelTitles(), (std::vector<QString>{"c=10", "c=20", "c=30"}));
+    QVERIFY(map.best());
+    QCOMPARE(map.best()->x, QString("1"));
+    QCOMPARE(map.best()->y, QString("2"));
+    QCOMPARE(map.best()->slice, QString("c=20"));
+    QSet<QString> hovered;
+    for (int x = 0; x < map.width(); x += 6)
+      for (int y = 0; y < map.height(); y += 6)
+        if (const QString text = map.cellText({x, y}); !text.isEmpty())
+          hovered.insert(text.section(": ", 0, 0));
+    QCOMPARE(hovered.size(), 18);  // 2 x 3 cells in each of 3 panels
+    QVERIFY(hovered.contains("a=1, b=2, c=20"));
+    // The export draws them all: the best cell's outline and a cell of the last panel.
+    QTemporaryDir dir;
+    QVERIFY(saveWidget(map, dir.filePath("heat.png"), QSize(900, 520)));
+    QVERIFY(!QImage(dir.filePath("heat.png")).isNull());
+  }
+
+  // On a 1280 x 800 screen (run under Xvfb) the window and the settings dialog fit: the window
+  // opened at 1400 x 900, the dialog at 720 pixels (its buttons off a 700-pixel screen).
+  void windowAndDialogFitTheScreen() {
+    QSettings().remove("window/geometry");
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QRect screen = window.screen()->availableGeometry();
+    QVERIFY2(window.frameGeometry().width() <= screen.width() &&
+                 window.frameGeometry().height() <= screen.height(),
+             qPrintable(QString("window %1 x %2 on a screen of %3 x %4")
+                            .arg(window.frameGeometry().width())
+                            .arg(window.frameGeometry().height())
+                            .arg(screen.width())
+                            .arg(screen.height())));
+    ExperimentDialog dialog(&window);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY2(dialog.height() <= 660, qPrintable(QString("dialog %1 px").arg(dialog.height())));
+    auto* buttons = dialog.findChild<QDialogButtonBox*>();
+    QVERIFY(buttons && buttons->isVisible());
+    QVERIFY(buttons->mapTo(&dialog, QPoint(0, buttons->height())).y() <= dialog.height());
+  }
+
   // At 1024 x 700 with two comparisons (the chart's title then carries the "mean" and error-bar
   // notes) the Scores tab's plot stays tall enough for its whole axis title (it was once left
   // about 40 pixels, the title cut to "Sc...").
@@ -364,26 +553,13 @@ class GuiTest : public QObject {
     const QString batchFile = dir.filePath("two.json");
     std::ofstream(batchFile.toStdString()) << document.dump(2);
     QCOMPARE(runCli({"run", batchFile, "--out", dir.filePath("r"), "--quiet"}), 0);
-    MainWindow window;
-    window.resize(1024, 700);
-    window.show();
-    BatchMode& batch = *window.batch();
-    QVERIFY(batch.openResults(dir.filePath("r"), true));
-    batch.selectRow(1);
-    batch.tabs()->setCurrentWidget(batch.scores());
-    QTest::qWait(50);
-    QChart* chart = batch.scores()->chart()->view()->chart();
-    const QList<QAbstractAxis*> vertical = chart->axes(Qt::Vertical);
-    QCOMPARE(vertical.size(), 1);
-    const QString title = vertical.front()->titleText();
-    const int needed = QFontMetrics(vertical.front()->titleFont()).horizontalAdvance(title);
-    QVERIFY2(chart->plotArea().height() >= needed,
-             qPrintable(QString("plot %1 px high, axis title \"%2\" needs %3 px")
-                            .arg(chart->plotArea().height())
-                            .arg(title)
-                            .arg(needed)));
+    const auto window = smallWindowShowing(dir.filePath("r"), 1, scoresTab);
+    QVERIFY(window);
+    checkPlotHeight(window->batch()->scores()->chart()->view()->chart(), 0);
   }
 
+  // An empty queue shows the start page: its buttons open the shipped quick comparison and the
+  // game mode (marked in the menu); Help has the shortcuts and About with the version.
   void startPageAndHelpTeach() {
     MainWindow window;
     window.show();
@@ -571,6 +747,19 @@ class GuiTest : public QObject {
         }
     }
     QCOMPARE(compared, 12);  // every grid point of every row found on its line
+    // A click on a line's legend entry hides the line and its band, a second shows them again.
+    QLegendMarker* marker = chart->legend()->markers(lines.front()).front();
+    const auto band = [&] {
+      for (QAbstractSeries* s : chart->series())
+        if (followed(s) == lines.front()) return s;
+      return static_cast<QAbstractSeries*>(nullptr);
+    };
+    QVERIFY(band() && band()->isVisible());
+    emit marker->clicked();
+    QVERIFY(!lines.front()->isVisible() && !band()->isVisible());
+    QVERIFY(lines.back()->isVisible());
+    emit marker->clicked();
+    QVERIFY(lines.front()->isVisible() && band()->isVisible());
     // The heat map, chosen by keyboard: the best cell is outlined, a cell tells its numbers.
     sweep.kindBox()->setFocus();
     QTest::keyClick(sweep.kindBox(), Qt::Key_Down);
@@ -592,8 +781,8 @@ class GuiTest : public QObject {
     for (const SweepRow& r : table.rows)
       if (r.series == "c/e-hc" && r.values[tension]->value == smallest)
         found = found ||
-                (map.best()->first == QString::fromStdString(r.point.at("random_prob").dump()) &&
-                 map.best()->second == QString::fromStdString(r.point.at("tension").dump()));
+                (map.best()->x == QString::fromStdString(r.point.at("random_prob").dump()) &&
+                 map.best()->y == QString::fromStdString(r.point.at("tension").dump()));
     QVERIFY(found);
     // --export-charts writes the line chart per axis and the heat map per series.
     QProcess gui;

@@ -12,11 +12,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPointer>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QProgressBar>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -32,6 +35,8 @@
 #include "app/gui/main_window.h"
 #include "app/gui/play/play_mode.h"
 #include "experiments/batch.h"
+#include "experiments/journal.h"
+#include "results/experiment_result.h"
 #include "tests/gui/gui_support.h"
 
 using namespace ddalab;
@@ -77,6 +82,11 @@ bool runWithF5(MainWindow& window) {
   return finished.takeFirst().at(0).toBool();
 }
 
+// Opens the batch `file` in the active window and runs it with F5; true when it completed.
+bool openAndRun(MainWindow& window, const QString& file) {
+  return showActive(window) && window.batch()->openBatch(file, true) && runWithF5(window);
+}
+
 // Presses `key` in the queue of the active window (a closed dialog gives the window back).
 void pressKey(MainWindow& window, int key, Qt::KeyboardModifiers modifiers = {}) {
   QVERIFY(showActive(window));
@@ -92,6 +102,14 @@ void doubleClickRow(MainWindow& window, int row) {
 
 double coefficient(const QueueModel& queue, int row, const char* metric) {
   return queue.entry(row).experiment.at("coefficients").value(metric, 0.0);
+}
+
+// What the Log tab says.
+QString logText(BatchMode& batch) {
+  for (int i = 0; i < batch.tabs()->count(); ++i)
+    if (batch.tabs()->tabText(i) == "Log")
+      return static_cast<QPlainTextEdit*>(batch.tabs()->widget(i))->toPlainText();
+  return {};
 }
 
 QByteArray fileBytes(const QString& file) {
@@ -339,6 +357,139 @@ class TrustTest : public QObject {
     again.batch()->openSession(session);
     QCOMPARE(again.batch()->queue()->games(), size_t(800));
     QVERIFY(again.batch()->queue()->complete());
+  }
+
+  // Raising a complete row's games (6 -> 9) keeps its finished games and their numbers: every
+  // metric column shows what it showed (it once read "n/a" in every one).
+  void raisedGamesKeepTheirMetrics() {
+    QTemporaryDir dir;
+    MainWindow window;
+    QVERIFY(openAndRun(window, smallBatch(dir, 6)));
+    BatchMode& batch = *window.batch();
+    QueueModel& queue = *batch.queue();
+    const auto cells = [&] {
+      QStringList texts;
+      for (int c = QueueModel::WinRatio; c < queue.columnCount(); ++c)
+        texts << queue.data(queue.index(0, c), Qt::DisplayRole).toString();
+      return texts;
+    };
+    const QStringList before = cells();
+    QVERIFY(!before.contains("n/a"));
+    DialogScript script({setGames(9)});
+    batch.selectRow(0);
+    pressKey(window, Qt::Key_E, Qt::ControlModifier);
+    QTRY_COMPARE(script.seen.size(), 1);
+    QCOMPARE(queue.entry(0).label.plannedIterations, 9);
+    QCOMPARE(queue.entry(0).games(), size_t(6));
+    QCOMPARE(cells(), before);
+  }
+
+  // A run killed (SIGKILL) in its first experiment: the restarted window's row shows the games
+  // its checkpoint holds, the games Start continues from (it once showed 0 until Start).
+  void killedRunShowsItsCheckpointedGames() {
+    QTemporaryDir dir;
+    const QString file = smallBatch(dir, 3000);
+    const QString session = dir.filePath("session");
+    {
+      MainWindow window;
+      window.batch()->openSession(session);
+      QVERIFY(window.batch()->openBatch(file, true));
+    }
+    const Batch batch = loadBatch(file.toStdString());
+    const std::filesystem::path journal =
+        std::filesystem::path(session.toStdString()) / "results" / ".ddalab" /
+        (fileStem(batch.experiments[0].name) + ".journal");
+    const auto checkpointed = [&] {
+      size_t games = 0;
+      readJournal(journal, playIdentity(batch, 0), [&](JournalEntry&&) { return ++games, true; });
+      return games;
+    };
+    QProcess cli;
+    cli.start(kCli, {"run", file, "--out", dir.filePath("session/results"), "--quiet",
+                     "--threads", "2"});
+    QTRY_VERIFY_WITH_TIMEOUT(std::filesystem::exists(journal) && checkpointed() >= 20, 60'000);
+    cli.kill();  // SIGKILL: no file but the checkpoint is brought up to date
+    QVERIFY(cli.waitForFinished(10'000));
+    const size_t games = checkpointed();
+    QVERIFY(games > 0 && games < 3000);
+    MainWindow window;
+    window.batch()->openSession(session);
+    QCOMPARE(window.batch()->queue()->entry(0).games(), games);
+    QCOMPARE(window.batch()->queue()->data(window.batch()->queue()->index(0, QueueModel::Iterations),
+                                           Qt::DisplayRole)
+                 .toString(),
+             QString("%1 / 3000").arg(games));
+  }
+
+  // The first of five shards (20 of 100 games a row) opened, Start and at once Stop: the rows
+  // still show the 20 games the folder keeps, and the log says so (it once said "0 finished
+  // games kept" and the rows 0 / 100).
+  void stopAtOnceKeepsTheOpenedGames() {
+    QTemporaryDir dir;
+    const QString file = smallBatch(dir, 100);
+    QProcess cli;
+    cli.start(kCli, {"run", file, "--out", dir.filePath("shard"), "--shard", "0/5", "--quiet"});
+    QVERIFY(cli.waitForFinished(120'000));
+    QCOMPARE(cli.exitCode(), 0);
+    MainWindow window;
+    BatchMode& batch = *window.batch();
+    QVERIFY(batch.openResults(dir.filePath("shard"), true));
+    QCOMPARE(batch.queue()->entry(0).games(), size_t(20));
+    QCOMPARE(batch.queue()->entry(1).games(), size_t(20));
+    QSignalSpy finished(&batch, &BatchMode::runFinished);
+    batch.start();
+    batch.stop();
+    QVERIFY(finished.wait(60'000));
+    QVERIFY(!finished.front().at(0).toBool());
+    QVERIFY(batch.queue()->entry(0).games() >= 20);
+    QVERIFY(batch.queue()->entry(1).games() >= 20);
+    const QString log = logText(batch);
+    const QString said =
+        QString("run stopped: %1 of 200 games finished and kept").arg(batch.queue()->games());
+    QVERIFY2(log.contains(said), qPrintable(log));
+  }
+
+  // A row stopped part way is logged as stopped at its count, never as finished.
+  void stoppedRowIsNotLoggedFinished() {
+    QTemporaryDir dir;
+    MainWindow window;
+    BatchMode& batch = *window.batch();
+    QVERIFY(batch.openBatch(smallBatch(dir, 3000), true));
+    batch.setThreads(2);
+    QSignalSpy finished(&batch, &BatchMode::runFinished);
+    batch.start();
+    QTRY_VERIFY_WITH_TIMEOUT(batch.queue()->entry(0).games() >= 20, 60'000);
+    batch.stop();
+    QVERIFY(finished.wait(60'000));
+    const QueueEntry& row = batch.queue()->entry(0);
+    QVERIFY(row.games() < 3000);
+    const QString log = logText(batch);
+    const QString name = QString::fromStdString(row.label.name);
+    QVERIFY2(!log.contains("finished " + name), qPrintable(log));
+    QVERIFY2(log.contains(QString("stopped %1 at %2 / 3000 games").arg(name).arg(row.games())),
+             qPrintable(log));
+  }
+
+  // The status bar and the progress bar follow the queue: a complete run says so, a row added
+  // afterwards or an emptied queue does not keep "finished" or 100 %.
+  void statusFollowsTheQueue() {
+    QTemporaryDir dir;
+    MainWindow window;
+    QVERIFY(openAndRun(window, smallBatch(dir, 4)));
+    BatchMode& batch = *window.batch();
+    QCOMPARE(batch.progressBar()->value(), 100);
+    QVERIFY(batch.statusLabel()->text().contains("finished"));
+    batch.addExperiment("ludo", 4);
+    QCOMPARE(batch.progressBar()->value(), 66);  // 8 of 12 games
+    QVERIFY2(batch.statusLabel()->text().contains("8 of 12 games finished"),
+             qPrintable(batch.statusLabel()->text()));
+    DialogScript script({press("Discard")});
+    batch.newQueue();
+    QCOMPARE(script.seen.size(), 1);
+    QCOMPARE(batch.queue()->rowCount(), 0);
+    QCOMPARE(batch.progressBar()->value(), 0);
+    QVERIFY2(!batch.statusLabel()->text().contains("finished"),
+             qPrintable(batch.statusLabel()->text()));
   }
 };
 

@@ -54,6 +54,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kMaxRecent = 8;
+constexpr const char* kEmptyQueueText = "Add experiments (choose a game, Add) or open a batch file";
 QString duration(double seconds) {
   const long total = std::lround(std::max(0.0, seconds));
   return total >= 3600 ? QString("%1:%2:%3")
@@ -123,7 +124,13 @@ BatchMode::BatchMode(QWidget* parent)
             if (!chartTimer_->isActive()) chartTimer_->start();
           });
   connect(runner_, &RunController::experimentDone, this, [this](int experiment) {
-    log(QString("finished %1").arg(QString::fromStdString(model_->entry(experiment).label.name)));
+    // The run service reports a stopped experiment as done too: the log says which it was.
+    const QueueEntry& entry = model_->entry(experiment);
+    const QString name = QString::fromStdString(entry.label.name);
+    const auto planned = static_cast<size_t>(entry.label.plannedIterations);
+    log(entry.games() == planned
+            ? "finished " + name
+            : QString("stopped %1 at %2 / %3 games").arg(name).arg(entry.games()).arg(planned));
   });
   connect(runner_, &RunController::finished, this, &BatchMode::runEnded);
   connect(model_, &QAbstractItemModel::rowsInserted, this, &BatchMode::updateActions);
@@ -332,6 +339,9 @@ void BatchMode::buildPage() {
   queueStack_ = new QStackedWidget(this);
   queueStack_->addWidget(startPage_);
   queueStack_->addWidget(table_);
+  // The queue may shrink to a few rows: the start page (hidden then) must not hold it at its
+  // own height.
+  queueStack_->setMinimumHeight(90);
   queueLayout->addWidget(queueStack_);
 
   players_ = new QTableWidget(this);
@@ -360,9 +370,11 @@ void BatchMode::buildPage() {
   splitter_->setObjectName("mainSplitter");
   splitter_->addWidget(queuePane);
   splitter_->addWidget(tabs_);
+  // The tabs hold charts and tables: they get most of the height, and of any height added
+  // (at 1024 x 700 the queue once took as much as the Compare chart, its bars 45 pixels tall).
   splitter_->setStretchFactor(0, 1);
-  splitter_->setStretchFactor(1, 1);
-  splitter_->setSizes({300, 600});  // the tabs hold charts and tables: they get more
+  splitter_->setStretchFactor(1, 3);
+  splitter_->setSizes({200, 600});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(splitter_);
@@ -371,7 +383,7 @@ void BatchMode::buildPage() {
   progress_->setMinimumWidth(220);
   progress_->setMaximumWidth(260);
   progress_->setFormat("%p%");
-  status_ = new QLabel("Add experiments (choose a game, Add) or open a batch file", this);
+  status_ = new QLabel(kEmptyQueueText, this);
 }
 
 std::vector<QAction*> BatchMode::fileActions() const {
@@ -517,8 +529,33 @@ void BatchMode::queueEdited() {
   analyses_.clear();  // they no longer describe the queue
   queueSaved_ = false;
   persist();
+  showQueueState();
   refreshSelection();
   updateActions();
+}
+
+void BatchMode::showProgressOfQueue() {
+  const size_t planned = model_->plannedGames();
+  progress_->setValue(planned ? static_cast<int>(100 * model_->games() / planned) : 0);
+}
+
+void BatchMode::showQueueState() {
+  if (runner_->running()) return;
+  showProgressOfQueue();
+  const int rows = model_->rowCount();
+  if (rows == 0)
+    status_->setText(kEmptyQueueText);
+  else if (model_->complete())
+    status_->setText(QString("%1 experiment%2, every one of their %3 games finished")
+                         .arg(rows)
+                         .arg(rows == 1 ? "" : "s")
+                         .arg(model_->plannedGames()));
+  else
+    status_->setText(QString("%1 experiment%2, %3 of %4 games finished: Start (F5) runs the rest")
+                         .arg(rows)
+                         .arg(rows == 1 ? "" : "s")
+                         .arg(model_->games())
+                         .arg(model_->plannedGames()));
 }
 
 void BatchMode::newQueue() {
@@ -530,7 +567,7 @@ void BatchMode::newQueue() {
   queueSaved_ = resultsSaved_ = true;
   persist();
   setTitle("ddalab — batch experiments");
-  status_->setText("Add experiments (choose a game, Add) or open a batch file");
+  showQueueState();
   refreshSelection();
 }
 
@@ -587,6 +624,7 @@ void BatchMode::restoreSession() {
     loadGames(*work_);
     interrupted_ = holdsUnfinishedRun(*work_);
     refreshAnalyses();
+    showProgressOfQueue();
     status_->setText(
         QString("the last session: %1 experiments, %2%3")
             .arg(model_->rowCount())
@@ -626,31 +664,26 @@ void BatchMode::loadGames(const fs::path& folder, int onlyRow) {
   try {
     const Batch held = loadBatch(folder / "batch.json");
     const std::vector<std::optional<size_t>> match = matchExperiments(held, model_->batch(seed()));
-    std::map<std::string, int> rowOf;  // held experiment -> the row that plays its games
-    for (size_t row = 0; row < match.size(); ++row)
-      if (match[row] && (onlyRow < 0 || static_cast<int>(row) == onlyRow))
-        rowOf[held.experiments[*match[row]].name] = static_cast<int>(row);
-    int row = -1;
-    std::vector<GameRecord> games;  // handed to the model in chunks: memory stays flat
-    const auto flush = [&] {
-      if (row >= 0 && !games.empty()) model_->addGames(row, games);
-      games.clear();
-    };
-    readResultsDir(
-        folder,
-        [&](const ExperimentLabel& label) {
-          flush();
-          const auto found = rowOf.find(label.name);
-          row = found == rowOf.end() ? -1 : found->second;
-        },
-        [&](const GameRecord& game) {
-          if (row < 0 ||
-              game.iteration >= static_cast<uint64_t>(model_->entry(row).label.plannedIterations))
-            return;
-          games.push_back(game);
-          if (games.size() == 4096) flush();
-        });
-    flush();
+    for (size_t row = 0; row < match.size(); ++row) {
+      if (!match[row] || (onlyRow >= 0 && static_cast<int>(row) != onlyRow)) continue;
+      // What a run would continue from: the checkpoint of an experiment cut off (killed,
+      // stopped before its turn), else its games file; at most the row's planned games.
+      const auto planned = static_cast<uint64_t>(model_->entry(static_cast<int>(row)).label
+                                                     .plannedIterations);
+      std::vector<GameRecord> games;  // handed to the model in chunks: memory stays flat
+      const auto flush = [&] {
+        if (!games.empty()) model_->addGames(static_cast<int>(row), games);
+        games.clear();
+      };
+      readKeptGames(folder, held.experiments[*match[row]], playIdentity(held, *match[row]),
+                    [&](const GameRecord& game) {
+                      if (game.iteration >= planned) return false;
+                      games.push_back(game);
+                      if (games.size() == 4096) flush();
+                      return true;
+                    });
+      flush();
+    }
   } catch (const std::exception& e) {
     log("the games of " + path(folder) + " could not be read: " + QString::fromStdString(e.what()));
   }
@@ -862,7 +895,7 @@ bool BatchMode::openBatch(const QString& file, bool quiet, QString* error) {
                          .arg(model_->rowCount())
                          .arg(games)
                          .arg(model_->games() ? ", " + gamesText(model_->games()) : QString()));
-    progress_->setValue(games ? static_cast<int>(100 * model_->games() / games) : 0);
+    showProgressOfQueue();
     selectRow(0);
     updateActions();
     return true;
@@ -898,7 +931,7 @@ bool BatchMode::openResults(const QString& dir, bool quiet, QString* error) {
                          .arg(planned)
                          .arg(dir)
                          .arg(clock.elapsed() / 1000.0, 0, 'f', 2));
-    progress_->setValue(planned ? static_cast<int>(100 * model_->games() / planned) : 0);
+    showProgressOfQueue();
     log("opened results " + dir);
     selectRow(0);
     updateActions();
@@ -1016,19 +1049,26 @@ void BatchMode::showProgress(const Progress& p) {
 void BatchMode::runEnded(bool complete, const QString& error) {
   interrupted_ = !complete;
   analyses_ = runner_->analyses();
+  // A run that stopped early may not have handed back every game it kept (a stop before an
+  // experiment's turn, a failure): the rows show what the folder holds.
+  if (!complete && work_) {
+    model_->clearResults();
+    loadGames(*work_);
+  }
+  const QString kept = QString("%1 of %2 games finished and kept, %3 played by this run")
+                           .arg(model_->games())
+                           .arg(model_->plannedGames())
+                           .arg(runner_->gamesPlayed());
   if (!error.isEmpty()) {
-    log("error: " + error);
+    log("error: " + error + " (" + kept + ")");
     status_->setText("the run failed: " + error);
     QMessageBox::warning(this, "Run", error);
   } else {
     status_->setText(complete ? "finished: every game of the batch is done"
-                              : "stopped: finished games are kept; Start or Resume continues");
-    log(QString("%1: %2 kept, %3 played")
-            .arg(complete ? "run complete" : "run stopped")
-            .arg(gamesText(runner_->gamesKept()))
-            .arg(runner_->gamesPlayed()));
+                              : "stopped: " + kept + "; Start or Resume continues");
+    log((complete ? "run complete: " : "run stopped: ") + kept);
   }
-  if (complete) progress_->setValue(100);
+  showProgressOfQueue();
   persist();
   refreshSelection();
   updateActions();

@@ -164,6 +164,10 @@ class BatchMode : public QWidget {
   // The analysis of `row`'s comparison (null: none).
   const ComparisonAnalysis* analysisOf(int row) const;
   void persist();
+  // The status bar's progress: the queue's finished games of its planned ones (0 when empty).
+  void showProgressOfQueue();
+  // The status bar says what the queue holds (not while a run reports).
+  void showQueueState();
   // After an edit of the queue: not saved any more, kept in the session, redrawn.
   void queueEdited();
   void pushUndo(const QString& what);

@@ -202,8 +202,9 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
   layout->addWidget(scroll, 1);
   layout->addWidget(error_);
   layout->addWidget(buttons);
-  // 980 x 720, or less on a smaller screen: the form scrolls, the buttons stay in sight.
-  QSize size(980, 720);
+  // 980 x 640, or less on a smaller screen: with a title bar it fits a 700-pixel screen; the
+  // form scrolls, the buttons stay in sight.
+  QSize size(980, 640);
   if (const QScreen* screen = QGuiApplication::primaryScreen())
     size = size.boundedTo(screen->availableGeometry().size() - QSize(40, 60));
   resize(size);

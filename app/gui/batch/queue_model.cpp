@@ -157,6 +157,7 @@ void QueueModel::replace(int row, const Json& experiment) {
     entry.results = std::move(old.results);
     entry.results->relabel(entry.label);
     entry.values = std::move(old.values);
+    entry.metricsTracked = old.metricsTracked;  // the columns its games were summarized for
   }
   old = std::move(entry);
   emit dataChanged(index(row, 0), index(row, columnCount() - 1));
@@ -253,6 +254,12 @@ void QueueModel::clearResults(int row) {
 size_t QueueModel::games() const {
   size_t total = 0;
   for (const auto& e : entries_) total += e.games();
+  return total;
+}
+
+size_t QueueModel::plannedGames() const {
+  size_t total = 0;
+  for (const auto& e : entries_) total += static_cast<size_t>(e.label.plannedIterations);
   return total;
 }
 

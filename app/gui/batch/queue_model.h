@@ -70,8 +70,10 @@ class QueueModel : public QAbstractTableModel {
   // Results.
   void clearResults();
   void clearResults(int row);
-  // Finished games over every row; whether every row has all its games.
+  // Finished games over every row; planned games over every row; whether every row has all
+  // its games.
   size_t games() const;
+  size_t plannedGames() const;
   bool complete() const;
   void addGames(int row, std::span<const GameRecord> games);
   const QueueEntry& entry(int row) const { return entries_.at(static_cast<size_t>(row)); }

@@ -6,6 +6,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -18,6 +19,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <cmath>
@@ -70,12 +72,14 @@ void ChartPanel::setChart(QChart* chart) {
 
 void makeLegendClickable(QChart* chart) {
   for (QLegendMarker* marker : chart->legend()->markers()) {
-    QObject::connect(marker, &QLegendMarker::clicked, marker, [marker] {
+    QObject::connect(marker, &QLegendMarker::clicked, marker, [chart, marker] {
       // A bar set is hidden by making it transparent (a bar series has one legend marker per
       // set); any other series is hidden as a whole.
       bool shown = true;
+      QObject* owner = marker->series();
       if (auto* bar = qobject_cast<QBarLegendMarker*>(marker)) {
         QBarSet* set = bar->barset();
+        owner = set;
         const QVariant kept = set->property("shownColor");
         shown = !kept.isValid();
         set->setProperty("shownColor", shown ? QVariant(set->color()) : QVariant());
@@ -87,6 +91,8 @@ void makeLegendClickable(QChart* chart) {
         marker->setVisible(true);  // the marker stays to show the series again
         shown = marker->series()->isVisible();
       }
+      for (QAbstractSeries* companion : chart->series())  // its error bars, its band
+        if (followed(companion) == owner) companion->setVisible(shown);
       QFont font = marker->font();
       font.setStrikeOut(!shown);
       marker->setFont(font);
@@ -95,32 +101,45 @@ void makeLegendClickable(QChart* chart) {
   }
 }
 
-void ChartPanel::exportChart(const QString& suffix) {
+QString askExportFile(QWidget* parent, const QString& stem, const QString& suffix) {
   QSettings settings;
-  const QString folder = settings.value("folders/charts").toString();
-  const QString file = QFileDialog::getSaveFileName(
-      this, "Export chart", folder + "/chart." + suffix, suffix.toUpper() + " (*." + suffix + ")");
-  if (file.isEmpty()) return;
-  settings.setValue("folders/charts", QFileInfo(file).absolutePath());
+  QString folder = settings.value("folders/charts").toString();
+  if (folder.isEmpty() || !QDir(folder).exists())
+    folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+  if (folder.isEmpty()) folder = QDir::homePath();
+  const QString file = QFileDialog::getSaveFileName(parent, "Export chart",
+                                                    QDir(folder).filePath(stem + "." + suffix),
+                                                    suffix.toUpper() + " (*." + suffix + ")");
+  if (!file.isEmpty()) settings.setValue("folders/charts", QFileInfo(file).absolutePath());
+  return file;
+}
+
+std::optional<QSize> askExportSize(QWidget* parent) {
+  QSettings settings;
+  const QString paper = QString("%1x%2").arg(kExportSize.width()).arg(kExportSize.height());
   bool ok = false;
-  const QString shown = QString("%1x%2").arg(view_->width()).arg(view_->height());
   const QString size = QInputDialog::getText(
-      this, "Export chart",
-      "Size in pixels (width x height; a paper figure: 1600x1000):", QLineEdit::Normal,
-      settings.value("charts/size", shown).toString(), &ok);
-  if (!ok) return;
+      parent, "Export chart", "Size in pixels (width x height; a paper figure: " + paper + "):",
+      QLineEdit::Normal, settings.value("charts/size", paper).toString(), &ok);
+  if (!ok) return std::nullopt;
   const QStringList parts = size.toLower().split('x');
   const QSize pixels = parts.size() == 2 ? QSize(parts[0].toInt(), parts[1].toInt()) : QSize();
   if (pixels.width() < 100 || pixels.height() < 100 || pixels.width() > 10000 ||
       pixels.height() > 10000) {
-    QMessageBox::warning(this, "Export chart",
-                         "The size must be WIDTHxHEIGHT, each 100 to 10000 pixels, e.g. "
-                         "1600x1000; got '" +
-                             size + "'");
-    return;
+    QMessageBox::warning(parent, "Export chart",
+                         "The size must be WIDTHxHEIGHT, each 100 to 10000 pixels, e.g. " + paper +
+                             "; got '" + size + "'");
+    return std::nullopt;
   }
   settings.setValue("charts/size", size);
-  if (!saveChartView(view_, file, pixels))
+  return pixels;
+}
+
+void ChartPanel::exportChart(const QString& suffix) {
+  const QString file = askExportFile(this, "chart", suffix);
+  if (file.isEmpty()) return;
+  const std::optional<QSize> pixels = askExportSize(this);
+  if (pixels && !saveChartView(view_, file, *pixels))
     QMessageBox::warning(this, "Export chart", "Cannot write " + file);
 }
 
@@ -220,8 +239,9 @@ CompareView::CompareView(QueueModel* model, QWidget* parent)
   layout()->removeWidget(view());
   split->addWidget(view());
   split->addWidget(table);
-  split->setStretchFactor(0, 3);
+  split->setStretchFactor(0, 4);
   split->setStretchFactor(1, 1);
+  split->setChildrenCollapsible(false);
   static_cast<QVBoxLayout*>(layout())->addWidget(split, 1);
   refresh();
 }
@@ -268,13 +288,17 @@ void CompareView::refresh() {
     cells.push_back(line);
   }
   fillTable(ratios_, headers, cells);
-  note_->setText(analysis_ ? QString("* the row's mean differs from %1's (paired test over %2 "
-                                     "paired games, Holm-corrected over the comparison's thesis or "
-                                     "extended metrics, 5 %); "
-                                     "the Tests tab has every difference with its interval.")
+  // One line at 1024 pixels (the chart above needs the height); the details in its tooltip.
+  note_->setText(analysis_ ? QString("* differs from %1 (paired test, Holm, 5 %); the Tests tab "
+                                     "has every difference with its interval")
                                  .arg(QString::fromStdString(analysis_->reference))
-                                 .arg(analysis_->pairs)
                            : noAnalysisText(comparison) + " Without it no difference is marked.");
+  note_->setToolTip(analysis_ ? QString("* the row's mean differs from %1's: paired test over %2 "
+                                        "paired games, Holm-corrected over the comparison's "
+                                        "thesis or extended metrics, 5 %")
+                                    .arg(QString::fromStdString(analysis_->reference))
+                                    .arg(analysis_->pairs)
+                              : QString());
 }
 
 ScoresView::ScoresView(QueueModel* model, QWidget* parent)

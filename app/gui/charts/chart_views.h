@@ -2,7 +2,9 @@
 // The tabs under the queue: the histogram of a metric of the selected experiment (with the other
 // rows of its comparison overlaid), the ratio-to-best chart of its comparison and the score tables
 // 8/9 with their chart. Each chart exports PNG and SVG.
+#include <QSize>
 #include <QWidget>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -42,6 +44,15 @@ class ChartPanel : public QWidget {
   QChartView* view_;
   QHBoxLayout* controls_;
 };
+
+// The size an export offers first (a paper figure), until the person chooses another.
+inline constexpr QSize kExportSize(1600, 1000);
+// Asks where to export a chart, starting in the folder of the last export (else the person's
+// documents) with `stem`.`suffix`; empty when cancelled.
+QString askExportFile(QWidget* parent, const QString& stem, const QString& suffix);
+// Asks the size in pixels of an export (the last one chosen, else kExportSize); none when
+// cancelled or refused (saying why).
+std::optional<QSize> askExportSize(QWidget* parent);
 
 // Legend entries of `chart` hide and show their series (or bar set) when clicked.
 void makeLegendClickable(QChart* chart);

@@ -39,6 +39,14 @@ void styleChart(QChart* chart, const QString& heading) {
   chart->setMargins(QMargins(8, 8, 8, 8));
 }
 
+void follow(QAbstractSeries* companion, QObject* owner) {
+  companion->setProperty(kFollowsProperty, QVariant::fromValue(owner));
+}
+
+QObject* followed(const QAbstractSeries* series) {
+  return series->property(kFollowsProperty).value<QObject*>();
+}
+
 QValueAxis* valueAxis(const QString& label) {
   auto* axis = new QValueAxis;
   axis->setTitleText(label);
@@ -46,24 +54,40 @@ QValueAxis* valueAxis(const QString& label) {
   return axis;
 }
 
-// One colour per experiment, the same in every chart: the palette index follows the name after
-// the comparison (so "e-hillclimber" keeps its colour in the histogram, the comparison and the
-// score charts), collisions broken by the order of `names`.
+std::span<const QColor> seriesPalette() {
+  // Okabe and Ito's colour-blind-safe set, yellow last (faint on white) and black left out (the
+  // error bars are black), then two darker tones of it for long lists.
+  static const std::array<QColor, 9> palette = {
+      QColor("#0072B2"), QColor("#E69F00"), QColor("#009E73"), QColor("#CC79A7"), QColor("#56B4E9"),
+      QColor("#D55E00"), QColor("#F0E442"), QColor("#004C77"), QColor("#8A6000")};
+  return palette;
+}
+
+// One colour per experiment, the same in every chart: the environment players the thesis
+// compares keep the first colours in a fixed order (so "ludo/e-hillclimber" has its colour in
+// the histogram, the comparison and the score charts); other names take the next free colour in
+// the order of `names`.
 std::vector<QColor> experimentColors(const std::vector<QString>& names) {
-  static const std::array<QColor, 12> palette = {
-      QColor("#1f77b4"), QColor("#ff7f0e"), QColor("#2ca02c"), QColor("#d62728"),
-      QColor("#9467bd"), QColor("#8c564b"), QColor("#e377c2"), QColor("#7f7f7f"),
-      QColor("#bcbd22"), QColor("#17becf"), QColor("#393b79"), QColor("#637939")};
-  std::vector<QColor> colors;
+  static const QStringList known = {"e-random", "e-hillclimber", "e-maxmax", "e-maxn",
+                                    "e-montecarlo"};
+  const std::span<const QColor> palette = seriesPalette();
+  std::vector<std::optional<size_t>> slot(names.size());
   std::vector<bool> taken(palette.size(), false);
-  for (const QString& name : names) {
-    // The part after the comparison ("e-hillclimber"): score charts name rows by it alone.
-    size_t index = qHash(name.mid(name.lastIndexOf('/') + 1)) % palette.size();
-    for (size_t tries = 0; taken[index] && tries < palette.size(); ++tries)
-      index = (index + 1) % palette.size();
-    taken[index] = true;
-    colors.push_back(palette[index]);
-  }
+  const auto place = [&](size_t i, size_t wanted) {
+    for (size_t tries = 0; taken[wanted] && tries < palette.size(); ++tries)
+      wanted = (wanted + 1) % palette.size();
+    taken[wanted] = true;
+    slot[i] = wanted;
+  };
+  // The part after the comparison ("e-hillclimber"): score charts name rows by it alone.
+  const auto key = [](const QString& name) { return name.mid(name.lastIndexOf('/') + 1); };
+  for (size_t i = 0; i < names.size(); ++i)
+    if (const qsizetype fixed = known.indexOf(key(names[i])); fixed >= 0)
+      place(i, static_cast<size_t>(fixed));
+  for (size_t i = 0; i < names.size(); ++i)
+    if (!slot[i]) place(i, 0);
+  std::vector<QColor> colors;
+  for (const auto& s : slot) colors.push_back(palette[*s]);
   return colors;
 }
 
@@ -187,10 +211,12 @@ std::optional<std::pair<double, double>> ratioInterval(const ComparisonAnalysis&
 
 // Draws each bar's interval as an error bar: vertical lines with caps on a hidden value axis
 // laid over the categories (a bar series of n sets fills the middle half of each category).
-// `interval(set, category)` gives the bar's interval, or none for no error bar.
+// `interval(set, category)` gives the bar's interval, or none for no error bar. Each error bar
+// follows its bar set (hidden with it from the legend).
 template <class IntervalOf>
-void addErrorBars(QChart* chart, size_t sets, size_t categories, QValueAxis* y,
+void addErrorBars(QChart* chart, const QBarSeries& bars, size_t categories, QValueAxis* y,
                   IntervalOf interval) {
+  const auto sets = static_cast<size_t>(bars.count());
   auto* x = new QValueAxis;
   x->setRange(-0.5, static_cast<double>(categories) - 0.5);
   x->setVisible(false);
@@ -210,6 +236,7 @@ void addErrorBars(QChart* chart, size_t sets, size_t categories, QValueAxis* y,
                    {centre - cap, bounds->second},
                    {centre + cap, bounds->second}});
       bar->setPen(QPen(Qt::black, 1.3));
+      follow(bar, bars.barSets()[static_cast<qsizetype>(r)]);
       chart->addSeries(bar);
       bar->attachAxis(x);
       bar->attachAxis(y);
@@ -230,7 +257,7 @@ QChart* intervalBarChart(const QString& heading, const QString& yLabel,
     set->append(bar.value);
     categories->append(bar.label);
   }
-  set->setColor(QColor(70, 130, 180));
+  set->setColor(seriesPalette().front());
   series->append(set);
   chart->addSeries(series);
   auto* y = valueAxis(yLabel);
@@ -244,7 +271,7 @@ QChart* intervalBarChart(const QString& heading, const QString& yLabel,
   series->attachAxis(categories);
   series->attachAxis(y);
   chart->legend()->setVisible(false);
-  addErrorBars(chart, 1, bars.size(), y, [&](size_t, size_t c) {
+  addErrorBars(chart, *series, bars.size(), y, [&](size_t, size_t c) {
     const IntervalBar& bar = bars[c];
     return bar.low < bar.high ? std::optional(std::pair(bar.low, bar.high)) : std::nullopt;
   });
@@ -254,7 +281,10 @@ QChart* intervalBarChart(const QString& heading, const QString& yLabel,
 QChart* comparisonChart(const ComparisonScores& scores, const ComparisonAnalysis* analysis) {
   auto* chart = new QChart;
   styleChart(chart, "Comparison " + QString::fromStdString(scores.comparison) +
-                        ": ratio to the best per metric (1 = best)");
+                        ": ratio to the best per metric (1 = best)" +
+                        (analysis ? "<span style=\"font-weight: normal\">; error bars: 95 % "
+                                    "bootstrap intervals</span>"
+                                  : QString()));
   auto* series = new QBarSeries;
   std::vector<QString> names;
   for (const ScoreRow& row : scores.rows) names.push_back(QString::fromStdString(row.experiment));
@@ -272,6 +302,10 @@ QChart* comparisonChart(const ComparisonScores& scores, const ComparisonAnalysis
   auto* categories = new QBarCategoryAxis;
   for (size_t k = 0; k < scores.columns.size(); ++k)
     if (scores.scored[k]) categories->append(title(scores.columns[k].key()));
+  // Thirteen metric names side by side: a smaller font keeps more of each in a narrow window.
+  QFont small = categories->labelsFont();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  categories->setLabelsFont(small);
   auto* y = valueAxis("Ratio to the best");
   y->setRange(0, 1.05);
   y->setTickType(QValueAxis::TicksDynamic);
@@ -285,10 +319,9 @@ QChart* comparisonChart(const ComparisonScores& scores, const ComparisonAnalysis
     std::vector<size_t> scored;  // the chart's categories: the scored metrics, in order
     for (size_t k = 0; k < scores.columns.size(); ++k)
       if (scores.scored[k]) scored.push_back(k);
-    addErrorBars(chart, scores.rows.size(), scored.size(), y, [&](size_t r, size_t c) {
+    addErrorBars(chart, *series, scored.size(), y, [&](size_t r, size_t c) {
       return ratioInterval(*analysis, scores.rows[r].experiment, scored[c]);
     });
-    chart->setTitle(chart->title() + "<br>error bars: bootstrap 95 % intervals");
   }
   return chart;
 }
@@ -354,7 +387,7 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table,
   series->attachAxis(y);
   if (!analyses.empty()) {
     const size_t categories = grid.comparisons.size() + (grid.comparisons.size() > 1 ? 1 : 0);
-    addErrorBars(chart, grid.rows.size(), categories, y, [&](size_t r, size_t c) {
+    addErrorBars(chart, *series, categories, y, [&](size_t r, size_t c) {
       return c < grid.comparisons.size() && grid.scores[r][c]
                  ? scoreInterval(analyses, grid.comparisons[c], grid.rows[r], table)
                  : std::nullopt;

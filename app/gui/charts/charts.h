@@ -3,6 +3,7 @@
 // histograms of a per-game metric with experiments overlaid on shared bins (thesis figure 22),
 // the ratio to the best per metric of a comparison (figures 15-18) and the comparison scores of
 // tables 8 and 9 (figures 19-20). Each returns a QChart the caller owns (or hands to a view).
+#include <QObject>
 #include <QSize>
 #include <QString>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "results/significance.h"
 
 QT_BEGIN_NAMESPACE
+class QAbstractSeries;
 class QChart;
 class QChartView;
 class QColor;
@@ -28,8 +30,16 @@ namespace ddalab::gui {
 QString title(std::string_view key);
 // The title (bold, larger), the legend at the bottom, no animation.
 void styleChart(QChart* chart, const QString& heading);
+// A series drawn for another (an error bar for its bar set, a band for its line) follows it:
+// a legend click hides both.
+void follow(QAbstractSeries* companion, QObject* owner);
+// What `series` follows (null: nothing).
+QObject* followed(const QAbstractSeries* series);
+inline constexpr const char* kFollowsProperty = "ddalab-follows";
 // A value axis titled `label` with plain number labels.
 QValueAxis* valueAxis(const QString& label);
+// The colours of every chart's series: colour-blind safe (Okabe-Ito), in the order to use them.
+std::span<const QColor> seriesPalette();
 // One colour per experiment, the same in every chart (by the name after its comparison).
 std::vector<QColor> experimentColors(const std::vector<QString>& names);
 

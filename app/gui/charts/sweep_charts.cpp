@@ -106,7 +106,8 @@ int betterDirection(const std::string& column) {
 QChart* sweepLineChart(const SweepTable& table, size_t column, const std::string& axis) {
   auto* chart = new QChart;
   styleChart(chart, title(table.columns[column]) + " against " + QString::fromStdString(axis) +
-                        "<br>95 % intervals as bands; one line per experiment and other values");
+                        "<br><span style=\"font-weight: normal\">95 % intervals as bands; one "
+                        "line per experiment and other values</span>");
   const std::vector<const SweepRow*> rows = allRows(table);
   const std::vector<Json> xs = axisValues(rows, axis);
   const bool even = evenlySpaced(xs);
@@ -151,8 +152,11 @@ QChart* sweepLineChart(const SweepTable& table, size_t column, const std::string
     fill.setAlpha(45);
     band->setBrush(fill);
     band->setPen(Qt::NoPen);
+    follow(band, mean);
     mean->setName(order[l]);
-    mean->setPen(QPen(colours[l], 2));
+    QPen pen(colours[l], 2);
+    if (l >= seriesPalette().size()) pen.setStyle(Qt::DashLine);  // the colours come round again
+    mean->setPen(pen);
     mean->setPointsVisible(true);
     for (QAbstractSeries* s :
          {static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(mean)}) {
@@ -195,6 +199,22 @@ void HeatMap::show(const SweepTable& table, size_t column, const std::string& se
   for (const SweepRow& r : table.rows)
     if (r.series == series && r.point.contains(x) && r.point.contains(y)) rows.push_back(&r);
   const std::vector<Json> xs = axisValues(rows, x), ys = axisValues(rows, y);
+  // The other axes the series varies: a panel per combination of their values, in order.
+  std::vector<std::string> others;
+  std::vector<std::vector<Json>> otherValues;
+  for (const std::string& axis : table.axes)
+    if (axis != x && axis != y && !axisValues(rows, axis).empty()) {
+      others.push_back(axis);
+      otherValues.push_back(axisValues(rows, axis));
+    }
+  std::map<std::vector<size_t>, std::vector<const SweepRow*>> slices;
+  for (const SweepRow* r : rows) {
+    std::vector<size_t> key;
+    for (size_t a = 0; a < others.size(); ++a)
+      key.push_back(r->point.contains(others[a]) ? indexOf(otherValues[a], r->point.at(others[a]))
+                                                 : otherValues[a].size());
+    slices[key].push_back(r);
+  }
   xs_.clear();
   ys_.clear();
   for (const Json& v : xs) xs_.push_back(valueLabel(v));
@@ -202,37 +222,96 @@ void HeatMap::show(const SweepTable& table, size_t column, const std::string& se
   xName_ = QString::fromStdString(x);
   yName_ = QString::fromStdString(y);
   title_ = title(table.columns[column]) + " of " + QString::fromStdString(series);
-  cells_.assign(ys.size(), std::vector<Cell>(xs.size()));
+  panels_.clear();
   min_ = INFINITY;
   max_ = -INFINITY;
-  for (const SweepRow* r : rows) {
-    Cell& cell = cells_[indexOf(ys, r->point.at(y))][indexOf(xs, r->point.at(x))];
-    if (cell.value || !r->values[column]) continue;  // the first row of a cell shows
-    cell.value = r->values[column];
-    min_ = std::min(min_, cell.value->value);
-    max_ = std::max(max_, cell.value->value);
+  for (const auto& [key, slice] : slices) {
+    Panel panel;
+    QStringList parts;
+    for (size_t a = 0; a < others.size(); ++a)
+      if (key[a] < otherValues[a].size())
+        parts << QString("%1=%2").arg(QString::fromStdString(others[a]),
+                                      valueLabel(otherValues[a][key[a]]));
+    panel.title = parts.join(", ");
+    panel.cells.assign(ys.size(), std::vector<Cell>(xs.size()));
+    for (const SweepRow* r : slice) {
+      Cell& cell = panel.cells[indexOf(ys, r->point.at(y))][indexOf(xs, r->point.at(x))];
+      if (cell.value || !r->values[column]) continue;  // the first row of a cell shows
+      cell.value = r->values[column];
+      min_ = std::min(min_, cell.value->value);
+      max_ = std::max(max_, cell.value->value);
+    }
+    panels_.push_back(std::move(panel));
   }
+  // The best cell over every panel drawn, not of the first one.
   best_.reset();
   const int direction = betterDirection(table.columns[column]);
-  for (size_t j = 0; j < cells_.size() && direction != 0; ++j)
-    for (size_t i = 0; i < cells_[j].size(); ++i) {
-      const auto& v = cells_[j][i].value;
-      if (!v) continue;
-      const auto& b = best_ ? cells_[best_->second][best_->first].value : std::nullopt;
-      if (!b || direction * (v->value - b->value) > 0) best_ = std::pair(i, j);
-    }
+  for (size_t k = 0; k < panels_.size() && direction != 0; ++k)
+    for (size_t j = 0; j < panels_[k].cells.size(); ++j)
+      for (size_t i = 0; i < panels_[k].cells[j].size(); ++i) {
+        const auto& v = panels_[k].cells[j][i].value;
+        if (!v) continue;
+        const auto& b = best_ ? panels_[best_->panel].cells[best_->y][best_->x].value : std::nullopt;
+        if (!b || direction * (v->value - b->value) > 0) best_ = Place{k, i, j};
+      }
+  ties_ = 0;  // other cells as good: the outline marks the first of them
+  for (size_t k = 0; k < panels_.size() && best_; ++k)
+    for (const auto& row : panels_[k].cells)
+      for (const Cell& cell : row)
+        ties_ += cell.value &&
+                 cell.value->value == panels_[best_->panel].cells[best_->y][best_->x].value->value;
+  if (ties_ > 0) --ties_;  // the best cell itself
   update();
 }
 
-std::optional<std::pair<QString, QString>> HeatMap::best() const {
+std::optional<HeatMap::Best> HeatMap::best() const {
   if (!best_) return std::nullopt;
-  return std::pair(xs_[best_->first], ys_[best_->second]);
+  return Best{xs_[best_->x], ys_[best_->y], panels_[best_->panel].title};
 }
 
-QRect HeatMap::plotArea() const {
-  int labels = 0;  // room for the widest value label of the y axis, beside the axis's name
+std::vector<QString> HeatMap::panelTitles() const {
+  std::vector<QString> titles;
+  for (const Panel& panel : panels_) titles.push_back(panel.title);
+  return titles;
+}
+
+QString HeatMap::bestText() const {
+  if (!best_) return {};
+  const Best b = *best();
+  return QString("the best cell, outlined: %1=%2, %3=%4%5: %6%7")
+      .arg(xName_, b.x, yName_, b.y, b.slice.isEmpty() ? QString() : ", " + b.slice,
+           number(panels_[best_->panel].cells[best_->y][best_->x].value->value),
+           ties_ ? QString(" (as good: %1 other cell%2)").arg(ties_).arg(ties_ == 1 ? "" : "s")
+                 : QString());
+}
+
+int HeatMap::columnsOfPanels() const {
+  // Near square panels: as many columns as the widget's shape favours.
+  const double n = static_cast<double>(std::max<size_t>(1, panels_.size()));
+  const double aspect = static_cast<double>(std::max(1, width())) / std::max(1, height());
+  const int columns = static_cast<int>(std::ceil(std::sqrt(n * aspect)));
+  return std::clamp(columns, 1, static_cast<int>(n));
+}
+
+QRect HeatMap::gridArea() const {
+  // Room for the title lines above, the y axis's name left, the x axis's name below and the
+  // colour scale right.
+  return rect().adjusted(30, 54, -120, -26);
+}
+
+QRect HeatMap::plotArea(size_t panel) const {
+  const QRect grid = gridArea();
+  const int columns = columnsOfPanels();
+  const int rowsOfPanels = (static_cast<int>(panels_.size()) + columns - 1) / columns;
+  constexpr int gap = 12;
+  const int w = (grid.width() - gap * (columns - 1)) / columns;
+  const int h = (grid.height() - gap * (rowsOfPanels - 1)) / std::max(1, rowsOfPanels);
+  const int c = static_cast<int>(panel) % columns, r = static_cast<int>(panel) / columns;
+  const QRect box(grid.left() + c * (w + gap), grid.top() + r * (h + gap), w, h);
+  int labels = 0;  // room for the widest value label of the y axis
   for (const QString& y : ys_) labels = std::max(labels, fontMetrics().horizontalAdvance(y));
-  return rect().adjusted(std::max(110, labels + 44), 54, -120, -64);
+  const bool titled = panels_.size() > 1;
+  return box.adjusted(labels + 8, titled ? 20 : 0, 0, -20);
 }
 
 void HeatMap::setTitle(const QString& title) {
@@ -240,8 +319,8 @@ void HeatMap::setTitle(const QString& title) {
   update();
 }
 
-QRect HeatMap::cellRect(size_t column, size_t row) const {
-  const QRect area = plotArea();
+QRect HeatMap::cellRect(size_t panel, size_t column, size_t row) const {
+  const QRect area = plotArea(panel);
   const double w = static_cast<double>(area.width()) / static_cast<double>(xs_.size());
   const double h = static_cast<double>(area.height()) / static_cast<double>(ys_.size());
   // Row 0 (the smallest y) at the bottom, as on a chart.
@@ -255,17 +334,20 @@ QColor HeatMap::colourOf(double value) const {
 }
 
 QString HeatMap::cellText(QPoint pos) const {
-  for (size_t j = 0; j < ys_.size(); ++j)
-    for (size_t i = 0; i < xs_.size(); ++i) {
-      if (!cellRect(i, j).contains(pos)) continue;
-      const auto& v = cells_[j][i].value;
-      QString text = QString("%1=%2, %3=%4: ").arg(xName_, xs_[i], yName_, ys_[j]);
-      text +=
-          v ? QString("%1 (95 %: %2 – %3)").arg(number(v->value), number(v->low), number(v->high))
-            : QString("not available");
-      if (best_ && best_->first == i && best_->second == j) text += " — the best";
-      return text;
-    }
+  for (size_t k = 0; k < panels_.size(); ++k)
+    for (size_t j = 0; j < ys_.size(); ++j)
+      for (size_t i = 0; i < xs_.size(); ++i) {
+        if (!cellRect(k, i, j).contains(pos)) continue;
+        const auto& v = panels_[k].cells[j][i].value;
+        QString text = QString("%1=%2, %3=%4").arg(xName_, xs_[i], yName_, ys_[j]);
+        if (!panels_[k].title.isEmpty()) text += ", " + panels_[k].title;
+        text += ": ";
+        text += v ? QString("%1 (95 %: %2 – %3)")
+                        .arg(number(v->value), number(v->low), number(v->high))
+                  : QString("not available");
+        if (best_ && best_->panel == k && best_->x == i && best_->y == j) text += " — the best";
+        return text;
+      }
   return {};
 }
 
@@ -297,6 +379,34 @@ void HeatMap::paintLegend(QPainter& p, const QRect& area) const {
   p.drawText(labels, Qt::AlignBottom | Qt::AlignLeft, number(min_));
 }
 
+void HeatMap::paintPanel(QPainter& p, size_t k) const {
+  const QRect area = plotArea(k);
+  if (!panels_[k].title.isEmpty())
+    p.drawText(QRect(area.left(), area.top() - 20, area.width(), 18), Qt::AlignCenter,
+               panels_[k].title);
+  for (size_t j = 0; j < ys_.size(); ++j)
+    for (size_t i = 0; i < xs_.size(); ++i) {
+      const QRect cell = cellRect(k, i, j);
+      const auto& v = panels_[k].cells[j][i].value;
+      p.fillRect(cell, v ? colourOf(v->value) : QColor(230, 230, 230));
+      if (!v || cell.width() < 44 || cell.height() < 18) continue;
+      const double shade = max_ > min_ ? (v->value - min_) / (max_ - min_) : 0.5;
+      p.setPen(shade > 0.6 ? Qt::black : Qt::white);
+      p.drawText(cell, Qt::AlignCenter, number(v->value));
+    }
+  p.setPen(Qt::black);
+  for (size_t i = 0; i < xs_.size(); ++i) {
+    const QRect cell = cellRect(k, i, 0);
+    p.drawText(QRect(cell.left(), area.bottom() + 2, cell.width(), 18), Qt::AlignCenter,
+               fontMetrics().elidedText(xs_[i], Qt::ElideRight, cell.width()));
+  }
+  for (size_t j = 0; j < ys_.size(); ++j) {
+    const QRect cell = cellRect(k, 0, j);
+    p.drawText(QRect(area.left() - 200, cell.top(), 194, cell.height()),
+               Qt::AlignRight | Qt::AlignVCenter, ys_[j]);
+  }
+}
+
 void HeatMap::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), Qt::white);
@@ -307,46 +417,32 @@ void HeatMap::paintEvent(QPaintEvent*) {
   p.setFont(bold);
   p.drawText(QRect(0, 6, width(), 22), Qt::AlignCenter, title_);
   p.setFont(font());
+  const QString hover = panels_.size() > 1
+                            ? QString("a panel per value of the other axes; hover a cell for its "
+                                      "value and 95 % interval")
+                            : QString("hover a cell for its value and 95 % interval");
   p.drawText(QRect(0, 26, width(), 20), Qt::AlignCenter,
-             best_ ? "the best cell is outlined; hover a cell for its value and 95 % interval"
-                   : "hover a cell for its value and 95 % interval");
+             best_ ? bestText() + (panels_.size() > 1 ? "; a panel per value of the other axes"
+                                                      : QString())
+                   : hover);
   if (xs_.empty() || ys_.empty() || !std::isfinite(min_)) {
     p.drawText(rect(), Qt::AlignCenter, "No values over these axes");
     return;
   }
-  const QRect area = plotArea();
-  for (size_t j = 0; j < ys_.size(); ++j)
-    for (size_t i = 0; i < xs_.size(); ++i) {
-      const QRect cell = cellRect(i, j);
-      const auto& v = cells_[j][i].value;
-      p.fillRect(cell, v ? colourOf(v->value) : QColor(230, 230, 230));
-      if (!v || cell.width() < 44 || cell.height() < 18) continue;
-      const double shade = max_ > min_ ? (v->value - min_) / (max_ - min_) : 0.5;
-      p.setPen(shade > 0.6 ? Qt::black : Qt::white);
-      p.drawText(cell, Qt::AlignCenter, number(v->value));
-    }
+  for (size_t k = 0; k < panels_.size(); ++k) paintPanel(p, k);
   if (best_) {
     p.setPen(QPen(Qt::red, 3));
-    p.drawRect(cellRect(best_->first, best_->second).adjusted(2, 2, -3, -3));
+    p.drawRect(cellRect(best_->panel, best_->x, best_->y).adjusted(2, 2, -3, -3));
   }
   p.setPen(Qt::black);
-  for (size_t i = 0; i < xs_.size(); ++i) {
-    const QRect cell = cellRect(i, 0);
-    p.drawText(QRect(cell.left(), area.bottom() + 4, cell.width(), 18), Qt::AlignCenter, xs_[i]);
-  }
-  const int labels = area.left() - 40;  // what plotArea left for the y values
-  for (size_t j = 0; j < ys_.size(); ++j) {
-    const QRect cell = cellRect(0, j);
-    p.drawText(QRect(area.left() - 6 - labels, cell.top(), labels, cell.height()),
-               Qt::AlignRight | Qt::AlignVCenter, ys_[j]);
-  }
-  p.drawText(QRect(area.left(), area.bottom() + 24, area.width(), 20), Qt::AlignCenter, xName_);
+  const QRect grid = gridArea();
+  p.drawText(QRect(grid.left(), grid.bottom() + 4, grid.width(), 20), Qt::AlignCenter, xName_);
   p.save();
-  p.translate(area.left() - 22 - labels, area.center().y());
+  p.translate(grid.left() - 16, grid.center().y());
   p.rotate(-90);
-  p.drawText(QRect(-area.height() / 2, -10, area.height(), 20), Qt::AlignCenter, yName_);
+  p.drawText(QRect(-grid.height() / 2, -10, grid.height(), 20), Qt::AlignCenter, yName_);
   p.restore();
-  paintLegend(p, area);
+  paintLegend(p, grid);
 }
 
 bool saveWidget(QWidget& widget, const QString& file, QSize size) {

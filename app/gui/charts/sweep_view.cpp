@@ -3,7 +3,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -12,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/batch/queue_model.h"
+#include "app/gui/charts/chart_views.h"
 #include "app/gui/charts/charts.h"
 #include "app/gui/charts/sweep_charts.h"
 
@@ -137,11 +137,16 @@ void SweepView::draw() {
   }
   const auto column = table_.column(column_->currentText().toStdString());
   if (!column) return;
-  note_->setText(QString("%1 grid points × experiments over %2 axes.")
+  note_->setText(QString("%1 grid points × experiments over %2 axes.%3")
                      .arg(table_.rows.size())
-                     .arg(table_.axes.size()));
+                     .arg(table_.axes.size())
+                     .arg(table_.axes.size() > 2 && heat
+                              ? " The heat map draws a panel per value of the other axes."
+                              : ""));
   if (!heat) {
-    replaceChart(line_, sweepLineChart(table_, *column, x_->currentText().toStdString()));
+    QChart* chart = sweepLineChart(table_, *column, x_->currentText().toStdString());
+    replaceChart(line_, chart);
+    makeLegendClickable(chart);
     return;
   }
   if (table_.axes.size() < 2) {
@@ -153,11 +158,12 @@ void SweepView::draw() {
 }
 
 void SweepView::exportShown(const QString& suffix) {
-  const QString file = QFileDialog::getSaveFileName(
-      this, "Export the sweep chart", "sweep." + suffix, suffix.toUpper() + " (*." + suffix + ")");
+  const QString file = askExportFile(this, "sweep", suffix);
   if (file.isEmpty()) return;
-  const bool ok = kind_->currentIndex() == 1 ? saveWidget(*heatMap_, file, heatMap_->size())
-                                             : saveChartView(line_, file);
+  const std::optional<QSize> size = askExportSize(this);
+  if (!size) return;
+  const bool ok = kind_->currentIndex() == 1 ? saveWidget(*heatMap_, file, *size)
+                                             : saveChartView(line_, file, *size);
   if (!ok) QMessageBox::warning(this, "Export", "Could not write " + file);
 }
 
