@@ -147,15 +147,18 @@ class Game {
     return v[splitmix(seed_ ^ (static_cast<uint64_t>(rounds_) << 8 | c)) % v.size()];
   }
 
-  // The environment's natural deal; while the front field of the player's source is empty, only
-  // the classes whose orientation there can join the source and run on to two free fields.
+  // The environment's natural deal; for the player's first cell, when the front field of its
+  // source is empty, only the classes whose orientation there can join the source and run on to
+  // two free fields.
   Shape deal(Random& random) {
     const int front = board_.next[board_.centre][2 * player_];
+    const bool first = !dealtBefore_[player_];
+    dealtBefore_[player_] = true;
     std::vector<int> dealable;
     std::vector<double> weight;
     for (size_t c = 0; c < classes_.size(); ++c) {
       bool fair = true;
-      if (empty(front)) {
+      if (first && empty(front)) {
         const Shape& s = orientation(static_cast<int>(c));
         const int entry = (2 * player_ + 3) % kSides, segment = s[entry];
         int ends = 0;
@@ -279,6 +282,7 @@ class Game {
   uint64_t seed_;
   std::vector<Cell> cells_;
   std::array<bool, kColours> alive_{true, true, true};
+  std::array<bool, kColours> dealtBefore_{};  // a cell was dealt to the player
   std::array<int, kColours> score_{};
   int player_ = 0, rounds_ = 0, dealtClass_ = 0;
   bool changed_ = false;

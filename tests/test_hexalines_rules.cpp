@@ -359,6 +359,42 @@ TEST_CASE("the first cell is fair: it can join the source and run on to two free
   }
 }
 
+TEST_CASE("each player's first cell alone is dealt fair and later cells naturally", "[hexalines]") {
+  // Counted over random games: a restricted deal (fewer outcomes than classes) happens exactly at
+  // the players' first deals whose front field is still empty, never again (the seed: "další
+  // buňky už jsou generovány náhodně"), however long a front field stays empty.
+  auto game = makeGame();
+  int restricted = 0, firstDealsOnEmptyFront = 0, laterDealsOnEmptyFront = 0, games = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed, ++games) {
+    auto state = game->newGame(seed);
+    auto& s = static_cast<HexaLinesState&>(*state);
+    std::array<int, kColours> dealt{};
+    Rng rng(seed);
+    std::vector<Outcome> outcomes;
+    while (!s.isTerminal()) {
+      if (!s.isEnvironmentNode()) {
+        const auto actions = legal(s);
+        s.apply(actions[rng.below(static_cast<uint32_t>(actions.size()))]);
+        continue;
+      }
+      const int p = s.player();
+      const bool emptyFront = s.cell(s.frontField(p)).empty();
+      CHECK(s.cellsDealt(p) == dealt[p]);
+      s.outcomes(outcomes);
+      const bool isRestricted = outcomes.size() < s.catalogue().classes();
+      restricted += isRestricted;
+      CHECK(isRestricted == (dealt[p] == 0 && emptyFront));
+      (dealt[p] == 0 ? firstDealsOnEmptyFront : laterDealsOnEmptyFront) += emptyFront;
+      ++dealt[p];
+      s.apply(sampleOutcome(outcomes, rng));
+    }
+  }
+  CHECK(restricted == firstDealsOnEmptyFront);
+  CHECK(restricted <= kColours * games);
+  CHECK(restricted >= games);  // the first mover's front field is always empty
+  CHECK(laterDealsOnEmptyFront > restricted);  // the old rule would have restricted these too
+}
+
 TEST_CASE("recomputation is idempotent, cascades settle and final gains are the board's scores",
           "[hexalines]") {
   for (const char* order : {"mover-first", "fixed-rbg"}) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -72,12 +73,19 @@ bool HexaLinesState::fairAt(int entry, unsigned freeSides, const Shape& shape) c
   return std::popcount(ends & freeSides) >= 2;
 }
 
+int HexaLinesState::cellsDealt(int p) const {
+  const auto& counts = received_[static_cast<size_t>(p)];
+  return std::accumulate(counts.begin(), counts.end(), 0);
+}
+
 void HexaLinesState::prepareDeal() const {
   if (dealReady_) return;
   dealReady_ = true;
   dealable_ = 0;
   const int front = frontField(player_);
-  if (front >= 0 && cell(front).empty()) {
+  // Only the player's first cell is dealt fair; later cells are dealt naturally even while the
+  // front field stays empty (the seed: "další buňky už jsou generovány náhodně").
+  if (front >= 0 && cell(front).empty() && cellsDealt(player_) == 0) {
     const int entry = oppositeSide(sourceSide(player_));
     unsigned freeSides = 0;
     for (int side = 0; side < kSides; ++side) {
@@ -88,7 +96,7 @@ void HexaLinesState::prepareDeal() const {
       if (fairAt(entry, freeSides, orientationOf(static_cast<int>(c), rounds_)))
         dealable_ |= uint64_t{1} << c;
   }
-  // No fair class, or the front field is taken: the cell is dealt as any other.
+  // A later cell, no fair class, or the front field is taken: the cell is dealt as any other.
   if (dealable_ == 0) dealable_ = allClasses();
   dealableTotal_ = 0;
   for (size_t c = 0; c < catalogue().classes(); ++c)

@@ -141,6 +141,8 @@ class HexaLinesState final : public State {
   std::array<int, kSides> freeExits(int p) const;
   // The cells revealed to player p, counted by open sides 2..6.
   const std::array<int, kOpenSideBins>& received(int p) const { return received_[p]; }
+  // The cells revealed to player p so far (0 until its first cell: the one dealt fair).
+  int cellsDealt(int p) const;
 
   // The last kHistory decisions of all players, oldest first.
   std::span<const MoveRecord> history() const { return {history_.data(), historySize_}; }
@@ -170,8 +172,8 @@ class HexaLinesState final : public State {
   // Whether `shape` has an end on side `entry` (facing the source) whose segment has two more
   // ends on `freeSides` (a bit per side facing an empty on-board field).
   bool fairAt(int entry, unsigned freeSides, const Shape& shape) const;
-  // Sets the classes the environment may deal the player on turn now (the fair ones while the
-  // field in front of its source is empty).
+  // Sets the classes the environment may deal the player on turn now (the fair ones for its first
+  // cell, when the field in front of its source is empty then).
   void prepareDeal() const;
   bool rotatable(int field) const;
   // The catalogue index of `shape`'s class; throws std::invalid_argument if it has none.
