@@ -1,5 +1,6 @@
 #include "experiments/batch.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -319,8 +320,13 @@ ShardRecord parseShardRecord(const Json& node) {
   const auto count = static_cast<int>(fields.integer("count", 1, 100000));
   const auto index = static_cast<int>(fields.integer("index", 0, count - 1));
   ShardRecord record{{index, count}, fields.string("ddalab"), fields.string("batch_sha256")};
-  if (record.ddalab.size() > 64)
-    throw InputError(fields.at("ddalab"), "expected a version (at most 64 characters), got " +
+  // Printable characters only: a NUL or a control character would cut or garble the message
+  // that names the version.
+  const bool printable = std::all_of(record.ddalab.begin(), record.ddalab.end(),
+                                     [](unsigned char c) { return c >= 0x20 && c != 0x7f; });
+  if (record.ddalab.size() > 64 || !printable)
+    throw InputError(fields.at("ddalab"),
+                     "expected a version (at most 64 printable characters), got " +
                                               jsonExcerpt(node.at("ddalab")));
   if (record.batchSha256.size() != 64 ||
       record.batchSha256.find_first_not_of("0123456789abcdef") != std::string::npos)

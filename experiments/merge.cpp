@@ -11,6 +11,7 @@
 #include "experiments/json_input.h"
 #include "experiments/runner.h"
 #include "experiments/sha256.h"
+#include "results/file_io.h"
 #include "results/aggregate.h"
 #include "results/csv.h"
 #include "results/significance.h"
@@ -112,18 +113,6 @@ std::vector<ShardFolder> checkedShards(std::span<const fs::path> dirs) {
   std::vector<ShardFolder> ordered;
   for (const ShardFolder* s : byIndex) ordered.push_back(*s);
   return ordered;
-}
-
-// Whether `inner` is `outer` or inside it, by file-system identity (symbolic links, "..",
-// hard-linked or bind-mounted folders see through); false when `outer` does not exist.
-bool isWithin(const fs::path& inner, const fs::path& outer) {
-  std::error_code error;
-  fs::path p = fs::weakly_canonical(fs::absolute(inner, error), error);
-  while (true) {
-    if (fs::equivalent(p, outer, error)) return true;
-    if (p == p.parent_path() || p.empty()) return false;
-    p = p.parent_path();
-  }
 }
 
 // Refuses writing `target` (--out, or the work folder beside it) when it is a shard, inside one

@@ -63,6 +63,22 @@ StudySessions readStudySessions(std::span<const fs::path> folders) {
   return study;
 }
 
+void checkAnalysisTarget(const fs::path& out, std::span<const fs::path> inputs,
+                         const StudySessions& study, const std::string& option) {
+  const std::string name = option + " " + out.string();
+  std::error_code error;
+  const fs::file_status status = fs::status(out, error);
+  if (fs::exists(status) && !fs::is_directory(status))
+    throw InputError(name, "is not a folder; expected a folder for the analysis files (or none)");
+  std::vector<fs::path> read(inputs.begin(), inputs.end());
+  for (const StudySession& s : study.sessions) read.push_back(s.folder());
+  for (const fs::path& input : read)
+    if (isWithin(out, input))
+      throw InputError(name, "is the folder " + input.string() +
+                                 " that the analysis reads, or inside it; expected a folder "
+                                 "outside the study's folders");
+}
+
 namespace {
 
 std::string number(double v) {

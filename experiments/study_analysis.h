@@ -21,6 +21,12 @@ struct StudySessions {
   std::vector<StudySession> sessions;
 };
 StudySessions readStudySessions(std::span<const std::filesystem::path> folders);
+// Throws InputError naming `option` unless `out` may receive an analysis: missing or a folder,
+// and neither one of the folders read (`inputs`, the study's session folders) nor inside one,
+// where its files would join the sessions they were computed from.
+void checkAnalysisTarget(const std::filesystem::path& out,
+                         std::span<const std::filesystem::path> inputs, const StudySessions& study,
+                         const std::string& option);
 
 struct StudyAnalysis {
   // An item's answers under one condition: mean over the games, 95 % t interval over the

@@ -232,23 +232,23 @@ std::string participantName(int p) {
   return name;
 }
 
-// How many sessions `out` already holds (the first simulated participant's number follows
-// them, as a person's would), refusing an `out` that is no folder or whose p01, p02, ... are taken:
-// one listing, before anything is created.
+// How many sessions `out` already holds: the simulated participants' numbers and folder names
+// follow them, as a person's would (p03 after p01 and p02). Refuses an `out` that is no folder or
+// whose next folders are taken: one listing, before anything is created.
 int sessionsBefore(const fs::path& out, int participants) {
   if (!fs::exists(out)) return 0;
   if (!fs::is_directory(out))
     throw InputError(out.string(), "is not a folder; expected the folder for the sessions");
-  for (int p = 0; p < participants; ++p) {
+  int sessions = 0;
+  for (const auto& entry : fs::directory_iterator(out))
+    sessions += entry.is_directory() && fs::exists(entry.path() / "session.json");
+  for (int p = sessions; p < sessions + participants; ++p) {
     const fs::path folder = out / participantName(p);
     if (fs::exists(folder) && !(fs::is_directory(folder) && fs::is_empty(folder)))
       throw InputError(folder.string(),
                        "is there already; expected no folder, or an empty one, "
                        "for the simulated participant");
   }
-  int sessions = 0;
-  for (const auto& entry : fs::directory_iterator(out))
-    sessions += entry.is_directory() && fs::exists(entry.path() / "session.json");
   return sessions;
 }
 
@@ -275,7 +275,7 @@ std::vector<StudySession> simulateStudy(const StudyProtocol& protocol, const fs:
   std::vector<std::optional<StudySession>> sessions(participants);
   std::mutex told;
   forEachParallel(participants, threads, [&](size_t p) {
-    const std::string name = participantName(static_cast<int>(p));
+    const std::string name = participantName(first + static_cast<int>(p));
     StudySession session =
         StudySession::create(out / name, shared, name, first + static_cast<int>(p));
     std::vector<PlayedStudyGame> played;

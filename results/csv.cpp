@@ -183,10 +183,22 @@ void writeScoresCsv(const fs::path& dir, const ComparisonScores& scores) {
 // Reading
 
 // Reads an RFC 4180 file record by record; errors name the file, the line and the column.
+// `file` opened for reading. A FIFO could block the open forever and a device (or a link to
+// /dev/zero) never end: anything but a regular file is refused before it is opened.
+std::ifstream openRegularFile(const fs::path& file) {
+  std::error_code error;
+  const fs::file_status status = fs::status(file, error);
+  if (!error && fs::exists(status) && !fs::is_regular_file(status))
+    throw InputError(file.string(),
+                     "not a regular file (a folder, pipe, socket or device); expected a CSV file");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string(), "cannot open the file");
+  return in;
+}
+
 class CsvReader {
  public:
-  explicit CsvReader(const fs::path& file) : file_(file), in_(file, std::ios::binary) {
-    if (!in_) throw InputError(file.string(), "cannot open the file");
+  explicit CsvReader(const fs::path& file) : file_(file), in_(openRegularFile(file)) {
     buffer_.resize(1 << 20);
   }
 

@@ -30,6 +30,10 @@ void writeAll(int fd, std::string_view bytes, const fs::path& file) {
 
 int openOrThrow(const fs::path& file, int flags, const fs::path& named) {
   const int fd = ::open(file.c_str(), flags | O_CLOEXEC, 0644);
+  // A name too long is the user's path, not the machine failing: bad input, exit 2.
+  if (fd < 0 && errno == ENAMETOOLONG)
+    throw InputError(named.string(), "the file name is too long for the file system (with the "
+                                     "temporary name it is written under); expected a shorter one");
   if (fd < 0) throw WriteError(named, "create", errno);
   return fd;
 }
@@ -52,6 +56,16 @@ void syncOrThrow(int fd, const fs::path& file) {
 
 WriteError::WriteError(const fs::path& file, const std::string& action, int error)
     : std::runtime_error("cannot " + action + " " + file.string() + ": " + std::strerror(error)) {}
+
+bool isWithin(const fs::path& inner, const fs::path& outer) {
+  std::error_code error;
+  fs::path p = fs::weakly_canonical(fs::absolute(inner, error), error);
+  while (true) {
+    if (fs::equivalent(p, outer, error)) return true;
+    if (p == p.parent_path() || p.empty()) return false;
+    p = p.parent_path();
+  }
+}
 
 void checkReplaceable(const fs::path& file) {
   struct stat status {};

@@ -21,6 +21,10 @@ class WriteError : public std::runtime_error {
 // link, device, FIFO or socket): writing there would replace it.
 void checkReplaceable(const std::filesystem::path& file);
 
+// Whether `inner` is `outer` or inside it, by file-system identity (symbolic links, "..",
+// hard-linked or bind-mounted folders see through); false when `outer` does not exist.
+bool isWithin(const std::filesystem::path& inner, const std::filesystem::path& outer);
+
 // A file written under a temporary name in its own folder and renamed to its final name by
 // commit() once complete and synced, so no file under a final name is ever truncated. Dropped
 // without commit(), it removes its temporary file and leaves any old file of that name as it was.

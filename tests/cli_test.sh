@@ -129,6 +129,7 @@ for out in "$work/self.json" "$work/../$(basename "$work")/self.json" "$work/sel
   expect 2 "--out: '$out' is the input file" "$ddalab" sweep expand "$work/self.json" --out "$out"
 done
 cmp -s "$sweep" "$work/self.json" || fail "sweep expand --out changed its input"
+expect 2 "the file name is too long" "$ddalab" sweep expand "$sweep" --out "$work/$(printf 'a%.0s' {1..300}).json"
 
 # Shards: three shard folders merge into the files of one run; a missing shard is named.
 "$ddalab" run "$src/experiments/quick.json" -n 5 --out "$work/one" --quiet >/dev/null 2>&1
@@ -142,9 +143,9 @@ expect 2 "shard 1/3 is missing" "$ddalab" merge "$work/shard0" "$work/shard2" --
 expect 2 "expected K/N" "$ddalab" run "$src/experiments/quick.json" --shard 3/3
 # A "shard" record splits a batch as --shard does: a win-rate objective is refused either way.
 objective='{"kind": "win-rate", "seat": 0, "block": 2}'
-printf '{"format": "ddalab-batch/1", "seed": 1, "shard": {"index": 1, "count": 2}, "experiments": [{"name": "w",
+printf '{"format": "ddalab-batch/1", "seed": 1, "shard": {"index": 1, "count": 2, "ddalab": "0.1.0", "batch_sha256": "%s"}, "experiments": [{"name": "w",
   "game": {"id": "ludo", "params": {"players": 2}}, "environment": {"id": "e-hillclimber"}, "objective": %s,
-  "iterations": 4}]}' "$objective" >"$work/shard-record.json"
+  "iterations": 4}]}' "$(printf '0%.0s' {1..64})" "$objective" >"$work/shard-record.json"
 expect 2 "shard-record.json: \$.shard: experiment 'w' pursues a win-rate objective" "$ddalab" run \
   "$work/shard-record.json" --out "$work/shard-record" --quiet
 # An objective on a metric the game cannot have steers nothing: refused (the one-player Maze).
@@ -176,23 +177,48 @@ sed -i '3s/\([^,]*\)$/1\1/' "$csv"
 expect 2 "$csv: line 3: game [0-9]* differs from the game the shard's checkpoint records" \
   "$ddalab" merge "${shards[@]}" --out "$work/m-edited"
 cp "$work/row.csv" "$csv"
-# A merge killed midway (kill -9 while it waits on a FIFO put in place of a games CSV) leaves no
-# --out, and the next merge succeeds.
+# A games CSV that is a FIFO or a link to /dev/zero is refused before it is read (it would block
+# the merge forever or fill the memory), and the refused merge leaves neither --out nor its work
+# folder.
 csv=$(ls "$work"/shard2/*.games.csv | tail -1)
 mv "$csv" "$work/fifo.csv"
 mkfifo "$csv"
-"$ddalab" merge "${shards[@]}" --out "$work/killed" >/dev/null 2>&1 &
-pid=$!
-for _ in $(seq 50); do [ -d "$work/.killed.ddalab-merge" ] && break; sleep 0.1; done
-sleep 0.5
-kill -9 "$pid"
-wait "$pid" 2>/dev/null
-[ -e "$work/killed" ] && fail "a killed merge left --out"
+expect 2 "$csv: not a regular file" timeout 20 "$ddalab" merge "${shards[@]}" --out "$work/m-fifo"
+rm "$csv"
+ln -s /dev/zero "$csv"
+expect 2 "$csv: not a regular file" timeout 20 "$ddalab" merge "${shards[@]}" --out "$work/m-fifo"
 rm "$csv"
 mv "$work/fifo.csv" "$csv"
-expect 0 "merged 3 shards" "$ddalab" merge "${shards[@]}" --out "$work/killed"
-diff -r -x .ddalab "$work/one" "$work/killed" >/dev/null || fail "the merge after a killed one differs from one run"
+[ -e "$work/m-fifo" ] || [ -e "$work/.m-fifo.ddalab-merge" ] && fail "a refused merge left --out or its work folder"
+# A merge killed midway (kill -9 once its work folder exists; it is stopped first, so that the
+# kill lands while the merge is still under way) leaves no --out, and the next merge succeeds.
+big=("$work/big0" "$work/big1")
+for k in 0 1; do
+  "$ddalab" run "$src/experiments/quick.json" -n 3000 --shard $k/2 --out "${big[$k]}" --quiet \
+    >/dev/null 2>&1 || fail "the large shard $k did not run"
+done
+caught=0
+for _ in 1 2 3 4 5; do
+  rm -rf "$work/killed" "$work/.killed.ddalab-merge"
+  "$ddalab" merge "${big[@]}" --out "$work/killed" >/dev/null 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null && [ ! -d "$work/.killed.ddalab-merge" ]; do sleep 0.01; done
+  kill -STOP "$pid" 2>/dev/null
+  if [ -d "$work/.killed.ddalab-merge" ] && [ ! -e "$work/killed" ]; then
+    kill -9 "$pid"
+    wait "$pid" 2>/dev/null
+    [ -e "$work/killed" ] && fail "a killed merge left --out"
+    caught=1
+    break
+  fi
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+done
+[ "$caught" -eq 1 ] || fail "no merge could be stopped under way in 5 tries"
+expect 0 "merged 2 shards" "$ddalab" merge "${big[@]}" --out "$work/killed"
 [ -e "$work/.killed.ddalab-merge" ] && fail "a merge left its work folder"
+"$ddalab" merge "${shards[@]}" --out "$work/m-small" >/dev/null 2>&1 || fail "the small merge failed"
+diff -r -x .ddalab "$work/one" "$work/m-small" >/dev/null || fail "merged shards differ from one run"
 # No command replaces what is not a regular file: a FIFO and a symbolic link stay as they were.
 mkfifo "$work/out.fifo"
 echo keep >"$work/target.json"
@@ -226,6 +252,17 @@ expect 2 "expected 0 (every core) or 1..1024" "$ddalab" study simulate "$study" 
   --threads 5000
 [ ! -e "$work/pilot2" ] || fail "a refused study simulate left $work/pilot2 behind"
 expect 0 "simulated 2 participants" "$ddalab" study simulate "$study" -n 2 --out "$work/pilot2" --threads 1
+# More simulated participants join a study folder after the sessions it holds (p03, not p01 again).
+expect 0 "simulated 1 participants" "$ddalab" study simulate "$study" -n 1 --out "$work/pilot2" --threads 1
+[ -f "$work/pilot2/p03/session.json" ] || fail "a second simulate did not add p03"
+expect 0 "Within participants" "$ddalab" study analyze "$work/pilot2"
+# The analysis is never written into the folders it reads, nor onto a file or a FIFO.
+expect 2 "--out $work/pilot2/p01: is the folder" "$ddalab" study analyze "$work/pilot2" --out "$work/pilot2/p01"
+expect 2 "--out $work/pilot2: is the folder" "$ddalab" study analyze "$work/pilot2" --out "$work/pilot2"
+mkfifo "$work/analysis-fifo"
+expect 2 "analysis-fifo: is not a folder" "$ddalab" study analyze "$work/pilot2" --out "$work/analysis-fifo"
+[ -p "$work/analysis-fifo" ] || fail "study analyze replaced a FIFO"
+[ -e "$work/pilot2/p01/study-means.csv" ] && fail "study analyze wrote into a session folder"
 expect 2 "unknown condition 'none'" "$ddalab" study simulate "$study" -n 2 --power 2 --effect enjoyment:none=1
 expect 0 "detected" "$ddalab" study simulate "$study" -n 6 --power 3
 

@@ -363,15 +363,20 @@ TEST_CASE("objective: a metric the game cannot have is refused where the objecti
 TEST_CASE("objective: a batch's shard record cannot split a win-rate objective either",
           "[objective]") {
   // A shard folder's batch.json (or any file) carrying "shard" is split as --shard splits it.
+  // A record as a shard's batch.json holds it (merge checks the version and checksum).
+  const auto record = [](int index, int count) {
+    return Json{{"index", index}, {"count", count}, {"ddalab", "0.1.0"},
+                {"batch_sha256", std::string(64, '0')}};
+  };
   Json doc = batchWith({{"kind", "win-rate"}, {"seat", 0}}, "e-hillclimber", 4);
-  doc["shard"] = {{"index", 1}, {"count", 2}};
+  doc["shard"] = record(1, 2);
   CHECK_THAT(errorOf(doc), Contains("file.json: $.shard: experiment 'x/steered' pursues a "
                                     "win-rate objective") &&
                                Contains("cannot be split into shards"));
-  doc["shard"] = {{"index", 0}, {"count", 1}};
+  doc["shard"] = record(0, 1);
   CHECK(errorOf(doc).empty());
   doc = batchWith({{"kind", "target"}, {"targets", {{"lead", 1}}}}, "e-hillclimber", 4);
-  doc["shard"] = {{"index", 1}, {"count", 2}};
+  doc["shard"] = record(1, 2);
   CHECK(errorOf(doc).empty());
 }
 

@@ -31,6 +31,7 @@ int validate(const std::vector<std::string>& files) {
 int analyze(const std::vector<std::string>& folders, const po::variables_map& vm) {
   std::vector<std::filesystem::path> paths(folders.begin(), folders.end());
   const StudySessions study = readStudySessions(paths);
+  if (vm.count("out")) checkAnalysisTarget(vm["out"].as<std::string>(), paths, study, "--out");
   const StudyAnalysis analysis = analyzeStudy(study);
   printStudyAnalysis(std::cout, analysis);
   if (vm.count("out")) {
