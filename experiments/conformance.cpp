@@ -522,9 +522,16 @@ void checkTraceRounds(const Json& trace, const GameRecord& record, int n) {
            "every seat's gains and statuses in each round of the trace");
     std::vector<double> gains = round.at("gains").get<std::vector<double>>();
     std::vector<double> statuses(gains.size());
-    computeStatuses(gains, statuses);
+    // A seat out of the game cannot lead: the statuses are those of the gains and of "out",
+    // which games whose seats can drop out record in every round.
+    std::array<bool, kMaxPlayers> out{};
+    if (round.contains("out"))
+      for (size_t p = 0; p < gains.size() && p < out.size(); ++p) out[p] = round["out"].at(p);
+    computeStatuses(gains, statuses,
+                    round.contains("out") ? std::span<const bool>(out.data(), gains.size())
+                                          : std::span<const bool>());
     expect(round.at("statuses").get<std::vector<double>>() == statuses,
-           "a trace's statuses to be those of its gains");
+           "a trace's statuses to be those of its gains (and of the seats out of the game)");
     if (round.contains("legal"))
       for (const Json& count : round["legal"]) {
         legalSum += count.get<long long>();
