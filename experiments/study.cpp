@@ -440,11 +440,14 @@ StudyAnswers readAnswers(const fs::path& file, const StudyProtocol& protocol,
   const std::string path = fields.at("answers");
   if (!values.is_object())
     throw InputError(path, "expected an object of one answer per item, got " + jsonExcerpt(values));
-  for (const auto& [key, value] : values.items())
+  // A named loop variable, not a structured binding: clang 14 (the fuzzer's) cannot capture one.
+  for (const auto& entry : values.items()) {
+    const std::string& key = entry.key();
     if (std::none_of(protocol.items.begin(), protocol.items.end(),
                      [&](const StudyItem& item) { return item.key == key; }))
       throw InputError(path + "." + textExcerpt(key),
                        "unknown item '" + textExcerpt(key) + "' (not in the protocol)");
+  }
   StudyAnswers answers;
   for (const StudyItem& item : protocol.items) {
     const std::string at = path + "." + item.key;
