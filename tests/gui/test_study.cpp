@@ -5,26 +5,27 @@
 // the analysis view shows the library's numbers; a game of the game mode is saved and replayed.
 // With DDALAB_SCREENSHOTS=DIR the tests also save the pictures of the README's walk-through.
 #include <QAbstractButton>
-#include <QDialogButtonBox>
-#include <set>
-#include <QTextEdit>
-#include <QStatusBar>
-#include <QShortcut>
-#include <QMenuBar>
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QShortcut>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextEdit>
 #include <fstream>
 #include <random>
+#include <set>
 
 #include "app/gui/charts/sweep_charts.h"
 #include "app/gui/main_window.h"
@@ -424,6 +425,74 @@ class StudyTest : public QObject {
     for (int row = 0; row < 3; ++row)
       QCOMPARE(sessions.table()->item(row, 2)->text(), QString("%1 of %1").arg(games));
     screenshot(sessions, "study-sessions.png");
+  }
+
+  // How long the environment thinks must not tell the condition: under the study's pace every
+  // environment decision is shown no sooner than the pace after it began, in the condition whose
+  // environment decides at once (e-random) as in the one that searches (e-hillclimber), and the
+  // status bar never says that an AI thinks (before: shown after the decision's own time, from
+  // ~0 ms to a search's, with "the AI thinks…" lit while it ran).
+  void environmentTakesThePaceInEveryCondition() {
+    QTemporaryDir dir;
+    const StudyProtocol protocol = shortProtocol();
+    MainWindow window;
+    showOnASmallScreen(window);
+    QStringList messages;
+    connect(window.statusBar(), &QStatusBar::messageChanged, this,
+            [&](const QString& m) { messages << m; });
+    window.runStudy(
+        StudySession::open(fs::path(dir.path().toStdString()) / "P01", protocol, "P01"));
+    StudyRun& run = *window.study();
+    GameSession& session = *window.playMode()->session();
+    QVERIFY(session.fixedPace());
+    constexpr int pace = 120;  // the test plays faster than a person would
+    session.setDelay(pace);
+    QElapsedTimer clock;
+    int thinker = kTerminal;
+    std::vector<std::vector<qint64>> shownAfter(2);  // a condition's environment decisions
+    connect(&session, &GameSession::thinkingChanged, this, [&](bool thinking) {
+      if (thinking) {
+        clock.start();
+        thinker = session.thinker();
+      } else if (thinker == kEnvironment && run.playing() >= 0) {
+        const PlannedGame& game = run.session().plan()[static_cast<size_t>(run.playing())];
+        shownAfter[game.condition].push_back(clock.elapsed());
+      }
+    });
+    std::mt19937 random(8);
+    for (int game = 0; game < 2; ++game) {
+      playToQuestions(window, run, random);
+      if (QTest::currentTestFailed()) return;
+      QTRY_VERIFY(run.questionnaire() && run.questionnaire()->isVisible());
+      answerByClicks(*run.questionnaire(), protocol, game);
+      if (QTest::currentTestFailed()) return;
+    }
+    QTRY_VERIFY(run.session().complete());
+    for (const std::vector<qint64>& times : shownAfter) {
+      QVERIFY(times.size() >= 10);  // every roll of the dice
+      for (const qint64 ms : times) QVERIFY2(ms >= pace, qPrintable(QString::number(ms)));
+    }
+    for (const QString& m : messages) QVERIFY2(!m.contains("think"), qPrintable(m));
+  }
+
+  // A participant's pause holds a decision computed under the study's pace until they resume,
+  // however long the pause: nothing moves on the board while paused.
+  void pauseHoldsADecisionUntilResumed() {
+    GameSession session;
+    session.setFixedPace(true);
+    session.setDelay(50);
+    int shown = 0;
+    connect(&session, &GameSession::changed, this, [&] { ++shown; });
+    GameSetup setup = PlayMode::defaultSetup("ludo", 4);
+    for (Json& seat : setup.experiment["players"]) seat = Json{{"id", "random"}};
+    session.start(setup);  // the first decision begins at once
+    session.setPaused(true);
+    const int before = shown;
+    QTest::qWait(300);
+    QCOMPARE(shown, before);
+    QVERIFY(session.thinking());  // held, not dropped
+    session.setPaused(false);
+    QTRY_VERIFY(shown > before + 2);  // the held decision, then the game goes on
   }
 
   // A game of the game mode is saved (Game → Save game…) as a detailed trace that Open trace

@@ -47,7 +47,8 @@ std::vector<double> statusList(const State& state) {
 // ranking by gain: seat 1 (you) 12, seat 0 8". `people` marks the persons' seats (may be empty).
 QString outcomeText(const State& state, const std::vector<bool>& people) {
   const auto name = [&](int seat) {
-    const bool person = static_cast<size_t>(seat) < people.size() && people[static_cast<size_t>(seat)];
+    const bool person =
+        static_cast<size_t>(seat) < people.size() && people[static_cast<size_t>(seat)];
     return QString("seat %1%2").arg(seat).arg(person ? " (you)" : "");
   };
   QString text = state.winner() >= 0 ? name(state.winner()) + " wins" : QString("no winner");
@@ -182,7 +183,8 @@ PlayMode::PlayMode(QWidget* parent)
   });
   connect(session_, &GameSession::changed, this, &PlayMode::refresh);
   connect(session_, &GameSession::thinkingChanged, this, [this](bool thinking) {
-    if (!replaying()) emit message(thinking ? "the AI thinks…" : "");
+    // Not in a study: when the environment thinks (and for how long) would tell the condition.
+    if (!replaying() && !studyMode()) emit message(thinking ? "the AI thinks…" : "");
   });
   connect(session_, &GameSession::finished, this, [this] {
     emit message("game over: " + outcomeText(session_->match().state(), session_->people()));
@@ -328,9 +330,13 @@ void PlayMode::setStudyLabel(const QString& label, bool final) {
   for (QWidget* w : notInStudies_) w->setVisible(label.isEmpty());
   panel_->setEnvironmentShown(label.isEmpty());
   if (!label.isEmpty()) pause_->setChecked(false);
-  if (entering) session_->setDelay(kStudyPaceMs);  // the researcher's slider stays as it was
+  if (entering) {  // the researcher's slider stays as it was
+    session_->setDelay(kStudyPaceMs);
+    session_->setFixedPace(true);
+  }
   if (leaving) {
     session_->setDelay(pace_->value());
+    session_->setFixedPace(false);
     // The next game is the researcher's: it must not replay a participant's deal.
     seed_->setText(QString::number(QRandomGenerator::global()->generate64()));
   }
@@ -397,8 +403,9 @@ void PlayMode::refreshReplay() {
   if (view_) view_->showState(state, {}, false, 0);
   const Json& line = replay_->line();
   const std::vector<int> seats = viewers();
-  const QString end =
-      state.isTerminal() ? " — game over: " + outcomeText(state, replayPeople(replay_->line())) : QString();
+  const QString end = state.isTerminal()
+                          ? " — game over: " + outcomeText(state, replayPeople(replay_->line()))
+                          : QString();
   roundLabel_->setText(QString("round %1 of %2: %3%4")
                            .arg(round_)
                            .arg(replay_->rounds())

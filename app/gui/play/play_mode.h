@@ -46,7 +46,8 @@ class PlayMode : public QWidget {
 
   GameSession* session() const { return session_; }
   // A user study's game: the condition stays hidden — the heading says `label` ("Game 1 of 6"),
-  // the panel shows only the players, the AIs move at the fixed kStudyPaceMs, and of the play
+  // the panel shows only the players, the AIs and the environment move at the fixed kStudyPaceMs
+  // however long they think (GameSession::setFixedPace; no "thinks" message), and of the play
   // bar only the pause is offered (no seed, no pace, no step). An empty label returns to the
   // ordinary game mode with the researcher's pace and a fresh seed. `final`: the session is over,
   // the heading says `label` alone (not the last game's state).

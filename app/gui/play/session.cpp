@@ -15,6 +15,8 @@ GameSession::GameSession(QObject* parent) : QObject(parent) {
   pace_.setSingleShot(true);
   pace_.setInterval(600);
   connect(&pace_, &QTimer::timeout, this, &GameSession::decide);
+  hold_.setSingleShot(true);
+  connect(&hold_, &QTimer::timeout, this, &GameSession::releaseHeld);
 }
 
 GameSession::~GameSession() {
@@ -24,6 +26,8 @@ GameSession::~GameSession() {
 
 void GameSession::stopThinking() {
   pace_.stop();
+  hold_.stop();
+  held_.reset();
   abandon_.store(true);
   if (worker_.joinable()) worker_.join();
   abandon_.store(false);
@@ -40,6 +44,7 @@ void GameSession::start(const GameSetup& setup) {
   setup_ = setup;
   experiment_ = std::move(experiment);
   personMoved_ = over_ = false;
+  lateDecisions_ = 0;
   people_ = personSeats(setup_.experiment);
   lineup_ = buildLineup(experiment_, StopToken(abandon_), people_);
   match_ = std::make_unique<Match>(*experiment_.game, setup_.seed);
@@ -84,6 +89,8 @@ void GameSession::setPaused(bool paused) {
   paused_ = paused;
   if (paused)
     pace_.stop();
+  else if (held_ && !hold_.isActive())
+    releaseHeld();  // its time passed during the pause
   else
     scheduleNext();
 }
@@ -122,7 +129,11 @@ void GameSession::scheduleNext() {
     emit finished(record);
     return;
   }
-  if (!personToMove() && !paused_) pace_.start();
+  if (personToMove() || paused_) return;
+  if (fixedPace_)
+    decide();  // the pace runs from the decision's start (decided)
+  else
+    pace_.start();
 }
 
 void GameSession::decide() {
@@ -133,7 +144,9 @@ void GameSession::decide() {
   thinker_ = actor;
   emit thinkingChanged(true);
   Player* player = actor >= 0 ? lineup_.players[static_cast<size_t>(actor)].get() : nullptr;
-  worker_ = std::thread([this, player, generation = generation_] {
+  QElapsedTimer clock;
+  clock.start();
+  worker_ = std::thread([this, player, clock, generation = generation_] {
     Action action = 0;
     try {
       action = player ? match_->decide(*player) : match_->decide(*lineup_.environment);
@@ -142,11 +155,29 @@ void GameSession::decide() {
     }
     QMetaObject::invokeMethod(
         this,
-        [this, action, generation] {
-          if (generation == generation_) applyChosen(action);
+        [this, action, generation, elapsed = clock.elapsed()] {
+          if (generation == generation_) decided(action, elapsed);
         },
         Qt::QueuedConnection);
   });
+}
+
+void GameSession::decided(Action action, qint64 elapsedMs) {
+  if (!fixedPace_) return applyChosen(action);
+  const qint64 wait = pace_.interval() - elapsedMs;
+  if (wait < 0) ++lateDecisions_;
+  held_ = action;
+  if (wait > 0)
+    hold_.start(static_cast<int>(wait));
+  else
+    releaseHeld();
+}
+
+void GameSession::releaseHeld() {
+  if (!held_ || paused_) return;  // shown when the pause ends (setPaused)
+  const Action action = *held_;
+  held_.reset();
+  applyChosen(action);
 }
 
 void GameSession::applyChosen(Action action) {

@@ -3,6 +3,7 @@
 // or AIs and whose environment is an environment player. AIs and the environment decide on a
 // worker thread at an adjustable pace, so the window never waits for them; a person's click is
 // applied when it is legal.
+#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 #include <atomic>
@@ -74,6 +75,14 @@ class GameSession : public QObject {
   void setPaused(bool paused);
   bool paused() const { return paused_; }
   void step();
+  // Fixed pace (a study): a decision starts as soon as its turn comes and is shown when delay()
+  // has passed since then, however long it took, so that how long the environment thinks does not
+  // tell a participant the condition. Off (the default): the delay, then the decision's own time.
+  void setFixedPace(bool fixed) { fixedPace_ = fixed; }
+  bool fixedPace() const { return fixedPace_; }
+  // Under a fixed pace, the decisions that took longer than delay() since the game started (each
+  // one shown late, by a time that depends on who decided): a study's pace must exceed them.
+  int lateDecisions() const { return lateDecisions_; }
   // Plays on the calling thread until `rounds` rounds are complete (a person's seat played by
   // the game's first searching AI) and stops at the next decision: for screenshots and demos.
   void fastForward(int rounds);
@@ -90,6 +99,10 @@ class GameSession : public QObject {
   void scheduleNext();
   void decide();
   void applyChosen(Action action);
+  // A decision `action` has arrived from the worker `elapsedMs` after it began: applied now, or
+  // under a fixed pace held until delay() has passed (and while paused).
+  void decided(Action action, qint64 elapsedMs);
+  void releaseHeld();
 
   GameSetup setup_;
   Experiment experiment_;
@@ -100,6 +113,10 @@ class GameSession : public QObject {
   Lineup lineup_;                            // null players for a person's seats
   std::optional<EnvironmentMove> lastMove_;
   QTimer pace_;
+  QTimer hold_;                 // a fixed pace's wait before a held decision is shown
+  std::optional<Action> held_;  // a decision computed and not yet shown
+  bool fixedPace_ = false;
+  int lateDecisions_ = 0;
   bool paused_ = false;
   bool personMoved_ = false;
   bool over_ = false;

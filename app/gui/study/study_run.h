@@ -26,6 +26,8 @@ class StudyRun : public QObject {
   const StudySession& session() const { return session_; }
   // The questionnaire shown now (null between questionnaires).
   Questionnaire* questionnaire() const;
+  // The index of the planned game being played (-1: none, e.g. while a questionnaire is open).
+  int playing() const { return playing_; }
   // "Game 2 of 6" for game `index`.
   QString label(int index) const;
 
