@@ -24,12 +24,25 @@ ctest_stage() {
     failed=$((failed + 1))
     return
   fi
+  echo "$name: the slowest tests"
+  grep -E 'Test +#[0-9]+: .* sec$' "$log" | sed -E 's/.*Test +#[0-9]+: ([^ ]+).* ([0-9.]+) sec$/\2 \1/' |
+    sort -rn | head -8 | sed 's/^/  /'
   local total bad
   total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$summary")
   bad=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$summary")
   passed=$((passed + total - bad))
   failed=$((failed + bad))
 }
+
+# stage_time NAME: prints how long the stage since the last call took (the 40-minute budget).
+stage_start=$SECONDS
+stage_time() {
+  local took=$((SECONDS - stage_start))
+  echo "time: $1 $((took / 60)) min $((took % 60)) s"
+  timings+="$1 $((took / 60))m$((took % 60))s; "
+  stage_start=$SECONDS
+}
+timings=""
 
 # build NAME COMMAND...: a build step; a failure counts once and skips that stage's tests.
 build() {
@@ -42,21 +55,26 @@ build() {
 }
 
 bash scripts/install-deps.sh build gui test cluster || { echo "0 passed, 1 failed"; exit 1; }
+stage_time install
 
 if build release cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DDDALAB_TESTS=ON \
   -DDDALAB_GUI=ON -DCMAKE_CXX_FLAGS="-Werror" >/dev/null &&
   build release cmake --build build-test -j2; then
+  stage_time release-build
   ctest_stage release build-test
 fi
+stage_time release-tests
 
 # Memory errors and undefined behaviour (dangling references, overflows) fail the run.
 if build sanitize cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDDALAB_TESTS=ON \
   -DDDALAB_GUI="${SANITIZE_GUI:-ON}" \
   -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
   >/dev/null && build sanitize cmake --build build-sanitize -j2; then
+  stage_time sanitize-build
   export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
   ctest_stage sanitize build-sanitize
 fi
+stage_time sanitize-tests
 
 # The batch parser and validator under libFuzzer (findings fail the run); its thousands of
 # lines of progress go to a log, shown in part only when it fails.
@@ -68,6 +86,8 @@ else
   echo "fuzz: failed (the findings are in build-fuzz/findings/)"
   failed=$((failed + 1))
 fi
+stage_time fuzz
 
+echo "stages: ${timings}total $((SECONDS / 60)) min $((SECONDS % 60)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
