@@ -16,6 +16,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QInputDialog>
 #include <QLegend>
@@ -138,6 +140,21 @@ QWidget* scoresTab(BatchMode& batch) {
 }
 
 // The plot of `chart` is at least `minimum` pixels high and tall enough for its y-axis title.
+// No text the chart draws (title, axis titles, category and tick labels, legend) is cut short:
+// Qt Charts ends a label that does not fit its room with "...".
+void checkNoTextCut(const QChart& chart) {
+  QVERIFY(chart.scene());
+  int texts = 0;
+  for (const QGraphicsItem* item : chart.scene()->items()) {
+    const auto* text = qgraphicsitem_cast<const QGraphicsTextItem*>(item);
+    if (!text || !text->isVisible()) continue;
+    ++texts;
+    const QString shown = text->toPlainText();
+    QVERIFY2(!shown.contains("...") && !shown.contains(QChar(0x2026)), qPrintable(shown));
+  }
+  QVERIFY(texts >= 13);  // the thirteen metric names at least
+}
+
 void checkPlotHeight(QChart* chart, int minimum) {
   const QList<QAbstractAxis*> vertical = chart->axes(Qt::Vertical);
   QCOMPARE(vertical.size(), 1);
@@ -392,7 +409,8 @@ class GuiTest : public QObject {
 
   // At 1024 x 700 the Compare chart (two rows, error bars, the title's second line) leaves its
   // plot tall enough for the whole y-axis title and bars that can be read (it once read "Rati…"
-  // over bars about 45 pixels tall).
+  // over bars about 45 pixels tall), and every metric's name whole (slanted: upright they were
+  // cut to "Lead ch…", "Believab…"; the slant costs the plot about 45 pixels).
   void compareChartFitsA1024x700Window() {
     QTemporaryDir dir;
     QCOMPARE(runCli({"run", smallBatch(dir, 12), "--out", dir.filePath("r"), "--quiet"}), 0);
@@ -400,7 +418,8 @@ class GuiTest : public QObject {
     QVERIFY(window);
     QChart* chart = window->batch()->compare()->view()->chart();
     QVERIFY(chart->title().contains("error bars"));  // the analysis is there
-    checkPlotHeight(chart, 150);
+    checkPlotHeight(chart, 100);
+    checkNoTextCut(*chart);  // the metric names were "Lead ch…", "Believab…", "Decisive…"
   }
 
   // A legend click hides a row's bars and its error bars (Compare and Scores), a second click
@@ -414,8 +433,8 @@ class GuiTest : public QObject {
     BatchMode& batch = *window->batch();
     const QSet<QString> okabeIto = {"#0072b2", "#e69f00", "#009e73", "#cc79a7",
                                     "#56b4e9", "#d55e00", "#f0e442"};
-    for (QWidget* tab : {static_cast<QWidget*>(batch.compare()),
-                         static_cast<QWidget*>(batch.scores())}) {
+    for (QWidget* tab :
+         {static_cast<QWidget*>(batch.compare()), static_cast<QWidget*>(batch.scores())}) {
       batch.tabs()->setCurrentWidget(tab);
       QChart* chart = tab == batch.compare() ? batch.compare()->view()->chart()
                                              : batch.scores()->chart()->view()->chart();
@@ -780,9 +799,9 @@ class GuiTest : public QObject {
     bool found = false;
     for (const SweepRow& r : table.rows)
       if (r.series == "c/e-hc" && r.values[tension]->value == smallest)
-        found = found ||
-                (map.best()->x == QString::fromStdString(r.point.at("random_prob").dump()) &&
-                 map.best()->y == QString::fromStdString(r.point.at("tension").dump()));
+        found =
+            found || (map.best()->x == QString::fromStdString(r.point.at("random_prob").dump()) &&
+                      map.best()->y == QString::fromStdString(r.point.at("tension").dump()));
     QVERIFY(found);
     // --export-charts writes the line chart per axis and the heat map per series.
     QProcess gui;

@@ -6,6 +6,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QLegend>
 #include <QLegendMarker>
@@ -188,6 +189,30 @@ QChart* histogramChart(Metric metric, std::span<const Sample> samples, int bins,
 
 namespace {
 
+// Category labels stay upright while each fits its share of the plot's width and slant as little
+// as the window's narrowness needs (Qt Charts would cut "Believability" to "Believab…"); checked
+// again whenever the plot area changes size.
+void slantLabelsWhenNarrow(QChart* chart, QBarCategoryAxis* categories) {
+  QObject::connect(chart, &QChart::plotAreaChanged, categories, [categories](const QRectF& plot) {
+    const QStringList labels = categories->categories();
+    if (labels.isEmpty()) return;
+    const QFontMetricsF metrics(categories->labelsFont());
+    qreal widest = 0;
+    for (const QString& label : labels) widest = std::max(widest, metrics.horizontalAdvance(label));
+    const qreal share =
+        plot.width() / static_cast<qreal>(labels.size()) - metrics.averageCharWidth();
+    int angle = -90;  // the steepest: a label then needs only its height across
+    for (const int a : {0, -60}) {
+      const qreal radians = a * M_PI / 180;
+      if (widest * std::cos(radians) + metrics.height() * std::abs(std::sin(radians)) <= share) {
+        angle = a;
+        break;
+      }
+    }
+    if (categories->labelsAngle() != angle) categories->setLabelsAngle(angle);
+  });
+}
+
 // The bootstrap interval of `row`'s score in comparison `comparison`, if an analysis has it.
 std::optional<std::pair<double, double>> scoreInterval(std::span<const ComparisonAnalysis> analyses,
                                                        const std::string& comparison,
@@ -271,6 +296,7 @@ QChart* intervalBarChart(const QString& heading, const QString& yLabel,
   series->attachAxis(categories);
   series->attachAxis(y);
   chart->legend()->setVisible(false);
+  slantLabelsWhenNarrow(chart, categories);
   addErrorBars(chart, *series, bars.size(), y, [&](size_t, size_t c) {
     const IntervalBar& bar = bars[c];
     return bar.low < bar.high ? std::optional(std::pair(bar.low, bar.high)) : std::nullopt;
@@ -302,11 +328,12 @@ QChart* comparisonChart(const ComparisonScores& scores, const ComparisonAnalysis
   auto* categories = new QBarCategoryAxis;
   for (size_t k = 0; k < scores.columns.size(); ++k)
     if (scores.scored[k]) categories->append(title(scores.columns[k].key()));
-  // Thirteen metric names side by side: a smaller font keeps more of each in a narrow window.
+  // Thirteen metric names side by side: a smaller font keeps more of them upright.
   QFont small = categories->labelsFont();
   small.setPointSizeF(small.pointSizeF() * 0.85);
   categories->setLabelsFont(small);
-  auto* y = valueAxis("Ratio to the best");
+  slantLabelsWhenNarrow(chart, categories);
+  auto* y = valueAxis("Ratio");  // "to the best" is in the heading; a short title fits a low plot
   y->setRange(0, 1.05);
   y->setTickType(QValueAxis::TicksDynamic);
   y->setTickAnchor(0);
@@ -375,6 +402,7 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table,
   auto* categories = new QBarCategoryAxis;
   for (const auto& c : grid.comparisons) categories->append(QString::fromStdString(c));
   if (grid.comparisons.size() > 1) categories->append("mean");
+  slantLabelsWhenNarrow(chart, categories);
   auto* y = valueAxis("Score");
   y->setRange(0, most);
   y->setTickType(QValueAxis::TicksDynamic);

@@ -16,6 +16,7 @@ GameSession::GameSession(QObject* parent) : QObject(parent) {
   pace_.setInterval(600);
   connect(&pace_, &QTimer::timeout, this, &GameSession::decide);
   hold_.setSingleShot(true);
+  hold_.setTimerType(Qt::PreciseTimer);  // a coarse timer may fire 5 % early: a shorter wait
   connect(&hold_, &QTimer::timeout, this, &GameSession::releaseHeld);
 }
 
