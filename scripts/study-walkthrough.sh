@@ -14,7 +14,7 @@ games=${2:-200}
 repetitions=${3:-400}
 build=${BUILD:-build}
 ddalab=$build/app/cli/ddalab
-protocol=experiments/studies/user-study-ludo.json
+protocol=studies/protocols/user-study-ludo.json
 rm -rf "$out" && mkdir -p "$out/sessions" "$out/img"
 
 echo "== three participants play $protocol by clicks (Xvfb)"

@@ -21,7 +21,7 @@ expect() {
 }
 
 # Every shipped experiment file is valid.
-for f in "$src"/experiments/*.json "$src"/experiments/thesis/*.json "$src"/experiments/studies/*.json \
+for f in "$src"/experiments/*.json "$src"/experiments/thesis/*.json "$src"/experiments/studies/*.json "$src"/studies/protocols/*.json \
   "$src"/experiments/sweeps/*.json; do
   expect 0 ": ok" "$ddalab" validate "$f"
 done
@@ -230,7 +230,7 @@ expect 2 "link.json: is a symbolic link" "$ddalab" sweep expand "$sweep" --out "
 
 # User studies: a protocol is validated (its mistakes named by file and JSON path), simulated
 # participants' sessions are analysed, and the power of the shipped Ludo protocol is estimated.
-study="$src/experiments/studies/user-study-ludo.json"
+study="$src/studies/protocols/user-study-ludo.json"
 expect 0 "ok (3 conditions x 2 games" "$ddalab" study validate "$study"
 sed 's/"latin-square"/"alphabetical"/' "$study" >"$work/bad-study.json"
 expect 2 "bad-study.json: \$.order.scheme: expected \"latin-square\"" "$ddalab" study validate "$work/bad-study.json"

@@ -9,8 +9,8 @@
 #include <numeric>
 #include <set>
 
-#include "experiments/study_analysis.h"
-#include "experiments/study_simulate.h"
+#include "studies/analysis.h"
+#include "studies/simulate.h"
 #include "results/statistics.h"
 #include "tests/support.h"
 
@@ -95,7 +95,7 @@ TEST_CASE(
 TEST_CASE("the shipped study protocols are valid", "[study]") {
   for (const char* name : {"user-study-ludo.json", "user-study-lost-cities.json"}) {
     INFO(name);
-    const StudyProtocol p = loadStudyProtocol(kSourceDir / "experiments/studies" / name);
+    const StudyProtocol p = loadStudyProtocol(kSourceDir / "studies/protocols" / name);
     CHECK(p.conditions.size() >= 2);
   }
 }

@@ -5,7 +5,7 @@
 #include "core/catalog.h"
 #include "experiments/batch.h"
 #include "experiments/plugins.h"
-#include "experiments/study.h"
+#include "studies/study.h"
 #include "games/registry.h"
 #include "players/registry.h"
 #include "results/csv.h"

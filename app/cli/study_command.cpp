@@ -4,8 +4,8 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/options.h"
-#include "experiments/study_analysis.h"
-#include "experiments/study_simulate.h"
+#include "studies/analysis.h"
+#include "studies/simulate.h"
 
 namespace ddalab::cli {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/study.h"
+#include "studies/study.h"
 
 QT_BEGIN_NAMESPACE
 class QAction;

@@ -35,8 +35,8 @@
 #include "app/gui/study/study_analysis_view.h"
 #include "app/gui/study/study_dialogs.h"
 #include "app/gui/study/study_run.h"
-#include "experiments/study_analysis.h"
-#include "experiments/study_simulate.h"
+#include "studies/analysis.h"
+#include "studies/simulate.h"
 #include "tests/gui/gui_support.h"
 
 using namespace ddalab;
@@ -337,7 +337,7 @@ class StudyTest : public QObject {
   void analysisViewShowsTheLibrarysNumbers() {
     QTemporaryDir dir;
     const StudyProtocol protocol = parseStudyProtocol(
-        Json::parse(std::ifstream(DDALAB_SOURCE_DIR "/experiments/studies/user-study-ludo.json")),
+        Json::parse(std::ifstream(DDALAB_SOURCE_DIR "/studies/protocols/user-study-ludo.json")),
         "user-study-ludo.json");
     StudySimulation simulation;
     simulation.participants = 6;
@@ -373,7 +373,7 @@ class StudyTest : public QObject {
     QTemporaryDir temp;
     const QByteArray keep = qgetenv("DDALAB_WALKTHROUGH");
     const QString folder = keep.isEmpty() ? temp.path() : QString::fromUtf8(keep);
-    const QString file = DDALAB_SOURCE_DIR "/experiments/studies/user-study-ludo.json";
+    const QString file = DDALAB_SOURCE_DIR "/studies/protocols/user-study-ludo.json";
     const StudyProtocol protocol = loadStudyProtocol(file.toStdString());
     const size_t games =
         protocol.conditions.size() * static_cast<size_t>(protocol.gamesPerCondition);

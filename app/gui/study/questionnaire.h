@@ -6,7 +6,7 @@
 #include <QDialog>
 #include <vector>
 
-#include "experiments/study.h"
+#include "studies/study.h"
 
 QT_BEGIN_NAMESPACE
 class QAbstractButton;

@@ -4,7 +4,7 @@
 // heat map of the fun metrics against the items (Spearman's rho, the interval on hover).
 #include <QDialog>
 
-#include "experiments/study_analysis.h"
+#include "studies/analysis.h"
 
 QT_BEGIN_NAMESPACE
 class QTabWidget;

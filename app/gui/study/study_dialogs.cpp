@@ -15,7 +15,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/study/study_analysis_view.h"
-#include "experiments/study_analysis.h"
+#include "studies/analysis.h"
 
 namespace ddalab::gui {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "experiments/study.h"
+#include "studies/study.h"
 
 QT_BEGIN_NAMESPACE
 class QLabel;

@@ -6,7 +6,7 @@
 #include <QObject>
 #include <QPointer>
 
-#include "experiments/study.h"
+#include "studies/study.h"
 
 namespace ddalab::gui {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/study.h"
+#include "studies/study.h"
 #include "results/statistics.h"
 
 namespace ddalab {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/study.h"
+#include "studies/study.h"
 
 namespace ddalab {
 

@@ -1,4 +1,4 @@
-#include "experiments/study.h"
+#include "studies/study.h"
 
 #include <algorithm>
 #include <climits>

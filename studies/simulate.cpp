@@ -1,4 +1,4 @@
-#include "experiments/study_simulate.h"
+#include "studies/simulate.h"
 
 #include <algorithm>
 #include <atomic>
@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "experiments/runner.h"
-#include "experiments/study_analysis.h"
+#include "studies/analysis.h"
 
 namespace ddalab {
 

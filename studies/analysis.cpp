@@ -1,4 +1,4 @@
-#include "experiments/study_analysis.h"
+#include "studies/analysis.h"
 
 #include <algorithm>
 #include <cmath>
