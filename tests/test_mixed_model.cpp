@@ -1,0 +1,203 @@
+// The mixed model of a study's condition comparison (studies/mixed_model.h) against R's lme4 +
+// lmerTest: the numbers below are what tests/lme4_reference.R prints for the data sets in
+// tests/data/ (lmer(answer ~ condition + period + (1 | participant), REML), Satterthwaite).
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "core/params.h"
+#include "studies/mixed_model.h"
+
+using namespace ddalab;
+
+namespace {
+
+const std::string kData = DDALAB_TEST_DATA;
+
+struct Coefficient {
+  std::string name;
+  double estimate, se, df;
+};
+struct Reference {
+  std::string file;
+  std::vector<Coefficient> coefficients;
+  double participantVariance, residualVariance, reml;
+};
+
+// lmerTest 3.1 / lme4 1.1 on R 4.2 (Rscript tests/lme4_reference.R print tests/data/mixed_*.csv).
+const std::vector<Reference> kReferences = {
+    {"mixed_crossover12.csv",
+     {{"(Intercept)", 4.3750000000000071, 0.31010611293474283, 18.72941061548115},
+      {"conditione-hillclimber", 0.80555555555555569, 0.2152275616468847, 58.000000053283543},
+      {"period2", 0.41666666666666674, 0.2152275616468847, 58.000000053283543}},
+     0.73708348572177318,
+     0.83381225926434377,
+     213.58332909064745},
+    {"mixed_dropouts3.csv",
+     {{"(Intercept)", 3.7389667430324165, 0.34405407909598756, 41.938760714306603},
+      {"conditione-random", -0.32701554876365285, 0.2887439775263978, 75.63942240204409},
+      {"conditione-hillclimber", 0.94344865299971936, 0.2841807068714377, 74.995077730470754},
+      {"period2", 0.093290693085231483, 0.27349115206071606, 74.226047290320665},
+      {"period3", 0.35647574448416602, 0.30053894058063918, 76.233750400868345}},
+     1.0237698804983408,
+     1.2594942556571878,
+     320.10393157655312},
+    {"mixed_large.csv",
+     {{"(Intercept)", 55.970902777776118, 1.1650187849335081, 698.87041998272844},
+      {"conditione-random", -3.8727083333329313, 0.95830081433303926, 1196.0000020316586},
+      {"conditione-hillclimber", 4.7112500000004456, 0.95830081433303949, 1196.0000020487796},
+      {"period2", 0.25979166666701886, 0.95830081433303926, 1196.0000020316586},
+      {"period3", 3.1637500000003937, 0.95830081433303949, 1196.0000020487796}},
+     142.07641446923648,
+     220.40170818032814,
+     12222.846236649464},
+    {"mixed_singular.csv",
+     {{"(Intercept)", 45.767499999999984, 3.2891397616430984, 36.999999999686288},
+      {"conditionb", 7.3550000000000155, 3.7979714535738895, 36.999999999761478},
+      {"period2", 3.9950000000000023, 3.7979714535738895, 36.999999999761478}},
+     0,
+     144.2458716216216,
+     297.24171465598158},
+};
+
+bool close(double a, double b, double relative, double floor = 1e-12) {
+  return std::abs(a - b) <= relative * std::max(std::abs(b), floor);
+}
+
+MixedFit fitted(const MixedData& data) {
+  std::string why;
+  const auto fit = fitMixedModel(data, &why);
+  INFO(why);
+  REQUIRE(fit);
+  return *fit;
+}
+
+std::string writeTemporary(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("ddalab-mixed-" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("The mixed model equals lme4 and lmerTest on the shipped data sets", "[mixed_model]") {
+  for (const Reference& ref : kReferences) {
+    INFO(ref.file);
+    const MixedFit fit = fitted(readMixedCsv(kData + "/" + ref.file));
+    REQUIRE(fit.coefficientNames.size() == ref.coefficients.size());
+    for (size_t k = 0; k < ref.coefficients.size(); ++k) {
+      const Coefficient& c = ref.coefficients[k];
+      INFO(c.name);
+      CHECK(fit.coefficientNames[k] == c.name);
+      CHECK(close(fit.coefficients[k], c.estimate, 1e-6));
+      CHECK(close(fit.standardErrors[k], c.se, 1e-6));
+      std::vector<double> unit(fit.coefficients.size(), 0.0);
+      unit[k] = 1;
+      CHECK(close(mixedContrast(fit, unit, c.name).df, c.df, 1e-3 / c.df));  // 1e-3 absolute
+    }
+    CHECK(
+        close(fit.participantVariance, ref.participantVariance, 1e-5, 1e-6 * ref.residualVariance));
+    CHECK(close(fit.residualVariance, ref.residualVariance, 1e-5));
+    CHECK(close(fit.remlCriterion, ref.reml, 1e-5));
+  }
+}
+
+TEST_CASE("A participant variance estimated at 0 is a singular fit with the residual df",
+          "[mixed_model]") {
+  const MixedFit fit = fitted(readMixedCsv(kData + "/mixed_singular.csv"));
+  CHECK(fit.singular);
+  CHECK(fit.participantVariance == 0);
+  // On the boundary only the residual variance is free: df = observations - coefficients.
+  REQUIRE(fit.conditionEffects.size() == 1);
+  CHECK(fit.conditionEffects[0].df == Approx(40 - 3).epsilon(1e-9));
+  CHECK_FALSE(fitted(readMixedCsv(kData + "/mixed_crossover12.csv")).singular);
+}
+
+TEST_CASE("Condition contrasts are the model's differences with t intervals", "[mixed_model]") {
+  const MixedFit fit = fitted(readMixedCsv(kData + "/mixed_dropouts3.csv"));
+  REQUIRE(fit.conditionEffects.size() == 2);
+  const MixedContrast& random = fit.conditionEffects[0];
+  CHECK(random.name == "conditione-random");
+  // lmerTest's row for conditione-random: t, p and the interval from its df.
+  CHECK(random.t == Approx(-1.1325450025490356).epsilon(1e-6));
+  CHECK(random.p == Approx(0.26098277793988101).epsilon(1e-5));
+  CHECK(random.low == Approx(-0.90214335781474908).epsilon(1e-5));
+  CHECK(random.high == Approx(0.24811226028744332).epsilon(1e-5));
+  // e-hillclimber - e-random is the difference of the two coefficients.
+  const MixedContrast between = conditionDifference(fit, 2, 1, "hill - random");
+  CHECK(between.estimate == Approx(fit.coefficients[2] - fit.coefficients[1]));
+  CHECK(between.se > 0);
+  CHECK(between.df > 10);
+  CHECK(between.df < fit.observations);
+}
+
+TEST_CASE("The fit does not depend on the order of the rows", "[mixed_model]") {
+  MixedData data = readMixedCsv(kData + "/mixed_dropouts3.csv");
+  const MixedFit a = fitted(data);
+  std::reverse(data.observations.begin(), data.observations.end());
+  const MixedFit b = fitted(data);
+  for (size_t k = 0; k < a.coefficients.size(); ++k)
+    CHECK(a.coefficients[k] == Approx(b.coefficients[k]).epsilon(1e-10));
+  CHECK(a.participantVariance == Approx(b.participantVariance).epsilon(1e-7));
+}
+
+TEST_CASE("The mixed model refuses what it cannot fit and says why", "[mixed_model]") {
+  MixedData data;
+  data.participants = {"a", "b"};
+  data.conditions = {"x", "y"};
+  data.periods = {"1", "2"};
+  std::string why;
+  // Every participant met x in period 1 and y in period 2: condition and period confounded.
+  for (size_t p = 0; p < 2; ++p)
+    for (size_t c = 0; c < 2; ++c)
+      for (int g = 0; g < 2; ++g) data.observations.push_back({p, c, c, double(p + c + g)});
+  CHECK_FALSE(fitMixedModel(data, &why));
+  CHECK(why.find("confounded") != std::string::npos);
+  data.conditions.push_back("z");  // a condition without answers
+  CHECK_FALSE(fitMixedModel(data, &why));
+  CHECK(why.find("no answers") != std::string::npos);
+}
+
+TEST_CASE("A long table is refused naming its file, line and column", "[mixed_model]") {
+  const auto refusal = [](const std::string& text) {
+    const std::string file = writeTemporary("bad.csv", text);
+    try {
+      readMixedCsv(file);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(refusal("participant,condition,answer\na,x,1\n").find("no column 'period'") !=
+        std::string::npos);
+  const std::string notNumber =
+      refusal("participant,condition,period,answer\na,x,1,2\nb,y,1,lots\n");
+  CHECK(notNumber.find("bad.csv:3: column answer") != std::string::npos);
+  CHECK(refusal("participant,condition,period,answer\na,x,first,2\n").find(":2: column period") !=
+        std::string::npos);
+  CHECK(refusal("participant,condition,period,answer\na,x,1\n").find(":2: column answer") !=
+        std::string::npos);
+  CHECK(refusal("participant,condition,period,answer\n,x,1,2\n").find("column participant") !=
+        std::string::npos);
+  CHECK(refusal("participant,condition,period,answer\n\"a,x,1,2\n").find("not closed") !=
+        std::string::npos);
+  CHECK(refusal("participant,condition,period,answer\na,x,1,inf\n").find("finite") !=
+        std::string::npos);
+  CHECK(refusal("participant,item,condition,period,answer\na,fun,x,1,2\na,tension,x,1,2\n")
+            .find("--item") != std::string::npos);
+  CHECK(refusal("").find("is empty") != std::string::npos);
+}
+
+TEST_CASE("A long table with an item column gives the rows of one item", "[mixed_model]") {
+  const std::string file = writeTemporary("items.csv",
+                                          "item,answer,period,condition,participant\nfun,3,2,\"x,"
+                                          "1\",a\ntension,9,1,y,a\nfun,4,1,y,a\n");
+  const MixedData data = readMixedCsv(file, "fun");
+  REQUIRE(data.observations.size() == 2);
+  CHECK(data.conditions == std::vector<std::string>{"x,1", "y"});  // first appearance
+  CHECK(data.periods == std::vector<std::string>{"1", "2"});       // as numbers
+  CHECK(data.observations[0].period == 1);
+  CHECK(data.observations[1].answer == 4);
+}
