@@ -8,6 +8,9 @@
 #include <fstream>
 
 #include "core/params.h"
+#include "core/rng.h"
+#include "results/statistics.h"
+#include "studies/analysis.h"
 #include "studies/mixed_model.h"
 
 using namespace ddalab;
@@ -200,4 +203,126 @@ TEST_CASE("A long table with an item column gives the rows of one item", "[mixed
   CHECK(data.periods == std::vector<std::string>{"1", "2"});       // as numbers
   CHECK(data.observations[0].period == 1);
   CHECK(data.observations[1].answer == 4);
+}
+
+namespace {
+
+Json threeConditionProtocol() {
+  return Json::parse(R"({
+    "format": "ddalab-study/1", "name": "t3", "seed": 7,
+    "game": {"id": "ludo", "params": {"players": 2}},
+    "seats": [{"id": "human"}, {"id": "random"}],
+    "conditions": [{"name": "plain", "environment": {"id": "e-random"}},
+                   {"name": "steered", "environment": {"id": "e-hillclimber"},
+                    "coefficients": {"lead_changes": 10}},
+                   {"name": "half", "environment": {"id": "e-hillclimber",
+                                                    "params": {"random_prob": 0.5}},
+                    "coefficients": {"lead_changes": 10}}],
+    "games_per_condition": 2,
+    "simulated_person": {"id": "random"}})");
+}
+
+// Six participants (every row of the Williams square once) answering with a participant bias, a
+// condition effect on enjoyment and noise, all from a fixed seed.
+StudySessions inMemoryStudy(const Json& document) {
+  const StudyProtocol p = parseStudyProtocol(document, "p.json");
+  StudySessions study;
+  study.protocol = p;
+  Rng rng(38);
+  const auto normal = [&] { return rng.normal(); };
+  for (int k = 0; k < 6; ++k) {
+    StudySession s = StudySession::inMemory(std::make_shared<const StudyProtocol>(p),
+                                            std::string(1, static_cast<char>('a' + k)), k);
+    const double bias = normal();
+    for (const PlannedGame& g : s.plan()) {
+      s.saveGame(g, GameRecord{}, Json());
+      const double effect = g.condition == 1 ? 1.0 : 0.0;
+      const double enjoyment = std::round(4 + bias + effect + normal());
+      s.saveAnswers(g.index, {{std::clamp(enjoyment, 1.0, 7.0), 4, 4, 4, 4}, ""});
+    }
+    study.sessions.push_back(std::move(s));
+  }
+  return study;
+}
+
+}  // namespace
+
+TEST_CASE("study analyze reports the mixed model of each item beside the Wilcoxon check",
+          "[mixed_model][study]") {
+  const StudyAnalysis a = analyzeStudy(inMemoryStudy(threeConditionProtocol()), 1, false);
+  REQUIRE(a.mixedItems.size() == 5);
+  CHECK(a.mixedItems[0].failure.empty());
+  CHECK(a.mixedItems[0].withPeriod);
+  // Items answered 4 every time cannot be fitted; the analysis says so.
+  CHECK(a.mixedItems[1].failure.find("same") != std::string::npos);
+  REQUIRE(a.mixedComparisons.size() == 3);  // enjoyment's three pairs
+  std::vector<double> p;
+  for (size_t k = 0; k < 3; ++k) {
+    const auto& m = a.mixedComparisons[k];
+    const auto& w = a.comparisons[k];  // the Wilcoxon on the same pair, same sign
+    CHECK((m.item == w.item && m.first == w.first && m.second == w.second));
+    // Every participant met every condition in every period equally often: the model's
+    // estimate is the difference of the participants' means.
+    CHECK(m.contrast.estimate == Approx(w.meanDifference).epsilon(1e-9));
+    CHECK_FALSE(m.primary);
+    p.push_back(m.contrast.p);
+  }
+  const std::vector<double> holm = holmAdjust(p);
+  for (size_t k = 0; k < 3; ++k) CHECK(a.mixedComparisons[k].holmP == Approx(holm[k]));
+}
+
+TEST_CASE("a pre-registered primary test is reported alone and unadjusted, the rest Holm",
+          "[mixed_model][study]") {
+  Json document = threeConditionProtocol();
+  document["analysis"] = {{"primary", {{"item", "enjoyment"}, {"contrast", {"half", "plain"}}}},
+                          {"alpha", 0.01}};
+  const StudyAnalysis a = analyzeStudy(inMemoryStudy(document), 1, false);
+  CHECK(a.plan.alpha == 0.01);
+  const auto primary = std::find_if(a.mixedComparisons.begin(), a.mixedComparisons.end(),
+                                    [](const auto& c) { return c.primary; });
+  REQUIRE(primary != a.mixedComparisons.end());
+  CHECK(std::count_if(a.mixedComparisons.begin(), a.mixedComparisons.end(),
+                      [](const auto& c) { return c.primary; }) == 1);
+  CHECK((primary->first == "half" && primary->second == "plain"));  // as registered
+  CHECK(primary->holmP == primary->contrast.p);
+  std::vector<double> p;
+  for (const auto& c : a.mixedComparisons)
+    if (!c.primary) p.push_back(c.contrast.p);
+  const std::vector<double> holm = holmAdjust(p);
+  size_t e = 0;
+  for (const auto& c : a.mixedComparisons)
+    if (!c.primary) CHECK(c.holmP == Approx(holm[e++]));
+  // The same test without the registration: the opposite sign, and Holm over all three.
+  const StudyAnalysis open = analyzeStudy(inMemoryStudy(threeConditionProtocol()), 1, false);
+  const auto& same = open.mixedComparisons[1];  // plain - half
+  CHECK(same.contrast.estimate == Approx(-primary->contrast.estimate));
+  CHECK(same.holmP >= same.contrast.p);
+  const auto wilcoxon = std::find_if(a.comparisons.begin(), a.comparisons.end(),
+                                     [](const auto& c) { return c.primary; });
+  REQUIRE(wilcoxon != a.comparisons.end());
+  CHECK(wilcoxon->holmP == wilcoxon->test.p);
+}
+
+TEST_CASE("a protocol's analysis plan is refused naming its JSON path", "[mixed_model][study]") {
+  const auto refused = [](const Json& analysis) {
+    Json document = threeConditionProtocol();
+    document["analysis"] = analysis;
+    try {
+      parseStudyProtocol(document, "p.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const Json contrast = {"steered", "plain"};
+  CHECK(refused({{"primary", {{"item", "fun"}, {"contrast", contrast}}}})
+            .find("p.json: $.analysis.primary.item: unknown item 'fun'") != std::string::npos);
+  CHECK(refused({{"primary", {{"item", "enjoyment"}, {"contrast", {"steered", "dda"}}}}})
+            .find("$.analysis.primary.contrast[1]: unknown condition 'dda'") != std::string::npos);
+  CHECK(refused({{"primary", {{"item", "enjoyment"}, {"contrast", {"plain", "plain"}}}}})
+            .find("two different") != std::string::npos);
+  CHECK(refused({{"alpha", 0.7}}).find("$.analysis.alpha") != std::string::npos);
+  CHECK(refused({{"primary", {{"item", "enjoyment"}}}}).find("contrast") != std::string::npos);
+  CHECK(refused({{"secondary", 1}}).find("unknown key 'secondary'") != std::string::npos);
+  CHECK(refused({{"primary", {{"item", "enjoyment"}, {"contrast", contrast}}}}) == "accepted");
 }
