@@ -300,7 +300,11 @@ double tQuantile975(double df) {
 
 }  // namespace
 
-std::optional<MixedFit> fitMixedModel(const MixedData& data, std::string* why) {
+namespace {
+
+// The fit at variance ratio `theta` (the REML optimum, or 0 for the game-level model).
+std::optional<MixedFit> fitAt(const MixedData& data, std::optional<double> fixedRatio,
+                              std::string* why) {
   std::string reason;
   const std::optional<Design> d = design(data, reason);
   if (d && residualDf(*d) > 0 && (d->y.array() - d->y.mean()).abs().maxCoeff() == 0)
@@ -309,7 +313,7 @@ std::optional<MixedFit> fitMixedModel(const MixedData& data, std::string* why) {
     if (why) *why = reason;
     return std::nullopt;
   }
-  const double theta = optimalRatio(*d);
+  const double theta = fixedRatio ? *fixedRatio : optimalRatio(*d);
   const Gls unit = gls(*d, theta, 1);
   MixedFit fit;
   fit.residualVariance = unit.quadratic / residualDf(*d);
@@ -331,6 +335,16 @@ std::optional<MixedFit> fitMixedModel(const MixedData& data, std::string* why) {
   for (size_t c = 1; c < d->conditions; ++c)
     fit.conditionEffects.push_back(conditionDifference(fit, c, 0, d->names[c]));
   return fit;
+}
+
+}  // namespace
+
+std::optional<MixedFit> fitMixedModel(const MixedData& data, std::string* why) {
+  return fitAt(data, std::nullopt, why);
+}
+
+std::optional<MixedFit> fitGameLevelModel(const MixedData& data, std::string* why) {
+  return fitAt(data, 0.0, why);
 }
 
 MixedContrast mixedContrast(const MixedFit& fit, std::span<const double> weights,

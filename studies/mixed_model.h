@@ -55,6 +55,10 @@ struct MixedFit {
 // no variation). Periods with one level or none are left out of the model.
 std::optional<MixedFit> fitMixedModel(const MixedData& data, std::string* why = nullptr);
 
+// answer ~ condition + period by least squares with every answer independent (the participant
+// ignored, df = answers - coefficients): the game-level analysis, kept to show what it gets wrong.
+std::optional<MixedFit> fitGameLevelModel(const MixedData& data, std::string* why = nullptr);
+
 // The contrast `weights` (one per coefficient) of a fit: estimate, SE, Satterthwaite df, t, p, CI.
 MixedContrast mixedContrast(const MixedFit& fit, std::span<const double> weights,
                             const std::string& name);
