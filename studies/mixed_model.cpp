@@ -103,12 +103,15 @@ double profiledReml(const Design& d, double theta) {
   return g.logDetV + g.logDetXVX + dfr * (1 + std::log(2 * std::numbers::pi * g.quadratic / dfr));
 }
 
+// The largest variance ratio searched (participant variance a million times the residual's).
+constexpr double kLargestRatio = 1e6;
+
 // The ratio theta >= 0 minimising the profiled criterion: a grid over sqrt(theta) (lme4's relative
 // standard deviation) finds the basin, Brent polishes it, and 0 wins ties (a singular fit).
 double optimalRatio(const Design& d) {
   const auto criterion = [&](double u) { return profiledReml(d, u * u); };
   std::vector<double> grid = {0};
-  for (int k = -40; k <= 30; ++k) grid.push_back(std::pow(10.0, k / 10.0));
+  for (int k = -40; k <= 30; ++k) grid.push_back(std::pow(10.0, k / 10.0));  // to sqrt(1e6)
   size_t best = 0;
   std::vector<double> value(grid.size());
   for (size_t k = 0; k < grid.size(); ++k) {
@@ -317,6 +320,12 @@ std::optional<MixedFit> fitAt(const MixedData& data, std::optional<double> fixed
   const Gls unit = gls(*d, theta, 1);
   MixedFit fit;
   fit.residualVariance = unit.quadratic / residualDf(*d);
+  // Answers constant within every participant (beyond condition and period) leave no residual:
+  // the criterion falls without end as the ratio grows, to the top of the search.
+  if (theta >= 0.99 * kLargestRatio || !(fit.residualVariance > 0)) {
+    if (why) *why = "no answer varies within a participant: the residual variance is 0";
+    return std::nullopt;
+  }
   fit.participantVariance = theta * fit.residualVariance;
   fit.singular = theta == 0;
   fit.remlCriterion = profiledReml(*d, theta);

@@ -158,6 +158,14 @@ TEST_CASE("The mixed model refuses what it cannot fit and says why", "[mixed_mod
       for (int g = 0; g < 2; ++g) data.observations.push_back({p, c, c, double(p + c + g)});
   CHECK_FALSE(fitMixedModel(data, &why));
   CHECK(why.find("confounded") != std::string::npos);
+  // Each participant gives one answer throughout: nothing varies within a participant.
+  MixedData flat = data;
+  for (MixedObservation& o : flat.observations) {
+    o.period = o.condition == 0 ? o.participant : 1 - o.participant;  // AB and BA
+    o.answer = double(o.participant);
+  }
+  CHECK_FALSE(fitMixedModel(flat, &why));
+  CHECK(why.find("within a participant") != std::string::npos);
   data.conditions.push_back("z");  // a condition without answers
   CHECK_FALSE(fitMixedModel(data, &why));
   CHECK(why.find("no answers") != std::string::npos);
