@@ -146,10 +146,30 @@ void addMeans(const StudySessions& study, const std::vector<Observation>& all, S
     }
 }
 
+// Whether (item, a, b) is the protocol's pre-registered test, in either order.
+bool isPrimary(const StudyAnalysisPlan& plan, const std::string& item, const std::string& a,
+               const std::string& b) {
+  return item == plan.primaryItem && ((a == plan.primaryFirst && b == plan.primarySecond) ||
+                                      (a == plan.primarySecond && b == plan.primaryFirst));
+}
+
+// Holm over the exploratory p-values; the primary test keeps its own p.
+std::vector<double> holmExploratory(const std::vector<double>& p,
+                                    const std::vector<bool>& primary) {
+  std::vector<double> exploratory;
+  for (size_t k = 0; k < p.size(); ++k)
+    if (!primary[k]) exploratory.push_back(p[k]);
+  const std::vector<double> adjusted = holmAdjust(exploratory);
+  std::vector<double> out(p.size());
+  for (size_t k = 0, e = 0; k < p.size(); ++k) out[k] = primary[k] ? p[k] : adjusted[e++];
+  return out;
+}
+
 void addComparisons(const StudySessions& study, const std::vector<Observation>& all,
                     StudyAnalysis& a) {
   const StudyProtocol& protocol = study.protocol;
   std::vector<double> p;
+  std::vector<bool> primary;
   for (size_t i = 0; i < protocol.items.size(); ++i)
     for (size_t first = 0; first < protocol.conditions.size(); ++first)
       for (size_t second = first + 1; second < protocol.conditions.size(); ++second) {
@@ -167,11 +187,81 @@ void addComparisons(const StudySessions& study, const std::vector<Observation>& 
                                : std::accumulate(differences.begin(), differences.end(), 0.0) /
                                      static_cast<double>(differences.size());
         c.test = wilcoxonSignedRank(differences);
+        c.primary = isPrimary(protocol.analysis, c.item, c.first, c.second);
         a.comparisons.push_back(c);
         p.push_back(c.test.p);
+        primary.push_back(c.primary);
       }
-  const std::vector<double> adjusted = holmAdjust(p);
+  const std::vector<double> adjusted = holmExploratory(p, primary);
   for (size_t k = 0; k < a.comparisons.size(); ++k) a.comparisons[k].holmP = adjusted[k];
+}
+
+// The mixed model's data for item `item`: every answered game, period its position in its round.
+MixedData mixedData(const StudySessions& study, const std::vector<Observation>& all, size_t item,
+                    bool withPeriod) {
+  const size_t n = study.protocol.conditions.size();
+  MixedData d;
+  for (const StudySession& s : study.sessions) d.participants.push_back(s.participant());
+  for (const StudyCondition& c : study.protocol.conditions) d.conditions.push_back(c.name);
+  for (size_t k = 1; k <= (withPeriod ? n : 1); ++k) d.periods.push_back(std::to_string(k));
+  for (const Observation& o : all)
+    d.observations.push_back({o.participant, o.condition,
+                              withPeriod ? static_cast<size_t>(o.game->plan.index) % n : 0,
+                              o.game->answers->values[item]});
+  return d;
+}
+
+// The item's fit with period, or without it when period and condition are confounded.
+std::optional<MixedFit> fitItem(const StudySessions& study, const std::vector<Observation>& all,
+                                size_t item, StudyAnalysis::MixedItem& m) {
+  std::optional<MixedFit> fit = fitMixedModel(mixedData(study, all, item, true), &m.failure);
+  if (!fit && m.failure.find("confounded") != std::string::npos) {
+    m.withPeriod = false;
+    fit = fitMixedModel(mixedData(study, all, item, false), &m.failure);
+  }
+  if (!fit) return fit;
+  m.failure.clear();
+  m.participantVariance = fit->participantVariance;
+  m.residualVariance = fit->residualVariance;
+  m.remlCriterion = fit->remlCriterion;
+  m.singular = fit->singular;
+  return fit;
+}
+
+void addMixedModels(const StudySessions& study, const std::vector<Observation>& all,
+                    StudyAnalysis& a) {
+  const StudyProtocol& protocol = study.protocol;
+  std::vector<double> p;
+  std::vector<bool> primary;
+  for (size_t i = 0; i < protocol.items.size(); ++i) {
+    StudyAnalysis::MixedItem m;
+    m.item = protocol.items[i].key;
+    const std::optional<MixedFit> fit = fitItem(study, all, i, m);
+    if (!m.withPeriod)
+      a.notes.push_back(m.item +
+                        ": period and condition are confounded; the mixed model "
+                        "leaves period out");
+    if (!fit) a.notes.push_back(m.item + ": no mixed model (" + m.failure + ")");
+    a.mixedItems.push_back(m);
+    if (!fit) continue;
+    for (size_t first = 0; first < protocol.conditions.size(); ++first)
+      for (size_t second = first + 1; second < protocol.conditions.size(); ++second) {
+        const auto& names = protocol.conditions;
+        StudyAnalysis::MixedComparison c;
+        c.item = m.item;
+        c.primary = isPrimary(protocol.analysis, c.item, names[first].name, names[second].name);
+        size_t x = first, y = second;  // the primary test as registered, the others in order
+        if (c.primary && names[x].name != protocol.analysis.primaryFirst) std::swap(x, y);
+        c.first = names[x].name;
+        c.second = names[y].name;
+        c.contrast = conditionDifference(*fit, x, y, c.first + " - " + c.second);
+        a.mixedComparisons.push_back(c);
+        p.push_back(c.contrast.p);
+        primary.push_back(c.primary);
+      }
+  }
+  const std::vector<double> adjusted = holmExploratory(p, primary);
+  for (size_t k = 0; k < a.mixedComparisons.size(); ++k) a.mixedComparisons[k].holmP = adjusted[k];
 }
 
 // The metrics that vary over the games (a constant one says nothing).
@@ -299,6 +389,7 @@ StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed, bool full)
   a.protocol = study.protocol.name;
   a.items = study.protocol.items;
   a.participants = study.sessions.size();
+  a.plan = study.protocol.analysis;
   const std::vector<Observation> all = observations(study);
   a.games = all.size();
   if (all.empty()) {
@@ -306,6 +397,7 @@ StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed, bool full)
     return a;
   }
   addMeans(study, all, a);
+  addMixedModels(study, all, a);
   addComparisons(study, all, a);
   if (!full) return a;
   addCorrelations(study, all, splitmix64(seed), a);
@@ -344,6 +436,39 @@ Json fittedBatch(const StudyProtocol& protocol, const Json& coefficients, int it
           {"experiments", experiments}};
 }
 
+namespace {
+
+std::string roleName(bool primary) {
+  return primary ? "primary" : "exploratory";
+}
+
+// study-mixed.csv: a row per item and pair of conditions, with the item's variance components.
+std::string mixedCsv(const StudyAnalysis& a) {
+  std::string csv =
+      "item,first,second,estimate,se,df,t,p,ci95_low,ci95_high,holm_p,role,participant_variance,"
+      "residual_variance,singular,period_in_model\n";
+  for (const auto& c : a.mixedComparisons) {
+    const auto m = std::find_if(a.mixedItems.begin(), a.mixedItems.end(),
+                                [&](const auto& i) { return i.item == c.item; });
+    const MixedContrast& k = c.contrast;
+    csv += c.item + "," + csvField(c.first) + "," + csvField(c.second);
+    for (double v : {k.estimate, k.se, k.df, k.t, k.p, k.low, k.high, c.holmP}) {
+      csv += ',';
+      csv += number(v);
+    }
+    for (const std::string& field :
+         {roleName(c.primary), number(m->participantVariance), number(m->residualVariance),
+          std::string(m->singular ? "1" : "0"), std::string(m->withPeriod ? "1" : "0")}) {
+      csv += ',';
+      csv += field;
+    }
+    csv += '\n';
+  }
+  return csv;
+}
+
+}  // namespace
+
 void writeStudyAnalysis(const fs::path& dir, const StudyAnalysis& a,
                         const StudyProtocol& protocol) {
   fs::create_directories(dir);
@@ -353,15 +478,16 @@ void writeStudyAnalysis(const fs::path& dir, const StudyAnalysis& a,
              "," + number(m.high) + "," + std::to_string(m.games) + "," +
              std::to_string(m.participants) + "\n";
   writeFileAtomically(dir / "study-means.csv", means);
+  writeFileAtomically(dir / "study-mixed.csv", mixedCsv(a));
   std::string comparisons =
       "item,first,second,mean_difference,participants,w_plus,w_minus,p,exact,holm_p,rank_"
-      "biserial\n";
+      "biserial,role\n";
   for (const auto& c : a.comparisons)
     comparisons += c.item + "," + csvField(c.first) + "," + csvField(c.second) + "," +
                    number(c.meanDifference) + "," + std::to_string(c.test.n) + "," +
                    number(c.test.plus) + "," + number(c.test.minus) + "," + number(c.test.p) + "," +
                    (c.test.exact ? "1" : "0") + "," + number(c.holmP) + "," +
-                   number(c.test.effect) + "\n";
+                   number(c.test.effect) + "," + roleName(c.primary) + "\n";
   writeFileAtomically(dir / "study-comparisons.csv", comparisons);
   std::string correlations = "metric,item,spearman,ci95_low,ci95_high,games\n";
   for (const auto& c : a.correlations)
@@ -395,6 +521,49 @@ void writeStudyAnalysis(const fs::path& dir, const StudyAnalysis& a,
                         fittedBatch(protocol, a.coefficients, 500).dump(2) + "\n");
 }
 
+namespace {
+
+const char* role(bool primary) {
+  return primary ? "PRIMARY " : "";
+}
+
+void printMixedRow(std::ostream& out, const StudyAnalysis::MixedComparison& c, double alpha) {
+  const MixedContrast& m = c.contrast;
+  out << "  " << std::left << std::setw(14) << c.item << role(c.primary) << c.first << " - "
+      << c.second << std::right << ": " << fixed(m.estimate, 2) << " [" << fixed(m.low, 2) << ", "
+      << fixed(m.high, 2) << "], SE " << fixed(m.se, 3) << ", df " << fixed(m.df, 1) << ", p "
+      << fixed(m.p, 4) << (c.primary ? "" : ", Holm " + fixed(c.holmP, 4))
+      << (c.holmP < alpha ? "  *" : "") << "\n";
+}
+
+// The primary analysis: the pre-registered test alone, then every other contrast (exploratory).
+void printMixed(std::ostream& out, const StudyAnalysis& a) {
+  const auto primary = std::find_if(a.mixedComparisons.begin(), a.mixedComparisons.end(),
+                                    [](const auto& c) { return c.primary; });
+  if (primary != a.mixedComparisons.end()) {
+    out << "\nPrimary test (pre-registered in the protocol; unadjusted, alpha " << a.plan.alpha
+        << ")\n";
+    printMixedRow(out, *primary, a.plan.alpha);
+  } else if (!a.plan.primaryItem.empty()) {
+    out << "\nPrimary test (" << a.plan.primaryItem << "): no mixed model, see the notes\n";
+  }
+  out << "\nConditions compared: linear mixed model answer ~ condition + period + "
+      << "(1 | participant), REML, Satterthwaite df, 95 % CI"
+      << (primary != a.mixedComparisons.end() ? "; the rest exploratory, Holm"
+                                              : "; exploratory, Holm")
+      << "\n";
+  for (const auto& m : a.mixedItems)
+    if (m.failure.empty())
+      out << "  " << std::left << std::setw(14) << m.item << std::right << "participant variance "
+          << fixed(m.participantVariance, 3) << (m.singular ? " (singular fit)" : "")
+          << ", residual " << fixed(m.residualVariance, 3) << (m.withPeriod ? "" : ", no period")
+          << "\n";
+  for (const auto& c : a.mixedComparisons)
+    if (!c.primary) printMixedRow(out, c, a.plan.alpha);
+}
+
+}  // namespace
+
 void printStudyAnalysis(std::ostream& out, const StudyAnalysis& a) {
   out << "Study " << a.protocol << ": " << a.participants << " participants, " << a.games
       << " answered games\n";
@@ -404,13 +573,15 @@ void printStudyAnalysis(std::ostream& out, const StudyAnalysis& a) {
     out << "  " << std::left << std::setw(24) << m.condition << std::setw(14) << m.item
         << std::right << std::setw(7) << fixed(m.mean, 2) << "  [" << fixed(m.low, 2) << ", "
         << fixed(m.high, 2) << "]  " << m.games << " games\n";
-  out << "\nWithin participants (Wilcoxon signed-rank on participants' means, Holm)\n";
+  printMixed(out, a);
+  out << "\nWithin participants, the nonparametric check (Wilcoxon signed-rank on "
+         "participants' means; exploratory: Holm)\n";
   for (const auto& c : a.comparisons)
-    out << "  " << std::left << std::setw(14) << c.item << c.first << " - " << c.second
-        << std::right << ": " << fixed(c.meanDifference, 2) << ", W+ " << fixed(c.test.plus, 1)
-        << " of n " << c.test.n << ", p " << fixed(c.test.p, 4) << (c.test.exact ? " exact" : "")
-        << ", Holm " << fixed(c.holmP, 4) << ", r " << fixed(c.test.effect, 2)
-        << (c.holmP < 0.05 ? "  *" : "") << "\n";
+    out << "  " << std::left << std::setw(14) << c.item << role(c.primary) << c.first << " - "
+        << c.second << std::right << ": " << fixed(c.meanDifference, 2) << ", W+ "
+        << fixed(c.test.plus, 1) << " of n " << c.test.n << ", p " << fixed(c.test.p, 4)
+        << (c.test.exact ? " exact" : "") << ", Holm " << fixed(c.holmP, 4) << ", r "
+        << fixed(c.test.effect, 2) << (c.holmP < a.plan.alpha ? "  *" : "") << "\n";
   out << "\nMetrics against answers (Spearman over games, bootstrap 95 % interval)\n";
   for (const auto& c : a.correlations)
     out << "  " << std::left << std::setw(16) << c.metric << std::setw(14) << c.item << std::right

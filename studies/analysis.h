@@ -3,14 +3,16 @@
 // each condition, whether conditions differ within participants, which computed fun metrics go
 // with which answers, whether participants noticed the manipulation, and the coefficients of F
 // fitted to what they said they enjoyed.
+#include <cmath>
 #include <filesystem>
 #include <iosfwd>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "studies/study.h"
 #include "results/statistics.h"
+#include "studies/mixed_model.h"
+#include "studies/study.h"
 
 namespace ddalab {
 
@@ -37,12 +39,29 @@ struct StudyAnalysis {
     size_t games = 0, participants = 0;
   };
   // Two conditions compared within participants on one item (Wilcoxon signed-rank on the
-  // participants' means, Holm over every pair and item).
+  // participants' means, Holm over every exploratory pair and item): the nonparametric check.
   struct Comparison {
     std::string item, first, second;
     double meanDifference = 0;  // first minus second, over the participants' means
     WilcoxonTest test;
+    double holmP = 1;      // the primary test's own p (unadjusted)
+    bool primary = false;  // the protocol's pre-registered test
+  };
+  // The primary analysis of one item: answer ~ condition + period + (1 | participant) by REML
+  // (period: the game's position in its round of one game per condition).
+  struct MixedItem {
+    std::string item;
+    double participantVariance = NAN, residualVariance = NAN, remlCriterion = NAN;
+    bool singular = false, withPeriod = true;
+    std::string failure;  // why no model was fitted ("" when one was)
+  };
+  // Two conditions compared by the item's mixed model (first minus second, Satterthwaite df),
+  // Holm over every exploratory pair and item; the pre-registered one alone and unadjusted.
+  struct MixedComparison {
+    std::string item, first, second;
+    MixedContrast contrast;
     double holmP = 1;
+    bool primary = false;
   };
   // A computed metric against an item over the games (Spearman, bootstrap 95 % interval).
   struct Correlation {
@@ -66,6 +85,9 @@ struct StudyAnalysis {
   size_t participants = 0, games = 0;
   std::vector<ItemMean> means;
   std::vector<Comparison> comparisons;
+  std::vector<MixedItem> mixedItems;
+  std::vector<MixedComparison> mixedComparisons;
+  StudyAnalysisPlan plan;  // the protocol's pre-registration (alpha, primary test)
   std::vector<Correlation> correlations;
   std::string manipulationItem;  // the item asked for "seemed manipulated" ("" when none)
   std::vector<Noticed> noticed;
@@ -87,9 +109,9 @@ StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed = 0x5713ull
 // e-random) with `coefficients`; `iterations` games a row, the protocol's seed.
 Json fittedBatch(const StudyProtocol& protocol, const Json& coefficients, int iterations);
 
-// <dir>/study-means.csv, study-comparisons.csv, study-correlations.csv, study-noticed.csv,
-// study-ridge.csv and fitted-coefficients.json (an experiment's "coefficients"), and, when
-// coefficients were fitted, fitted-batch.json (fittedBatch at 500 games a row).
+// <dir>/study-means.csv, study-mixed.csv, study-comparisons.csv, study-correlations.csv,
+// study-noticed.csv, study-ridge.csv and fitted-coefficients.json (an experiment's "coefficients"),
+// and, when coefficients were fitted, fitted-batch.json (fittedBatch at 500 games a row).
 void writeStudyAnalysis(const std::filesystem::path& dir, const StudyAnalysis& analysis,
                         const StudyProtocol& protocol);
 // The same tables for a terminal.

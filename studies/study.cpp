@@ -169,13 +169,65 @@ Json StudyProtocol::simulatedExperiment(size_t c) const {
   return e;
 }
 
+namespace {
+
+// The protocol's "analysis" at `path`, its item and conditions those of `p`.
+StudyAnalysisPlan parseAnalysisPlan(const Json& node, const std::string& path,
+                                    const StudyProtocol& p) {
+  JsonFields fields(node, path, {"primary", "alpha"});
+  StudyAnalysisPlan plan;
+  if (const Json* alpha = fields.find("alpha")) {
+    if (!alpha->is_number() || !(alpha->get<double>() > 0 && alpha->get<double>() < 0.5))
+      throw InputError(fields.at("alpha"),
+                       "expected a number between 0 and 0.5, got " + jsonExcerpt(*alpha));
+    plan.alpha = alpha->get<double>();
+  }
+  const Json* primary = fields.find("primary");
+  if (!primary) return plan;
+  JsonFields f(*primary, fields.at("primary"), {"item", "contrast"});
+  plan.primaryItem = f.string("item");
+  std::string keys;
+  bool known = false;
+  for (const StudyItem& item : p.items) {
+    known = known || item.key == plan.primaryItem;
+    keys += (keys.empty() ? "" : ", ") + item.key;
+  }
+  if (!known)
+    throw InputError(f.at("item"), "unknown item '" + textExcerpt(plan.primaryItem) +
+                                       "'; expected one of the questionnaire's: " + keys);
+  const Json& contrast = f.get("contrast");
+  if (!contrast.is_array() || contrast.size() != 2 || !contrast[0].is_string() ||
+      !contrast[1].is_string() || contrast[0] == contrast[1])
+    throw InputError(f.at("contrast"),
+                     "expected two different condition names [first, second] "
+                     "(first minus second), got " +
+                         jsonExcerpt(contrast));
+  for (size_t k = 0; k < 2; ++k) {
+    const std::string name = contrast[k].get<std::string>();
+    std::string names;
+    bool found = false;
+    for (const StudyCondition& c : p.conditions) {
+      found = found || c.name == name;
+      names += (names.empty() ? "" : ", ") + c.name;
+    }
+    if (!found)
+      throw InputError(f.at("contrast") + "[" + std::to_string(k) + "]",
+                       "unknown condition '" + textExcerpt(name) + "'; expected one of " + names);
+  }
+  plan.primaryFirst = contrast[0].get<std::string>();
+  plan.primarySecond = contrast[1].get<std::string>();
+  return plan;
+}
+
+}  // namespace
+
 StudyProtocol parseStudyProtocol(const Json& document, const std::string& source) {
   try {
     checkNestingDepth(document, source);
     JsonFields fields(
         document, "$",
         {"format", "name", "description", "seed", "game", "seats", "coefficients", "conditions",
-         "games_per_condition", "order", "questionnaire", "simulated_person"});
+         "games_per_condition", "order", "questionnaire", "simulated_person", "analysis"});
     if (fields.string("format") != kStudyFormat)
       throw InputError(fields.at("format"), std::string("expected \"") + kStudyFormat + "\", got " +
                                                 jsonExcerpt(fields.get("format")));
@@ -219,6 +271,8 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
         p.game.is_object() && p.game.value("id", Json()).is_string() ? p.game.value("id", "") : "";
     p.items = parseQuestionnaire(fields, gameId, p.comment);
     if (const Json* person = fields.find("simulated_person")) p.simulatedPerson = *person;
+    if (const Json* plan = fields.find("analysis"))
+      p.analysis = parseAnalysisPlan(*plan, fields.at("analysis"), p);
     const std::vector<bool> people = personSeats(p.experiment(0));
     if (std::count(people.begin(), people.end(), true) != 1)
       throw InputError(fields.at("seats"),

@@ -41,6 +41,14 @@ struct StudyCondition {
 
 enum class OrderScheme { LatinSquare, Random };
 
+// The pre-registered analysis (the protocol's "analysis"): one primary test, reported alone and
+// unadjusted; every other test is exploratory and Holm-adjusted.
+struct StudyAnalysisPlan {
+  std::string primaryItem;                  // "" when the protocol registers none
+  std::string primaryFirst, primarySecond;  // the contrast first minus second (condition names)
+  double alpha = 0.05;
+};
+
 struct StudyProtocol {
   std::string name;
   std::string description;
@@ -52,6 +60,7 @@ struct StudyProtocol {
   OrderScheme order = OrderScheme::LatinSquare;
   std::vector<StudyItem> items;
   bool comment = true;  // an optional free-text comment after the items
+  StudyAnalysisPlan analysis;
   // The seat an AI takes in `study simulate` (none: the game's default AI at level 100).
   Json simulatedPerson;
   Json document;  // the protocol as validated, defaults written out (what a session records)

@@ -262,6 +262,12 @@ expect 2 "--out $work/pilot2: is the folder" "$ddalab" study analyze "$work/pilo
 mkfifo "$work/analysis-fifo"
 expect 2 "analysis-fifo: is not a folder" "$ddalab" study analyze "$work/pilot2" --out "$work/analysis-fifo"
 [ -p "$work/analysis-fifo" ] || fail "study analyze replaced a FIFO"
+# The mixed model of a long table (tests/lme4_reference.R compares it with lme4 where R is).
+expect 0 "Conditions compared: linear mixed model" "$ddalab" study analyze "$work/pilot2"
+expect 0 "^conditione-hillclimber,0.805555" "$ddalab" study mixed-model "$src/tests/data/mixed_crossover12.csv"
+printf 'participant,condition,period,answer\na,x,1,3\nb,y,2,high\n' >"$work/bad-long.csv"
+expect 2 "bad-long.csv:3: column answer: expected a finite number, got 'high'" "$ddalab" study \
+  mixed-model "$work/bad-long.csv"
 [ -e "$work/pilot2/p01/study-means.csv" ] && fail "study analyze wrote into a session folder"
 expect 2 "unknown condition 'none'" "$ddalab" study simulate "$study" -n 2 --power 2 --effect enjoyment:none=1
 expect 0 "detected" "$ddalab" study simulate "$study" -n 6 --power 3

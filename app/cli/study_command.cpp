@@ -5,6 +5,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/options.h"
 #include "studies/analysis.h"
+#include "studies/mixed_model.h"
 #include "studies/simulate.h"
 
 namespace ddalab::cli {
@@ -15,7 +16,8 @@ constexpr const char* kStudyUsage =
     "ddalab study validate PROTOCOL...\n"
     "       ddalab study analyze SESSION_DIR... [--out DIR]\n"
     "       ddalab study simulate PROTOCOL --participants N --out DIR [--effect SPEC] [--seed S]\n"
-    "                            [--power R] [--threads N]";
+    "                            [--power R] [--threads N]\n"
+    "       ddalab study mixed-model TABLE.csv [--item KEY]";
 
 int validate(const std::vector<std::string>& files) {
   for (const std::string& file : files) {
@@ -38,6 +40,16 @@ int analyze(const std::vector<std::string>& folders, const po::variables_map& vm
     writeStudyAnalysis(vm["out"].as<std::string>(), analysis, study.protocol);
     std::cout << "\nwrote " << vm["out"].as<std::string>() << "\n";
   }
+  return kOk;
+}
+
+// The mixed model of one long table, as CSV on stdout (what tests/lme4_reference.R compares).
+int mixedModel(const std::string& file, const po::variables_map& vm) {
+  const MixedData data = readMixedCsv(file, vm.count("item") ? vm["item"].as<std::string>() : "");
+  std::string why;
+  const std::optional<MixedFit> fit = fitMixedModel(data, &why);
+  if (!fit) throw InputError(file, "the mixed model cannot be fitted: " + why);
+  std::cout << mixedFitTable(*fit);
   return kOk;
 }
 
@@ -81,7 +93,7 @@ int simulate(const std::string& file, const po::variables_map& vm) {
 int studyCommand(const Args& args) {
   po::options_description options("options");
   options.add_options()("action", po::value<std::string>()->required(),
-                        "validate, analyze or simulate")(
+                        "validate, analyze, simulate or mixed-model")(
       "files", po::value<std::vector<std::string>>()->required(), "protocol or session folders")(
       "out,o", po::value<std::string>(),
       "analyze: the folder for the CSVs; simulate: the sessions")(
@@ -90,7 +102,8 @@ int studyCommand(const Args& args) {
       "simulate: planted effects ITEM:CONDITION=POINTS[,...] (scale points)")(
       "seed", po::value<uint64_t>()->default_value(1), "simulate: the participants' random seed")(
       "power", po::value<int>(), "simulate: repeat the whole study R times and report its power")(
-      "threads", po::value<int>()->default_value(0), "simulate: worker threads (0: every core)");
+      "threads", po::value<int>()->default_value(0), "simulate: worker threads (0: every core)")(
+      "item", po::value<std::string>(), "mixed-model: the item of a table with several");
   po::positional_options_description positional;
   positional.add("action", 1).add("files", -1);
   po::variables_map vm;
@@ -99,12 +112,16 @@ int studyCommand(const Args& args) {
   const auto files = vm["files"].as<std::vector<std::string>>();
   if (action == "validate") return validate(files);
   if (action == "analyze") return analyze(files, vm);
+  if (action == "mixed-model") {
+    if (files.size() != 1) throw InputError("ddalab study mixed-model", "expected one CSV file");
+    return mixedModel(files.front(), vm);
+  }
   if (action == "simulate") {
     if (files.size() != 1) throw InputError("ddalab study simulate", "expected one protocol file");
     return simulate(files.front(), vm);
   }
-  throw InputError("ddalab study",
-                   "unknown action '" + action + "'; expected validate, analyze or simulate");
+  throw InputError("ddalab study", "unknown action '" + action +
+                                       "'; expected validate, analyze, simulate or mixed-model");
 }
 
 }  // namespace ddalab::cli

@@ -350,6 +350,15 @@ class StudyTest : public QObject {
     view.show();
     QCOMPARE(view.tabs()->count(), 5);
     QVERIFY(view.findChild<QWidget*>("chart_enjoyment"));
+    // The mixed model's contrasts, one row each, with the library's estimate and df.
+    const auto* mixed = view.findChild<QTableWidget*>("mixedTable");
+    QVERIFY(mixed);
+    QCOMPARE(mixed->rowCount(), static_cast<int>(analysis.mixedComparisons.size()));
+    QVERIFY(mixed->rowCount() > 0);
+    const auto& first = analysis.mixedComparisons.front();
+    QCOMPARE(mixed->item(0, 3)->text(), QString::number(first.contrast.estimate, 'f', 2));
+    QCOMPARE(mixed->item(0, 7)->text(), QString::number(first.contrast.df, 'f', 1));
+    QCOMPARE(mixed->item(0, 10)->text(), QString("exploratory"));
     view.tabs()->setCurrentIndex(2);
     QTest::qWait(50);
     bool cellSaysItsValue = false;  // hovering a cell tells its rho and interval

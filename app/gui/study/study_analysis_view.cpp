@@ -113,20 +113,41 @@ QWidget* StudyAnalysisView::answersTab() {
 }
 
 QWidget* StudyAnalysisView::comparisonsTab() {
+  const double alpha = analysis_.plan.alpha;
+  const auto role = [](bool primary) { return QString(primary ? "primary" : "exploratory"); };
+  std::vector<QStringList> mixed;
+  for (const auto& c : analysis_.mixedComparisons) {
+    const MixedContrast& m = c.contrast;
+    mixed.push_back({QString::fromStdString(c.item), QString::fromStdString(c.first),
+                     QString::fromStdString(c.second), fixed(m.estimate, 2), fixed(m.low, 2),
+                     fixed(m.high, 2), fixed(m.se, 3), fixed(m.df, 1), fixed(m.p, 4),
+                     c.primary ? QString("–") : fixed(c.holmP, 4), role(c.primary),
+                     c.holmP < alpha ? "*" : ""});
+  }
   std::vector<QStringList> rows;
   for (const auto& c : analysis_.comparisons)
     rows.push_back({QString::fromStdString(c.item), QString::fromStdString(c.first),
                     QString::fromStdString(c.second), fixed(c.meanDifference, 2),
                     QString::number(c.test.n), fixed(c.test.plus, 1), fixed(c.test.minus, 1),
                     fixed(c.test.p, 4) + (c.test.exact ? " (exact)" : ""), fixed(c.holmP, 4),
-                    fixed(c.test.effect, 2), c.holmP < 0.05 ? "*" : ""});
+                    fixed(c.test.effect, 2), role(c.primary), c.holmP < alpha ? "*" : ""});
+  auto* model = table(this,
+                      {"Item", "First", "Second", "Estimate", "CI low", "CI high", "SE", "df", "p",
+                       "Holm p", "Role", ""},
+                      mixed);
+  model->setObjectName("mixedTable");
   return page(this,
-              "Conditions compared within participants: the Wilcoxon signed-rank test of the "
-              "participants' mean answers, Holm-corrected over every item and pair; r is the "
-              "matched-pairs rank-biserial correlation (the effect size). * : significant at 5 %.",
-              {{table(this,
+              QString("Conditions compared by the mixed model answer ~ condition + period + "
+                      "(1 | participant) (REML; first minus second, 95 % CI with Satterthwaite's "
+                      "df). Below, the nonparametric check: the Wilcoxon signed-rank test of the "
+                      "participants' mean answers (r: the matched-pairs rank-biserial "
+                      "correlation). A pre-registered primary test is unadjusted; every other "
+                      "test is exploratory, Holm-corrected. * : significant at %1.")
+                  .arg(alpha),
+              {{model, 1},
+               {table(this,
                       {"Item", "First", "Second", "Mean difference", "n", "W+", "W-", "p", "Holm p",
-                       "r", ""},
+                       "r", "Role", ""},
                       rows),
                 1}});
 }
