@@ -182,7 +182,7 @@ std::pair<double, double> participantSpearmanInterval(std::span<const double> x,
 ParticipantRidge participantRidge(const std::vector<std::vector<double>>& x,
                                   std::span<const double> y, const Participants& participants,
                                   std::span<const double> lambdas, uint64_t seed) {
-  if (participants.count < kFitMinParticipants || participants.of.size() != y.size())
+  if (participants.count < 3 || participants.of.size() != y.size())
     throw std::invalid_argument("participantRidge: fewer than 3 participants");
   const auto groups = participants.groups();
   Rng folds(seed), bootstrap(splitmix64(seed ^ 0xb007ull));

@@ -34,9 +34,12 @@ std::pair<double, double> participantSpearmanInterval(std::span<const double> x,
 // participants' answer variance) and the 95 % participant-bootstrap interval of the constant's MSE
 // minus the fit's lies above 0 (the gain is not one lucky split of a few people).
 inline constexpr double kFitMargin = 0.05;
-// The fewest participants a fit is attempted with: nested cross-validation needs an outer fold
-// to hold out and at least two inner folds among the rest.
-inline constexpr size_t kFitMinParticipants = 3;
+// The fewest participants a fit is attempted with. Nested cross-validation needs 3 (an outer
+// fold to hold out, two inner folds among the rest), but a bootstrap of fewer than 6 clusters
+// gives intervals far too narrow (its percentile interval acts like +-1.96 se where t with 3 df
+// needs +-3.18), so the verdict itself would be noise; 6 is also two full Latin squares of a
+// 3-condition protocol.
+inline constexpr size_t kFitMinParticipants = 6;
 
 // The ridge regression of y on the columns of x with participants as the unit.
 struct ParticipantRidge {
@@ -57,7 +60,7 @@ struct ParticipantRidge {
   bool beatsConstant = false;
   double relativeGain() const { return constantRmse > 0 ? 1 - nestedRmse / constantRmse : 0; }
 };
-// Needs at least kFitMinParticipants participants (throws std::invalid_argument below); `seed`
+// Needs at least 3 participants (throws std::invalid_argument below); `seed`
 // drives the folds and the bootstraps (the same seed, the same result).
 ParticipantRidge participantRidge(const std::vector<std::vector<double>>& x,
                                   std::span<const double> y, const Participants& participants,

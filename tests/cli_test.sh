@@ -238,11 +238,15 @@ expect 0 "simulated 4 participants" "$ddalab" study simulate "$study" -n 4 --out
   --effect enjoyment:e-hillclimber=1
 expect 0 "Within participants" "$ddalab" study analyze "$work/pilot" --out "$work/pilot-analysis"
 [ -s "$work/pilot-analysis/fitted-coefficients.json" ] || fail "study analyze wrote no fitted coefficients"
+[ ! -e "$work/pilot-analysis/fitted-batch.json" ] || fail "4 participants wrote a fitted batch"
+expect 0 "simulated 4 participants" "$ddalab" study simulate "$study" -n 4 --out "$work/pilot" \
+  --effect enjoyment:e-hillclimber=1
+expect 0 "better than a constant" "$ddalab" study analyze "$work/pilot" --out "$work/pilot-analysis"
 expect 0 "user-study-ludo/fitted" "$ddalab" run "$work/pilot-analysis/fitted-batch.json" --iterations 2 \
   --threads 2 --out "$work/fitted-run"
-# Four participants without a planted effect: the fit does not beat the constant model, so
+# Six participants without a planted effect: the fit does not beat the constant model, so
 # nothing runnable is written unless asked for, and then ddalab run refuses it.
-expect 0 "simulated 4 participants" "$ddalab" study simulate "$study" -n 4 --out "$work/pilot-noise" \
+expect 0 "simulated 6 participants" "$ddalab" study simulate "$study" -n 6 --out "$work/pilot-noise" \
   --threads 2
 expect 0 "no fitted-batch.json" "$ddalab" study analyze "$work/pilot-noise" --out "$work/noise-analysis"
 [ ! -e "$work/noise-analysis/fitted-batch.json" ] || fail "an unreliable fit was written runnable"
