@@ -429,6 +429,12 @@ bool writeFitFiles(const fs::path& dir, const StudyAnalysis& a, const StudyProto
   writeRidgeTable(dir, a);
   writeFileAtomically(dir / "fitted-coefficients.json", fittedJson(a).dump(2) + "\n");
   const fs::path batch = dir / "fitted-batch.json";
+  // Checked after every other file is written: a refusal loses nothing computed.
+  if (const fs::file_status status = fs::symlink_status(batch);
+      fs::exists(status) && !fs::is_regular_file(status))
+    throw InputError(batch.string(),
+                     "is not a regular file (a link, a folder, ...); expected a regular file or "
+                     "none: it is left as it is and no fitted batch is written");
   const bool write = !a.coefficients.empty() && (a.fitReliable || writeUnreliableFit);
   if (!write) {
     std::error_code error;

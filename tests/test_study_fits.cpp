@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "experiments/batch.h"
+#include "results/file_io.h"
 #include "studies/analysis.h"
 #include "studies/simulate.h"
 #include "tests/support.h"
@@ -177,6 +178,18 @@ TEST_CASE("an unreliable fit is written only when asked, marked so, and ddalab r
   CHECK(fitted["constant_cv_rmse"].get<double>() == a.ridge.constantRmse);
   CHECK(fitted["lambda"].get<double>() == a.ridge.fit.lambda);
   CHECK(fitted["margin"]["nested_cv_rmse_below_constant"].get<double>() == kFitMargin);
+  // A fitted-batch.json that is a link (here to a runnable batch) is neither followed, replaced
+  // nor left unexplained: refused, after the other files are written.
+  const fs::path elsewhere = dir.path() / "elsewhere.json";
+  writeFileAtomically(elsewhere, fittedBatch(study.protocol, a.coefficients, 500).dump());
+  fs::remove(out / "fitted-coefficients.json");
+  fs::create_symlink(elsewhere, out / "fitted-batch.json");
+  CHECK_THAT(refusalOf([&] { writeStudyAnalysis(out, a, study.protocol, true); }),
+             Catch::Contains("fitted-batch.json: is not a regular file"));
+  CHECK(fs::is_symlink(out / "fitted-batch.json"));
+  CHECK(fs::exists(out / "fitted-coefficients.json"));
+  CHECK_FALSE(Json::parse(std::ifstream(elsewhere)).contains("unreliable_fit"));
+  fs::remove(out / "fitted-batch.json");
   // Asked for, it is written with the verdict in a key the batch loader refuses.
   CHECK(writeStudyAnalysis(out, a, study.protocol, true));
   const Json batch = Json::parse(std::ifstream(out / "fitted-batch.json"));
