@@ -285,8 +285,15 @@ Batch parseDocument(const Json& document) {
     throw InputError("$.format", "unsupported format " + jsonExcerpt(*format) + "; expected \"" +
                                      kBatchFormat + "\" or \"" + kExperimentFormat + "\"");
   // "plugins" records what a run used (toJson); --resume compares it with what is loaded.
-  JsonFields fields(document, "$",
-                    {"format", "seed", "description", "experiments", "plugins", "shard"});
+  JsonFields fields(
+      document, "$",
+      {"format", "seed", "description", "experiments", "plugins", "shard", "unreliable_fit"});
+  // Written by ddalab study analyze --write-unreliable-fit: a fit from noise is not run.
+  if (fields.has("unreliable_fit"))
+    throw InputError(fields.at("unreliable_fit"),
+                     "this batch's fitted coefficients did not beat the constant model (" +
+                         jsonExcerpt(fields.get("unreliable_fit")) +
+                         "); expected a reliable fit: delete this key to run it anyway");
   if (fields.has("plugins")) checkPluginsLoaded(fields.get("plugins"));
   if (fields.has("shard")) batch.shard = parseShardRecord(fields.get("shard")).shard;
   batch.seed = fields.unsignedInteger("seed");
@@ -327,7 +334,7 @@ ShardRecord parseShardRecord(const Json& node) {
   if (record.ddalab.size() > 64 || !printable)
     throw InputError(fields.at("ddalab"),
                      "expected a version (at most 64 printable characters), got " +
-                                              jsonExcerpt(node.at("ddalab")));
+                         jsonExcerpt(node.at("ddalab")));
   if (record.batchSha256.size() != 64 ||
       record.batchSha256.find_first_not_of("0123456789abcdef") != std::string::npos)
     throw InputError(fields.at("batch_sha256"), "expected 64 lowercase hex digits, got " +

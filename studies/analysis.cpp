@@ -277,9 +277,18 @@ std::vector<const MetricInfo*> varyingMetrics(const std::vector<Observation>& al
   return metrics;
 }
 
+// Which participant each observation belongs to.
+std::vector<size_t> participantOf(const std::vector<Observation>& all) {
+  std::vector<size_t> of;
+  for (const Observation& o : all) of.push_back(o.participant);
+  return of;
+}
+
 void addCorrelations(const StudySessions& study, const std::vector<Observation>& all, uint64_t seed,
                      StudyAnalysis& a) {
   Rng rng(seed);
+  const std::vector<size_t> of = participantOf(all);
+  const Participants participants{of, study.sessions.size()};
   for (const MetricInfo* info : varyingMetrics(all)) {
     std::vector<double> m;
     for (const Observation& o : all)
@@ -291,8 +300,10 @@ void addCorrelations(const StudySessions& study, const std::vector<Observation>&
       c.metric = info->key;
       c.item = study.protocol.items[i].key;
       c.games = all.size();
+      c.participants = participants.count;
       c.rho = spearman(m, answers);
-      std::tie(c.low, c.high) = spearmanInterval(m, answers, 0.95, 1000, rng);
+      std::tie(c.low, c.high) =
+          participantSpearmanInterval(m, answers, participants, 0.95, 1000, rng);
       a.correlations.push_back(c);
     }
   }
@@ -334,8 +345,23 @@ void addNoticed(const StudySessions& study, const std::vector<Observation>& all,
   }
 }
 
-// A fit whose cross-validated error is not at least 5 % below a constant model's is flagged.
-constexpr double kUsefulFit = 0.95;
+// Why the fit is or is not better than the constant model, in numbers.
+std::string verdictOf(const ParticipantRidge& r, const std::string& item) {
+  const std::string numbers =
+      "nested CV RMSE " + fixed(r.nestedRmse, 3) + " against the constant's " +
+      fixed(r.constantRmse, 3) + " (" + fixed(100 * r.relativeGain(), 1) +
+      " % lower; the margin is " + fixed(100 * kFitMargin, 0) +
+      " %), the constant's MSE minus the fit's 95 % participant-bootstrap interval [" +
+      fixed(r.gainLow, 3) + ", " + fixed(r.gainHigh, 3) + "] (must lie above 0)";
+  return r.beatsConstant
+             ? "the fit predicts " + item +
+                   " of held-out participants better than a "
+                   "constant: " +
+                   numbers
+             : "the fit does not predict " + item +
+                   " of held-out participants clearly better than a constant: " + numbers +
+                   "; no fitted-batch.json is written";
+}
 
 void addFit(const StudySessions& study, const std::vector<Observation>& all, uint64_t seed,
             StudyAnalysis& a) {
@@ -347,9 +373,16 @@ void addFit(const StudySessions& study, const std::vector<Observation>& all, uin
   std::vector<const MetricInfo*> metrics;
   for (const MetricInfo* info : varyingMetrics(all))
     if (info->scored) metrics.push_back(info);
-  if (metrics.empty() || all.size() < 10) {
-    a.notes.push_back("too few games (" + std::to_string(all.size()) +
-                      ") or no metric that varies: no coefficients fitted");
+  const std::string tooFew =
+      study.sessions.size() < kFitMinParticipants
+          ? std::to_string(study.sessions.size()) + " participants (a fit needs " +
+                std::to_string(kFitMinParticipants) + ")"
+      : all.size() < 10 ? std::to_string(all.size()) + " answered games (a fit needs 10)"
+      : metrics.empty() ? std::string("no metric that varies")
+                        : std::string();
+  if (!tooFew.empty()) {
+    a.fitVerdict = tooFew + ": no coefficients fitted";
+    a.notes.push_back(a.fitVerdict);
     return;
   }
   std::vector<std::vector<double>> x;
@@ -362,24 +395,20 @@ void addFit(const StudySessions& study, const std::vector<Observation>& all, uin
     y.push_back(o.game->answers->values[item]);
   }
   const std::vector<double> lambdas = {0.01, 0.1, 1, 3, 10, 30, 100, 300, 1000};
-  a.ridge =
-      ridgeCrossValidated(x, y, lambdas, std::min<int>(5, static_cast<int>(all.size())), seed);
+  const std::vector<size_t> of = participantOf(all);
+  a.ridge = participantRidge(x, y, {of, study.sessions.size()}, lambdas, seed);
   const std::vector<double> raw = a.ridge.fit.rawWeights();
-  // F = sum c_k sign_k m_k (sign -1 where lower is better) should rise with the predicted
-  // enjoyment sum w_k m_k: c_k = sign_k w_k, scaled so that the largest is 100 (the E-players
-  // compare F between outcomes, so a common factor changes no choice).
-  double largest = 0;
-  for (double w : raw) largest = std::max(largest, std::abs(w));
+  // F = sum c_k sign_k m_k (sign -1 where lower is better) rises with the predicted answer
+  // sum w_k m_k when c_k = sign_k w_k: answer points per unit of the metric, not rescaled (a
+  // common factor would change no choice of the E-players, but it would hide the shrinkage).
   for (size_t k = 0; k < metrics.size(); ++k) {
     a.fittedMetrics.push_back(metrics[k]->key);
     const double sign = metrics[k]->better == Better::Lower ? -1.0 : 1.0;
-    if (largest > 0 && raw[k] != 0) a.coefficients[metrics[k]->key] = 100 * sign * raw[k] / largest;
+    if (raw[k] != 0) a.coefficients[metrics[k]->key] = sign * raw[k];
   }
-  if (a.ridge.cvRmse >= kUsefulFit * a.ridge.constantCvRmse)
-    a.notes.push_back("the fit predicts " + a.fittedItem + " hardly better than a constant (" +
-                      "cross-validated RMSE " + fixed(a.ridge.cvRmse, 3) + " against " +
-                      fixed(a.ridge.constantCvRmse, 3) +
-                      "): its coefficients say little until more games are answered");
+  a.fitReliable = a.ridge.beatsConstant;
+  a.fitVerdict = verdictOf(a.ridge, a.fittedItem);
+  if (!a.fitReliable) a.notes.push_back(a.fitVerdict);
 }
 
 }  // namespace
@@ -406,7 +435,8 @@ StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed, bool full)
   return a;
 }
 
-Json fittedBatch(const StudyProtocol& protocol, const Json& coefficients, int iterations) {
+Json fittedBatch(const StudyProtocol& protocol, const Json& coefficients, int iterations,
+                 const std::string& unreliable) {
   Json experiments = Json::array();
   const auto row = [&](size_t c, const std::string& name) {
     Json e = protocol.simulatedExperiment(c);
@@ -427,13 +457,15 @@ Json fittedBatch(const StudyProtocol& protocol, const Json& coefficients, int it
     row(static_cast<size_t>(steering - protocol.conditions.begin()), "fitted");
     experiments.back()["coefficients"] = coefficients;
   }
-  return {{"format", kBatchFormat},
-          {"description", "The conditions of study " + protocol.name +
-                              " with an AI in the participant's seat, and the first steering "
-                              "condition with the coefficients fitted to the participants' "
-                              "answers (ddalab study analyze)."},
-          {"seed", protocol.seed},
-          {"experiments", experiments}};
+  Json batch = {{"format", kBatchFormat},
+                {"description", "The conditions of study " + protocol.name +
+                                    " with an AI in the participant's seat, and the first steering "
+                                    "condition with the coefficients fitted to the participants' "
+                                    "answers (ddalab study analyze)."},
+                {"seed", protocol.seed},
+                {"experiments", experiments}};
+  if (!unreliable.empty()) batch["unreliable_fit"] = unreliable;
+  return batch;
 }
 
 namespace {
@@ -467,10 +499,79 @@ std::string mixedCsv(const StudyAnalysis& a) {
   return csv;
 }
 
+// study-ridge.csv: each metric's standardized weight with its participant-bootstrap interval,
+// its weight per unit and its coefficient of F.
+void writeRidgeTable(const fs::path& dir, const StudyAnalysis& a) {
+  std::string ridge = "metric,weight_standardized,ci95_low,ci95_high,weight_per_unit,coefficient\n";
+  const std::vector<double> raw = a.ridge.fit.rawWeights();
+  for (size_t k = 0; k < a.fittedMetrics.size(); ++k) {
+    const std::string& key = a.fittedMetrics[k];
+    ridge += key + "," + number(a.ridge.fit.weights[k]) + "," +
+             number(a.ridge.weightIntervals[k].first) + "," +
+             number(a.ridge.weightIntervals[k].second) + "," + number(raw[k]) + "," +
+             (a.coefficients.contains(key) ? number(a.coefficients[key].get<double>()) : "0") +
+             "\n";
+  }
+  writeFileAtomically(dir / "study-ridge.csv", ridge);
+}
+
+Json fittedJson(const StudyAnalysis& a) {
+  const ParticipantRidge& r = a.ridge;
+  Json fitted = {{"item", a.fittedItem},
+                 {"verdict", a.fittedMetrics.empty() ? "no fit"
+                             : a.fitReliable         ? "reliable"
+                                                     : "unreliable"},
+                 {"reason", a.fitVerdict},
+                 {"margin",
+                  {{"nested_cv_rmse_below_constant", kFitMargin},
+                   {"bootstrap",
+                    "the 95 % participant-bootstrap interval of the constant's MSE "
+                    "minus the fit's lies above 0"}}},
+                 {"coefficients", a.coefficients},
+                 {"coefficient_units",
+                  "answer scale points per unit of the metric, signed as F uses them (F = sum "
+                  "c_k sign_k m_k); not rescaled"}};
+  if (a.fittedMetrics.empty()) return fitted;
+  fitted["lambda"] = r.fit.lambda;
+  fitted["nested_cv_rmse"] = r.nestedRmse;
+  fitted["constant_cv_rmse"] = r.constantRmse;
+  fitted["relative_gain"] = r.relativeGain();
+  fitted["mse_gain_ci95"] = {r.gainLow, r.gainHigh};
+  fitted["selection_cv_rmse"] = r.selectionRmse;
+  fitted["outer_fold_lambdas"] = r.outerLambdas;
+  fitted["folds"] = r.folds;
+  fitted["participants"] = a.participants;
+  return fitted;
+}
+
+// fitted-coefficients.json always; fitted-batch.json as writeStudyAnalysis says.
+bool writeFitFiles(const fs::path& dir, const StudyAnalysis& a, const StudyProtocol& protocol,
+                   bool writeUnreliableFit) {
+  writeRidgeTable(dir, a);
+  writeFileAtomically(dir / "fitted-coefficients.json", fittedJson(a).dump(2) + "\n");
+  const fs::path batch = dir / "fitted-batch.json";
+  // Checked after every other file is written: a refusal loses nothing computed.
+  if (const fs::file_status status = fs::symlink_status(batch);
+      fs::exists(status) && !fs::is_regular_file(status))
+    throw InputError(batch.string(),
+                     "is not a regular file (a link, a folder, ...); expected a regular file or "
+                     "none: it is left as it is and no fitted batch is written");
+  const bool write = !a.coefficients.empty() && (a.fitReliable || writeUnreliableFit);
+  if (!write) {
+    std::error_code error;
+    if (fs::is_regular_file(fs::symlink_status(batch))) fs::remove(batch, error);
+    return false;
+  }
+  writeFileAtomically(
+      batch,
+      fittedBatch(protocol, a.coefficients, 500, a.fitReliable ? "" : a.fitVerdict).dump(2) + "\n");
+  return true;
+}
+
 }  // namespace
 
-void writeStudyAnalysis(const fs::path& dir, const StudyAnalysis& a,
-                        const StudyProtocol& protocol) {
+bool writeStudyAnalysis(const fs::path& dir, const StudyAnalysis& a, const StudyProtocol& protocol,
+                        bool writeUnreliableFit) {
   fs::create_directories(dir);
   std::string means = "condition,item,mean,ci95_low,ci95_high,games,participants\n";
   for (const auto& m : a.means)
@@ -501,24 +602,7 @@ void writeStudyAnalysis(const fs::path& dir, const StudyAnalysis& a,
                "," + number(n.rateLow) + "," + number(n.rateHigh) + "," + number(n.believability) +
                "," + number(n.decilesP) + "\n";
   writeFileAtomically(dir / "study-noticed.csv", noticed);
-  std::string ridge = "metric,weight_standardized,weight_per_unit,coefficient\n";
-  const std::vector<double> raw = a.ridge.fit.rawWeights();
-  for (size_t k = 0; k < a.fittedMetrics.size(); ++k) {
-    const std::string& key = a.fittedMetrics[k];
-    ridge += key + "," + number(a.ridge.fit.weights[k]) + "," + number(raw[k]) + "," +
-             (a.coefficients.contains(key) ? number(a.coefficients[key].get<double>()) : "0") +
-             "\n";
-  }
-  writeFileAtomically(dir / "study-ridge.csv", ridge);
-  const Json fitted = {{"item", a.fittedItem},
-                       {"lambda", a.ridge.fit.lambda},
-                       {"cv_rmse", a.ridge.cvRmse},
-                       {"constant_cv_rmse", a.ridge.constantCvRmse},
-                       {"coefficients", a.coefficients}};
-  writeFileAtomically(dir / "fitted-coefficients.json", fitted.dump(2) + "\n");
-  if (!a.coefficients.empty())
-    writeFileAtomically(dir / "fitted-batch.json",
-                        fittedBatch(protocol, a.coefficients, 500).dump(2) + "\n");
+  return writeFitFiles(dir, a, protocol, writeUnreliableFit);
 }
 
 namespace {
@@ -582,7 +666,8 @@ void printStudyAnalysis(std::ostream& out, const StudyAnalysis& a) {
         << fixed(c.test.plus, 1) << " of n " << c.test.n << ", p " << fixed(c.test.p, 4)
         << (c.test.exact ? " exact" : "") << ", Holm " << fixed(c.holmP, 4) << ", r "
         << fixed(c.test.effect, 2) << (c.holmP < a.plan.alpha ? "  *" : "") << "\n";
-  out << "\nMetrics against answers (Spearman over games, bootstrap 95 % interval)\n";
+  out << "\nMetrics against answers (Spearman over games, 95 % interval by a bootstrap of the "
+         "participants)\n";
   for (const auto& c : a.correlations)
     out << "  " << std::left << std::setw(16) << c.metric << std::setw(14) << c.item << std::right
         << std::setw(7) << fixed(c.rho, 2) << "  [" << fixed(c.low, 2) << ", " << fixed(c.high, 2)
@@ -598,10 +683,11 @@ void printStudyAnalysis(std::ostream& out, const StudyAnalysis& a) {
           << (n.decilesP < 0.05 ? " (detected)" : "") << "\n";
   }
   if (!a.fittedMetrics.empty()) {
-    out << "\nFitted coefficients (ridge regression of " << a.fittedItem << ", penalty "
-        << a.ridge.fit.lambda << " by 5-fold cross-validation; CV RMSE " << fixed(a.ridge.cvRmse, 3)
-        << " against the constant model's " << fixed(a.ridge.constantCvRmse, 3) << ")\n";
-    out << "  \"coefficients\": " << a.coefficients.dump() << "\n";
+    out << "\nFitted coefficients (ridge regression of " << a.fittedItem << " on the games' "
+        << "metrics, penalty " << a.ridge.fit.lambda << " by cross-validation over participants; "
+        << a.fitVerdict << ")\n";
+    out << "  " << (a.fitReliable ? "" : "UNRELIABLE, not for use: ")
+        << "\"coefficients\": " << a.coefficients.dump() << "\n";
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "results/statistics.h"
 #include "studies/mixed_model.h"
+#include "studies/participant_fit.h"
 #include "studies/study.h"
 
 namespace ddalab {
@@ -63,11 +64,12 @@ struct StudyAnalysis {
     double holmP = 1;
     bool primary = false;
   };
-  // A computed metric against an item over the games (Spearman, bootstrap 95 % interval).
+  // A computed metric against an item over the games (Spearman), its 95 % interval from a
+  // bootstrap of the participants (each drawn participant brings all its games).
   struct Correlation {
     std::string metric, item;
     double rho = 0, low = 0, high = 0;
-    size_t games = 0;
+    size_t games = 0, participants = 0;
   };
   // Whether the manipulation was noticed: the share of games whose "seemed manipulated" answer
   // is above the scale's midpoint, beside the game's believability metric and the decile test
@@ -92,11 +94,15 @@ struct StudyAnalysis {
   std::string manipulationItem;  // the item asked for "seemed manipulated" ("" when none)
   std::vector<Noticed> noticed;
   // The ridge regression of the enjoyment item (the first item when there is none called so) on
-  // the standardized metrics, and its weights as the coefficients of F an experiment can use.
+  // the standardized metrics with participants as the unit (participant_fit.h), and its weights
+  // per unit of each metric, signed as F uses them: the coefficients an experiment can use.
   std::string fittedItem;
-  RidgeSelection ridge;
+  ParticipantRidge ridge;
   std::vector<std::string> fittedMetrics;
   Json coefficients = Json::object();
+  // Whether the fit beat the constant model by the margin (kFitMargin), and why (or why not).
+  bool fitReliable = false;
+  std::string fitVerdict;
   std::vector<std::string> notes;
 };
 
@@ -106,14 +112,20 @@ StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed = 0x5713ull
 
 // A batch of one comparison that plays each of the protocol's conditions with an AI in the
 // participant's seat, and a row "<protocol>/fitted": the first condition that steers (not
-// e-random) with `coefficients`; `iterations` games a row, the protocol's seed.
-Json fittedBatch(const StudyProtocol& protocol, const Json& coefficients, int iterations);
+// e-random) with `coefficients`; `iterations` games a row, the protocol's seed. A non-empty
+// `unreliable` (why the fit did not beat the constant model) goes in as "unreliable_fit".
+Json fittedBatch(const StudyProtocol& protocol, const Json& coefficients, int iterations,
+                 const std::string& unreliable = "");
 
 // <dir>/study-means.csv, study-mixed.csv, study-comparisons.csv, study-correlations.csv,
-// study-noticed.csv, study-ridge.csv and fitted-coefficients.json (an experiment's "coefficients"),
-// and, when coefficients were fitted, fitted-batch.json (fittedBatch at 500 games a row).
-void writeStudyAnalysis(const std::filesystem::path& dir, const StudyAnalysis& analysis,
-                        const StudyProtocol& protocol);
+// study-noticed.csv, study-ridge.csv and fitted-coefficients.json (an experiment's "coefficients",
+// the penalty, both nested CV errors, the margin and the verdict), and fitted-batch.json
+// (fittedBatch at 500 games a row) when the fit is reliable, or when `writeUnreliableFit` and there
+// is a fit: then marked "unreliable_fit", which ddalab run refuses. A fitted-batch.json of an
+// earlier analysis that is not rewritten is removed (a runnable file must be this analysis's).
+// Returns whether it wrote one.
+bool writeStudyAnalysis(const std::filesystem::path& dir, const StudyAnalysis& analysis,
+                        const StudyProtocol& protocol, bool writeUnreliableFit = false);
 // The same tables for a terminal.
 void printStudyAnalysis(std::ostream& out, const StudyAnalysis& analysis);
 

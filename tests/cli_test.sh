@@ -238,8 +238,25 @@ expect 0 "simulated 4 participants" "$ddalab" study simulate "$study" -n 4 --out
   --effect enjoyment:e-hillclimber=1
 expect 0 "Within participants" "$ddalab" study analyze "$work/pilot" --out "$work/pilot-analysis"
 [ -s "$work/pilot-analysis/fitted-coefficients.json" ] || fail "study analyze wrote no fitted coefficients"
+[ ! -e "$work/pilot-analysis/fitted-batch.json" ] || fail "4 participants wrote a fitted batch"
+expect 0 "simulated 4 participants" "$ddalab" study simulate "$study" -n 4 --out "$work/pilot" \
+  --effect enjoyment:e-hillclimber=1
+expect 0 "better than a constant" "$ddalab" study analyze "$work/pilot" --out "$work/pilot-analysis"
 expect 0 "user-study-ludo/fitted" "$ddalab" run "$work/pilot-analysis/fitted-batch.json" --iterations 2 \
   --threads 2 --out "$work/fitted-run"
+# Six participants without a planted effect: the fit does not beat the constant model, so
+# nothing runnable is written unless asked for, and then ddalab run refuses it.
+expect 0 "simulated 6 participants" "$ddalab" study simulate "$study" -n 6 --out "$work/pilot-noise" \
+  --threads 2
+expect 0 "no fitted-batch.json" "$ddalab" study analyze "$work/pilot-noise" --out "$work/noise-analysis"
+[ ! -e "$work/noise-analysis/fitted-batch.json" ] || fail "an unreliable fit was written runnable"
+expect 2 "--write-unreliable-fit: expected --out" "$ddalab" study analyze "$work/pilot-noise" \
+  --write-unreliable-fit
+expect 0 "UNRELIABLE, not for use" "$ddalab" study analyze "$work/pilot-noise" \
+  --out "$work/noise-analysis" --write-unreliable-fit
+expect 2 "fitted-batch.json: \$.unreliable_fit: this batch's fitted coefficients did not beat" \
+  "$ddalab" run "$work/noise-analysis/fitted-batch.json" --iterations 2 --threads 2 --out "$work/noise-run"
+[ ! -e "$work/noise-run" ] || fail "ddalab run ran an unreliable fit"
 [ "$(wc -l <"$work/pilot/p03/answers.csv")" -eq 7 ] || fail "a simulated session is not 6 answered games"
 # A session read twice or an answer off its scale is refused; a refused simulate creates nothing.
 expect 2 "p01: is participant 'p01' of protocol 'user-study-ludo' again" "$ddalab" study analyze \
@@ -252,6 +269,11 @@ expect 2 "expected 0 (every core) or 1..1024" "$ddalab" study simulate "$study" 
   --threads 5000
 [ ! -e "$work/pilot2" ] || fail "a refused study simulate left $work/pilot2 behind"
 expect 0 "simulated 2 participants" "$ddalab" study simulate "$study" -n 2 --out "$work/pilot2" --threads 1
+# Nothing to fit with two participants: the analysis is written, then the option is refused.
+expect 2 "--write-unreliable-fit: there is no fit to write (2 participants" "$ddalab" study analyze \
+  "$work/pilot2" --out "$work/pilot2-analysis" --write-unreliable-fit
+[ -s "$work/pilot2-analysis/study-means.csv" ] || fail "a refused --write-unreliable-fit lost the analysis"
+[ ! -e "$work/pilot2-analysis/fitted-batch.json" ] || fail "two participants wrote a fitted batch"
 # More simulated participants join a study folder after the sessions it holds (p03, not p01 again).
 expect 0 "simulated 1 participants" "$ddalab" study simulate "$study" -n 1 --out "$work/pilot2" --threads 1
 [ -f "$work/pilot2/p03/session.json" ] || fail "a second simulate did not add p03"

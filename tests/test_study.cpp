@@ -9,9 +9,10 @@
 #include <numeric>
 #include <set>
 
+#include "results/file_io.h"
+#include "results/statistics.h"
 #include "studies/analysis.h"
 #include "studies/simulate.h"
-#include "results/statistics.h"
 #include "tests/support.h"
 
 using namespace ddalab;
@@ -286,7 +287,10 @@ TEST_CASE("study simulate writes ordinary sessions that study analyze reads", "[
   writeStudyAnalysis(dir.path() / "analysis", a, study.protocol);
   CHECK(fs::exists(dir.path() / "analysis/fitted-coefficients.json"));
   // The batch with the fitted coefficients is a valid batch: every condition and the fitted row,
-  // an AI in the participant's seat.
+  // an AI in the participant's seat (whether the fit is reliable enough to write it is
+  // test_study_fits.cpp's).
+  writeFileAtomically(dir.path() / "analysis/fitted-batch.json",
+                      fittedBatch(study.protocol, a.coefficients, 500).dump(2));
   const Batch fitted = loadBatch(dir.path() / "analysis/fitted-batch.json");
   REQUIRE(fitted.experiments.size() == p.conditions.size() + 1);
   CHECK(fitted.experiments.back().name == p.name + "/fitted");

@@ -14,7 +14,7 @@ namespace {
 
 constexpr const char* kStudyUsage =
     "ddalab study validate PROTOCOL...\n"
-    "       ddalab study analyze SESSION_DIR... [--out DIR]\n"
+    "       ddalab study analyze SESSION_DIR... [--out DIR [--write-unreliable-fit]]\n"
     "       ddalab study simulate PROTOCOL --participants N --out DIR [--effect SPEC] [--seed S]\n"
     "                            [--power R] [--threads N]\n"
     "       ddalab study mixed-model TABLE.csv [--item KEY]";
@@ -32,14 +32,23 @@ int validate(const std::vector<std::string>& files) {
 
 int analyze(const std::vector<std::string>& folders, const po::variables_map& vm) {
   std::vector<std::filesystem::path> paths(folders.begin(), folders.end());
+  const bool unreliable = vm.count("write-unreliable-fit") > 0;
+  if (unreliable && !vm.count("out"))
+    throw InputError("--write-unreliable-fit",
+                     "expected --out DIR: it says where to write the fit");
   const StudySessions study = readStudySessions(paths);
   if (vm.count("out")) checkAnalysisTarget(vm["out"].as<std::string>(), paths, study, "--out");
   const StudyAnalysis analysis = analyzeStudy(study);
   printStudyAnalysis(std::cout, analysis);
-  if (vm.count("out")) {
-    writeStudyAnalysis(vm["out"].as<std::string>(), analysis, study.protocol);
-    std::cout << "\nwrote " << vm["out"].as<std::string>() << "\n";
-  }
+  if (!vm.count("out")) return kOk;
+  const std::string out = vm["out"].as<std::string>();
+  const bool batch = writeStudyAnalysis(out, analysis, study.protocol, unreliable);
+  std::cout << "\nwrote " << out << (batch ? "" : " (no fitted-batch.json: see the fit's verdict)")
+            << "\n";
+  // Refused after the analysis is written: nothing computed is lost.
+  if (unreliable && analysis.coefficients.empty())
+    throw InputError("--write-unreliable-fit", "there is no fit to write (" + analysis.fitVerdict +
+                                                   "); the other analysis files are in " + out);
   return kOk;
 }
 
@@ -97,7 +106,10 @@ int studyCommand(const Args& args) {
       "files", po::value<std::vector<std::string>>()->required(), "protocol or session folders")(
       "out,o", po::value<std::string>(),
       "analyze: the folder for the CSVs; simulate: the sessions")(
-      "participants,n", po::value<int>(), "simulate: simulated participants")(
+      "write-unreliable-fit",
+      "analyze: write fitted-batch.json even when the fit does not beat the constant model "
+      "(marked \"unreliable_fit\"; ddalab run refuses it)")("participants,n", po::value<int>(),
+                                                            "simulate: simulated participants")(
       "effect", po::value<std::string>(),
       "simulate: planted effects ITEM:CONDITION=POINTS[,...] (scale points)")(
       "seed", po::value<uint64_t>()->default_value(1), "simulate: the participants' random seed")(

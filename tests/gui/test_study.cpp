@@ -369,6 +369,17 @@ class StudyTest : public QObject {
     view.tabs()->setCurrentIndex(0);
     const QString coefficients = view.findChild<QPlainTextEdit*>()->toPlainText();
     QVERIFY(coefficients.contains(QString::fromStdString(analysis.coefficients.dump(2))));
+    // Beside them the fit's verdict (nested CV against the constant model), and "UNRELIABLE"
+    // exactly when the fit did not beat the constant.
+    bool verdictShown = false, unreliableShown = false;
+    for (const QLabel* label : view.findChildren<QLabel*>()) {
+      verdictShown =
+          verdictShown || label->text().contains(QString::fromStdString(analysis.fitVerdict));
+      unreliableShown = unreliableShown || label->text().contains("UNRELIABLE");
+    }
+    QVERIFY(!analysis.fitVerdict.empty());
+    QVERIFY(verdictShown);
+    QCOMPARE(unreliableShown, !analysis.fitReliable);
     screenshot(view, "study-analysis.png");
     view.tabs()->setCurrentIndex(2);
     screenshot(view, "study-correlations.png");

@@ -204,13 +204,16 @@ QWidget* StudyAnalysisView::coefficientsTab() {
   auto* w = new QWidget(this);
   auto* layout = new QVBoxLayout(w);
   auto* text = new QLabel(
-      QString("A ridge regression of '%1' on the standardized per-game metrics (penalty %2 chosen "
-              "by 5-fold cross-validation; cross-validated RMSE %3 against %4 for a constant "
-              "model). As the coefficients of F, scaled so that the largest is 100, an experiment "
-              "can use them to make the E-players aim at what participants said they enjoyed:")
+      QString("A ridge regression of '%1' on the per-game metrics (penalty %2 chosen by "
+              "cross-validation that leaves whole participants out): %3. As the coefficients of "
+              "F (answer points per unit of each metric, not rescaled)%4:")
           .arg(QString::fromStdString(analysis_.fittedItem))
           .arg(analysis_.ridge.fit.lambda)
-          .arg(fixed(analysis_.ridge.cvRmse, 3), fixed(analysis_.ridge.constantCvRmse, 3)),
+          .arg(QString::fromStdString(analysis_.fitVerdict),
+               analysis_.fitReliable
+                   ? ", an experiment can use them to make the E-players aim at what "
+                     "participants said they enjoyed"
+                   : ", UNRELIABLE, not for use"),
       w);
   text->setWordWrap(true);
   layout->addWidget(text);
