@@ -35,7 +35,7 @@ Questionnaire::Questionnaire(const StudyProtocol& protocol, const QString& headi
     grid->addWidget(text, row++, 0, 1, 3);
     grid->addWidget(new QLabel(QString::fromStdString(item.low), this), row, 0, Qt::AlignRight);
     auto* scale = new QHBoxLayout;
-    if (item.scale == StudyItem::Scale::Likert7) {
+    if (item.scale != StudyItem::Scale::Slider100) {
       auto* group = new QButtonGroup(this);
       for (int v = item.min(); v <= item.max(); ++v) {
         auto* b = new QRadioButton(QString::number(v), this);
