@@ -593,6 +593,22 @@ void checkSessionFiles(const fs::path& folder, size_t planned) {
 
 }  // namespace
 
+std::string describeInstruments(const StudyProtocol& p) {
+  std::string text;
+  for (const std::string& instrument : p.instruments) text += "  instrument " + instrument + "\n";
+  if (!p.subscales.empty())
+    text += "  " + std::to_string(p.subscales.size()) +
+            " subscales, scored and analysed like items, with Cronbach's alpha\n";
+  const std::vector<std::string> missing = p.missingTexts();
+  if (!missing.empty())
+    text += "  WARNING: " + std::to_string(missing.size()) + " items have no text (" +
+            missing.front() + (missing.size() > 1 ? " ... " + missing.back() : std::string()) +
+            "): an instrument shipped without its item texts (licence). `study simulate` runs; a "
+            "participant's session cannot start until a copy of the instrument file with the "
+            "texts filled in is named in \"instruments\"\n";
+  return text;
+}
+
 void checkTextsFilledIn(const StudyProtocol& protocol) {
   const std::vector<std::string> missing = protocol.missingTexts();
   if (missing.empty()) return;

@@ -99,6 +99,10 @@ struct StudyAnswers {
   std::string comment;
 };
 
+// Lines for `validate`: the instruments a protocol uses (with their citations), its subscales,
+// and a warning naming the items whose texts a researcher must still fill in.
+std::string describeInstruments(const StudyProtocol& protocol);
+
 // Refuses (InputError) a protocol whose items have no text: people cannot answer them.
 void checkTextsFilledIn(const StudyProtocol& protocol);
 

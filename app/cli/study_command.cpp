@@ -17,21 +17,6 @@ constexpr const char* kStudyUsage =
     "       ddalab study simulate PROTOCOL --participants N --out DIR [--effect SPEC] [--seed S]\n"
     "                            [--power R] [--threads N]";
 
-// The instruments a protocol uses, and the items whose texts a researcher must still fill in.
-void printInstruments(const StudyProtocol& p) {
-  for (const std::string& instrument : p.instruments)
-    std::cout << "  instrument " << instrument << "\n";
-  if (!p.subscales.empty())
-    std::cout << "  " << p.subscales.size() << " subscales, scored and analysed like items\n";
-  const std::vector<std::string> missing = p.missingTexts();
-  if (!missing.empty())
-    std::cout << "  WARNING: " << missing.size() << " items have no text (" << missing.front()
-              << (missing.size() > 1 ? " ... " + missing.back() : std::string())
-              << "): the instrument ships without its item texts (licence). `study simulate` "
-                 "runs; a participant's session cannot start until a copy of the instrument "
-                 "file with the texts filled in is named in \"instruments\"\n";
-}
-
 int validate(const std::vector<std::string>& files) {
   for (const std::string& file : files) {
     const StudyProtocol p = loadStudyProtocol(file);
@@ -39,7 +24,7 @@ int validate(const std::vector<std::string>& files) {
               << " games a participant, " << p.items.size() << " questionnaire items, "
               << (p.order == OrderScheme::LatinSquare ? "balanced Latin square" : "random order")
               << ")\n";
-    printInstruments(p);
+    std::cout << describeInstruments(p);
   }
   return kOk;
 }
