@@ -438,6 +438,15 @@ class StudyTest : public QObject {
     QCOMPARE(kept.games()[0].answers->values.size(), size_t{22});
     QCOMPARE(kept.games()[0].answers->values[0], 2.0);   // igeq_01 (0-4): its third point
     QCOMPARE(kept.games()[0].answers->values[14], 5.0);  // imi_01 (1-7): 1 + 2 + 14 % 4
+    // The researcher's analysis view shows the subscales as items and their reliability.
+    const fs::path folders[] = {dir / "P01"};
+    StudyAnalysisView view(analyzeStudy(readStudySessions(folders)));
+    view.show();
+    QVERIFY(view.findChild<QWidget*>("chart_igeq_positive_affect"));
+    auto* reliability = view.findChild<QTableWidget*>("reliability");
+    QVERIFY(reliability);
+    QCOMPARE(reliability->rowCount(), 8);
+    QCOMPARE(reliability->item(7, 0)->text(), QString("imi_interest_enjoyment"));
   }
 
   void threeParticipantsPlayTheShippedLudoStudy() {
