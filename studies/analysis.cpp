@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -411,9 +412,114 @@ void addFit(const StudySessions& study, const std::vector<Observation>& all, uin
   if (!a.fitReliable) a.notes.push_back(a.fitVerdict);
 }
 
+// The study with every subscale as one more item after the questionnaire's: the mean of its
+// items' answers, reversed where the instrument says so. None when the protocol has no subscale.
+std::optional<StudySessions> withSubscales(const StudySessions& study) {
+  const StudyProtocol& protocol = study.protocol;
+  if (protocol.subscales.empty()) return std::nullopt;
+  auto scored = std::make_shared<StudyProtocol>(protocol);
+  for (const StudySubscale& s : protocol.subscales) {
+    StudyItem item = protocol.items[s.items.front()];  // its scale, reversed or not
+    item.key = s.key;
+    item.text = s.name + " (" + s.instrument + " subscale, mean of " +
+                std::to_string(s.items.size()) + " items)";
+    item.reversed = false;
+    item.anchors.clear();
+    scored->items.push_back(item);
+  }
+  const auto score = [&protocol](const std::vector<double>& values) {
+    std::vector<double> means;
+    for (const StudySubscale& s : protocol.subscales) {
+      double sum = 0;
+      for (size_t i : s.items) sum += protocol.items[i].scored(values[i]);
+      means.push_back(sum / static_cast<double>(s.items.size()));
+    }
+    return means;
+  };
+  StudySessions result{*scored, {}};
+  for (const StudySession& session : study.sessions)
+    result.sessions.push_back(session.withDerivedAnswers(scored, score));
+  return result;
+}
+
+void addReliability(const StudySessions& study, uint64_t seed, StudyAnalysis& a) {
+  const StudyProtocol& protocol = study.protocol;
+  Rng rng(seed);
+  for (const StudySubscale& s : protocol.subscales) {
+    std::vector<std::vector<double>> rows;
+    std::vector<size_t> cluster;
+    for (size_t p = 0; p < study.sessions.size(); ++p)
+      for (const SessionGame& g : study.sessions[p].games())
+        if (g.answers) {
+          std::vector<double> row;
+          for (size_t i : s.items) row.push_back(protocol.items[i].scored(g.answers->values[i]));
+          rows.push_back(row);
+          cluster.push_back(p);
+        }
+    StudyAnalysis::Reliability r{s.key,
+                                 s.instrument,
+                                 s.items.size(),
+                                 rows.size(),
+                                 study.sessions.size(),
+                                 cronbachAlpha(rows),
+                                 NAN,
+                                 NAN};
+    if (!std::isnan(r.alpha))
+      std::tie(r.low, r.high) = cronbachAlphaInterval(rows, cluster, 0.95, 2000, rng);
+    a.reliability.push_back(r);
+  }
+}
+
 }  // namespace
 
-StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed, bool full) {
+double cronbachAlpha(const std::vector<std::vector<double>>& rows) {
+  const size_t n = rows.size(), k = n ? rows.front().size() : 0;
+  if (n < 2 || k < 2) return NAN;
+  const auto variance = [n](const std::vector<double>& v) {
+    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(n);
+    double squares = 0;
+    for (double x : v) squares += (x - mean) * (x - mean);
+    return squares / static_cast<double>(n - 1);
+  };
+  double itemVariances = 0;
+  for (size_t i = 0; i < k; ++i) {
+    std::vector<double> column;
+    for (const auto& row : rows) column.push_back(row[i]);
+    itemVariances += variance(column);
+  }
+  std::vector<double> sums;
+  for (const auto& row : rows) sums.push_back(std::accumulate(row.begin(), row.end(), 0.0));
+  const double total = variance(sums);
+  if (total <= 0) return NAN;
+  const double kd = static_cast<double>(k);
+  return kd / (kd - 1) * (1 - itemVariances / total);
+}
+
+std::pair<double, double> cronbachAlphaInterval(const std::vector<std::vector<double>>& rows,
+                                                std::span<const size_t> cluster, double level,
+                                                int replicates, Rng& rng) {
+  std::map<size_t, std::vector<size_t>> byCluster;
+  for (size_t r = 0; r < rows.size(); ++r) byCluster[cluster[r]].push_back(r);
+  std::vector<const std::vector<size_t>*> clusters;
+  for (const auto& entry : byCluster) clusters.push_back(&entry.second);
+  if (clusters.size() < 2) return {NAN, NAN};
+  std::vector<double> alphas;
+  for (int b = 0; b < replicates; ++b) {
+    std::vector<std::vector<double>> sample;
+    for (size_t c = 0; c < clusters.size(); ++c)
+      for (size_t r : *clusters[rng.below(static_cast<uint32_t>(clusters.size()))])
+        sample.push_back(rows[r]);
+    const double alpha = cronbachAlpha(sample);
+    if (!std::isnan(alpha)) alphas.push_back(alpha);
+  }
+  if (alphas.size() < static_cast<size_t>(replicates) / 2) return {NAN, NAN};
+  return percentileInterval(alphas, level);
+}
+
+StudyAnalysis analyzeStudy(const StudySessions& answered, uint64_t seed, bool full) {
+  // Subscales are analysed as items (the answers alone are what the reliability needs).
+  const std::optional<StudySessions> scored = withSubscales(answered);
+  const StudySessions& study = scored ? *scored : answered;
   StudyAnalysis a;
   a.protocol = study.protocol.name;
   a.items = study.protocol.items;
@@ -432,6 +538,7 @@ StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed, bool full)
   addCorrelations(study, all, splitmix64(seed), a);
   addNoticed(study, all, a);
   addFit(study, all, seed, a);
+  addReliability(answered, splitmix64(seed ^ 0xa1fa), a);
   return a;
 }
 
@@ -602,6 +709,13 @@ bool writeStudyAnalysis(const fs::path& dir, const StudyAnalysis& a, const Study
                "," + number(n.rateLow) + "," + number(n.rateHigh) + "," + number(n.believability) +
                "," + number(n.decilesP) + "\n";
   writeFileAtomically(dir / "study-noticed.csv", noticed);
+  std::string reliability =
+      "subscale,instrument,items,questionnaires,participants,cronbach_alpha,ci95_low,ci95_high\n";
+  for (const auto& r : a.reliability)
+    reliability += r.subscale + "," + csvField(r.instrument) + "," + std::to_string(r.items) + "," +
+                   std::to_string(r.questionnaires) + "," + std::to_string(r.participants) + "," +
+                   number(r.alpha) + "," + number(r.low) + "," + number(r.high) + "\n";
+  writeFileAtomically(dir / "study-reliability.csv", reliability);
   return writeFitFiles(dir, a, protocol, writeUnreliableFit);
 }
 
@@ -681,6 +795,14 @@ void printStudyAnalysis(std::ostream& out, const StudyAnalysis& a) {
           << fixed(100 * n.rateHigh, 0) << "] of " << n.games << " games, believability "
           << fixed(n.believability, 2) << ", deciles p " << fixed(n.decilesP, 4)
           << (n.decilesP < 0.05 ? " (detected)" : "") << "\n";
+  }
+  if (!a.reliability.empty()) {
+    out << "\nReliability of the subscales (Cronbach's alpha over the questionnaires, 95 % "
+           "interval from a bootstrap of participants)\n";
+    for (const auto& r : a.reliability)
+      out << "  " << std::left << std::setw(28) << r.subscale << std::right << "alpha "
+          << fixed(r.alpha, 2) << "  [" << fixed(r.low, 2) << ", " << fixed(r.high, 2) << "]  "
+          << r.items << " items, " << r.questionnaires << " questionnaires\n";
   }
   if (!a.fittedMetrics.empty()) {
     out << "\nFitted coefficients (ridge regression of " << a.fittedItem << " on the games' "

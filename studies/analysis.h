@@ -82,8 +82,20 @@ struct StudyAnalysis {
     double decilesP = 1;                              // NaN: too few outcomes
   };
 
+  // A subscale's internal consistency: Cronbach's alpha over every answered questionnaire (its
+  // items scored, reversed where marked), with a 95 % percentile interval from a bootstrap that
+  // resamples participants (each answers after every game: questionnaires are not independent).
+  struct Reliability {
+    std::string subscale, instrument;
+    size_t items = 0, questionnaires = 0, participants = 0;
+    double alpha = 0, low = 0, high = 0;  // NaN when undefined (one item, no variance)
+  };
+
   std::string protocol;
-  std::vector<StudyItem> items;  // the questionnaire's, in its order
+  // The questionnaire's items in its order, then one per subscale (the mean of its items, scored),
+  // analysed alike in the means, comparisons and correlations.
+  std::vector<StudyItem> items;
+  std::vector<Reliability> reliability;
   size_t participants = 0, games = 0;
   std::vector<ItemMean> means;
   std::vector<Comparison> comparisons;
@@ -128,5 +140,14 @@ bool writeStudyAnalysis(const std::filesystem::path& dir, const StudyAnalysis& a
                         const StudyProtocol& protocol, bool writeUnreliableFit = false);
 // The same tables for a terminal.
 void printStudyAnalysis(std::ostream& out, const StudyAnalysis& analysis);
+
+// Cronbach's alpha of `rows` (one per respondent, one value per item): k / (k - 1) (1 - sum of the
+// items' variances / variance of the sum); NaN for fewer than 2 items or 2 rows, or no variance.
+double cronbachAlpha(const std::vector<std::vector<double>>& rows);
+// Its percentile interval at `level` from `replicates` bootstrap samples of whole clusters
+// (`cluster[r]`: the participant of row r), seeded by `rng`.
+std::pair<double, double> cronbachAlphaInterval(const std::vector<std::vector<double>>& rows,
+                                                std::span<const size_t> cluster, double level,
+                                                int replicates, Rng& rng);
 
 }  // namespace ddalab

@@ -45,6 +45,10 @@ std::vector<PlantedEffect> parsePlantedEffects(const std::string& spec,
       itemKnown = itemKnown || item.key == e.item;
       items += (items.empty() ? "" : ", ") + item.key;
     }
+    for (const StudySubscale& subscale : protocol.subscales) {  // planted on each of its items
+      itemKnown = itemKnown || subscale.key == e.item;
+      items += ", " + subscale.key;
+    }
     for (const StudyCondition& c : protocol.conditions) {
       conditionKnown = conditionKnown || c.name == e.condition;
       conditions += (conditions.empty() ? "" : ", ") + c.name;
@@ -78,6 +82,24 @@ constexpr double kBiasSd = 0.10;   // a participant's lean on an item, in scale 
 constexpr double kNoiseSd = 0.15;  // game to game, in scale ranges
 // difficulty: -0.5 points per standard deviation of the participant's final gain.
 constexpr double kDifficultyPerSd = -0.5;
+// An item of a subscale shares this part of its lean and noise with the subscale's other items
+// (their correlation is its square, 0.64: a two-item subscale's alpha about 0.78).
+constexpr double kSubscaleLoading = 0.8;
+
+// The subscale of each item (the first that holds it; none: protocol.subscales.size()).
+std::vector<size_t> subscaleOfItems(const StudyProtocol& protocol) {
+  std::vector<size_t> of(protocol.items.size(), protocol.subscales.size());
+  for (size_t s = protocol.subscales.size(); s-- > 0;)
+    for (size_t i : protocol.subscales[s].items) of[i] = s;
+  return of;
+}
+
+// A draw of N(0, 1) with a share kSubscaleLoading from `shared` when the item is in a subscale.
+double loaded(double own, const double* shared) {
+  return shared
+             ? kSubscaleLoading * *shared + std::sqrt(1 - kSubscaleLoading * kSubscaleLoading) * own
+             : own;
+}
 
 double gaussian(Rng& rng) {  // Box-Muller
   const double u = std::max(rng.uniform(), 1e-300), v = rng.uniform();
@@ -180,6 +202,7 @@ std::vector<StudyAnswers> answersFor(const StudyProtocol& protocol,
     return v;
   };
   const size_t n = protocol.items.size();
+  const std::vector<size_t> subscales = subscaleOfItems(protocol);
   std::vector<std::vector<double>> shift(games.size(), std::vector<double>(n, 0.0));
   for (size_t i = 0; i < n; ++i) {
     const std::string& key = protocol.items[i].key;
@@ -194,8 +217,10 @@ std::vector<StudyAnswers> answersFor(const StudyProtocol& protocol,
       const auto z = zScores([&](const GameRecord& r) { return r.scores[seat]; });
       for (size_t g = 0; g < games.size(); ++g) shift[g][i] += kDifficultyPerSd * z[g];
     }
+    const size_t subscale = subscales[i];
     for (const PlantedEffect& e : simulation.effects)
-      if (e.item == key)
+      if (e.item == key ||
+          (subscale < protocol.subscales.size() && e.item == protocol.subscales[subscale].key))
         for (size_t g = 0; g < games.size(); ++g)
           if (protocol.conditions[games[g].plan.condition].name == e.condition)
             shift[g][i] += e.points;
@@ -203,14 +228,30 @@ std::vector<StudyAnswers> answersFor(const StudyProtocol& protocol,
   Rng rng(splitmix64(simulation.seed ^ 0xa2e5ull));
   std::vector<std::vector<double>> bias(participants, std::vector<double>(n));
   for (auto& row : bias)
-    for (double& b : row) b = kBiasSd * gaussian(rng);
+    for (double& b : row) b = gaussian(rng);
+  // The subscales' shared parts (their own stream: a protocol without subscales draws as before).
+  Rng sharedRng(splitmix64(simulation.seed ^ 0x5ab5ull));
+  const auto draws = [&](size_t rows) {
+    std::vector<std::vector<double>> d(rows, std::vector<double>(protocol.subscales.size()));
+    for (auto& row : d)
+      for (double& x : row) x = gaussian(sharedRng);
+    return d;
+  };
+  const auto sharedBias = draws(participants), sharedNoise = draws(games.size());
   std::vector<StudyAnswers> answers(games.size());
   for (size_t g = 0; g < games.size(); ++g) {
+    const size_t p = games[g].participant;
     for (size_t i = 0; i < n; ++i) {
       const StudyItem& item = protocol.items[i];
+      const bool inSubscale = subscales[i] < protocol.subscales.size();
       const double range = item.max() - item.min();
-      const double latent = item.midpoint() + shift[g][i] +
-                            range * (bias[games[g].participant][i] + kNoiseSd * gaussian(rng));
+      const double own = gaussian(rng);
+      const double lean =
+          kBiasSd * loaded(bias[p][i], inSubscale ? &sharedBias[p][subscales[i]] : nullptr);
+      const double noise =
+          kNoiseSd * loaded(own, inSubscale ? &sharedNoise[g][subscales[i]] : nullptr);
+      // In the direction the subscale scores: a reversed item is answered the other way round.
+      const double latent = item.scored(item.midpoint() + shift[g][i] + range * (lean + noise));
       answers[g].values.push_back(std::clamp(std::round(latent), static_cast<double>(item.min()),
                                              static_cast<double>(item.max())));
     }

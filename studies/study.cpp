@@ -26,10 +26,10 @@ const InputFileKind kSessionFileKind{64 << 20, "a session file of ddalab"};
 // Games a participant may be asked to play: a session is hours of people's time, not thousands.
 constexpr int kMaxGamesPerCondition = 100;
 constexpr size_t kMaxConditions = 12;
-constexpr size_t kMaxItems = 30;
+constexpr size_t kMaxItems = 60;  // the GEQ core module has 33
 
 StudyItem parseItem(const Json& node, const std::string& path) {
-  JsonFields fields(node, path, {"key", "text", "scale", "low", "high"});
+  JsonFields fields(node, path, {"key", "text", "scale", "from", "low", "high"});
   StudyItem item;
   item.key = fields.string("key");
   for (char c : item.key)
@@ -40,19 +40,24 @@ StudyItem parseItem(const Json& node, const std::string& path) {
   const std::string scale = fields.string("scale", "likert7");
   if (scale == "slider100")
     item.scale = StudyItem::Scale::Slider100;
+  else if (scale == "likert5")
+    item.scale = StudyItem::Scale::Likert5;
   else if (scale != "likert7")
-    throw InputError(
-        fields.at("scale"),
-        "expected \"likert7\" (1-7) or \"slider100\" (0-100), got \"" + textExcerpt(scale) + "\"");
-  item.low = fields.string("low", item.scale == StudyItem::Scale::Likert7 ? "not at all" : "none");
-  item.high = fields.string("high", item.scale == StudyItem::Scale::Likert7 ? "very much" : "all");
+    throw InputError(fields.at("scale"),
+                     "expected \"likert5\" (0-4 or 1-5), \"likert7\" (1-7) or "
+                     "\"slider100\" (0-100), got \"" +
+                         textExcerpt(scale) + "\"");
+  const bool slider = item.scale == StudyItem::Scale::Slider100;
+  item.from = static_cast<int>(fields.integer("from", 0, slider ? 0 : 1, slider ? 0 : 1));
+  item.low = fields.string("low", slider ? "none" : "not at all");
+  item.high = fields.string("high", slider ? "all" : "very much");
   return item;
 }
 
-std::vector<StudyItem> parseQuestionnaire(const JsonFields& fields, const std::string& gameId,
-                                          bool& comment) {
+// The protocol's own items ("questionnaire"), or none when it names instruments and has none.
+std::vector<StudyItem> parseQuestionnaire(const JsonFields& fields, bool& comment) {
   const Json* node = fields.find("questionnaire");
-  if (!node) return defaultStudyItems(gameId);
+  if (!node) return {};
   const std::string path = fields.at("questionnaire");
   JsonFields q(*node, path, {"items", "comment"});
   if (const Json* c = q.find("comment")) {
@@ -65,15 +70,79 @@ std::vector<StudyItem> parseQuestionnaire(const JsonFields& fields, const std::s
     throw InputError(q.at("items"), "expected an array of 1 to " + std::to_string(kMaxItems) +
                                         " items, got " + jsonExcerpt(list));
   std::vector<StudyItem> items;
-  std::set<std::string> keys;
-  for (size_t i = 0; i < list.size(); ++i) {
-    const std::string at = q.at("items") + "[" + std::to_string(i) + "]";
-    items.push_back(parseItem(list[i], at));
-    if (!keys.insert(items.back().key).second)
-      throw InputError(at + ".key", "the key '" + items.back().key +
-                                        "' is used twice; expected one key per item");
-  }
+  for (size_t i = 0; i < list.size(); ++i)
+    items.push_back(parseItem(list[i], q.at("items") + "[" + std::to_string(i) + "]"));
   return items;
+}
+
+// "dice" in dice games, "cards" otherwise: what the manipulation item asks about.
+std::string chanceDevice(const std::string& gameId) {
+  return gameId == "ludo" || gameId == "pig" ? "dice" : "cards";
+}
+
+// One entry of "instruments": a built-in id, a file NAME.json beside the protocol (`base`; none
+// when the protocol is read from a session, which records every instrument inline), or an
+// instrument object.
+StudyInstrument resolveInstrument(const Json& entry, const std::string& at,
+                                  const std::optional<fs::path>& base, const std::string& chance) {
+  if (entry.is_object()) return parseInstrument(entry, at, chance);
+  if (!entry.is_string() || entry.get<std::string>().empty())
+    throw InputError(at,
+                     "expected an instrument id, a file NAME.json or an instrument object, got " +
+                         jsonExcerpt(entry));
+  const std::string name = entry.get<std::string>();
+  if (!name.ends_with(".json")) return parseInstrument(builtinInstrument(name, at), at, chance);
+  if (!base)
+    throw InputError(at, "expected the instrument itself (a session records it), got the file '" +
+                             textExcerpt(name) + "'");
+  const fs::path file = fs::path(name).is_absolute() ? fs::path(name) : *base / name;
+  try {
+    return loadInstrumentFile(file, chance);
+  } catch (const InputError& e) {
+    throw InputError(at + " (" + e.path() + ")", e.message());
+  }
+}
+
+// The protocol's instruments, their items and subscales appended to `p`; each instrument is
+// written into `document` as the object it is, so a session records what was asked.
+void addInstruments(const JsonFields& fields, StudyProtocol& p, Json& document,
+                    const std::optional<fs::path>& base, const std::string& chance) {
+  const Json* list = fields.find("instruments");
+  if (!list) return;
+  if (!list->is_array() || list->empty() || list->size() > kMaxConditions)
+    throw InputError(fields.at("instruments"),
+                     "expected an array of 1 to " + std::to_string(kMaxConditions) +
+                         " instruments (ids, files or objects), got " + jsonExcerpt(*list));
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string at = fields.at("instruments") + "[" + std::to_string(i) + "]";
+    const StudyInstrument instrument = resolveInstrument((*list)[i], at, base, chance);
+    const size_t first = p.items.size();
+    p.items.insert(p.items.end(), instrument.items.begin(), instrument.items.end());
+    for (StudySubscale s : instrument.subscales) {
+      for (size_t& item : s.items) item += first;
+      p.subscales.push_back(s);
+    }
+    p.instruments.push_back(instrument.name + ": " + instrument.citation);
+    document["instruments"][i] = instrument.document;
+  }
+}
+
+// Every item and subscale key names one column: refused at `where` when two share one.
+void checkKeysUnique(const StudyProtocol& p, const std::string& where) {
+  if (p.items.empty() || p.items.size() > kMaxItems)
+    throw InputError(where, "expected 1 to " + std::to_string(kMaxItems) +
+                                " items in all (instruments and questionnaire), got " +
+                                std::to_string(p.items.size()));
+  std::set<std::string> keys;
+  for (const StudyItem& item : p.items)
+    if (!keys.insert(item.key).second)
+      throw InputError(where, "the key '" + item.key + "' is used twice (" +
+                                  (item.instrument.empty() ? "questionnaire" : item.instrument) +
+                                  "); expected one key per item and subscale");
+  for (const StudySubscale& s : p.subscales)
+    if (!keys.insert(s.key).second)
+      throw InputError(where, "the subscale key '" + s.key + "' of " + s.instrument +
+                                  " is used twice; expected one key per item and subscale");
 }
 
 StudyCondition parseCondition(const Json& node, const std::string& path, const Json& shared) {
@@ -132,16 +201,16 @@ void validateSimulatedPerson(const StudyProtocol& p, const std::string& source) 
 }  // namespace
 
 std::vector<StudyItem> defaultStudyItems(const std::string& gameId) {
-  const std::string chance = gameId == "ludo" || gameId == "pig" ? "dice" : "cards";
-  using S = StudyItem::Scale;
-  return {
-      {"enjoyment", "How much did you enjoy this game?", S::Likert7, "not at all", "very much"},
-      {"tension", "How tense was the game?", S::Likert7, "not at all", "very"},
-      {"fairness", "The game was fair.", S::Likert7, "disagree", "agree"},
-      {"manipulated", "The " + chance + " seemed manipulated.", S::Likert7, "disagree", "agree"},
-      {"difficulty", "How difficult was the game for you?", S::Likert7, "very easy",
-       "very difficult"},
-  };
+  return parseInstrument(builtinInstrument("ddalab-quick", "ddalab-quick"), "ddalab-quick",
+                         chanceDevice(gameId))
+      .items;
+}
+
+std::vector<std::string> StudyProtocol::missingTexts() const {
+  std::vector<std::string> keys;
+  for (const StudyItem& item : items)
+    if (item.text.empty()) keys.push_back(item.key);
+  return keys;
 }
 
 std::vector<bool> StudyProtocol::people() const {
@@ -188,13 +257,17 @@ StudyAnalysisPlan parseAnalysisPlan(const Json& node, const std::string& path,
   plan.primaryItem = f.string("item");
   std::string keys;
   bool known = false;
-  for (const StudyItem& item : p.items) {
-    known = known || item.key == plan.primaryItem;
-    keys += (keys.empty() ? "" : ", ") + item.key;
+  std::vector<std::string> analysed;  // items and the instruments' subscales alike
+  for (const StudyItem& item : p.items) analysed.push_back(item.key);
+  for (const StudySubscale& subscale : p.subscales) analysed.push_back(subscale.key);
+  for (const std::string& key : analysed) {
+    known = known || key == plan.primaryItem;
+    keys += (keys.empty() ? "" : ", ") + key;
   }
   if (!known)
     throw InputError(f.at("item"), "unknown item '" + textExcerpt(plan.primaryItem) +
-                                       "'; expected one of the questionnaire's: " + keys);
+                                       "'; expected one of the questionnaire's items or "
+                                       "subscales: " + keys);
   const Json& contrast = f.get("contrast");
   if (!contrast.is_array() || contrast.size() != 2 || !contrast[0].is_string() ||
       !contrast[1].is_string() || contrast[0] == contrast[1])
@@ -221,13 +294,15 @@ StudyAnalysisPlan parseAnalysisPlan(const Json& node, const std::string& path,
 
 }  // namespace
 
-StudyProtocol parseStudyProtocol(const Json& document, const std::string& source) {
+StudyProtocol parseStudyProtocol(const Json& document, const std::string& source,
+                                 const std::optional<fs::path>& base) {
   try {
     checkNestingDepth(document, source);
     JsonFields fields(
         document, "$",
         {"format", "name", "description", "seed", "game", "seats", "coefficients", "conditions",
-         "games_per_condition", "order", "questionnaire", "simulated_person", "analysis"});
+         "games_per_condition", "order", "instruments", "questionnaire", "simulated_person",
+         "analysis"});
     if (fields.string("format") != kStudyFormat)
       throw InputError(fields.at("format"), std::string("expected \"") + kStudyFormat + "\", got " +
                                                 jsonExcerpt(fields.get("format")));
@@ -269,7 +344,13 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
     }
     const std::string gameId =
         p.game.is_object() && p.game.value("id", Json()).is_string() ? p.game.value("id", "") : "";
-    p.items = parseQuestionnaire(fields, gameId, p.comment);
+    Json recorded = document;
+    addInstruments(fields, p, recorded, base, chanceDevice(gameId));
+    const std::vector<StudyItem> own = parseQuestionnaire(fields, p.comment);
+    p.items.insert(p.items.end(), own.begin(), own.end());
+    if (p.items.empty()) p.items = defaultStudyItems(gameId);
+    checkKeysUnique(
+        p, fields.has("instruments") ? fields.at("instruments") : fields.at("questionnaire"));
     if (const Json* person = fields.find("simulated_person")) p.simulatedPerson = *person;
     if (const Json* plan = fields.find("analysis"))
       p.analysis = parseAnalysisPlan(*plan, fields.at("analysis"), p);
@@ -280,7 +361,7 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
                            "\"} (the participant), got " + jsonExcerpt(p.seats));
     validateConditions(p, source);
     validateSimulatedPerson(p, source);
-    p.document = document;
+    p.document = recorded;
     return p;
   } catch (const InputError& e) {
     if (e.path().starts_with(source)) throw;
@@ -290,7 +371,7 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
 
 StudyProtocol loadStudyProtocol(const fs::path& file) {
   const std::string text = readInputFile(file, kProtocolFileKind);
-  return parseStudyProtocol(parseJsonText(text, file.string()), file.string());
+  return parseStudyProtocol(parseJsonText(text, file.string()), file.string(), file.parent_path());
 }
 
 bool isStudyProtocolFile(const fs::path& file) {
@@ -571,6 +652,34 @@ void checkSessionFiles(const fs::path& folder, size_t planned) {
 
 }  // namespace
 
+std::string describeInstruments(const StudyProtocol& p) {
+  std::string text;
+  for (const std::string& instrument : p.instruments) text += "  instrument " + instrument + "\n";
+  if (!p.subscales.empty())
+    text += "  " + std::to_string(p.subscales.size()) +
+            " subscales, scored and analysed like items, with Cronbach's alpha\n";
+  const std::vector<std::string> missing = p.missingTexts();
+  if (!missing.empty())
+    text += "  WARNING: " + std::to_string(missing.size()) + " items have no text (" +
+            missing.front() + (missing.size() > 1 ? " ... " + missing.back() : std::string()) +
+            "): an instrument shipped without its item texts (licence). `study simulate` runs; a "
+            "participant's session cannot start until a copy of the instrument file with the "
+            "texts filled in is named in \"instruments\"\n";
+  return text;
+}
+
+void checkTextsFilledIn(const StudyProtocol& protocol) {
+  const std::vector<std::string> missing = protocol.missingTexts();
+  if (missing.empty()) return;
+  std::string keys;
+  for (const std::string& key : missing) keys += (keys.empty() ? "" : ", ") + key;
+  throw InputError("protocol " + protocol.name,
+                   "the items " + keys +
+                       " have no text (an instrument shipped without its item texts, as its "
+                       "licence asks); expected them filled in: copy the instrument's file, enter "
+                       "the texts from its source and name the copy in \"instruments\"");
+}
+
 void checkStudyAnswer(const StudyItem& item, const Json& value, const std::string& where) {
   const bool whole = value.is_number() && std::isfinite(value.get<double>()) &&
                      value.get<double>() == std::round(value.get<double>());
@@ -583,6 +692,7 @@ void checkStudyAnswer(const StudyItem& item, const Json& value, const std::strin
 StudySession StudySession::open(const fs::path& folder, const StudyProtocol& protocol,
                                 const std::string& participant) {
   checkParticipant(participant, "participant");
+  checkTextsFilledIn(protocol);
   const fs::path file = folder / "session.json";
   if (fs::exists(file)) {
     StudySession existing = read(folder);
@@ -676,6 +786,20 @@ StudySession StudySession::inMemory(std::shared_ptr<const StudyProtocol> protoco
   s.ordinal_ = ordinal;
   s.plan_ = planGames(*s.protocol_, ordinal);
   return s;
+}
+
+StudySession StudySession::withDerivedAnswers(
+    std::shared_ptr<const StudyProtocol> protocol,
+    const std::function<std::vector<double>(const std::vector<double>&)>& derive) const {
+  StudySession copy = *this;
+  copy.folder_.clear();  // nothing of it is written
+  copy.protocol_ = std::move(protocol);
+  for (SessionGame& g : copy.games_)
+    if (g.answers) {
+      const std::vector<double> more = derive(g.answers->values);
+      g.answers->values.insert(g.answers->values.end(), more.begin(), more.end());
+    }
+  return copy;
 }
 
 void StudySession::load() {

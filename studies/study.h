@@ -4,6 +4,7 @@
 // after every game; a session folder keeps one participant's games and answers, each written the
 // moment it exists, so that a session survives a crash and resumes at the next game.
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -13,24 +14,12 @@
 #include "core/match.h"
 #include "experiments/batch.h"
 #include "experiments/lineup.h"
+#include "studies/instrument.h"
 
 namespace ddalab {
 
 inline constexpr const char* kStudyFormat = "ddalab-study/1";
 inline constexpr const char* kSessionFormat = "ddalab-session/1";
-
-// A questionnaire item: its wording and its scale.
-struct StudyItem {
-  enum class Scale { Likert7, Slider100 };
-  std::string key;   // the column in answers.csv and the analysis ("enjoyment")
-  std::string text;  // what the participant reads
-  Scale scale = Scale::Likert7;
-  std::string low, high;  // the anchors of the scale's ends
-
-  int min() const { return scale == Scale::Likert7 ? 1 : 0; }
-  int max() const { return scale == Scale::Likert7 ? 7 : 100; }
-  double midpoint() const { return (min() + max()) / 2.0; }
-};
 
 // One condition: an environment player with its parameters and coefficients.
 struct StudyCondition {
@@ -58,13 +47,19 @@ struct StudyProtocol {
   std::vector<StudyCondition> conditions;
   int gamesPerCondition = 1;
   OrderScheme order = OrderScheme::LatinSquare;
+  // The instruments' items in the order the protocol names them, then its own "questionnaire".
   std::vector<StudyItem> items;
+  std::vector<StudySubscale> subscales;  // the instruments', indexes into `items`
+  std::vector<std::string> instruments;  // their citations, in order
   bool comment = true;  // an optional free-text comment after the items
   StudyAnalysisPlan analysis;
   // The seat an AI takes in `study simulate` (none: the game's default AI at level 100).
   Json simulatedPerson;
   Json document;  // the protocol as validated, defaults written out (what a session records)
 
+  // The keys of items whose text is empty (an instrument shipped without its texts): a person's
+  // session cannot start until they are filled in.
+  std::vector<std::string> missingTexts() const;
   // Seats a person plays.
   std::vector<bool> people() const;
   // The experiment (as a batch file holds it) of a game under condition `c`.
@@ -80,10 +75,14 @@ StudyProtocol loadStudyProtocol(const std::filesystem::path& file);
 // Whether `file` says it is a study protocol ("format": "ddalab-study/1"); false for anything
 // else, unreadable or invalid files included (their reader says what is wrong).
 bool isStudyProtocolFile(const std::filesystem::path& file);
-StudyProtocol parseStudyProtocol(const Json& document, const std::string& source);
+// Instrument files ("instruments": ["mine.json"]) are read from `base`; without it (a protocol a
+// session recorded, every instrument inline) a file is refused.
+StudyProtocol parseStudyProtocol(const Json& document, const std::string& source,
+                                 const std::optional<std::filesystem::path>& base = std::nullopt);
 
-// The questionnaire a protocol without one gets: enjoyment, tension, fairness, whether the dice
-// or cards seemed manipulated, and difficulty (1-7), and a free comment.
+// The questionnaire a protocol without instruments or one of its own gets: the built-in
+// instrument ddalab-quick (enjoyment, tension, fairness, whether the dice or cards seemed
+// manipulated, and difficulty, 1-7), and a free comment.
 std::vector<StudyItem> defaultStudyItems(const std::string& gameId);
 
 // One game of a participant's plan.
@@ -108,6 +107,13 @@ struct StudyAnswers {
   std::vector<double> values;  // one per item, in the protocol's order
   std::string comment;
 };
+
+// Lines for `validate`: the instruments a protocol uses (with their citations), its subscales,
+// and a warning naming the items whose texts a researcher must still fill in.
+std::string describeInstruments(const StudyProtocol& protocol);
+
+// Refuses (InputError) a protocol whose items have no text: people cannot answer them.
+void checkTextsFilledIn(const StudyProtocol& protocol);
 
 // Checks one answer to `item` as it is saved and as it is read back: a whole number on the item's
 // scale (1-7, 0-100); an InputError at `where` (a file and JSON path) saying so otherwise.
@@ -165,6 +171,12 @@ class StudySession {
   bool needsAnswersOnly() const;
   size_t answered() const;
   bool complete() const { return answered() == plan_.size(); }
+
+  // A copy in memory for the analysis, of `protocol` (this session's items and more after them),
+  // each game's answers extended by `derive(values)`.
+  StudySession withDerivedAnswers(
+      std::shared_ptr<const StudyProtocol> protocol,
+      const std::function<std::vector<double>(const std::vector<double>&)>& derive) const;
 
   // Keeps the game just played (game-NN.json, games.csv); throws WriteError.
   void saveGame(const PlannedGame& game, const GameRecord& record, const Json& trace);

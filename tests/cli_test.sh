@@ -234,6 +234,13 @@ study="$src/studies/protocols/user-study-ludo.json"
 expect 0 "ok (3 conditions x 2 games" "$ddalab" study validate "$study"
 sed 's/"latin-square"/"alphabetical"/' "$study" >"$work/bad-study.json"
 expect 2 "bad-study.json: \$.order.scheme: expected \"latin-square\"" "$ddalab" study validate "$work/bad-study.json"
+# Instruments (issue 38): the GEQ ships without its texts and validate says so; an unknown one is
+# refused at its JSON path.
+igeq="$src/studies/protocols/user-study-ludo-igeq.json"
+expect 0 "WARNING: 14 items have no text (igeq_01 ... igeq_14)" "$ddalab" study validate "$igeq"
+expect 0 "WARNING: 14 items have no text" "$ddalab" validate "$igeq"
+sed 's/"imi-interest"/"imi"/' "$igeq" >"$work/bad-instrument.json"
+expect 2 "bad-instrument.json: \$.instruments\[1\]: unknown instrument 'imi'" "$ddalab" study validate "$work/bad-instrument.json"
 expect 0 "simulated 4 participants" "$ddalab" study simulate "$study" -n 4 --out "$work/pilot" \
   --effect enjoyment:e-hillclimber=1
 expect 0 "Within participants" "$ddalab" study analyze "$work/pilot" --out "$work/pilot-analysis"

@@ -67,9 +67,9 @@ TEST_CASE(
   CHECK(p.people() == std::vector<bool>{true, false});
 
   Json bad = ludoProtocol();
-  bad["questionnaire"] = {{"items", {{{"key", "fun"}, {"text", "Fun?"}, {"scale", "likert5"}}}}};
+  bad["questionnaire"] = {{"items", {{{"key", "fun"}, {"text", "Fun?"}, {"scale", "likert9"}}}}};
   CHECK_THAT(refusal(bad), Catch::Contains("p.json: $.questionnaire.items[0].scale") &&
-                               Catch::Contains("expected \"likert7\""));
+                               Catch::Contains("expected \"likert5\" (0-4 or 1-5), \"likert7\""));
   bad = ludoProtocol();
   bad["conditions"][1]["environment"]["params"] = {{"random_prob", 2}};
   CHECK_THAT(refusal(bad),
@@ -94,7 +94,8 @@ TEST_CASE(
 }
 
 TEST_CASE("the shipped study protocols are valid", "[study]") {
-  for (const char* name : {"user-study-ludo.json", "user-study-lost-cities.json"}) {
+  for (const char* name :
+       {"user-study-ludo.json", "user-study-lost-cities.json", "user-study-ludo-igeq.json"}) {
     INFO(name);
     const StudyProtocol p = loadStudyProtocol(kSourceDir / "studies/protocols" / name);
     CHECK(p.conditions.size() >= 2);
@@ -468,7 +469,8 @@ TEST_CASE("a session folder is checked at load: answers on their scale, records,
                     Catch::Contains("answers.enjoyment") && scale);
   CHECK_THROWS_WITH(s.saveAnswers(0, {{NAN, 4, 4, 4, 4}, ""}), scale);
   CHECK_NOTHROW(s.saveAnswers(0, {{1, 7, 4, 4, 4}, ""}));
-  const StudyItem slider{"s", "S?", StudyItem::Scale::Slider100, "", ""};
+  StudyItem slider;
+  slider.scale = StudyItem::Scale::Slider100;
   CHECK_NOTHROW(checkStudyAnswer(slider, 100, "x"));
   CHECK_THROWS_WITH(checkStudyAnswer(slider, 101, "x"), Catch::Contains("[0, 100]"));
 }

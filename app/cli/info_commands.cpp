@@ -5,11 +5,11 @@
 #include "core/catalog.h"
 #include "experiments/batch.h"
 #include "experiments/plugins.h"
-#include "studies/study.h"
 #include "games/registry.h"
 #include "players/registry.h"
 #include "results/csv.h"
 #include "results/report.h"
+#include "studies/study.h"
 
 namespace ddalab::cli {
 
@@ -109,7 +109,8 @@ int validateCommand(const Args& args) {
       if (isStudyProtocolFile(file)) {
         const StudyProtocol p = loadStudyProtocol(file);
         std::cout << file << ": ok (study protocol: " << p.conditions.size() << " conditions x "
-                  << p.gamesPerCondition << " games a participant)\n";
+                  << p.gamesPerCondition << " games a participant)\n"
+                  << describeInstruments(p);
         continue;
       }
       const Batch batch = loadBatch(file);

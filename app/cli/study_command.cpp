@@ -26,6 +26,7 @@ int validate(const std::vector<std::string>& files) {
               << " games a participant, " << p.items.size() << " questionnaire items, "
               << (p.order == OrderScheme::LatinSquare ? "balanced Latin square" : "random order")
               << ")\n";
+    std::cout << describeInstruments(p);
   }
   return kOk;
 }

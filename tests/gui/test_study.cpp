@@ -14,6 +14,8 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QSlider>
 #include <QStandardPaths>
@@ -82,11 +84,16 @@ bool waitForTurnOrQuestions(MainWindow& window, StudyRun& run) {
   return true;
 }
 
-// Answers the open questionnaire by clicking: item i gets 3 + (i + game) % 4 (a slider is moved).
+// Answers the open questionnaire by clicking: item i gets its scale's third point + (i + game) % 4,
+// at most its last (a slider is moved to 30-60).
 void answerByClicks(Questionnaire& q, const StudyProtocol& protocol, int game) {
   QVERIFY(!q.submit()->isEnabled());  // nothing answered yet
   for (size_t i = 0; i < protocol.items.size(); ++i) {
-    const int value = 3 + static_cast<int>(i + static_cast<size_t>(game)) % 4;
+    const StudyItem& item = protocol.items[i];
+    const int step = static_cast<int>(i + static_cast<size_t>(game)) % 4;
+    const int value = item.scale == StudyItem::Scale::Slider100
+                          ? 3 + step
+                          : std::min(item.min() + 2 + step, item.max());
     if (QAbstractButton* b = q.button(i, value))
       QTest::mouseClick(b, Qt::LeftButton);
     else
@@ -389,6 +396,79 @@ class StudyTest : public QObject {
   // started from the Run study dialog (typed id, Start clicked), the condition never shown; the
   // researcher's list shows the three sessions complete. DDALAB_WALKTHROUGH=DIR keeps the study
   // folder (scripts/study-walkthrough.sh analyses it); DDALAB_SCREENSHOTS=DIR takes the pictures.
+  // The shipped iGEQ study: refused as shipped (the GEQ's texts are not), run by clicks once its
+  // instrument is a copy with the texts filled in; its 22-item questionnaire fits a 1024 x 700
+  // window, scrolls to every item, keeps Submit in view, and its answers are kept.
+  void participantAnswersTheIgeqStudyByClicks() {
+    QTemporaryDir temp;
+    const fs::path dir = temp.path().toStdString();
+    const QString shipped = DDALAB_SOURCE_DIR "/studies/protocols/user-study-ludo-igeq.json";
+    MainWindow window;
+    showOnASmallScreen(window);
+    StartStudyDialog refused(&window);
+    refused.setProtocol(shipped);
+    refused.setStudyFolder(temp.path());
+    QTest::keyClicks(refused.participantField(), "P00");
+    QTest::mouseClick(refused.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok),
+                      Qt::LeftButton);
+    QVERIFY(!refused.session());
+    QVERIFY2(refused.problem()->text().contains("have no text"),
+             qPrintable(refused.problem()->text()));
+    Json igeq = builtinInstrument("igeq", "test");
+    for (Json& item : igeq["items"])
+      item["text"] = "Item " + item["key"].get<std::string>() + " as the GEQ report words it";
+    std::ofstream(dir / "igeq-filled.json") << igeq.dump(2);
+    Json document = Json::parse(std::ifstream(shipped.toStdString()));
+    document["instruments"][0] = "igeq-filled.json";
+    document["game"]["params"]["max_rounds"] = 12;  // a short game: the questionnaire is the test
+    std::ofstream(dir / "igeq-study.json") << document.dump(2);
+    const StudyProtocol protocol = loadStudyProtocol(dir / "igeq-study.json");
+    window.runStudy(StudySession::open(dir / "P01", protocol, "P01"));
+    StudyRun& run = *window.study();
+    window.playMode()->session()->setDelay(0);
+    std::mt19937 random(38);
+    playToQuestions(window, run, random);
+    if (QTest::currentTestFailed()) return;
+    Questionnaire* q = run.questionnaire();
+    QTRY_VERIFY(q && q->isVisible());
+    QVERIFY2(q->height() <= 700 && q->width() <= 1024,
+             qPrintable(QString("%1 x %2").arg(q->width()).arg(q->height())));
+    QVERIFY(q->scrollArea()->verticalScrollBar()->maximum() > 0);  // 22 items scroll
+    const QRect submit(q->submit()->mapTo(q, QPoint(0, 0)), q->submit()->size());
+    QVERIFY(q->rect().contains(submit));  // Submit in view without scrolling
+    screenshot(*q, "study-igeq-questionnaire.png");
+    // Every point of every item can be scrolled into view and clicked; the last item scrolled to
+    // shows all its points.
+    for (size_t i = 0; i < protocol.items.size(); ++i) {
+      const StudyItem& item = protocol.items[i];
+      for (int v = item.min(); v <= item.max(); ++v) QVERIFY(q->button(i, v));
+      QVERIFY(!q->button(i, item.max() + 1));
+      q->scrollArea()->ensureWidgetVisible(q->button(i, item.max()));
+      QWidget* viewport = q->scrollArea()->viewport();
+      const QRect shown(q->button(i, item.min())->mapTo(viewport, QPoint(0, 0)),
+                        q->button(i, item.max())->mapTo(viewport, QPoint(0, 0)) +
+                            QPoint(q->button(i, item.max())->width(), 0));
+      QVERIFY2(viewport->rect().contains(shown), qPrintable(QString::number(i)));
+    }
+    screenshot(*q, "study-igeq-questionnaire-end.png");
+    answerByClicks(*q, protocol, 0);
+    if (QTest::currentTestFailed()) return;
+    QTRY_VERIFY(run.session().answered() == 1);
+    const StudySession kept = StudySession::read(dir / "P01");
+    QCOMPARE(kept.games()[0].answers->values.size(), size_t{22});
+    QCOMPARE(kept.games()[0].answers->values[0], 2.0);   // igeq_01 (0-4): its third point
+    QCOMPARE(kept.games()[0].answers->values[14], 5.0);  // imi_01 (1-7): 1 + 2 + 14 % 4
+    // The researcher's analysis view shows the subscales as items and their reliability.
+    const fs::path folders[] = {dir / "P01"};
+    StudyAnalysisView view(analyzeStudy(readStudySessions(folders)));
+    view.show();
+    QVERIFY(view.findChild<QWidget*>("chart_igeq_positive_affect"));
+    auto* reliability = view.findChild<QTableWidget*>("reliability");
+    QVERIFY(reliability);
+    QCOMPARE(reliability->rowCount(), 8);
+    QCOMPARE(reliability->item(7, 0)->text(), QString("imi_interest_enjoyment"));
+  }
+
   void threeParticipantsPlayTheShippedLudoStudy() {
     QTemporaryDir temp;
     const QByteArray keep = qgetenv("DDALAB_WALKTHROUGH");

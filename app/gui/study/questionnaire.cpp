@@ -1,14 +1,18 @@
 #include "app/gui/study/questionnaire.h"
 
 #include <QButtonGroup>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSlider>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ddalab::gui {
 
@@ -25,50 +29,35 @@ Questionnaire::Questionnaire(const StudyProtocol& protocol, const QString& headi
   bold.setBold(true);
   title->setFont(bold);
   layout->addWidget(title);
-  auto* grid = new QGridLayout;
+  // The items scroll (a 14-item instrument is taller than a laptop's screen); the comment and
+  // Submit stay in view below them.
+  auto* items = new QWidget;
+  auto* grid = new QGridLayout(items);
   int row = 0;
   for (size_t i = 0; i < protocol.items.size(); ++i) {
     const StudyItem& item = protocol.items[i];
-    auto* text = new QLabel(QString::fromStdString(item.text), this);
+    auto* text = new QLabel(QString::fromStdString(item.text), items);
     text->setWordWrap(true);
     if (i > 0) grid->setRowMinimumHeight(row++, 8);  // a little room between the items
     grid->addWidget(text, row++, 0, 1, 3);
-    grid->addWidget(new QLabel(QString::fromStdString(item.low), this), row, 0, Qt::AlignRight);
-    auto* scale = new QHBoxLayout;
-    if (item.scale == StudyItem::Scale::Likert7) {
-      auto* group = new QButtonGroup(this);
-      for (int v = item.min(); v <= item.max(); ++v) {
-        auto* b = new QRadioButton(QString::number(v), this);
-        b->setObjectName(QString("item%1_%2").arg(i).arg(v));
-        group->addButton(b, v);
-        scale->addWidget(b);
-      }
-      connect(group, &QButtonGroup::idClicked, this, [this] { refresh(); });
-      groups_.push_back(group);
-      sliders_.push_back(nullptr);
-    } else {
-      auto* s = new QSlider(Qt::Horizontal, this);
-      s->setRange(item.min(), item.max());
-      s->setValue(static_cast<int>(item.midpoint()));
-      s->setMinimumWidth(260);
-      s->setObjectName(QString("item%1").arg(i));
-      auto* value = new QLabel("move the slider", this);
-      value->setMinimumWidth(110);
-      connect(s, &QSlider::valueChanged, this, [this, i, value](int v) {
-        moved_[i] = true;
-        value->setText(QString::number(v));
-        refresh();
-      });
-      scale->addWidget(s);
-      scale->addWidget(value);
-      groups_.push_back(nullptr);
-      sliders_.push_back(s);
-    }
-    grid->addLayout(scale, row, 1);
-    grid->addWidget(new QLabel(QString::fromStdString(item.high), this), row++, 2);
+    // The ends' anchors beside the scale, unless every point has its label under it.
+    const auto end = [&](const std::string& anchor) {
+      return new QLabel(item.anchors.empty() ? QString::fromStdString(anchor) : QString(), items);
+    };
+    grid->addWidget(end(item.low), row, 0, Qt::AlignRight);
+    if (item.scale != StudyItem::Scale::Slider100)
+      grid->addLayout(addPoints(i, item, items), row, 1);
+    else
+      grid->addLayout(addSlider(i, item, items), row, 1);
+    grid->addWidget(end(item.high), row++, 2);
   }
   moved_.assign(protocol.items.size(), false);
-  layout->addLayout(grid);
+  scroll_ = new QScrollArea(this);
+  scroll_->setWidget(items);
+  scroll_->setWidgetResizable(true);
+  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll_->setFrameShape(QFrame::NoFrame);
+  layout->addWidget(scroll_, 1);
   if (protocol.comment) {
     layout->addWidget(new QLabel("Anything else about this game? (optional)", this));
     comment_ = new QPlainTextEdit(this);
@@ -84,6 +73,71 @@ Questionnaire::Questionnaire(const StudyProtocol& protocol, const QString& headi
   layout->addLayout(buttons);
   connect(submit_, &QPushButton::clicked, this, &QDialog::accept);
   refresh();
+  fitOnScreen(items);
+}
+
+QLayout* Questionnaire::addPoints(size_t i, const StudyItem& item, QWidget* parent) {
+  auto* scale = new QHBoxLayout;
+  auto* group = new QButtonGroup(this);
+  for (int v = item.min(); v <= item.max(); ++v) {
+    auto* point = new QVBoxLayout;
+    auto* b = new QRadioButton(QString::number(v), parent);
+    b->setObjectName(QString("item%1_%2").arg(i).arg(v));
+    group->addButton(b, v);
+    point->addWidget(b, 0, Qt::AlignHCenter);
+    if (!item.anchors.empty()) {  // the label of every point ("slightly", "moderately", ...)
+      auto* anchor = new QLabel(
+          QString::fromStdString(item.anchors[static_cast<size_t>(v - item.min())]), parent);
+      anchor->setAlignment(Qt::AlignHCenter);
+      QFont small = anchor->font();
+      small.setPointSizeF(small.pointSizeF() * 0.85);
+      anchor->setFont(small);
+      // Every point as wide as the widest label: the points stay evenly spaced.
+      int widest = 0;
+      for (const std::string& label : item.anchors)
+        widest =
+            std::max(widest, QFontMetrics(small).horizontalAdvance(QString::fromStdString(label)));
+      anchor->setMinimumWidth(widest + 6);
+      point->addWidget(anchor);
+    }
+    scale->addLayout(point);
+  }
+  connect(group, &QButtonGroup::idClicked, this, [this] { refresh(); });
+  groups_.push_back(group);
+  sliders_.push_back(nullptr);
+  return scale;
+}
+
+QLayout* Questionnaire::addSlider(size_t i, const StudyItem& item, QWidget* parent) {
+  auto* scale = new QHBoxLayout;
+  auto* s = new QSlider(Qt::Horizontal, parent);
+  s->setRange(item.min(), item.max());
+  s->setValue(static_cast<int>(item.midpoint()));
+  s->setMinimumWidth(260);
+  s->setObjectName(QString("item%1").arg(i));
+  auto* value = new QLabel("move the slider", parent);
+  value->setMinimumWidth(110);
+  connect(s, &QSlider::valueChanged, this, [this, i, value](int v) {
+    moved_[i] = true;
+    value->setText(QString::number(v));
+    refresh();
+  });
+  scale->addWidget(s);
+  scale->addWidget(value);
+  groups_.push_back(nullptr);
+  sliders_.push_back(s);
+  return scale;
+}
+
+void Questionnaire::fitOnScreen(QWidget* items) {
+  // As tall as the items need, but never taller than the window it opens over (or the screen):
+  // the rest scrolls.
+  const QSize room =
+      parentWidget() ? parentWidget()->window()->size() : screen()->availableGeometry().size();
+  const int chrome = sizeHint().height() - scroll_->sizeHint().height();
+  const int wanted = chrome + items->sizeHint().height() + 4;
+  const int width = std::min(items->sizeHint().width() + 40, room.width() - 40);
+  resize(std::max(width, minimumSizeHint().width()), std::min(wanted, room.height() - 40));
 }
 
 void Questionnaire::refresh() {

@@ -1,8 +1,10 @@
 #pragma once
 // The questionnaire after each game of a user study: every item must be answered before Submit;
-// a 1-7 item is a row of seven buttons between its anchors, a 0-100 item a slider that counts once
-// it was moved. There is no Cancel and no Back: the answers are what the participant felt now,
-// and the session keeps them the moment they are submitted.
+// a Likert item (0-4, 1-5, 1-7) is a row of buttons between its anchors, each point's label under
+// it when the instrument names every point, a 0-100 item a slider that counts once it was moved;
+// the items scroll when they are taller than the window. There is no Cancel and no Back: the
+// answers are what the participant felt now, and the session keeps them the moment they are
+// submitted.
 #include <QDialog>
 #include <vector>
 
@@ -14,6 +16,8 @@ class QButtonGroup;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QLayout;
+class QScrollArea;
 class QSlider;
 QT_END_NAMESPACE
 
@@ -28,11 +32,12 @@ class Questionnaire : public QDialog {
   // The answers given (complete once Submit is enabled).
   StudyAnswers answers() const;
   // The controls a person clicks (tests click them too): item `item`'s button for `value` (1-7
-  // items), its slider (0-100 items), the comment, Submit.
+  // items), its slider (0-100 items), the comment, Submit, the scrolling items.
   QAbstractButton* button(size_t item, int value) const;
   QSlider* slider(size_t item) const;
   QPlainTextEdit* comment() const { return comment_; }
   QPushButton* submit() const { return submit_; }
+  QScrollArea* scrollArea() const { return scroll_; }
 
  protected:
   // Esc and the window's close box do nothing: a game's answers are needed before the next.
@@ -40,6 +45,10 @@ class Questionnaire : public QDialog {
 
  private:
   void refresh();
+  // Item i's row of buttons (a Likert item) or slider, registered in groups_ and sliders_.
+  QLayout* addPoints(size_t i, const StudyItem& item, QWidget* parent);
+  QLayout* addSlider(size_t i, const StudyItem& item, QWidget* parent);
+  void fitOnScreen(QWidget* items);
 
   const StudyProtocol& protocol_;
   std::vector<QButtonGroup*> groups_;  // per item; null for a slider item
@@ -48,6 +57,7 @@ class Questionnaire : public QDialog {
   QPlainTextEdit* comment_ = nullptr;
   QPushButton* submit_;
   QLabel* missing_;
+  QScrollArea* scroll_ = nullptr;
 };
 
 }  // namespace ddalab::gui

@@ -65,6 +65,7 @@ StudyAnalysisView::StudyAnalysisView(StudyAnalysis analysis, QWidget* parent)
   tabs_->addTab(correlationsTab(), "Metrics × answers");
   tabs_->addTab(noticedTab(), "Noticed?");
   tabs_->addTab(coefficientsTab(), "Fitted coefficients");
+  if (!analysis_.reliability.empty()) tabs_->addTab(reliabilityTab(), "Reliability");
   auto* layout = new QVBoxLayout(this);
   for (const std::string& note : analysis_.notes)
     layout->addWidget(new QLabel("Note: " + QString::fromStdString(note), this));
@@ -226,6 +227,24 @@ QWidget* StudyAnalysisView::coefficientsTab() {
           [json] { QApplication::clipboard()->setText(json->toPlainText()); });
   layout->addWidget(copy, 0, Qt::AlignRight);
   return w;
+}
+
+QWidget* StudyAnalysisView::reliabilityTab() {
+  std::vector<QStringList> rows;
+  for (const auto& r : analysis_.reliability)
+    rows.push_back({QString::fromStdString(r.subscale), QString::fromStdString(r.instrument),
+                    QString::number(r.items), fixed(r.alpha, 2), fixed(r.low, 2), fixed(r.high, 2),
+                    QString::number(r.questionnaires)});
+  auto* t = table(this,
+                  {"Subscale", "Instrument", "Items", "Cronbach's alpha", "CI low", "CI high",
+                   "Questionnaires"},
+                  rows);
+  t->setObjectName("reliability");
+  return page(this,
+              "Internal consistency of each subscale over every answered questionnaire (items "
+              "reverse-scored where the instrument says so); 95 % interval from a bootstrap of "
+              "participants. The subscales' scores are analysed like items in the other tabs.",
+              {{t, 1}});
 }
 
 }  // namespace ddalab::gui

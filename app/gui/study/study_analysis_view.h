@@ -29,6 +29,7 @@ class StudyAnalysisView : public QDialog {
   QWidget* correlationsTab();
   QWidget* noticedTab();
   QWidget* coefficientsTab();
+  QWidget* reliabilityTab();  // Cronbach's alpha per subscale
 
   StudyAnalysis analysis_;
   QTabWidget* tabs_;
