@@ -197,6 +197,14 @@ void addComparisons(const StudySessions& study, const std::vector<Observation>& 
   for (size_t k = 0; k < a.comparisons.size(); ++k) a.comparisons[k].holmP = adjusted[k];
 }
 
+}  // namespace
+
+size_t studyPeriod(const StudyProtocol& protocol, int index) {
+  return static_cast<size_t>(index) % protocol.conditions.size();
+}
+
+namespace {
+
 // The mixed model's data for item `item`: every answered game, period its position in its round.
 MixedData mixedData(const StudySessions& study, const std::vector<Observation>& all, size_t item,
                     bool withPeriod) {
@@ -207,7 +215,7 @@ MixedData mixedData(const StudySessions& study, const std::vector<Observation>& 
   for (size_t k = 1; k <= (withPeriod ? n : 1); ++k) d.periods.push_back(std::to_string(k));
   for (const Observation& o : all)
     d.observations.push_back({o.participant, o.condition,
-                              withPeriod ? static_cast<size_t>(o.game->plan.index) % n : 0,
+                              withPeriod ? studyPeriod(study.protocol, o.game->plan.index) : 0,
                               o.game->answers->values[item]});
   return d;
 }

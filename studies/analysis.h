@@ -118,6 +118,10 @@ struct StudyAnalysis {
   std::vector<std::string> notes;
 };
 
+// The period of the game at position `index` of a session: its position in its round of one game
+// per condition (0-based), the mixed model's period factor.
+size_t studyPeriod(const StudyProtocol& protocol, int index);
+
 // Analyzes every answered game of the sessions; `seed` drives the bootstrap and the folds. Without
 // `full`, only the means and the within-participant comparisons (what a power analysis needs).
 StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed = 0x5713ull, bool full = true);

@@ -17,6 +17,11 @@ namespace ddalab {
 
 namespace fs = std::filesystem;
 
+double standardNormal(Rng& rng) {  // Box-Muller
+  const double u = std::max(rng.uniform(), 1e-300), v = rng.uniform();
+  return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
+}
+
 std::vector<PlantedEffect> parsePlantedEffects(const std::string& spec,
                                                const StudyProtocol& protocol,
                                                const std::string& option) {
@@ -101,9 +106,8 @@ double loaded(double own, const double* shared) {
              : own;
 }
 
-double gaussian(Rng& rng) {  // Box-Muller
-  const double u = std::max(rng.uniform(), 1e-300), v = rng.uniform();
-  return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
+double gaussian(Rng& rng) {
+  return standardNormal(rng);
 }
 
 // A game played for a simulated participant: what the answers rule needs (the trace went to the

@@ -8,9 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "core/rng.h"
 #include "studies/study.h"
 
 namespace ddalab {
+
+// A draw of N(0, 1) (Box-Muller): the simulated participants' biases and noise.
+double standardNormal(Rng& rng);
 
 // `item` answered `points` scale points higher under `condition` than the rule says.
 struct PlantedEffect {

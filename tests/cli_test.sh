@@ -299,7 +299,23 @@ expect 2 "bad-long.csv:3: column answer: expected a finite number, got 'high'" "
   mixed-model "$work/bad-long.csv"
 [ -e "$work/pilot2/p01/study-means.csv" ] && fail "study analyze wrote into a session folder"
 expect 2 "unknown condition 'none'" "$ddalab" study simulate "$study" -n 2 --power 2 --effect enjoyment:none=1
-expect 0 "detected" "$ddalab" study simulate "$study" -n 6 --power 3
+# Power (issue 38): drawn from the mixed model (--power-games plays every study instead); a design
+# too small for its tests is warned about in simulate, validate and analyze, naming what it needs.
+expect 0 "e-hillclimber - no-dda: planted +1.00, rejected" "$ddalab" study simulate "$study" -n 6 \
+  --power 20 --effect enjoyment:e-hillclimber=1
+expect 0 "WARNING: 6 participants .* at least 10 participants are needed" "$ddalab" study simulate \
+  "$study" -n 6 --power 5
+expect 0 "detected" "$ddalab" study simulate "$study" -n 6 --power 2 --power-games
+expect 0 "WARNING: 6 participants" "$ddalab" study validate "$study" -n 6
+"$ddalab" study validate "$study" -n 48 | grep -q WARNING && fail "study validate warned about 48 participants"
+expect 0 "needs at least 10 participants" "$ddalab" study validate "$study"
+expect 0 "WARNING: 3 participants cannot" "$ddalab" study analyze "$work/pilot2"
+expect 2 "--participant-sd: expected a finite standard deviation" "$ddalab" study simulate "$study" \
+  -n 6 --power 2 --participant-sd=-1
+expect 2 "--residual-sd: expected a finite number" "$ddalab" study simulate "$study" \
+  -n 6 --power 2 --residual-sd nan
+expect 2 "unknown item 'nothing'" "$ddalab" study simulate "$study" -n 6 --power 2 \
+  --effect nothing:no-dda=1
 
 # bench runs every workload on 1 and 2 threads with identical results, and writes them as
 # batches that ddalab run runs.

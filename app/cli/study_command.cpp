@@ -1,11 +1,14 @@
 // ddalab study validate|analyze|simulate: user studies (docs/user-study.md).
+#include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 
 #include "app/cli/commands.h"
 #include "app/cli/options.h"
 #include "studies/analysis.h"
 #include "studies/mixed_model.h"
+#include "studies/power.h"
 #include "studies/simulate.h"
 
 namespace ddalab::cli {
@@ -13,13 +16,31 @@ namespace ddalab::cli {
 namespace {
 
 constexpr const char* kStudyUsage =
-    "ddalab study validate PROTOCOL...\n"
+    "ddalab study validate PROTOCOL... [--participants N]\n"
     "       ddalab study analyze SESSION_DIR... [--out DIR [--write-unreliable-fit]]\n"
     "       ddalab study simulate PROTOCOL --participants N --out DIR [--effect SPEC] [--seed S]\n"
-    "                            [--power R] [--threads N]\n"
+    "                            [--threads N]\n"
+    "       ddalab study simulate PROTOCOL --participants N --power R [--effect SPEC] [--seed S]\n"
+    "                            [--participant-sd SD] [--residual-sd SD] [--period-effect P]\n"
+    "                            [--power-games] [--threads N]\n"
     "       ddalab study mixed-model TABLE.csv [--item KEY]";
 
-int validate(const std::vector<std::string>& files) {
+// The one-line warning of a design whose tests cannot be significant at its size, or (without a
+// size) how many participants its tests need.
+void printDesignWarning(const StudyProtocol& protocol, std::optional<int> participants) {
+  if (!participants) {
+    std::cout << "  the Wilcoxon check needs at least " << participantsForWilcoxon(protocol)
+              << " participants to reach alpha " << protocol.analysis.alpha << "\n";
+    return;
+  }
+  const std::string warning = designWarning(protocol, static_cast<size_t>(*participants));
+  if (!warning.empty()) std::cout << warning << "\n";
+}
+
+int validate(const std::vector<std::string>& files, const po::variables_map& vm) {
+  std::optional<int> participants;
+  if (vm.count("participants")) participants = vm["participants"].as<int>();
+  if (participants && *participants < 1) throw InputError("--participants", "expected >= 1");
   for (const std::string& file : files) {
     const StudyProtocol p = loadStudyProtocol(file);
     std::cout << file << ": ok (" << p.conditions.size() << " conditions x " << p.gamesPerCondition
@@ -27,6 +48,7 @@ int validate(const std::vector<std::string>& files) {
               << (p.order == OrderScheme::LatinSquare ? "balanced Latin square" : "random order")
               << ")\n";
     std::cout << describeInstruments(p);
+    printDesignWarning(p, participants);
   }
   return kOk;
 }
@@ -41,6 +63,7 @@ int analyze(const std::vector<std::string>& folders, const po::variables_map& vm
   if (vm.count("out")) checkAnalysisTarget(vm["out"].as<std::string>(), paths, study, "--out");
   const StudyAnalysis analysis = analyzeStudy(study);
   printStudyAnalysis(std::cout, analysis);
+  printDesignWarning(study.protocol, static_cast<int>(study.sessions.size()));
   if (!vm.count("out")) return kOk;
   const std::string out = vm["out"].as<std::string>();
   const bool batch = writeStudyAnalysis(out, analysis, study.protocol, unreliable);
@@ -63,6 +86,67 @@ int mixedModel(const std::string& file, const po::variables_map& vm) {
   return kOk;
 }
 
+// The old power: every study played game by game, the Wilcoxon check counted (--power-games).
+int gamePower(const StudyProtocol& protocol, const StudySimulation& simulation, int repetitions) {
+  std::cout << "Power of " << protocol.name << " with " << simulation.participants
+            << " simulated participants over " << repetitions
+            << " played studies (Wilcoxon on participants' means, Holm, 5 %)\n";
+  for (const PowerRow& row : studyPower(protocol, simulation, repetitions))
+    std::cout << "  " << std::left << std::setw(14) << row.item << row.first << " - " << row.second
+              << std::right << ": planted " << std::showpos << std::fixed << std::setprecision(2)
+              << row.plantedDifference << std::noshowpos << ", detected " << std::setprecision(1)
+              << 100 * row.rate << " % [" << 100 * row.low << ", " << 100 * row.high << "] ("
+              << row.detected << " of " << row.repetitions << ")\n";
+  return kOk;
+}
+
+// An option's number, `otherwise` when it is not given; refuses a given NaN or infinity (NaN
+// would silently mean the default).
+double optionalNumber(const po::variables_map& vm, const char* option, double otherwise) {
+  if (!vm.count(option)) return otherwise;
+  const double x = vm[option].as<double>();
+  if (!std::isfinite(x))
+    throw InputError(std::string("--") + option, "expected a finite number of scale points");
+  return x;
+}
+
+// The power from the mixed model (studies/power.h) and the minimum detectable effect.
+int modelPowerReport(const StudyProtocol& protocol, const StudySimulation& simulation,
+                     const po::variables_map& vm, int repetitions) {
+  PowerModel model;
+  model.participants = simulation.participants;
+  model.seed = simulation.seed;
+  model.effects = simulation.effects;
+  model.participantSd = optionalNumber(vm, "participant-sd", NAN);
+  model.residualSd = optionalNumber(vm, "residual-sd", NAN);
+  model.periodStep = optionalNumber(vm, "period-effect", 0);
+  const ModelPower power = modelPower(protocol, model, repetitions);
+  std::cout << std::fixed << std::setprecision(2) << "Power of " << protocol.name << " with "
+            << model.participants << " participants over " << repetitions
+            << " studies drawn from the mixed model (item " << power.item << ", participant SD "
+            << power.participantSd << ", residual SD " << power.residualSd << ", period effect "
+            << model.periodStep << "; answer ~ condition + period + (1 | participant), "
+            << (power.preregistered ? "the pre-registered contrast" : "Holm over the contrasts")
+            << ", alpha " << power.alpha << ")\n";
+  for (const ModelPowerRow& row : power.rows)
+    std::cout << "  " << row.first << " - " << row.second << ": planted " << std::showpos
+              << row.planted << std::noshowpos << ", rejected " << std::setprecision(1)
+              << 100 * row.rate << " % [" << 100 * row.low << ", " << 100 * row.high << "] ("
+              << row.rejected << " of " << row.repetitions << ")\n"
+              << std::setprecision(2);
+  const DetectableEffect mde = minimumDetectableEffect(protocol, model, repetitions);
+  const ModelPowerRow& first = power.rows.front();
+  std::cout << "  minimum detectable effect (" << first.first << " - " << first.second
+            << ", 80 % power): ";
+  if (std::isnan(mde.effect))
+    std::cout << "none within the scale's range\n";
+  else
+    std::cout << mde.effect << " points (bisection to " << mde.precision << ", power there "
+              << std::setprecision(1) << 100 * mde.atEffect.rate << " %)\n";
+  printDesignWarning(protocol, model.participants);
+  return kOk;
+}
+
 int simulate(const std::string& file, const po::variables_map& vm) {
   const StudyProtocol protocol = loadStudyProtocol(file);
   StudySimulation simulation;
@@ -79,16 +163,8 @@ int simulate(const std::string& file, const po::variables_map& vm) {
     const int repetitions = vm["power"].as<int>();
     if (repetitions < 1 || repetitions > 100000)
       throw InputError("--power", "expected 1..100000 repetitions");
-    std::cout << "Power of " << protocol.name << " with " << simulation.participants
-              << " simulated participants over " << repetitions
-              << " simulated studies (Wilcoxon on participants' means, Holm, 5 %)\n";
-    for (const PowerRow& row : studyPower(protocol, simulation, repetitions))
-      std::cout << "  " << std::left << std::setw(14) << row.item << row.first << " - "
-                << row.second << std::right << ": planted " << std::showpos << std::fixed
-                << std::setprecision(2) << row.plantedDifference << std::noshowpos << ", detected "
-                << std::setprecision(1) << 100 * row.rate << " % [" << 100 * row.low << ", "
-                << 100 * row.high << "] (" << row.detected << " of " << row.repetitions << ")\n";
-    return kOk;
+    if (vm.count("power-games")) return gamePower(protocol, simulation, repetitions);
+    return modelPowerReport(protocol, simulation, vm, repetitions);
   }
   if (!vm.count("out")) throw InputError("--out", "expected the folder for the sessions");
   const auto sessions = simulateStudy(protocol, vm["out"].as<std::string>(), simulation);
@@ -109,12 +185,23 @@ int studyCommand(const Args& args) {
       "analyze: the folder for the CSVs; simulate: the sessions")(
       "write-unreliable-fit",
       "analyze: write fitted-batch.json even when the fit does not beat the constant model "
-      "(marked \"unreliable_fit\"; ddalab run refuses it)")("participants,n", po::value<int>(),
-                                                            "simulate: simulated participants")(
+      "(marked \"unreliable_fit\"; ddalab run refuses it)")(
+      "participants,n", po::value<int>(),
+      "simulate: simulated participants; validate: the planned number")(
       "effect", po::value<std::string>(),
       "simulate: planted effects ITEM:CONDITION=POINTS[,...] (scale points)")(
       "seed", po::value<uint64_t>()->default_value(1), "simulate: the participants' random seed")(
-      "power", po::value<int>(), "simulate: repeat the whole study R times and report its power")(
+      "power", po::value<int>(),
+      "simulate: draw R studies from the mixed model and report its power and the minimum "
+      "detectable effect")("power-games",
+                           "simulate --power: play every study's games instead (the Wilcoxon "
+                           "check on the answers rule; slow)")(
+      "participant-sd", po::value<double>(),
+      "simulate --power: participant intercept SD in scale points (default 0.15 x range)")(
+      "residual-sd", po::value<double>(),
+      "simulate --power: answer noise SD in scale points (default 0.15 x range)")(
+      "period-effect", po::value<double>(),
+      "simulate --power: points added per period (default 0)")(
       "threads", po::value<int>()->default_value(0), "simulate: worker threads (0: every core)")(
       "item", po::value<std::string>(), "mixed-model: the item of a table with several");
   po::positional_options_description positional;
@@ -123,7 +210,7 @@ int studyCommand(const Args& args) {
   if (auto code = parseArgs(args, kStudyUsage, options, positional, vm)) return *code;
   const std::string action = vm["action"].as<std::string>();
   const auto files = vm["files"].as<std::vector<std::string>>();
-  if (action == "validate") return validate(files);
+  if (action == "validate") return validate(files, vm);
   if (action == "analyze") return analyze(files, vm);
   if (action == "mixed-model") {
     if (files.size() != 1) throw InputError("ddalab study mixed-model", "expected one CSV file");
