@@ -34,14 +34,14 @@ else
   echo "== no fitted-batch.json: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["reason"])' "$out/analysis/fitted-coefficients.json")"
 fi
 
-echo "== power with simulated participants ($repetitions studies each)"
+echo "== power from the mixed model ($repetitions studies each; docs/user-study.md, Power)"
 for n in 12 24 48; do
   for effect in 0 0.5 1; do
     echo "-- $n participants, enjoyment +$effect under e-hillclimber"
     planted=()
     [ "$effect" = 0 ] || planted=(--effect "enjoyment:e-hillclimber=$effect")
     "$ddalab" study simulate "$protocol" -n "$n" --power "$repetitions" --seed 1 "${planted[@]}" |
-      grep enjoyment
+      grep -E "e-hillclimber - no-dda|minimum detectable"
   done
 done
 
@@ -55,5 +55,5 @@ p["questionnaire"] = {"items": [{"key": "enjoyment", "text": "How much did you e
 json.dump(p, open(sys.argv[2], "w"))
 PY
 for n in 12 48; do
-  "$ddalab" study simulate "$out/null-protocol.json" -n "$n" --power 1000 --seed 5 | tail -1
+  "$ddalab" study simulate "$out/null-protocol.json" -n "$n" --power 1000 --seed 5 | grep "b - a:"
 done

@@ -314,6 +314,11 @@ expect 2 "--participant-sd: expected a finite standard deviation" "$ddalab" stud
   -n 6 --power 2 --participant-sd=-1
 expect 2 "--residual-sd: expected a finite number" "$ddalab" study simulate "$study" \
   -n 6 --power 2 --residual-sd nan
+expect 2 "--residual-sd: applies to --power without --power-games" "$ddalab" study simulate "$study" \
+  -n 6 --power 2 --power-games --residual-sd 1
+expect 2 "--participant-sd: applies to --power" "$ddalab" study simulate "$study" -n 2 \
+  --out "$work/never" --participant-sd 1
+[ ! -e "$work/never" ] || fail "a refused study simulate left $work/never behind"
 expect 2 "unknown item 'nothing'" "$ddalab" study simulate "$study" -n 6 --power 2 \
   --effect nothing:no-dda=1
 

@@ -159,6 +159,13 @@ int simulate(const std::string& file, const po::variables_map& vm) {
   simulation.threads = vm["threads"].as<int>();
   if (vm.count("effect"))
     simulation.effects = parsePlantedEffects(vm["effect"].as<std::string>(), protocol, "--effect");
+  // The model's options mean nothing to the game-playing simulations: refused, not ignored.
+  for (const char* option : {"participant-sd", "residual-sd", "period-effect", "power-games"}) {
+    const bool model = std::string(option) != "power-games";
+    if (vm.count(option) && (!vm.count("power") || (model && vm.count("power-games"))))
+      throw InputError(std::string("--") + option,
+                       model ? "applies to --power without --power-games" : "expected --power R");
+  }
   if (vm.count("power")) {
     const int repetitions = vm["power"].as<int>();
     if (repetitions < 1 || repetitions > 100000)
