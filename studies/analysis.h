@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iosfwd>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,6 +31,20 @@ StudySessions readStudySessions(std::span<const std::filesystem::path> folders);
 void checkAnalysisTarget(const std::filesystem::path& out,
                          std::span<const std::filesystem::path> inputs, const StudySessions& study,
                          const std::string& option);
+
+// A game's period, 1, 2, ...: its position in its round of one game per condition (what the mixed
+// model's period term and the tidy export use).
+size_t studyPeriod(const StudyProtocol& protocol, const PlannedGame& game);
+
+// The study with every subscale as one more item after the questionnaire's: the mean of its
+// items' answers, reversed where the instrument says so. None when the protocol has no subscale.
+std::optional<StudySessions> withSubscales(const StudySessions& study);
+
+// The folder read (one of `inputs`, or a session folder of `study`) that `path` is or lies in; none
+// when it lies outside them all. What keeps outputs out of the data they are computed from.
+std::optional<std::filesystem::path> studyFolderHolding(
+    const std::filesystem::path& path, std::span<const std::filesystem::path> inputs,
+    const StudySessions& study);
 
 struct StudyAnalysis {
   // An item's answers under one condition: mean over the games, 95 % t interval over the
