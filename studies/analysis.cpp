@@ -71,13 +71,51 @@ void checkAnalysisTarget(const fs::path& out, std::span<const fs::path> inputs,
   const fs::file_status status = fs::status(out, error);
   if (fs::exists(status) && !fs::is_directory(status))
     throw InputError(name, "is not a folder; expected a folder for the analysis files (or none)");
+  if (const auto input = studyFolderHolding(out, inputs, study))
+    throw InputError(name, "is the folder " + input->string() +
+                               " that the analysis reads, or inside it; expected a folder "
+                               "outside the study's folders");
+}
+
+std::optional<fs::path> studyFolderHolding(const fs::path& path, std::span<const fs::path> inputs,
+                                           const StudySessions& study) {
   std::vector<fs::path> read(inputs.begin(), inputs.end());
   for (const StudySession& s : study.sessions) read.push_back(s.folder());
   for (const fs::path& input : read)
-    if (isWithin(out, input))
-      throw InputError(name, "is the folder " + input.string() +
-                                 " that the analysis reads, or inside it; expected a folder "
-                                 "outside the study's folders");
+    if (isWithin(path, input)) return input;
+  return std::nullopt;
+}
+
+size_t studyPeriod(const StudyProtocol& protocol, const PlannedGame& game) {
+  return static_cast<size_t>(game.index) % protocol.conditions.size() + 1;
+}
+
+std::optional<StudySessions> withSubscales(const StudySessions& study) {
+  const StudyProtocol& protocol = study.protocol;
+  if (protocol.subscales.empty()) return std::nullopt;
+  auto scored = std::make_shared<StudyProtocol>(protocol);
+  for (const StudySubscale& s : protocol.subscales) {
+    StudyItem item = protocol.items[s.items.front()];  // its scale, reversed or not
+    item.key = s.key;
+    item.text = s.name + " (" + s.instrument + " subscale, mean of " +
+                std::to_string(s.items.size()) + " items)";
+    item.reversed = false;
+    item.anchors.clear();
+    scored->items.push_back(item);
+  }
+  const auto score = [&protocol](const std::vector<double>& values) {
+    std::vector<double> means;
+    for (const StudySubscale& s : protocol.subscales) {
+      double sum = 0;
+      for (size_t i : s.items) sum += protocol.items[i].scored(values[i]);
+      means.push_back(sum / static_cast<double>(s.items.size()));
+    }
+    return means;
+  };
+  StudySessions result{*scored, {}};
+  for (const StudySession& session : study.sessions)
+    result.sessions.push_back(session.withDerivedAnswers(scored, score));
+  return result;
 }
 
 namespace {
@@ -199,10 +237,6 @@ void addComparisons(const StudySessions& study, const std::vector<Observation>& 
 
 }  // namespace
 
-size_t studyPeriod(const StudyProtocol& protocol, int index) {
-  return static_cast<size_t>(index) % protocol.conditions.size();
-}
-
 namespace {
 
 // The mixed model's data for item `item`: every answered game, period its position in its round.
@@ -215,7 +249,7 @@ MixedData mixedData(const StudySessions& study, const std::vector<Observation>& 
   for (size_t k = 1; k <= (withPeriod ? n : 1); ++k) d.periods.push_back(std::to_string(k));
   for (const Observation& o : all)
     d.observations.push_back({o.participant, o.condition,
-                              withPeriod ? studyPeriod(study.protocol, o.game->plan.index) : 0,
+                              withPeriod ? studyPeriod(study.protocol, o.game->plan) - 1 : 0,
                               o.game->answers->values[item]});
   return d;
 }
@@ -418,36 +452,6 @@ void addFit(const StudySessions& study, const std::vector<Observation>& all, uin
   a.fitReliable = a.ridge.beatsConstant;
   a.fitVerdict = verdictOf(a.ridge, a.fittedItem);
   if (!a.fitReliable) a.notes.push_back(a.fitVerdict);
-}
-
-// The study with every subscale as one more item after the questionnaire's: the mean of its
-// items' answers, reversed where the instrument says so. None when the protocol has no subscale.
-std::optional<StudySessions> withSubscales(const StudySessions& study) {
-  const StudyProtocol& protocol = study.protocol;
-  if (protocol.subscales.empty()) return std::nullopt;
-  auto scored = std::make_shared<StudyProtocol>(protocol);
-  for (const StudySubscale& s : protocol.subscales) {
-    StudyItem item = protocol.items[s.items.front()];  // its scale, reversed or not
-    item.key = s.key;
-    item.text = s.name + " (" + s.instrument + " subscale, mean of " +
-                std::to_string(s.items.size()) + " items)";
-    item.reversed = false;
-    item.anchors.clear();
-    scored->items.push_back(item);
-  }
-  const auto score = [&protocol](const std::vector<double>& values) {
-    std::vector<double> means;
-    for (const StudySubscale& s : protocol.subscales) {
-      double sum = 0;
-      for (size_t i : s.items) sum += protocol.items[i].scored(values[i]);
-      means.push_back(sum / static_cast<double>(s.items.size()));
-    }
-    return means;
-  };
-  StudySessions result{*scored, {}};
-  for (const StudySession& session : study.sessions)
-    result.sessions.push_back(session.withDerivedAnswers(scored, score));
-  return result;
 }
 
 void addReliability(const StudySessions& study, uint64_t seed, StudyAnalysis& a) {

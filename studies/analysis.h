@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iosfwd>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,6 +31,20 @@ StudySessions readStudySessions(std::span<const std::filesystem::path> folders);
 void checkAnalysisTarget(const std::filesystem::path& out,
                          std::span<const std::filesystem::path> inputs, const StudySessions& study,
                          const std::string& option);
+
+// A game's period, 1, 2, ...: its position in its round of one game per condition (what the mixed
+// model's period term and the tidy export use).
+size_t studyPeriod(const StudyProtocol& protocol, const PlannedGame& game);
+
+// The study with every subscale as one more item after the questionnaire's: the mean of its
+// items' answers, reversed where the instrument says so. None when the protocol has no subscale.
+std::optional<StudySessions> withSubscales(const StudySessions& study);
+
+// The folder read (one of `inputs`, or a session folder of `study`) that `path` is or lies in; none
+// when it lies outside them all. What keeps outputs out of the data they are computed from.
+std::optional<std::filesystem::path> studyFolderHolding(
+    const std::filesystem::path& path, std::span<const std::filesystem::path> inputs,
+    const StudySessions& study);
 
 struct StudyAnalysis {
   // An item's answers under one condition: mean over the games, 95 % t interval over the
@@ -118,9 +133,6 @@ struct StudyAnalysis {
   std::vector<std::string> notes;
 };
 
-// The period of the game at position `index` of a session: its position in its round of one game
-// per condition (0-based), the mixed model's period factor.
-size_t studyPeriod(const StudyProtocol& protocol, int index);
 
 // Analyzes every answered game of the sessions; `seed` drives the bootstrap and the folds. Without
 // `full`, only the means and the within-participant comparisons (what a power analysis needs).

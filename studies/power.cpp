@@ -79,7 +79,7 @@ MixedData designOf(const StudyProtocol& protocol, int participants) {
     d.participants.push_back(std::to_string(p + 1));  // a name only: "1", "2", ...
     for (const PlannedGame& g : planGames(protocol, p))
       d.observations.push_back(
-          {static_cast<size_t>(p), g.condition, studyPeriod(protocol, g.index), 0});
+          {static_cast<size_t>(p), g.condition, studyPeriod(protocol, g) - 1, 0});
   }
   return d;
 }

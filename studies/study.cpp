@@ -267,7 +267,8 @@ StudyAnalysisPlan parseAnalysisPlan(const Json& node, const std::string& path,
   if (!known)
     throw InputError(f.at("item"), "unknown item '" + textExcerpt(plan.primaryItem) +
                                        "'; expected one of the questionnaire's items or "
-                                       "subscales: " + keys);
+                                       "subscales: " +
+                                       keys);
   const Json& contrast = f.get("contrast");
   if (!contrast.is_array() || contrast.size() != 2 || !contrast[0].is_string() ||
       !contrast[1].is_string() || contrast[0] == contrast[1])
@@ -298,11 +299,10 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
                                  const std::optional<fs::path>& base) {
   try {
     checkNestingDepth(document, source);
-    JsonFields fields(
-        document, "$",
-        {"format", "name", "description", "seed", "game", "seats", "coefficients", "conditions",
-         "games_per_condition", "order", "instruments", "questionnaire", "simulated_person",
-         "analysis"});
+    JsonFields fields(document, "$",
+                      {"format", "name", "description", "seed", "game", "seats", "coefficients",
+                       "conditions", "games_per_condition", "order", "instruments", "questionnaire",
+                       "simulated_person", "analysis"});
     if (fields.string("format") != kStudyFormat)
       throw InputError(fields.at("format"), std::string("expected \"") + kStudyFormat + "\", got " +
                                                 jsonExcerpt(fields.get("format")));

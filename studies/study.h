@@ -51,7 +51,7 @@ struct StudyProtocol {
   std::vector<StudyItem> items;
   std::vector<StudySubscale> subscales;  // the instruments', indexes into `items`
   std::vector<std::string> instruments;  // their citations, in order
-  bool comment = true;  // an optional free-text comment after the items
+  bool comment = true;                   // an optional free-text comment after the items
   StudyAnalysisPlan analysis;
   // The seat an AI takes in `study simulate` (none: the game's default AI at level 100).
   Json simulatedPerson;

@@ -288,6 +288,25 @@ expect 0 "Within participants" "$ddalab" study analyze "$work/pilot2"
 # The analysis is never written into the folders it reads, nor onto a file or a FIFO.
 expect 2 "--out $work/pilot2/p01: is the folder" "$ddalab" study analyze "$work/pilot2" --out "$work/pilot2/p01"
 expect 2 "--out $work/pilot2: is the folder" "$ddalab" study analyze "$work/pilot2" --out "$work/pilot2"
+# The tidy export (issue 38): a row per participant, answered game and item; never written into a
+# session folder, over a folder or a FIFO, and read through analyze's checks.
+expect 0 "wrote $work/tidy.csv (3 participants, ids hashed)" "$ddalab" study export "$work/pilot2" \
+  --out "$work/tidy.csv" --hash-ids
+[ "$(wc -l <"$work/tidy.csv")" -eq $((3 * 6 * 5 + 1)) ] || fail "tidy.csv is not 3 x 6 games x 5 items"
+head -1 "$work/tidy.csv" | grep -q '^participant,order_row,period,condition,condition_number,game,game_seed,' ||
+  fail "tidy.csv has another header: $(head -1 "$work/tidy.csv")"
+grep -q '^p01,' "$work/tidy.csv" && fail "--hash-ids left a participant id in tidy.csv"
+expect 2 "--out: expected the CSV file" "$ddalab" study export "$work/pilot2"
+expect 2 "--out $work/pilot2/p01/tidy.csv: is in $work/pilot2" "$ddalab" study export "$work/pilot2" \
+  --out "$work/pilot2/p01/tidy.csv"
+[ ! -e "$work/pilot2/p01/tidy.csv" ] || fail "study export wrote into a session folder"
+expect 2 "--out $work/pilot2: is a folder" "$ddalab" study export "$work/pilot2" --out "$work/pilot2"
+expect 2 "out.fifo: is a FIFO" "$ddalab" study export "$work/pilot2" --out "$work/out.fifo"
+expect 2 "p01: is participant 'p01' of protocol 'user-study-ludo' again" "$ddalab" study export \
+  "$work/pilot" "$work/pilot/p01" --out "$work/tidy2.csv"
+expect 2 "p02/answers-01.json: \$.answers.enjoyment: expected a whole number" "$ddalab" study export \
+  "$work/pilot-edited" --out "$work/tidy2.csv"
+[ ! -e "$work/tidy2.csv" ] || fail "a refused study export wrote its file"
 mkfifo "$work/analysis-fifo"
 expect 2 "analysis-fifo: is not a folder" "$ddalab" study analyze "$work/pilot2" --out "$work/analysis-fifo"
 [ -p "$work/analysis-fifo" ] || fail "study analyze replaced a FIFO"

@@ -5,12 +5,5 @@
 set -euo pipefail
 ddalab=$1
 tests=$2
-if ! command -v Rscript >/dev/null 2>&1; then
-  echo "SKIPPED: Rscript not found (Debian: r-base-core r-cran-lme4 r-cran-lmertest)"
-  exit 77
-fi
-if ! Rscript -e 'suppressPackageStartupMessages(library(lmerTest))' >/dev/null 2>&1; then
-  echo "SKIPPED: R has no lmerTest (Debian: r-cran-lme4 r-cran-lmertest)"
-  exit 77
-fi
+source "$(dirname "$0")/require_lmertest.sh"
 Rscript "$tests/lme4_reference.R" compare "$ddalab" "$tests"/data/mixed_*.csv

@@ -84,4 +84,15 @@ inline Json shortGame(const std::string& id) {
   return {{"id", id}, {"params", shortGameParams(id)}};
 }
 
+// The message of the InputError `f` throws, or "accepted".
+template <typename F>
+std::string refusalOf(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
 }  // namespace ddalab

@@ -33,17 +33,6 @@ StudySessions simulatedLudo(const fs::path& dir, int participants) {
   return readStudySessions(folders);
 }
 
-// The message of the InputError `f` throws, or "accepted".
-template <typename F>
-std::string refusalOf(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "accepted";
-}
-
 double gaussian(Rng& rng) {
   const double u = std::max(rng.uniform(), 1e-300), v = rng.uniform();
   return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);

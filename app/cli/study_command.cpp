@@ -6,7 +6,9 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/options.h"
+#include "results/file_io.h"
 #include "studies/analysis.h"
+#include "studies/export.h"
 #include "studies/mixed_model.h"
 #include "studies/power.h"
 #include "studies/simulate.h"
@@ -23,7 +25,8 @@ constexpr const char* kStudyUsage =
     "       ddalab study simulate PROTOCOL --participants N --power R [--effect SPEC] [--seed S]\n"
     "                            [--participant-sd SD] [--residual-sd SD] [--period-effect P]\n"
     "                            [--power-games] [--threads N]\n"
-    "       ddalab study mixed-model TABLE.csv [--item KEY]";
+    "       ddalab study mixed-model TABLE.csv [--item KEY]\n"
+    "       ddalab study export SESSION_DIR... --out TIDY.csv [--hash-ids]";
 
 // The one-line warning of a design whose tests cannot be significant at its size, or (without a
 // size) how many participants its tests need.
@@ -73,6 +76,19 @@ int analyze(const std::vector<std::string>& folders, const po::variables_map& vm
   if (unreliable && analysis.coefficients.empty())
     throw InputError("--write-unreliable-fit", "there is no fit to write (" + analysis.fitVerdict +
                                                    "); the other analysis files are in " + out);
+  return kOk;
+}
+
+// The tidy CSV of the sessions (studies/export.h), read and refused as `analyze` reads them.
+int exportTidy(const std::vector<std::string>& folders, const po::variables_map& vm) {
+  if (!vm.count("out")) throw InputError("--out", "expected the CSV file to write");
+  std::vector<std::filesystem::path> paths(folders.begin(), folders.end());
+  const StudySessions study = readStudySessions(paths);
+  const std::string out = vm["out"].as<std::string>();
+  checkExportTarget(out, paths, study, "--out");
+  writeFileAtomically(out, tidyExportCsv(study, vm.count("hash-ids") > 0));
+  std::cout << "wrote " << out << " (" << study.sessions.size() << " participants"
+            << (vm.count("hash-ids") ? ", ids hashed" : "") << ")\n";
   return kOk;
 }
 
@@ -186,10 +202,10 @@ int simulate(const std::string& file, const po::variables_map& vm) {
 int studyCommand(const Args& args) {
   po::options_description options("options");
   options.add_options()("action", po::value<std::string>()->required(),
-                        "validate, analyze, simulate or mixed-model")(
+                        "validate, analyze, simulate, mixed-model or export")(
       "files", po::value<std::vector<std::string>>()->required(), "protocol or session folders")(
       "out,o", po::value<std::string>(),
-      "analyze: the folder for the CSVs; simulate: the sessions")(
+      "analyze: the folder for the CSVs; simulate: the sessions; export: the CSV file")(
       "write-unreliable-fit",
       "analyze: write fitted-batch.json even when the fit does not beat the constant model "
       "(marked \"unreliable_fit\"; ddalab run refuses it)")(
@@ -210,7 +226,8 @@ int studyCommand(const Args& args) {
       "period-effect", po::value<double>(),
       "simulate --power: points added per period (default 0)")(
       "threads", po::value<int>()->default_value(0), "simulate: worker threads (0: every core)")(
-      "item", po::value<std::string>(), "mixed-model: the item of a table with several");
+      "item", po::value<std::string>(), "mixed-model: the item of a table with several")(
+      "hash-ids", "export: participant ids as SHA-256 pseudonyms (docs/user-study.md)");
   po::positional_options_description positional;
   positional.add("action", 1).add("files", -1);
   po::variables_map vm;
@@ -219,6 +236,7 @@ int studyCommand(const Args& args) {
   const auto files = vm["files"].as<std::vector<std::string>>();
   if (action == "validate") return validate(files, vm);
   if (action == "analyze") return analyze(files, vm);
+  if (action == "export") return exportTidy(files, vm);
   if (action == "mixed-model") {
     if (files.size() != 1) throw InputError("ddalab study mixed-model", "expected one CSV file");
     return mixedModel(files.front(), vm);
@@ -227,8 +245,9 @@ int studyCommand(const Args& args) {
     if (files.size() != 1) throw InputError("ddalab study simulate", "expected one protocol file");
     return simulate(files.front(), vm);
   }
-  throw InputError("ddalab study", "unknown action '" + action +
-                                       "'; expected validate, analyze, simulate or mixed-model");
+  throw InputError("ddalab study",
+                   "unknown action '" + action +
+                       "'; expected validate, analyze, simulate, mixed-model or export");
 }
 
 }  // namespace ddalab::cli
