@@ -18,8 +18,10 @@ packages_of() {
     # --no-install-recommends leaves out; fonts for the offscreen platform.
     gui) echo qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core ;;
     # Catch2; a comma-decimal locale; a real X server for the GUI tests; clang's libFuzzer;
-    # python3 for the check that every test case runs exactly once.
-    test) echo catch2 locales xvfb xauth clang libclang-rt-14-dev python3 ;;
+    # python3 for the check that every test case runs exactly once; R with lme4 and lmerTest,
+    # the reference the study's mixed model is checked against live (lme4_live, export_r_live).
+    test) echo catch2 locales xvfb xauth clang libclang-rt-14-dev python3 r-base-core \
+      r-cran-lme4 r-cran-lmertest ;;
     cluster) echo slurmctld slurmd slurm-client munge ;;
     bench) echo libbenchmark-dev valgrind linux-perf jq ;;
     *) echo "install-deps.sh: unknown profile '$1'; valid: build gui test cluster bench" >&2
