@@ -88,6 +88,12 @@ bool waitForTurnOrQuestions(MainWindow& window, StudyRun& run) {
 // at most its last (a slider is moved to 30-60).
 void answerByClicks(Questionnaire& q, const StudyProtocol& protocol, int game) {
   QVERIFY(!q.submit()->isEnabled());  // nothing answered yet
+  // Every text of every item is whole across: the items scroll only up and down (the anchor
+  // after the last point was cut to "very difficul").
+  QWidget* viewport = q.scrollArea()->viewport();
+  for (const QLabel* label : q.scrollArea()->widget()->findChildren<QLabel*>())
+    QVERIFY2(label->mapTo(viewport, QPoint(label->width(), 0)).x() <= viewport->width(),
+             qPrintable(label->text()));
   for (size_t i = 0; i < protocol.items.size(); ++i) {
     const StudyItem& item = protocol.items[i];
     const int step = static_cast<int>(i + static_cast<size_t>(game)) % 4;

@@ -10,6 +10,7 @@
 #include <QRadioButton>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -56,6 +57,9 @@ Questionnaire::Questionnaire(const StudyProtocol& protocol, const QString& headi
   scroll_->setWidget(items);
   scroll_->setWidgetResizable(true);
   scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // Laid out with the scroll bar's room always kept: a bar that appears after the items were laid
+  // out narrowed the view under them and cut the anchors on the right ("very difficul").
+  scroll_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
   scroll_->setFrameShape(QFrame::NoFrame);
   layout->addWidget(scroll_, 1);
   if (protocol.comment) {
@@ -73,7 +77,14 @@ Questionnaire::Questionnaire(const StudyProtocol& protocol, const QString& headi
   layout->addLayout(buttons);
   connect(submit_, &QPushButton::clicked, this, &QDialog::accept);
   refresh();
-  fitOnScreen(items);
+  fitOnScreen(items);  // a first guess; showEvent measures again
+}
+
+void Questionnaire::showEvent(QShowEvent* event) {
+  QDialog::showEvent(event);
+  if (fitted_) return;
+  fitted_ = true;
+  fitOnScreen(scroll_->widget());
 }
 
 QLayout* Questionnaire::addPoints(size_t i, const StudyItem& item, QWidget* parent) {
@@ -131,7 +142,12 @@ QLayout* Questionnaire::addSlider(size_t i, const StudyItem& item, QWidget* pare
 
 void Questionnaire::fitOnScreen(QWidget* items) {
   // As tall as the items need, but never taller than the window it opens over (or the screen):
-  // the rest scrolls.
+  // the rest scrolls. Measured once the style has sized every button and label (before, the
+  // dialog came out 10 pixels narrower than its items and cut "very difficult" to "very
+  // difficul"), and never narrower than the items: they scroll only up and down.
+  ensurePolished();
+  scroll_->setMinimumWidth(std::max(items->sizeHint().width(), items->minimumSizeHint().width()) +
+                           scroll_->verticalScrollBar()->sizeHint().width());
   const QSize room =
       parentWidget() ? parentWidget()->window()->size() : screen()->availableGeometry().size();
   const int chrome = sizeHint().height() - scroll_->sizeHint().height();

@@ -42,6 +42,8 @@ class Questionnaire : public QDialog {
  protected:
   // Esc and the window's close box do nothing: a game's answers are needed before the next.
   void reject() override {}
+  // Sized to its items when first shown, once the style has sized every button and label.
+  void showEvent(QShowEvent* event) override;
 
  private:
   void refresh();
@@ -49,6 +51,7 @@ class Questionnaire : public QDialog {
   QLayout* addPoints(size_t i, const StudyItem& item, QWidget* parent);
   QLayout* addSlider(size_t i, const StudyItem& item, QWidget* parent);
   void fitOnScreen(QWidget* items);
+  bool fitted_ = false;  // sized when first shown
 
   const StudyProtocol& protocol_;
   std::vector<QButtonGroup*> groups_;  // per item; null for a slider item
