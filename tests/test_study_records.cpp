@@ -353,9 +353,15 @@ TEST_CASE("the export carries status, demographics, decision and answer times; g
     g.saveGame(first, recordOf(first), Json::object());
     g.saveAnswers(first.index, {std::vector<double>(p.items.size(), 2), ""});
     g.recordDropout("withdrawn");
+    StudySession::open(dir.path() / "dee", p, "dee").recordConsent(false, timing(100));
   }
   const std::vector<fs::path> folders = {dir.path()};
   const StudySessions study = readStudySessions(folders);
+  // The declined session is counted, not analysed.
+  CHECK(study.sessions.size() == 2);
+  CHECK(study.flow.text() ==
+        "3 sessions: 1 declined consent, 1 dropped out (withdrawn 1), 1 complete; analysed: the 2 "
+        "with an answered game");
   const std::string csv = tidyExportCsv(study, false);
   std::istringstream in(csv);
   std::string line;
