@@ -161,7 +161,7 @@ std::optional<StudySessions> withSubscales(const StudySessions& study) {
     }
     return means;
   };
-  StudySessions result{*scored, {}};
+  StudySessions result{*scored, {}, study.flow};
   for (const StudySession& session : study.sessions)
     result.sessions.push_back(session.withDerivedAnswers(scored, score));
   return result;

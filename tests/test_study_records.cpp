@@ -12,6 +12,7 @@
 #include "results/file_io.h"
 #include "studies/allocation.h"
 #include "studies/export.h"
+#include "studies/simulate.h"
 #include "tests/support.h"
 
 using namespace ddalab;
@@ -379,4 +380,24 @@ TEST_CASE("the export carries status, demographics, decision and answer times; g
   CHECK_THAT(csv, Catch::Contains(",dropped out: withdrawn,25-34,weekly,"));
   CHECK_THAT(csv, Catch::Contains(",0,NA,"));  // the untimed game: no decisions
   CHECK_THAT(csv, Catch::Contains(",NA,NA,NA,NA\n"));
+}
+
+TEST_CASE("a simulated participant reads no pages: its session goes straight to the games",
+          "[study][records]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  StudySimulation simulation;
+  simulation.participants = 2;
+  simulation.threads = 1;
+  simulateStudy(p, dir.path() / "s", simulation);
+  const std::vector<fs::path> folders = {dir.path() / "s"};
+  const StudySessions study = readStudySessions(folders);
+  CHECK(study.flow.text() == "2 sessions: 2 complete; analysed: the 2 with an answered game");
+  for (const StudySession& s : study.sessions) {
+    CHECK(s.simulated());
+    CHECK(s.step() == SessionStep::Complete);
+    CHECK_FALSE(s.consent());
+  }
+  // A person's session of the same protocol starts with the consent.
+  CHECK(StudySession::open(dir.path() / "s" / "ann", p, "ann").step() == SessionStep::Consent);
 }
