@@ -254,8 +254,8 @@ std::string designWarning(const StudyProtocol& protocol, size_t participants) {
          "): at least " + std::to_string(needed) + " participants are needed";
 }
 
-// Studies simulated for the design note of validate and analyze (half a second for 12 people).
-constexpr int kDesignNoteStudies = 200;
+// Studies simulated for the design note of validate and analyze (a quarter of a second for 12 people).
+constexpr int kDesignNoteStudies = 100;
 
 std::string mixedModelDesignNote(const StudyProtocol& protocol, size_t participants) {
   PowerModel model;

@@ -112,13 +112,13 @@ TEST_CASE("the mixed model's design note warns when the detectable effect is too
   // The note's effect is minimumDetectableEffect's for the same model.
   PowerModel model;
   model.participants = 12;
-  const double mde = minimumDetectableEffect(p, model, 200).effect;
+  const double mde = minimumDetectableEffect(p, model, 100).effect;
   char effect[32];
   std::snprintf(effect, sizeof effect, " detects %.2f points", mde);
   CHECK_THAT(twelve, Catch::Contains(effect));
   CHECK(mde < 1.0);  // a sixth of 1-7
   model.participants = 3;
-  CHECK(minimumDetectableEffect(p, model, 200).effect > 1.0);
+  CHECK(minimumDetectableEffect(p, model, 100).effect > 1.0);
 }
 
 TEST_CASE("hostile power options are refused", "[power]") {
