@@ -12,7 +12,7 @@
 namespace ddalab {
 
 // No screen of a built-in game at any size its parameters allow comes near this many bytes of
-// compact JSON (the largest, a 101 x 101 maze, is ~11 KB); front-ends may refuse bigger ones.
+// compact JSON (a 101 x 101 maze with 32 marks measured 15.9 KB); front-ends may refuse bigger.
 inline constexpr size_t kMaxScreenBytes = 64 * 1024;
 
 // How seat `seat` reads player `player`: "you" or "opponent <player>".

@@ -134,3 +134,14 @@ TEST_CASE("observation: a plug-in game's default screen is its observation text"
   const Json plain = s->State::observationJson(1);
   CHECK(plain == Json{{"text", s->observationString(1)}, {"players", 4}, {"seat", 1}});
 }
+
+TEST_CASE("observation: the largest maze's screens stay within kMaxScreenBytes", "[observation]") {
+  const GameInfo& info = findById<GameInfo>(gameRegistry(), "maze", "game", "");
+  const Json params = {{"width", 101}, {"height", 101}, {"bombs", 32}, {"max_steps", 1000000}};
+  const auto game = info.make(validateParams(info.params, params, "maze"));
+  const Found found = playAndCheck(
+      *game, [](const State& s, int seat) { return seatScreen(s, seat, "maze"); }, 2);
+  CHECK(found.largestBytes > 101 * 101);  // every tile is in it
+  CHECK(found.largestBytes <= kMaxScreenBytes);
+  WARN("101 x 101 maze: largest screen " << found.largestBytes << " bytes");
+}
