@@ -1,0 +1,339 @@
+// ddalab serve PROTOCOL.json --dir STUDY_DIR: an online study (docs/web-api.md). Participants'
+// browsers get the pages compiled into ddalab (app/web/static) and play through the JSON API v1;
+// the sessions are studies/online_session.h's, their folders the GUI's (STUDY_DIR/web-<hash>).
+// HTTP by cpp-httplib (Debian's libcpp-httplib-dev): small, maintained, a thread pool per server.
+#include <httplib.h>
+#include <sys/random.h>
+
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+
+#include "app/cli/options.h"
+#include "app/cli/web_files.h"
+#include "experiments/json_input.h"
+#include "experiments/sha256.h"
+#include "results/file_io.h"
+#include "studies/allocation.h"
+#include "studies/online_session.h"
+
+namespace ddalab::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kMaxBodyBytes = 16 * 1024;
+constexpr const char* kTokensFile = "serve-tokens.jsonl";
+constexpr int kCreationsPerMinute = 30;  // per client address
+
+struct Reply {
+  int status = 200;
+  Json body;
+};
+
+Reply error(int status, const std::string& message, const std::string& path = "") {
+  return {status, {{"error", message}, {"path", path}}};
+}
+
+// 256 bits from the operating system's random source, as 64 hexadecimal digits.
+std::string newToken() {
+  unsigned char bytes[32];
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno != EINTR) throw std::runtime_error("getrandom failed");
+    if (n > 0) got += static_cast<size_t>(n);
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string token;
+  for (unsigned char b : bytes) token += {hex[b >> 4], hex[b & 15]};
+  return token;
+}
+
+bool validParticipantId(const std::string& id) {
+  if (id.empty() || id.size() > 100) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+}
+
+// The sessions of one study: tokens (kept as their SHA-256 in STUDY_DIR/serve-tokens.jsonl, so a
+// restart keeps every browser's session) and the sessions opened so far.
+class Sessions {
+ public:
+  Sessions(const StudyProtocol& protocol, fs::path dir, DecisionPool& pool, int paceMs)
+      : protocol_(protocol), dir_(std::move(dir)), pool_(pool), paceMs_(paceMs) {
+    std::ifstream in(dir_ / kTokensFile, std::ios::binary);
+    std::string line;
+    uintmax_t valid = 0;  // the bytes up to the last whole record (a kill may tear the last one)
+    while (std::getline(in, line) && !in.eof()) {
+      try {
+        const Json j = Json::parse(line);
+        tokens_[j.at("sha256").get<std::string>()] = j.at("participant").get<std::string>();
+        valid += line.size() + 1;
+      } catch (const std::exception&) {
+        break;
+      }
+    }
+    tokensFile_ = std::make_unique<AppendFile>(dir_ / kTokensFile, valid);
+  }
+
+  // A new token for `participant`'s session (created when new); `given`: the platform's id.
+  std::pair<std::string, bool> open(const std::string& participant, bool given) {
+    std::lock_guard lock(mutex_);
+    const bool existed = fs::exists(folderOf(participant) / "session.json");
+    session(participant, given ? StudySession::IdOrigin::Given : StudySession::IdOrigin::Generated);
+    const std::string token = newToken();
+    const std::string hash = sha256Hex(token);
+    tokensFile_->write(Json{{"sha256", hash}, {"participant", participant}}.dump() + "\n");
+    tokensFile_->sync();
+    tokens_[hash] = participant;
+    return {token, existed};
+  }
+
+  // The session a bearer token opens (null: no such token).
+  std::shared_ptr<OnlineSession> find(const std::string& token) {
+    std::lock_guard lock(mutex_);
+    const auto it = tokens_.find(sha256Hex(token));
+    if (it == tokens_.end()) return nullptr;
+    return session(it->second, StudySession::IdOrigin::Given);
+  }
+
+  std::vector<std::shared_ptr<OnlineSession>> opened() {
+    std::lock_guard lock(mutex_);
+    std::vector<std::shared_ptr<OnlineSession>> all;
+    for (auto& [id, s] : open_) all.push_back(s);
+    return all;
+  }
+
+ private:
+  fs::path folderOf(const std::string& participant) const {
+    return dir_ / ("web-" + sha256Hex(participant).substr(0, 20));  // never the id itself
+  }
+  std::shared_ptr<OnlineSession> session(const std::string& participant,
+                                         StudySession::IdOrigin origin) {
+    auto& s = open_[participant];
+    if (!s)
+      s = std::make_shared<OnlineSession>(
+          StudySession::open(folderOf(participant), protocol_, participant, origin), pool_,
+          paceMs_);
+    return s;
+  }
+  const StudyProtocol& protocol_;
+  fs::path dir_;
+  DecisionPool& pool_;
+  int paceMs_;
+  std::mutex mutex_;
+  std::map<std::string, std::string> tokens_;  // SHA-256 of a token -> participant
+  std::unique_ptr<AppendFile> tokensFile_;
+  std::map<std::string, std::shared_ptr<OnlineSession>> open_;
+};
+
+// At most kCreationsPerMinute session creations per address and minute.
+class CreationLimit {
+ public:
+  bool allow(const std::string& address) {
+    std::lock_guard lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    auto& [start, count] = windows_[address];
+    if (now - start > std::chrono::minutes(1)) start = now, count = 0;
+    return ++count <= kCreationsPerMinute;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::pair<std::chrono::steady_clock::time_point, int>> windows_;
+};
+
+std::mutex printMutex;
+void progress(const std::string& line) {
+  std::lock_guard lock(printMutex);
+  std::cout << line << std::endl;
+}
+
+bool ended(SessionStep step) {
+  return step == SessionStep::Complete || step == SessionStep::Declined ||
+         step == SessionStep::DroppedOut;
+}
+
+struct Server {
+  Sessions& sessions;
+  CreationLimit& limit;
+  std::string idParam;
+  Json completion;
+
+  Reply create(const httplib::Request& req) {
+    if (!limit.allow(req.remote_addr)) return error(429, "too many sessions from this address");
+    const bool given = req.has_param(idParam.c_str());
+    const std::string id = given ? req.get_param_value(idParam.c_str()) : generateParticipantId();
+    if (!validParticipantId(id))
+      return error(400, "expected 1 to 100 letters, digits, '-', '_' or '.'", idParam);
+    const auto [token, resumed] = sessions.open(id, given);
+    if (!resumed) progress("started " + id);
+    return {resumed ? 200 : 201, {{"token", token}, {"resumed", resumed}}};
+  }
+
+  Reply withSession(const httplib::Request& req, const std::string& action) {
+    const std::string header = req.get_header_value("Authorization");
+    const std::string prefix = "Bearer ";
+    if (!header.starts_with(prefix) || header.size() != prefix.size() + 64)
+      return error(401, "expected an Authorization: Bearer token");
+    const std::shared_ptr<OnlineSession> session = sessions.find(header.substr(prefix.size()));
+    if (!session) return error(401, "unknown token");
+    if (action.empty()) {
+      Json screen = session->screen();
+      if (screen["kind"] == "complete" && !completion.empty()) screen["completion"] = completion;
+      return {200, screen};
+    }
+    const Json body = req.body.empty() ? Json::object() : parseJsonText(req.body, "body");
+    const bool before = ended(session->step());
+    session->submit(action, body);
+    const SessionStep after = session->step();
+    if (!before && ended(after))
+      progress((after == SessionStep::Complete ? "finished " : "dropped ") +
+               session->participant());
+    return {200, {{"ok", true}}};
+  }
+
+  // Every request: the API, the pages, or a refusal.
+  Reply route(const httplib::Request& req) {
+    const std::string& path = req.path;
+    const bool get = req.method == "GET", post = req.method == "POST";
+    if (path == "/api/v1/sessions") return post ? create(req) : error(405, "expected POST");
+    if (path == "/api/v1/session") return get ? withSession(req, "") : error(405, "expected GET");
+    static const std::vector<std::string> actions = {"consent", "demographics", "read", "action",
+                                                     "answers"};
+    for (const std::string& a : actions)
+      if (path == "/api/v1/session/" + a)
+        return post ? withSession(req, a) : error(405, "expected POST");
+    if (path.starts_with("/api/")) return error(404, "no such endpoint", path.substr(0, 200));
+    return error(404, "not found");
+  }
+};
+
+// The compiled-in page at `path` ("/" is index.html); null for any other path.
+const WebFile* page(const std::string& path) {
+  const std::string wanted = path == "/" ? "/index.html" : path;
+  for (size_t i = 0; i < kWebFileCount; ++i)
+    if (wanted == kWebFiles[i].path) return &kWebFiles[i];
+  return nullptr;
+}
+
+void handle(Server& server, const httplib::Request& req, httplib::Response& res) {
+  if (req.method == "GET" && !req.path.starts_with("/api/")) {
+    if (const WebFile* file = page(req.path)) {
+      res.set_content(file->content, file->type);
+      return;
+    }
+  }
+  Reply reply;
+  try {
+    reply = server.route(req);
+  } catch (const InputError& e) {
+    reply = error(400, e.message(), e.path());
+  } catch (const StepConflict& e) {
+    reply = error(409, e.what());
+  } catch (const std::exception& e) {
+    progress(std::string("error: ") + e.what());
+    reply = error(500, "the server could not do it");
+  }
+  res.status = reply.status;
+  res.set_header("Cache-Control", "no-store");
+  res.set_content(reply.body.dump(), "application/json");
+}
+
+}  // namespace
+
+int serveCommand(const Args& args) {
+  po::options_description options("serve options");
+  std::string protocolFile, dir, bind, idParam, code, redirect;
+  int port = 8080, paceMs = kOnlinePaceMs, threads = 2, timeoutMinutes = 30;
+  options.add_options()("protocol", po::value(&protocolFile)->required(), "the study protocol")(
+      "dir", po::value(&dir)->required(), "the study folder (sessions, allocation log)")(
+      "port", po::value(&port), "TCP port (default 8080; 0 picks a free one)")(
+      "bind", po::value(&bind)->default_value("127.0.0.1"), "address to listen on")(
+      "id-param", po::value(&idParam)->default_value("participant"),
+      "the query parameter holding the platform's participant id")(
+      "completion-code", po::value(&code), "the code shown when a session is complete")(
+      "redirect", po::value(&redirect), "the URL a complete session is sent to")(
+      "timeout-minutes", po::value(&timeoutMinutes), "idle minutes until a dropout (default 30)")(
+      "threads", po::value(&threads), "threads deciding for the AIs (default 2)")(
+      "pace-ms", po::value(&paceMs), "ms between the AI's moves (default 600; tests use 0)");
+  po::positional_options_description positional;
+  positional.add("protocol", 1);
+  po::variables_map vm;
+  if (auto stop = parseArgs(args, "ddalab serve PROTOCOL.json --dir STUDY_DIR [options]", options,
+                            positional, vm))
+    return *stop;
+  if (port < 0 || port > 65535) throw InputError("--port", "expected 0 to 65535");
+  if (threads < 1 || threads > 64) throw InputError("--threads", "expected 1 to 64");
+  if (paceMs < 0 || paceMs > 60000) throw InputError("--pace-ms", "expected 0 to 60000");
+  if (timeoutMinutes < 1) throw InputError("--timeout-minutes", "expected at least 1");
+  if (!redirect.empty() && !redirect.starts_with("https://"))
+    throw InputError("--redirect", "expected an https:// URL");
+  const StudyProtocol protocol = loadStudyProtocol(protocolFile);
+  checkTextsFilledIn(protocol);
+  fs::create_directories(dir);
+  Json completion = Json::object();
+  if (!code.empty()) completion["code"] = code;
+  if (!redirect.empty()) completion["redirect"] = redirect;
+
+  DecisionPool pool(threads);
+  Sessions sessions(protocol, dir, pool, paceMs);
+  CreationLimit limit;
+  Server server{sessions, limit, idParam, completion};
+  httplib::Server http;
+  http.set_payload_max_length(kMaxBodyBytes);
+  http.set_default_headers(
+      {{"Content-Security-Policy",
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"},
+       {"X-Content-Type-Options", "nosniff"},
+       {"X-Frame-Options", "DENY"},
+       {"Referrer-Policy", "no-referrer"}});
+  const auto handler = [&server](const httplib::Request& req, httplib::Response& res) {
+    handle(server, req, res);
+  };
+  http.Get(".*", handler).Post(".*", handler).Put(".*", handler).Delete(".*", handler);
+  http.Patch(".*", handler).Options(".*", handler);
+  http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (res.body.empty())
+      res.set_content(error(res.status, res.status == 413 ? "expected a body of at most 16 KiB"
+                                                          : "HTTP " + std::to_string(res.status))
+                          .body.dump(),
+                      "application/json");
+  });
+  const int bound = port == 0 ? http.bind_to_any_port(bind) : port;
+  if (port != 0 && !http.bind_to_port(bind, port))
+    throw std::runtime_error("cannot listen on " + bind + ":" + std::to_string(port));
+  if (bound < 0) throw std::runtime_error("cannot listen on " + bind);
+  progress("ddalab serve: " + protocol.name + " on http://" + bind + ":" + std::to_string(bound) +
+           "/ (sessions in " + dir + ")");
+
+  // Idle participants become dropouts; SIGINT/SIGTERM stop the server.
+  std::atomic<bool> stopping{false};
+  std::thread reaper([&] {
+    while (!stopping.load()) {
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      const auto limitTime =
+          std::chrono::steady_clock::now() - std::chrono::minutes(timeoutMinutes);
+      for (const auto& s : sessions.opened())
+        if (!ended(s->step()) && s->lastActivity() < limitTime) {
+          s->drop("timed out");
+          progress("dropped " + s->participant() + " (timed out)");
+        }
+    }
+  });
+  static httplib::Server* running = &http;
+  std::signal(SIGINT, [](int) { running->stop(); });
+  std::signal(SIGTERM, [](int) { running->stop(); });
+  http.listen_after_bind();
+  stopping.store(true);
+  reaper.join();
+  progress("ddalab serve: stopped");
+  return kOk;
+}
+
+}  // namespace ddalab::cli
