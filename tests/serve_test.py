@@ -45,10 +45,10 @@ def protocol_file(folder):
 
 
 class Server:
-    def __init__(self, protocol, study):
+    def __init__(self, protocol, study, *options):
         self.process = subprocess.Popen(
             [DDALAB, "serve", protocol, "--dir", study, "--port", "0", "--pace-ms", "0",
-             "--completion-code", "C0DE-42"],
+             "--completion-code", "C0DE-42", *options],
             stdout=subprocess.PIPE, text=True)
         first = self.process.stdout.readline()
         check("on http://127.0.0.1:" in first, "the first line names the address: " + first)
@@ -79,8 +79,11 @@ class Server:
         self.process.wait()
 
     def stop(self):
+        """Stops the server; returns what it printed after its first line."""
         self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=10)
+        rest = self.process.stdout.read()
+        check(self.process.wait(timeout=10) == 0, "the server's exit status on SIGTERM")
+        return rest
 
 
 def settled(server, token):
@@ -168,6 +171,22 @@ def hostile(server, token, other, study):
     check(screen["kind"] == "consent", "the first session still asks for consent: %s" % screen)
 
 
+def idle(protocol, study):
+    """A participant idle longer than --timeout-minutes is recorded as a dropout."""
+    server = Server(protocol, study, "--timeout-minutes", "0.02")
+    status, created = server.json("POST", "/api/v1/sessions?participant=idle-1", {})
+    status, screen = server.json("GET", "/api/v1/session", token=created["token"])
+    check(screen["kind"] == "consent", "the idle participant's first screen")
+    time.sleep(2.0)
+    status, screen = server.json("GET", "/api/v1/session", token=created["token"])
+    check(screen == {"kind": "ended", "reason": "timed out"}, "an idle participant: %s" % screen)
+    printed = server.stop()
+    check("dropped idle-1 (timed out)" in printed, "the dropout's progress line: " + printed)
+    folders = [f for f in os.listdir(study) if f.startswith("web-")]
+    check(len(folders) == 1 and os.path.exists(os.path.join(study, folders[0], "dropout.json")),
+          "dropout.json of the idle participant")
+
+
 def main():
     rng = random.Random(11)
     with tempfile.TemporaryDirectory() as folder:
@@ -223,7 +242,9 @@ def main():
             for _ in range(5000):
                 if answer(server, more["token"], rng, secrets)["kind"] == "complete":
                     break
-        server.stop()
+        printed = server.stop()
+        check(printed.count("finished ") == 3 and printed.count("started p-") == 2,
+              "progress lines: " + printed)
         folders = [f for f in os.listdir(study) if f.startswith("web-")]
         check(len(folders) == 4 and not any("PROLIFIC" in f for f in folders), "session folders: %s" % folders)
         out = os.path.join(folder, "analysis")
@@ -233,6 +254,8 @@ def main():
         tidy = os.path.join(folder, "tidy.csv")
         result = subprocess.run([DDALAB, "study", "export", study, "--out", tidy], capture_output=True, text=True)
         check(result.returncode == 0, "study export: %s" % result.stderr)
+
+        idle(protocol, os.path.join(folder, "idle"))
 
     api = sorted(t for m, p, t in latencies if p.startswith("/api/v1/session/action"))
     reads = sorted(t for m, p, t in latencies if p == "/api/v1/session")

@@ -249,7 +249,8 @@ void handle(Server& server, const httplib::Request& req, httplib::Response& res)
 int serveCommand(const Args& args) {
   po::options_description options("serve options");
   std::string protocolFile, dir, bind, idParam, code, redirect;
-  int port = 8080, paceMs = kOnlinePaceMs, threads = 2, timeoutMinutes = 30;
+  int port = 8080, paceMs = kOnlinePaceMs, threads = 2;
+  double timeoutMinutes = 30;
   options.add_options()("protocol", po::value(&protocolFile)->required(), "the study protocol")(
       "dir", po::value(&dir)->required(), "the study folder (sessions, allocation log)")(
       "port", po::value(&port), "TCP port (default 8080; 0 picks a free one)")(
@@ -258,7 +259,8 @@ int serveCommand(const Args& args) {
       "the query parameter holding the platform's participant id")(
       "completion-code", po::value(&code), "the code shown when a session is complete")(
       "redirect", po::value(&redirect), "the URL a complete session is sent to")(
-      "timeout-minutes", po::value(&timeoutMinutes), "idle minutes until a dropout (default 30)")(
+      "timeout-minutes", po::value(&timeoutMinutes),
+      "idle minutes until a dropout (default 30; fractions allowed)")(
       "threads", po::value(&threads), "threads deciding for the AIs (default 2)")(
       "pace-ms", po::value(&paceMs), "ms between the AI's moves (default 600; tests use 0)");
   po::positional_options_description positional;
@@ -270,7 +272,8 @@ int serveCommand(const Args& args) {
   if (port < 0 || port > 65535) throw InputError("--port", "expected 0 to 65535");
   if (threads < 1 || threads > 64) throw InputError("--threads", "expected 1 to 64");
   if (paceMs < 0 || paceMs > 60000) throw InputError("--pace-ms", "expected 0 to 60000");
-  if (timeoutMinutes < 1) throw InputError("--timeout-minutes", "expected at least 1");
+  if (!(timeoutMinutes > 0 && timeoutMinutes <= 7 * 24 * 60))
+    throw InputError("--timeout-minutes", "expected more than 0, at most a week");
   if (!redirect.empty() && !redirect.starts_with("https://"))
     throw InputError("--redirect", "expected an https:// URL");
   const StudyProtocol protocol = loadStudyProtocol(protocolFile);
@@ -300,10 +303,13 @@ int serveCommand(const Args& args) {
   http.Patch(".*", handler).Options(".*", handler);
   http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty())
-      res.set_content(error(res.status, res.status == 413 ? "expected a body of at most 16 KiB"
-                                                          : "HTTP " + std::to_string(res.status))
-                          .body.dump(),
-                      "application/json");
+      res.set_content(
+          error(res.status, res.status == 413   ? "expected a body of at most 16 KiB"
+                            : res.status == 400 ? "expected a well-formed request (a POST needs a "
+                                                  "Content-Length, 0 for no body)"
+                                                : "HTTP " + std::to_string(res.status))
+              .body.dump(),
+          "application/json");
   });
   const int bound = port == 0 ? http.bind_to_any_port(bind) : port;
   if (port != 0 && !http.bind_to_port(bind, port))
@@ -316,9 +322,10 @@ int serveCommand(const Args& args) {
   std::atomic<bool> stopping{false};
   std::thread reaper([&] {
     while (!stopping.load()) {
-      std::this_thread::sleep_for(std::chrono::seconds(1));
-      const auto limitTime =
-          std::chrono::steady_clock::now() - std::chrono::minutes(timeoutMinutes);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      const auto idleLimit =
+          std::chrono::milliseconds(static_cast<int64_t>(timeoutMinutes * 60000));
+      const auto limitTime = std::chrono::steady_clock::now() - idleLimit;
       for (const auto& s : sessions.opened())
         if (!ended(s->step()) && s->lastActivity() < limitTime) {
           s->drop("timed out");

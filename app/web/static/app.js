@@ -34,13 +34,12 @@ async function call(method, path, body) {
   return json;
 }
 
-// The session: the one this browser has, else a new one for the platform's id in the page's URL.
+// The session: the one this browser has, or, when the page's URL carries a query (a recruitment
+// platform's link with the participant's id), the session of that id (created or resumed: the
+// server reads the id from the parameter it was told to).
 async function ensureSession() {
-  const params = new URLSearchParams(window.location.search);
-  const idParam = document.documentElement.dataset.idParam || "participant";
-  const given = params.get(idParam) || params.get("PROLIFIC_PID");
-  if (localStorage.getItem(TOKEN_KEY) && !given) return;
-  const query = given ? `?${idParam}=${encodeURIComponent(given)}` : "";
+  const query = window.location.search;
+  if (localStorage.getItem(TOKEN_KEY) && !query) return;
   localStorage.removeItem(TOKEN_KEY);
   const { token } = await call("POST", `sessions${query}`);
   localStorage.setItem(TOKEN_KEY, token);
