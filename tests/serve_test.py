@@ -20,6 +20,7 @@ import urllib.request
 DDALAB, SOURCE = sys.argv[1], sys.argv[2]
 failures = []
 latencies = []
+poll_seconds = 0.001  # between screens while the AI moves (serve_load.py uses the screen's poll_ms)
 
 
 def check(condition, what):
@@ -92,7 +93,7 @@ def settled(server, token):
         check(status == 200, "GET session: %d" % status)
         if screen["kind"] != "game" or not screen["waiting"]:
             return screen
-        time.sleep(0.001)
+        time.sleep(poll_seconds if poll_seconds else screen["poll_ms"] / 1000)
     raise RuntimeError("the game did not come back to the person")
 
 
@@ -173,8 +174,12 @@ def hostile(server, token, other, study):
 
 def idle(protocol, study):
     """A participant idle longer than --timeout-minutes is recorded as a dropout."""
-    server = Server(protocol, study, "--timeout-minutes", "0.02")
+    server = Server(protocol, study, "--timeout-minutes", "0.02", "--creations-per-minute", "2")
     status, created = server.json("POST", "/api/v1/sessions?participant=idle-1", {})
+    status, _ = server.json("POST", "/api/v1/sessions?participant=idle-2", {})
+    check(status == 201, "the second session of an address: %d" % status)
+    status, _ = server.json("POST", "/api/v1/sessions?participant=idle-3", {})
+    check(status == 429, "the third session of an address within a minute: %d" % status)
     status, screen = server.json("GET", "/api/v1/session", token=created["token"])
     check(screen["kind"] == "consent", "the idle participant's first screen")
     time.sleep(2.0)
@@ -183,8 +188,8 @@ def idle(protocol, study):
     printed = server.stop()
     check("dropped idle-1 (timed out)" in printed, "the dropout's progress line: " + printed)
     folders = [f for f in os.listdir(study) if f.startswith("web-")]
-    check(len(folders) == 1 and os.path.exists(os.path.join(study, folders[0], "dropout.json")),
-          "dropout.json of the idle participant")
+    check(len(folders) == 2 and all(os.path.exists(os.path.join(study, f, "dropout.json")) for f in folders),
+          "dropout.json of the idle participants, no folder for the refused one: %s" % folders)
 
 
 def main():

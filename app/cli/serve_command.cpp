@@ -26,7 +26,6 @@ namespace fs = std::filesystem;
 
 constexpr size_t kMaxBodyBytes = 16 * 1024;
 constexpr const char* kTokensFile = "serve-tokens.jsonl";
-constexpr int kCreationsPerMinute = 30;  // per client address
 
 struct Reply {
   int status = 200;
@@ -131,18 +130,20 @@ class Sessions {
   std::map<std::string, std::shared_ptr<OnlineSession>> open_;
 };
 
-// At most kCreationsPerMinute session creations per address and minute.
+// At most `perMinute` session creations per address and minute.
 class CreationLimit {
  public:
+  explicit CreationLimit(int perMinute) : perMinute_(perMinute) {}
   bool allow(const std::string& address) {
     std::lock_guard lock(mutex_);
     const auto now = std::chrono::steady_clock::now();
     auto& [start, count] = windows_[address];
     if (now - start > std::chrono::minutes(1)) start = now, count = 0;
-    return ++count <= kCreationsPerMinute;
+    return ++count <= perMinute_;
   }
 
  private:
+  int perMinute_;
   std::mutex mutex_;
   std::map<std::string, std::pair<std::chrono::steady_clock::time_point, int>> windows_;
 };
@@ -249,7 +250,7 @@ void handle(Server& server, const httplib::Request& req, httplib::Response& res)
 int serveCommand(const Args& args) {
   po::options_description options("serve options");
   std::string protocolFile, dir, bind, idParam, code, redirect;
-  int port = 8080, paceMs = kOnlinePaceMs, threads = 2;
+  int port = 8080, paceMs = kOnlinePaceMs, threads = 2, creations = 30;
   double timeoutMinutes = 30;
   options.add_options()("protocol", po::value(&protocolFile)->required(), "the study protocol")(
       "dir", po::value(&dir)->required(), "the study folder (sessions, allocation log)")(
@@ -261,6 +262,8 @@ int serveCommand(const Args& args) {
       "redirect", po::value(&redirect), "the URL a complete session is sent to")(
       "timeout-minutes", po::value(&timeoutMinutes),
       "idle minutes until a dropout (default 30; fractions allowed)")(
+      "creations-per-minute", po::value(&creations),
+      "sessions one address may create a minute (default 30)")(
       "threads", po::value(&threads), "threads deciding for the AIs (default 2)")(
       "pace-ms", po::value(&paceMs), "ms between the AI's moves (default 600; tests use 0)");
   po::positional_options_description positional;
@@ -271,6 +274,7 @@ int serveCommand(const Args& args) {
     return *stop;
   if (port < 0 || port > 65535) throw InputError("--port", "expected 0 to 65535");
   if (threads < 1 || threads > 64) throw InputError("--threads", "expected 1 to 64");
+  if (creations < 1) throw InputError("--creations-per-minute", "expected at least 1");
   if (paceMs < 0 || paceMs > 60000) throw InputError("--pace-ms", "expected 0 to 60000");
   if (!(timeoutMinutes > 0 && timeoutMinutes <= 7 * 24 * 60))
     throw InputError("--timeout-minutes", "expected more than 0, at most a week");
@@ -285,7 +289,7 @@ int serveCommand(const Args& args) {
 
   DecisionPool pool(threads);
   Sessions sessions(protocol, dir, pool, paceMs);
-  CreationLimit limit;
+  CreationLimit limit(creations);
   Server server{sessions, limit, idParam, completion};
   httplib::Server http;
   http.set_payload_max_length(kMaxBodyBytes);
@@ -311,10 +315,21 @@ int serveCommand(const Args& args) {
               .body.dump(),
           "application/json");
   });
+  // httplib listens with a backlog of 5 (compiled into the library): 50 participants connecting
+  // at once saw resets. listen() again on the bound socket raises it (Linux allows that).
+  int listening = -1;
+  http.set_socket_options([&listening](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    listening = sock;
+  });
+  // Requests are short (the AI decides on the pool): 16 threads serve many sessions.
+  http.new_task_queue = [] { return new httplib::ThreadPool(16); };
   const int bound = port == 0 ? http.bind_to_any_port(bind) : port;
   if (port != 0 && !http.bind_to_port(bind, port))
     throw std::runtime_error("cannot listen on " + bind + ":" + std::to_string(port));
   if (bound < 0) throw std::runtime_error("cannot listen on " + bind);
+  if (listening >= 0) ::listen(listening, SOMAXCONN);
   progress("ddalab serve: " + protocol.name + " on http://" + bind + ":" + std::to_string(bound) +
            "/ (sessions in " + dir + ")");
 
