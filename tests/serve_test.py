@@ -54,6 +54,9 @@ class Server:
         first = self.process.stdout.readline()
         check("on http://127.0.0.1:" in first, "the first line names the address: " + first)
         self.base = first.split("on ")[1].split("/ ")[0]
+        second = self.process.stdout.readline()
+        check("/admin, secret " in second, "the second line gives the admin secret: " + second)
+        self.secret = second.split()[-1]
 
     def request(self, method, path, body=None, token=None, raw=None, headers=None):
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
@@ -172,6 +175,23 @@ def hostile(server, token, other, study):
     check(screen["kind"] == "consent", "the first session still asks for consent: %s" % screen)
 
 
+def researcher(server, token):
+    """/admin and its API: only with the secret printed at start."""
+    status, text, _ = server.request("GET", "/admin")
+    check(status == 200 and b"admin.js" in text, "the admin page: %d" % status)
+    for auth, what in [(None, "no secret"), (token, "a participant's token"), ("f" * 64, "a made-up secret")]:
+        status, _ = server.json("GET", "/api/v1/admin/progress", token=auth)
+        check(status == 401, "the progress with %s: %d" % (what, status))
+    status, _ = server.json("POST", "/api/v1/admin/progress", {}, token=server.secret)
+    check(status == 405, "POST progress: %d" % status)
+    status, p = server.json("GET", "/api/v1/admin/progress", token=server.secret)
+    check(status == 200, "the progress with the secret: %d" % status)
+    check(p["complete"] == 3 and p["dropped_out"] == 1 and len(p["participants"]) == 4,
+          "the progress counts: %s" % p)
+    check(sum(p["answered_by_condition"].values()) == 6, "answers by condition: %s" % p)
+    check(token not in json.dumps(p), "the progress holds no token")
+
+
 def idle(protocol, study):
     """A participant idle longer than --timeout-minutes is recorded as a dropout."""
     server = Server(protocol, study, "--timeout-minutes", "0.02", "--creations-per-minute", "2")
@@ -247,6 +267,7 @@ def main():
             for _ in range(5000):
                 if answer(server, more["token"], rng, secrets)["kind"] == "complete":
                     break
+        researcher(server, token)
         printed = server.stop()
         check(printed.count("finished ") == 3 and printed.count("started p-") == 2,
               "progress lines: " + printed)

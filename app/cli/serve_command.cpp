@@ -5,6 +5,7 @@
 #include <httplib.h>
 #include <sys/random.h>
 
+#include <cmath>
 #include <csignal>
 #include <fstream>
 #include <iostream>
@@ -159,11 +160,59 @@ bool ended(SessionStep step) {
          step == SessionStep::DroppedOut;
 }
 
+// The 64 hex digits of an "Authorization: Bearer" header; "" when there is none of that form.
+std::string bearer(const httplib::Request& req) {
+  const std::string header = req.get_header_value("Authorization");
+  const std::string prefix = "Bearer ";
+  if (!header.starts_with(prefix) || header.size() != prefix.size() + 64) return "";
+  return header.substr(prefix.size());
+}
+
+// The researcher's view of the study folder: every session folder as its files say, with the
+// last activity of those this server has open. Conditions are named here (never to participants).
+Json studyProgress(const fs::path& dir, Sessions& sessions) {
+  std::map<std::string, double> idle;
+  const auto now = std::chrono::steady_clock::now();
+  for (const auto& s : sessions.opened())
+    idle[s->participant()] = std::chrono::duration<double>(now - s->lastActivity()).count();
+  Json participants = Json::array();
+  std::map<std::string, int> answeredByCondition;
+  int complete = 0, dropped = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (!entry.is_directory() || !fs::exists(entry.path() / "session.json")) continue;
+    try {
+      const StudySession s = StudySession::read(entry.path());
+      for (const SessionGame& g : s.games())
+        if (g.answers) ++answeredByCondition[s.protocol().conditions[g.plan.condition].name];
+      complete += s.complete();
+      dropped += !s.dropoutReason().empty();
+      Json row = {{"participant", s.participant()}, {"folder", entry.path().filename().string()},
+                  {"answered", s.answered()},       {"games", s.plan().size()},
+                  {"complete", s.complete()},       {"dropout", s.dropoutReason()}};
+      if (idle.contains(s.participant())) row["idle_seconds"] = std::round(idle[s.participant()]);
+      participants.push_back(row);
+    } catch (const std::exception& e) {
+      participants.push_back({{"folder", entry.path().filename().string()}, {"error", e.what()}});
+    }
+  }
+  return {{"participants", participants},
+          {"complete", complete},
+          {"dropped_out", dropped},
+          {"answered_by_condition", answeredByCondition}};
+}
+
 struct Server {
   Sessions& sessions;
   CreationLimit& limit;
   std::string idParam;
   Json completion;
+  fs::path dir;
+  std::string adminHash;  // SHA-256 of the admin secret
+
+  Reply admin(const httplib::Request& req) {
+    if (sha256Hex(bearer(req)) != adminHash) return error(401, "expected the admin secret");
+    return {200, studyProgress(dir, sessions)};
+  }
 
   Reply create(const httplib::Request& req) {
     if (!limit.allow(req.remote_addr)) return error(429, "too many sessions from this address");
@@ -177,11 +226,9 @@ struct Server {
   }
 
   Reply withSession(const httplib::Request& req, const std::string& action) {
-    const std::string header = req.get_header_value("Authorization");
-    const std::string prefix = "Bearer ";
-    if (!header.starts_with(prefix) || header.size() != prefix.size() + 64)
-      return error(401, "expected an Authorization: Bearer token");
-    const std::shared_ptr<OnlineSession> session = sessions.find(header.substr(prefix.size()));
+    const std::string token = bearer(req);
+    if (token.empty()) return error(401, "expected an Authorization: Bearer token");
+    const std::shared_ptr<OnlineSession> session = sessions.find(token);
     if (!session) return error(401, "unknown token");
     if (action.empty()) {
       Json screen = session->screen();
@@ -204,6 +251,7 @@ struct Server {
     const bool get = req.method == "GET", post = req.method == "POST";
     if (path == "/api/v1/sessions") return post ? create(req) : error(405, "expected POST");
     if (path == "/api/v1/session") return get ? withSession(req, "") : error(405, "expected GET");
+    if (path == "/api/v1/admin/progress") return get ? admin(req) : error(405, "expected GET");
     static const std::vector<std::string> actions = {"consent", "demographics", "read", "action",
                                                      "answers"};
     for (const std::string& a : actions)
@@ -216,7 +264,7 @@ struct Server {
 
 // The compiled-in page at `path` ("/" is index.html); null for any other path.
 const WebFile* page(const std::string& path) {
-  const std::string wanted = path == "/" ? "/index.html" : path;
+  const std::string wanted = path == "/" ? "/index.html" : path == "/admin" ? "/admin.html" : path;
   for (size_t i = 0; i < kWebFileCount; ++i)
     if (wanted == kWebFiles[i].path) return &kWebFiles[i];
   return nullptr;
@@ -249,7 +297,7 @@ void handle(Server& server, const httplib::Request& req, httplib::Response& res)
 
 int serveCommand(const Args& args) {
   po::options_description options("serve options");
-  std::string protocolFile, dir, bind, idParam, code, redirect;
+  std::string protocolFile, dir, bind, idParam, code, redirect, secretFile;
   int port = 8080, paceMs = kOnlinePaceMs, threads = 2, creations = 30;
   double timeoutMinutes = 30;
   options.add_options()("protocol", po::value(&protocolFile)->required(), "the study protocol")(
@@ -262,6 +310,8 @@ int serveCommand(const Args& args) {
       "redirect", po::value(&redirect), "the URL a complete session is sent to")(
       "timeout-minutes", po::value(&timeoutMinutes),
       "idle minutes until a dropout (default 30; fractions allowed)")(
+      "admin-secret-file", po::value(&secretFile),
+      "the /admin secret (64 hex digits); default: a new one, printed at start")(
       "creations-per-minute", po::value(&creations),
       "sessions one address may create a minute (default 30)")(
       "threads", po::value(&threads), "threads deciding for the AIs (default 2)")(
@@ -290,7 +340,15 @@ int serveCommand(const Args& args) {
   DecisionPool pool(threads);
   Sessions sessions(protocol, dir, pool, paceMs);
   CreationLimit limit(creations);
-  Server server{sessions, limit, idParam, completion};
+  // The researcher's secret: from --admin-secret-file (its first line, 64 hex digits) or new.
+  std::string secret = newToken();
+  if (!secretFile.empty()) {
+    std::string text = readInputFile(secretFile, {1024, "an admin secret file"});
+    secret = text.substr(0, text.find('\n'));
+    if (secret.size() != 64 || secret.find_first_not_of("0123456789abcdef") != std::string::npos)
+      throw InputError(secretFile, "expected 64 lower-case hexadecimal digits on its first line");
+  }
+  Server server{sessions, limit, idParam, completion, dir, sha256Hex(secret)};
   httplib::Server http;
   http.set_payload_max_length(kMaxBodyBytes);
   http.set_default_headers(
@@ -332,6 +390,8 @@ int serveCommand(const Args& args) {
   if (listening >= 0) ::listen(listening, SOMAXCONN);
   progress("ddalab serve: " + protocol.name + " on http://" + bind + ":" + std::to_string(bound) +
            "/ (sessions in " + dir + ")");
+  if (secretFile.empty())
+    progress("ddalab serve: the researcher's view is /admin, secret " + secret);
 
   // Idle participants become dropouts; SIGINT/SIGTERM stop the server.
   std::atomic<bool> stopping{false};
