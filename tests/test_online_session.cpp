@@ -192,3 +192,109 @@ TEST_CASE("an online session restarted in the middle of a game replays the perso
   CHECK(read.complete());
   CHECK(read.games()[0].decisions.size() >= 6);
 }
+
+namespace {
+
+// A random JSON value: every type, numbers at the edges, long strings, nested containers.
+Json randomValue(Rng& rng, int depth = 0) {
+  switch (rng.below(depth > 2 ? 6 : 8)) {
+    case 0:
+      return nullptr;
+    case 1:
+      return rng.below(2) == 1;
+    case 2:
+      return static_cast<int64_t>(rng.next()) >> rng.below(64);
+    case 3:
+      return (rng.uniform() - 0.5) * std::pow(10.0, rng.below(40));
+    case 4:
+      return std::string(rng.below(3) == 0 ? 5000 : rng.below(8),
+                         static_cast<char>('a' + rng.below(3)));
+    case 5:
+      return -1;
+    case 6: {
+      Json a = Json::array();
+      for (uint32_t i = rng.below(4); i > 0; --i) a.push_back(randomValue(rng, depth + 1));
+      return a;
+    }
+    default: {
+      Json o = Json::object();
+      for (uint32_t i = rng.below(4); i > 0; --i)
+        o[std::string(1, static_cast<char>('a' + rng.below(26)))] = randomValue(rng, depth + 1);
+      return o;
+    }
+  }
+}
+
+// `valid` with one random change: a value replaced (at the top or one level down), a key added
+// or removed, or the whole body replaced.
+Json mutated(const Json& valid, Rng& rng) {
+  Json body = valid;
+  const uint32_t how = rng.below(5);
+  if (how == 0 || !body.is_object() || body.empty()) return randomValue(rng);
+  auto it = std::next(body.begin(), rng.below(static_cast<uint32_t>(body.size())));
+  if (how == 1) {
+    *it = randomValue(rng);
+  } else if (how == 2 && it->is_object() && !it->empty()) {
+    (*it)[std::next(it->begin(), rng.below(static_cast<uint32_t>(it->size()))).key()] =
+        randomValue(rng);
+  } else if (how == 3) {
+    body.erase(it);
+  } else {
+    body["extra"] = randomValue(rng);
+  }
+  return body;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "random and mutated bodies are refused as input errors or step conflicts, never "
+    "anything else",
+    "[online]") {
+  const TempDir dir;
+  const auto protocol = lostCitiesWithPages();
+  DecisionPool pool(1);
+  Rng rng(99);
+  int sessions = 0, accepted = 0, refused = 0;
+  // A new session advanced to the screen of `kind` (by valid submissions).
+  const auto sessionAt = [&](const std::string& kind) {
+    auto s = std::make_unique<OnlineSession>(
+        StudySession::open(dir.path() / std::to_string(sessions), *protocol,
+                           "p" + std::to_string(sessions)),
+        pool, 0);
+    ++sessions;
+    Rng play(1);
+    while (settled(*s)["kind"] != kind) answerOnce(*s, play);
+    return s;
+  };
+  for (const std::string kind : {"consent", "demographics", "instructions", "game"}) {
+    std::unique_ptr<OnlineSession> s = sessionAt(kind);
+    for (int i = 0; i < 150; ++i) {
+      if (settled(*s)["kind"] != kind) s = sessionAt(kind);  // the last body was accepted
+      const Json screen = settled(*s);
+      Json valid = Json::object();
+      if (kind == "consent") valid = {{"agree", true}};
+      if (kind == "game") valid = {{"action", screen["board"]["legal"][0]["action"]}};
+      if (kind == "demographics") {
+        Json answers = Json::object();
+        for (const Json& item : screen["items"])
+          answers[item["key"].get<std::string>()] = item["options"][0];
+        valid = {{"answers", answers}};
+      }
+      const Json body = mutated(valid, rng);
+      for (const char* submission : {"consent", "demographics", "read", "action", "answers"}) {
+        try {
+          s->submit(submission, body);
+          ++accepted;
+          break;  // the session moved on
+        } catch (const InputError&) {
+          ++refused;
+        } catch (const StepConflict&) {
+          ++refused;
+        }  // anything else fails the test
+      }
+    }
+  }
+  CHECK(refused > 1000);
+  CHECK(accepted > 0);
+}

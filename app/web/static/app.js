@@ -163,6 +163,7 @@ async function show() {
     return;
   }
   labelLine.textContent = screen.label || "";
+  window.ddalabScreen = screen;  // what is drawn: scripted browser tests read it
   switch (screen.kind) {
     case "consent":
       return drawText(screen, [button(screen.agree, () => submit("consent", { agree: true })),
