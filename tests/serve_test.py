@@ -29,20 +29,22 @@ def check(condition, what):
         print("FAIL:", what)
 
 
-def protocol_file(folder):
-    """The shipped Lost Cities protocol with the iGEQ protocol's pages, short and quick."""
-    with open(os.path.join(SOURCE, "studies/protocols/user-study-lost-cities.json")) as f:
-        lc = json.load(f)
+def protocol_file(folder, name="user-study-lost-cities.json"):
+    """A shipped protocol with the iGEQ protocol's pages, one game per condition, a quick AI."""
+    with open(os.path.join(SOURCE, "studies/protocols", name)) as f:
+        document = json.load(f)
     with open(os.path.join(SOURCE, "studies/protocols/user-study-ludo-igeq.json")) as f:
         igeq = json.load(f)
     for key in ("consent", "demographics", "instructions", "debrief"):
-        lc[key] = igeq[key]
-    lc["games_per_condition"] = 1
-    lc["seats"][1]["level"] = 5
-    path = os.path.join(folder, "protocol.json")
+        document[key] = igeq[key]
+    document["games_per_condition"] = 1
+    for seat in document["seats"]:
+        if "level" in seat:
+            seat["level"] = 5
+    path = os.path.join(folder, name)
     with open(path, "w") as f:
-        json.dump(lc, f)
-    return path, lc
+        json.dump(document, f)
+    return path, document
 
 
 class Server:

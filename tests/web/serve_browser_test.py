@@ -16,6 +16,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import boards_test as boards  # noqa: E402  (skips without Selenium)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import serve_test  # noqa: E402  (reads DDALAB and SOURCE_DIR from sys.argv too)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -28,24 +30,6 @@ def check(condition, what):
     if not condition:
         failures.append(what)
         print("FAIL:", what)
-
-
-def protocol(folder, name):
-    """A shipped protocol with the iGEQ protocol's pages, one game per condition, a quick AI."""
-    with open(os.path.join(SOURCE, "studies/protocols", name)) as f:
-        document = json.load(f)
-    with open(os.path.join(SOURCE, "studies/protocols/user-study-ludo-igeq.json")) as f:
-        igeq = json.load(f)
-    for key in ("consent", "demographics", "instructions", "debrief"):
-        document[key] = igeq[key]
-    document["games_per_condition"] = 1
-    for seat in document["seats"]:
-        if "level" in seat:
-            seat["level"] = 5
-    path = os.path.join(folder, name)
-    with open(path, "w") as f:
-        json.dump(document, f)
-    return path
 
 
 def drawn(driver):
@@ -134,7 +118,7 @@ def main():
                                ("ludo", "user-study-ludo.json")):
                 study = os.path.join(folder, name)
                 server = subprocess.Popen(
-                    [DDALAB, "serve", protocol(folder, file), "--dir", study, "--port", "0",
+                    [DDALAB, "serve", serve_test.protocol_file(folder, file)[0], "--dir", study, "--port", "0",
                      "--pace-ms", "0", "--completion-code", "WEB-CODE"],
                     stdout=subprocess.PIPE, text=True)
                 base = server.stdout.readline().split("on ")[1].split("/ ")[0]
