@@ -48,9 +48,9 @@ def protocol_file(folder, name="user-study-lost-cities.json"):
 
 
 class Server:
-    def __init__(self, protocol, study, *options):
+    def __init__(self, protocol, study, *options, port=0):
         self.process = subprocess.Popen(
-            [DDALAB, "serve", protocol, "--dir", study, "--port", "0", "--pace-ms", "0",
+            [DDALAB, "serve", protocol, "--dir", study, "--port", str(port), "--pace-ms", "0",
              "--completion-code", "C0DE-42", *options],
             stdout=subprocess.PIPE, text=True)
         first = self.process.stdout.readline()
