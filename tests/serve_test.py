@@ -6,12 +6,14 @@ nothing written, security headers, and the API's latency measured.
 
 usage: serve_test.py DDALAB SOURCE_DIR
 """
+import io
 import json
 import os
 import random
 import signal
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import urllib.error
@@ -192,6 +194,20 @@ def researcher(server, token):
           "the progress counts: %s" % p)
     check(sum(p["answered_by_condition"].values()) == 6, "answers by condition: %s" % p)
     check(token not in json.dumps(p), "the progress holds no token")
+    status, _, _ = server.request("GET", "/api/v1/admin/archive", token=token)
+    check(status == 401, "the archive with a participant's token: %d" % status)
+    status, _, _ = server.request("POST", "/api/v1/admin/archive", {}, token=server.secret)
+    check(status == 405, "POST archive: %d" % status)
+    status, data, heads = server.request("GET", "/api/v1/admin/archive", token=server.secret)
+    check(status == 200 and heads.get("Content-Type") == "application/x-tar", "the archive: %d" % status)
+    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+        names = archive.getnames()
+        session = [n for n in names if n.endswith("/session.json")]
+        check(len(session) == 4, "the archive's sessions: %s" % names)
+        check("study/allocation.jsonl" in names, "the archive has the allocation log")
+        check(not any("serve-tokens" in n for n in names), "the archive leaves the tokens out")
+        text = archive.extractfile(session[0]).read()
+        check(json.loads(text)["format"] == "ddalab-session/1", "a session.json read back from the archive")
 
 
 def idle(protocol, study):

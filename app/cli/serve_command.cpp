@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <csignal>
+#include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -201,6 +203,42 @@ Json studyProgress(const fs::path& dir, Sessions& sessions) {
           {"answered_by_condition", answeredByCondition}};
 }
 
+// The study folder as a POSIX tar archive (ustar) in memory: every regular file under `dir` but
+// the token hashes, named "study/<relative path>"; symbolic links and other special files are
+// left out, and so is a path too long for ustar's 100 + 155 characters.
+std::string studyArchive(const fs::path& dir) {
+  std::string tar;
+  const auto octal = [](char* field, size_t width, uintmax_t value) {
+    std::snprintf(field, width, "%0*jo", static_cast<int>(width - 1), value);
+  };
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_symlink() || !entry.is_regular_file()) continue;
+    const std::string name = ("study" / fs::relative(entry.path(), dir)).generic_string();
+    if (entry.path().filename() == kTokensFile || name.size() > 100) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string content((std::istreambuf_iterator<char>(in)), {});
+    char header[512] = {};
+    std::memcpy(header, name.data(), name.size());
+    octal(header + 100, 8, 0644);
+    octal(header + 108, 8, 0);
+    octal(header + 116, 8, 0);
+    octal(header + 124, 12, content.size());
+    octal(header + 136, 12, static_cast<uintmax_t>(std::time(nullptr)));
+    header[156] = '0';
+    std::memcpy(header + 257, "ustar", 6);
+    std::memcpy(header + 263, "00", 2);
+    std::memset(header + 148, ' ', 8);  // the checksum counts its own field as spaces
+    unsigned sum = 0;
+    for (unsigned char c : header) sum += c;
+    std::snprintf(header + 148, 8, "%06o", sum);
+    tar.append(header, sizeof header);
+    tar += content;
+    tar.append((512 - content.size() % 512) % 512, '\0');
+  }
+  tar.append(1024, '\0');  // two empty blocks end the archive
+  return tar;
+}
+
 struct Server {
   Sessions& sessions;
   CreationLimit& limit;
@@ -252,6 +290,8 @@ struct Server {
     if (path == "/api/v1/sessions") return post ? create(req) : error(405, "expected POST");
     if (path == "/api/v1/session") return get ? withSession(req, "") : error(405, "expected GET");
     if (path == "/api/v1/admin/progress") return get ? admin(req) : error(405, "expected GET");
+    if (path == "/api/v1/admin/archive")
+      return get ? error(401, "expected the admin secret") : error(405, "expected GET");
     static const std::vector<std::string> actions = {"consent", "demographics", "read", "action",
                                                      "answers"};
     for (const std::string& a : actions)
@@ -271,6 +311,13 @@ const WebFile* page(const std::string& path) {
 }
 
 void handle(Server& server, const httplib::Request& req, httplib::Response& res) {
+  if (req.method == "GET" && req.path == "/api/v1/admin/archive" &&
+      sha256Hex(bearer(req)) == server.adminHash) {
+    res.set_header("Content-Disposition", "attachment; filename=\"study.tar\"");
+    res.set_header("Cache-Control", "no-store");
+    res.set_content(studyArchive(server.dir), "application/x-tar");
+    return;
+  }
   if (req.method == "GET" && !req.path.starts_with("/api/")) {
     if (const WebFile* file = page(req.path)) {
       res.set_content(file->content, file->type);

@@ -43,6 +43,22 @@ async function refresh() {
   setTimeout(refresh, 5000);
 }
 
+// The study folder as a tar archive (fetched with the secret, saved through a blob link).
+async function download() {
+  const response = await fetch("api/v1/admin/archive", {
+    headers: { Authorization: `Bearer ${sessionStorage.getItem(KEY)}` } });
+  if (!response.ok) {
+    status.textContent = `Download: HTTP ${response.status}`;
+    return;
+  }
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = "study.tar";
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+document.getElementById("download").addEventListener("click", download);
+
 document.getElementById("login").addEventListener("submit", (event) => {
   event.preventDefault();
   sessionStorage.setItem(KEY, document.getElementById("secret").value.trim());
