@@ -228,6 +228,18 @@ def idle(protocol, study):
     folders = [f for f in os.listdir(study) if f.startswith("web-")]
     check(len(folders) == 2 and all(os.path.exists(os.path.join(study, f, "dropout.json")) for f in folders),
           "dropout.json of the idle participants, no folder for the refused one: %s" % folders)
+    # A session an earlier server left open, never asked for again: dropped from its files' age.
+    server = Server(protocol, study)
+    status, created = server.json("POST", "/api/v1/sessions?participant=idle-4", {})
+    server.json("GET", "/api/v1/session", token=created["token"])
+    server.stop()
+    server = Server(protocol, study, "--timeout-minutes", "0.02")
+    time.sleep(2.0)
+    printed = server.stop()
+    check("dropped idle-4 (timed out, left by an earlier server)" in printed,
+          "an idle session of an earlier server: " + printed)
+    dropouts = [f for f in os.listdir(study) if os.path.exists(os.path.join(study, f, "dropout.json"))]
+    check(len(dropouts) == 3, "dropout.json of the earlier server's idle session: %s" % dropouts)
 
 
 def main():

@@ -103,6 +103,15 @@ class Sessions {
     return session(it->second, StudySession::IdOrigin::Given);
   }
 
+  // `participant`'s session, opened now unless this server has it open; null when it has.
+  std::shared_ptr<OnlineSession> openIfClosed(const std::string& participant) {
+    std::lock_guard lock(mutex_);
+    if (open_.contains(participant)) return nullptr;
+    return session(participant, StudySession::IdOrigin::Given);
+  }
+
+  const fs::path& dir() const { return dir_; }
+
   std::vector<std::shared_ptr<OnlineSession>> opened() {
     std::lock_guard lock(mutex_);
     std::vector<std::shared_ptr<OnlineSession>> all;
@@ -237,6 +246,32 @@ std::string studyArchive(const fs::path& dir) {
   }
   tar.append(1024, '\0');  // two empty blocks end the archive
   return tar;
+}
+
+// Sessions left open on disk by an earlier server (not opened by this one) whose newest file is
+// older than `idle`: opened and recorded as dropouts, like the idle sessions this server has open.
+void dropIdleOnDisk(Sessions& sessions, std::chrono::milliseconds idle) {
+  const auto limit = fs::file_time_type::clock::now() - idle;
+  for (const auto& entry : fs::directory_iterator(sessions.dir())) {
+    const fs::path folder = entry.path();
+    if (!entry.is_directory() || !folder.filename().string().starts_with("web-") ||
+        !fs::is_regular_file(folder / "session.json"))
+      continue;
+    try {
+      const StudySession on = StudySession::read(folder);
+      if (ended(on.step())) continue;
+      auto newest = fs::file_time_type::min();
+      for (const auto& file : fs::directory_iterator(folder))
+        newest = std::max(newest, fs::last_write_time(file.path()));
+      if (newest >= limit) continue;
+      if (const auto s = sessions.openIfClosed(on.participant())) {
+        s->drop("timed out");
+        progress("dropped " + on.participant() + " (timed out, left by an earlier server)");
+      }
+    } catch (const std::exception& e) {
+      progress(folder.string() + ": not checked for idleness: " + e.what());
+    }
+  }
 }
 
 struct Server {
@@ -443,11 +478,16 @@ int serveCommand(const Args& args) {
   // Idle participants become dropouts; SIGINT/SIGTERM stop the server.
   std::atomic<bool> stopping{false};
   std::thread reaper([&] {
+    const auto idleLimit = std::chrono::milliseconds(static_cast<int64_t>(timeoutMinutes * 60000));
+    auto nextDiskScan = std::chrono::steady_clock::now() +
+                        std::min<std::chrono::milliseconds>(idleLimit, std::chrono::minutes(1));
     while (!stopping.load()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      const auto idleLimit =
-          std::chrono::milliseconds(static_cast<int64_t>(timeoutMinutes * 60000));
       const auto limitTime = std::chrono::steady_clock::now() - idleLimit;
+      if (std::chrono::steady_clock::now() >= nextDiskScan) {  // once a minute: reads every folder
+        dropIdleOnDisk(sessions, idleLimit);
+        nextDiskScan = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+      }
       for (const auto& s : sessions.opened())
         if (!ended(s->step()) && s->lastActivity() < limitTime) {
           s->drop("timed out");
