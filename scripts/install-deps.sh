@@ -13,7 +13,7 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 packages_of() {
   case "$1" in
-    build) echo cmake make g++ libboost-program-options-dev libboost-math-dev nlohmann-json3-dev libeigen3-dev libcpp-httplib-dev git ;;
+    build) echo cmake make g++ libboost-program-options-dev libboost-math-dev nlohmann-json3-dev libeigen3-dev libcpp-httplib-dev pkgconf git ;;
     # Debian 12's Qt6Charts CMake package needs the OpenGL development files, which
     # --no-install-recommends leaves out; fonts for the offscreen platform.
     gui) echo qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core ;;
