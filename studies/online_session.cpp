@@ -85,6 +85,13 @@ const Json& member(const Json& body, const char* key, Json::value_t type, const 
   return *it;
 }
 
+// Refuses a body with a member not in `allowed` (a client's typo must not pass unnoticed).
+void onlyKeys(const Json& body, std::initializer_list<const char*> allowed) {
+  for (const auto& [key, value] : body.items())
+    if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }))
+      throw InputError(key.substr(0, 100), "unknown member");
+}
+
 // The object `body[key]` with exactly one member per item key, each checked by `check`.
 template <typename Items, typename Check>
 void expectKeys(const Json& object, const char* where, const Items& items, Check check) {
@@ -356,11 +363,13 @@ void OnlineSession::submitPage(const std::string& kind, const Json& body) {
   const SessionStep step = session_.step();
   if (kind == "consent") {
     if (step != SessionStep::Consent) throw StepConflict("the consent is not asked now");
+    onlyKeys(body, {"agree"});
     const bool agree = member(body, "agree", Json::value_t::boolean, "true or false").get<bool>();
     return session_.recordConsent(agree, pageTiming());
   }
   if (kind == "demographics") {
     if (step != SessionStep::Demographics) throw StepConflict("the demographics are not asked now");
+    onlyKeys(body, {"answers"});
     const Json& answers = member(body, "answers", Json::value_t::object, "an object");
     DemographicAnswers given;
     expectKeys(
@@ -375,6 +384,7 @@ void OnlineSession::submitPage(const std::string& kind, const Json& body) {
     return session_.saveDemographics(given);
   }
   if (kind == "read") {
+    onlyKeys(body, {});
     if (step == SessionStep::Instructions) return session_.recordInstructionsRead(pageTiming());
     if (step == SessionStep::Debrief) return session_.recordDebriefRead(pageTiming());
     throw StepConflict("there is no text to confirm now");
@@ -387,6 +397,7 @@ void OnlineSession::submitAction(const Json& body) {
   Game& g = *game_;
   if (g.thinking || g.held || !g.replay.empty() || !g.personToMove())
     throw StepConflict("it is not your turn");
+  onlyKeys(body, {"action"});
   const Json& value = member(body, "action", Json::value_t::number_integer, "an integer");
   const int64_t wanted = value.get<int64_t>();
   const std::span<const Action> legal = g.match->legal();
@@ -406,6 +417,7 @@ void OnlineSession::submitAction(const Json& body) {
 void OnlineSession::submitAnswers(const Json& body) {
   if (session_.step() != SessionStep::Questionnaire)
     throw StepConflict("no questionnaire is asked now");
+  onlyKeys(body, {"answers", "item_ms", "comment"});
   const std::vector<StudyItem>& items = session_.protocol().items;
   const Json& values = member(body, "answers", Json::value_t::object, "an object");
   const Json& times = member(body, "item_ms", Json::value_t::object, "an object");

@@ -141,6 +141,8 @@ TEST_CASE("an online session refuses submissions that are not valid or not due",
   CHECK_THROWS_AS(s.submit("consent", Json::array()), InputError);
   CHECK_THROWS_AS(s.submit("consent", {{"agree", "yes"}}), InputError);
   CHECK_THROWS_AS(s.submit("consent", Json::object()), InputError);
+  CHECK_THROWS_WITH(s.submit("consent", {{"agree", true}, {"agreed", true}}),
+                    Catch::Contains("agreed") && Catch::Contains("unknown member"));
   CHECK_THROWS_AS(s.submit("read", Json::object()), StepConflict);
   CHECK_THROWS_AS(s.submit("action", {{"action", 1}}), StepConflict);
   CHECK_THROWS_AS(s.submit("answers", Json::object()), StepConflict);
@@ -267,9 +269,11 @@ TEST_CASE(
     while (settled(*s)["kind"] != kind) answerOnce(*s, play);
     return s;
   };
-  for (const std::string kind : {"consent", "demographics", "instructions", "game"}) {
+  for (const std::string kind :
+       {"consent", "demographics", "instructions", "game", "questionnaire"}) {
     std::unique_ptr<OnlineSession> s = sessionAt(kind);
-    for (int i = 0; i < 150; ++i) {
+    const int rounds = kind == "questionnaire" ? 40 : 150;  // a new one plays a whole game
+    for (int i = 0; i < rounds; ++i) {
       if (settled(*s)["kind"] != kind) s = sessionAt(kind);  // the last body was accepted
       const Json screen = settled(*s);
       Json valid = Json::object();
@@ -280,6 +284,14 @@ TEST_CASE(
         for (const Json& item : screen["items"])
           answers[item["key"].get<std::string>()] = item["options"][0];
         valid = {{"answers", answers}};
+      }
+      if (kind == "questionnaire") {
+        Json answers = Json::object(), times = Json::object();
+        for (const Json& item : screen["items"]) {
+          answers[item["key"].get<std::string>()] = item["min"];
+          times[item["key"].get<std::string>()] = 0;
+        }
+        valid = {{"answers", answers}, {"item_ms", times}, {"comment", ""}};
       }
       const Json body = mutated(valid, rng);
       for (const char* submission : {"consent", "demographics", "read", "action", "answers"}) {
@@ -295,6 +307,6 @@ TEST_CASE(
       }
     }
   }
-  CHECK(refused > 1000);
+  CHECK(refused > 1200);
   CHECK(accepted > 0);
 }
