@@ -133,7 +133,6 @@ struct StudyAnalysis {
   std::vector<std::string> notes;
 };
 
-
 // Analyzes every answered game of the sessions; `seed` drives the bootstrap and the folds. Without
 // `full`, only the means and the within-participant comparisons (what a power analysis needs).
 StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed = 0x5713ull, bool full = true);

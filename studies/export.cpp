@@ -1,5 +1,6 @@
 #include "studies/export.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/metrics.h"
@@ -27,26 +28,63 @@ std::string numberOrNa(double v) {
 // The session's row of the balanced Latin square, 1, 2, ... (as planGames picks it); NA for a
 // randomly ordered protocol, whose orders are shuffles, not rows.
 std::string orderRow(const StudySession& s) {
-  const StudyProtocol& p = s.protocol();
-  if (p.order != OrderScheme::LatinSquare) return "NA";
-  const size_t rows = balancedLatinSquare(p.conditions.size()).size();
-  return std::to_string(static_cast<size_t>(s.ordinal()) % rows + 1);
+  return s.row() < 0 ? "NA" : std::to_string(s.row() + 1);
 }
 
-std::string header() {
-  std::string h = "participant,order_row,period,condition,condition_number,game,game_seed";
+// Where the participant's session stands: complete, or why it ended ("declined consent", ...),
+// or "in progress".
+std::string sessionStatus(const StudySession& s) {
+  if (!s.dropoutReason().empty()) return "dropped out: " + s.dropoutReason();
+  return s.step() == SessionStep::Complete ? "complete" : "in progress";
+}
+
+std::string header(const StudyProtocol& protocol) {
+  std::string h = "participant,order_row,status";
+  for (const DemographicItem& item : protocol.pages.demographics) (h += ',') += item.key;
+  h += ",period,condition,condition_number,game,game_seed,decisions,decision_ms_median";
   for (const MetricInfo& info : allMetrics()) (h += ',') += std::string(info.key);
-  return h + ",item,answer\n";
+  return h + ",item,answer,item_ms,questionnaire_shown_at,questionnaire_answered_at," +
+         "questionnaire_ms\n";
+}
+
+// The participant's columns: id, order row, status and demographics (NA where not given).
+std::string participantFields(const StudySession& s, const std::string& id) {
+  std::string f = csvField(id) + "," + orderRow(s) + "," + csvField(sessionStatus(s));
+  const size_t questions = s.protocol().pages.demographics.size();
+  for (size_t k = 0; k < questions; ++k)
+    (f += ',') += s.demographics() ? csvField(s.demographics()->values[k]) : "NA";
+  return f;
+}
+
+// The person's decisions in game `g`: how many, and the median of their response times.
+std::string decisionFields(const SessionGame& g) {
+  if (g.decisions.empty()) return "0,NA";
+  std::vector<int64_t> ms;
+  for (const DecisionTiming& d : g.decisions) ms.push_back(d.timing.responseMs);
+  std::sort(ms.begin(), ms.end());
+  const size_t n = ms.size();
+  const double median =
+      n % 2 ? static_cast<double>(ms[n / 2])
+            : (static_cast<double>(ms[n / 2 - 1]) + static_cast<double>(ms[n / 2])) / 2;
+  return std::to_string(n) + "," + csvNumber(median);
+}
+
+// The timing columns of key `k`'s answer (NA for a subscale's item_ms and untimed answers).
+std::string answerTimingFields(const StudyAnswers& a, size_t k) {
+  if (!a.timing) return "NA,NA,NA,NA";
+  return (k < a.itemMs.size() ? std::to_string(a.itemMs[k]) : std::string("NA")) + "," +
+         a.timing->shownAt + "," + a.timing->answeredAt + "," +
+         std::to_string(a.timing->responseMs);
 }
 
 // The columns every key of one game shares, up to its metrics.
-std::string gameFields(const StudySession& s, const SessionGame& g, const std::string& id,
-                       const std::string& row) {
+std::string gameFields(const StudySession& s, const SessionGame& g,
+                       const std::string& participant) {
   const StudyProtocol& p = s.protocol();
-  std::string f = csvField(id) + "," + row + "," + std::to_string(studyPeriod(p, g.plan)) + "," +
+  std::string f = participant + "," + std::to_string(studyPeriod(p, g.plan)) + "," +
                   csvField(p.conditions[g.plan.condition].name) + "," +
                   std::to_string(g.plan.condition + 1) + "," + std::to_string(g.plan.index + 1) +
-                  "," + std::to_string(g.plan.seed);
+                  "," + std::to_string(g.plan.seed) + "," + decisionFields(g);
   for (const MetricInfo& info : allMetrics())
     (f += ',') += numberOrNa(g.record.metrics[static_cast<size_t>(info.metric)]);
   return f;
@@ -57,17 +95,19 @@ std::string gameFields(const StudySession& s, const SessionGame& g, const std::s
 std::string tidyExportCsv(const StudySessions& answered, bool hashIds) {
   const std::optional<StudySessions> scored = withSubscales(answered);
   const StudySessions& study = scored ? *scored : answered;
-  std::string csv = header();
+  std::string csv = header(study.protocol);
   for (const StudySession& s : study.sessions) {
+    // A given id (a platform's) is a person's: it leaves the study folder only hashed.
+    const bool hash = hashIds || s.idOrigin() == StudySession::IdOrigin::Given;
     const std::string id =
-        hashIds ? hashedParticipantId(study.protocol.name, s.participant()) : s.participant();
-    const std::string row = orderRow(s);
+        hash ? hashedParticipantId(study.protocol.name, s.participant()) : s.participant();
+    const std::string participant = participantFields(s, id);
     for (const SessionGame& g : s.games()) {
       if (!g.answers) continue;
-      const std::string fields = gameFields(s, g, id, row);
+      const std::string fields = gameFields(s, g, participant);
       for (size_t i = 0; i < study.protocol.items.size(); ++i)
         csv += fields + "," + csvField(study.protocol.items[i].key) + "," +
-               numberOrNa(g.answers->values[i]) + "\n";
+               numberOrNa(g.answers->values[i]) + "," + answerTimingFields(*g.answers, i) + "\n";
     }
   }
   return csv;

@@ -322,13 +322,14 @@ std::vector<StudySession> simulateStudy(const StudyProtocol& protocol, const fs:
   forEachParallel(participants, threads, [&](size_t p) {
     const std::string name = participantName(first + static_cast<int>(p));
     StudySession session =
-        StudySession::create(out / name, shared, name, first + static_cast<int>(p));
+        StudySession::create(out / name, shared, name, first + static_cast<int>(p), std::nullopt,
+                             StudySession::IdOrigin::Generated);
     std::vector<PlayedStudyGame> played;
     for (size_t i = 0; i < plans[p].size(); ++i) {
       const PlannedGame& plan = plans[p][i];
       Json trace;
       games[start[p] + i].record = playPlanned(experiments[plan.condition], plan, &trace);
-      played.push_back({plan, games[start[p] + i].record, std::move(trace)});
+      played.push_back({plan, games[start[p] + i].record, std::move(trace), {}});
     }
     session.saveGames(played);
     sessions[p] = std::move(session);

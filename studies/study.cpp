@@ -13,6 +13,7 @@
 #include "players/registry.h"
 #include "results/csv.h"
 #include "results/file_io.h"
+#include "studies/allocation.h"
 
 namespace ddalab {
 
@@ -27,15 +28,22 @@ const InputFileKind kSessionFileKind{64 << 20, "a session file of ddalab"};
 constexpr int kMaxGamesPerCondition = 100;
 constexpr size_t kMaxConditions = 12;
 constexpr size_t kMaxItems = 60;  // the GEQ core module has 33
+constexpr size_t kMaxDemographics = 20;
+constexpr size_t kMaxPageText = 20'000;  // a consent form of several pages
+
+// Throws unless `key` can be a CSV column: letters, digits and '_'.
+void checkColumnKey(const std::string& key, const std::string& where) {
+  for (char c : key)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+      throw InputError(
+          where, "expected letters, digits and '_' (a CSV column), got '" + textExcerpt(key) + "'");
+}
 
 StudyItem parseItem(const Json& node, const std::string& path) {
   JsonFields fields(node, path, {"key", "text", "scale", "from", "low", "high"});
   StudyItem item;
   item.key = fields.string("key");
-  for (char c : item.key)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-      throw InputError(fields.at("key"), "expected letters, digits and '_' (a CSV column), got '" +
-                                             textExcerpt(item.key) + "'");
+  checkColumnKey(item.key, fields.at("key"));
   item.text = fields.string("text");
   const std::string scale = fields.string("scale", "likert7");
   if (scale == "slider100")
@@ -293,16 +301,89 @@ StudyAnalysisPlan parseAnalysisPlan(const Json& node, const std::string& path,
   return plan;
 }
 
+// A text a participant reads (consent, instructions, debrief) at `where`: non-empty, bounded.
+std::string pageText(const Json& node, const std::string& where) {
+  if (!node.is_string() || node.get<std::string>().empty() ||
+      node.get<std::string>().size() > kMaxPageText)
+    throw InputError(where, "expected a text of 1 to " + std::to_string(kMaxPageText) +
+                                " characters, got " + jsonExcerpt(node));
+  return node.get<std::string>();
+}
+
+// A button's or an option's label at `where`: non-empty, one line, bounded.
+std::string labelText(const Json& node, const std::string& where) {
+  if (!node.is_string() || node.get<std::string>().empty() ||
+      node.get<std::string>().size() > 200 ||
+      node.get<std::string>().find('\n') != std::string::npos)
+    throw InputError(where,
+                     "expected a one-line label of 1 to 200 characters, got " + jsonExcerpt(node));
+  return node.get<std::string>();
+}
+
+DemographicItem parseDemographic(const Json& node, const std::string& path) {
+  JsonFields fields(node, path, {"key", "text", "options"});
+  DemographicItem item;
+  item.key = fields.string("key");
+  checkColumnKey(item.key, fields.at("key"));
+  item.text = labelText(fields.get("text"), fields.at("text"));
+  const Json& options = fields.get("options");
+  if (!options.is_array() || options.size() < 2 || options.size() > 20)
+    throw InputError(fields.at("options"),
+                     "expected an array of 2 to 20 options, got " + jsonExcerpt(options));
+  std::set<std::string> seen;
+  for (size_t i = 0; i < options.size(); ++i) {
+    const std::string at = fields.at("options") + "[" + std::to_string(i) + "]";
+    item.options.push_back(labelText(options[i], at));
+    if (!seen.insert(item.options.back()).second)
+      throw InputError(at, "the option '" + item.options.back() + "' is listed twice");
+  }
+  return item;
+}
+
+// The protocol's "consent", "demographics", "instructions" and "debrief" (each optional).
+StudyPages parsePages(const JsonFields& fields, const StudyProtocol& p) {
+  StudyPages pages;
+  if (const Json* consent = fields.find("consent")) {
+    JsonFields c(*consent, fields.at("consent"), {"text", "agree", "decline"});
+    pages.consent = pageText(c.get("text"), c.at("text"));
+    if (c.has("agree")) pages.agree = labelText(c.get("agree"), c.at("agree"));
+    if (c.has("decline")) pages.decline = labelText(c.get("decline"), c.at("decline"));
+    if (pages.agree == pages.decline)
+      throw InputError(c.at("decline"), "expected a label other than the agree button's");
+  }
+  if (const Json* items = fields.find("demographics")) {
+    if (!items->is_array() || items->size() > kMaxDemographics)
+      throw InputError(fields.at("demographics"), "expected an array of up to " +
+                                                      std::to_string(kMaxDemographics) +
+                                                      " items, got " + jsonExcerpt(*items));
+    std::set<std::string> keys;
+    for (const StudyItem& item : p.items) keys.insert(item.key);
+    for (size_t i = 0; i < items->size(); ++i) {
+      const std::string at = fields.at("demographics") + "[" + std::to_string(i) + "]";
+      pages.demographics.push_back(parseDemographic((*items)[i], at));
+      if (!keys.insert(pages.demographics.back().key).second)
+        throw InputError(at + ".key", "the key '" + pages.demographics.back().key +
+                                          "' is used twice (by an item or another question); "
+                                          "expected one column per key");
+    }
+  }
+  if (fields.has("instructions"))
+    pages.instructions = pageText(fields.get("instructions"), fields.at("instructions"));
+  if (fields.has("debrief")) pages.debrief = pageText(fields.get("debrief"), fields.at("debrief"));
+  return pages;
+}
+
 }  // namespace
 
 StudyProtocol parseStudyProtocol(const Json& document, const std::string& source,
                                  const std::optional<fs::path>& base) {
   try {
     checkNestingDepth(document, source);
-    JsonFields fields(document, "$",
-                      {"format", "name", "description", "seed", "game", "seats", "coefficients",
-                       "conditions", "games_per_condition", "order", "instruments", "questionnaire",
-                       "simulated_person", "analysis"});
+    JsonFields fields(
+        document, "$",
+        {"format", "name", "description", "seed", "game", "seats", "coefficients", "conditions",
+         "games_per_condition", "order", "instruments", "questionnaire", "simulated_person",
+         "analysis", "consent", "demographics", "instructions", "debrief"});
     if (fields.string("format") != kStudyFormat)
       throw InputError(fields.at("format"), std::string("expected \"") + kStudyFormat + "\", got " +
                                                 jsonExcerpt(fields.get("format")));
@@ -351,6 +432,7 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
     if (p.items.empty()) p.items = defaultStudyItems(gameId);
     checkKeysUnique(
         p, fields.has("instruments") ? fields.at("instruments") : fields.at("questionnaire"));
+    p.pages = parsePages(fields, p);
     if (const Json* person = fields.find("simulated_person")) p.simulatedPerson = *person;
     if (const Json* plan = fields.find("analysis"))
       p.analysis = parseAnalysisPlan(*plan, fields.at("analysis"), p);
@@ -400,14 +482,27 @@ std::vector<std::vector<size_t>> balancedLatinSquare(size_t n) {
   return rows;
 }
 
-std::vector<PlannedGame> planGames(const StudyProtocol& protocol, int ordinal) {
+int orderRows(const StudyProtocol& protocol) {
+  if (protocol.order != OrderScheme::LatinSquare) return 0;
+  const size_t n = protocol.conditions.size();
+  return static_cast<int>(n % 2 == 1 ? 2 * n : n);
+}
+
+int cyclicRow(const StudyProtocol& protocol, int ordinal) {
+  const int rows = orderRows(protocol);
+  return rows == 0 ? -1 : ordinal % rows;
+}
+
+std::vector<PlannedGame> planGames(const StudyProtocol& protocol, int ordinal, int row) {
   const size_t n = protocol.conditions.size();
   std::vector<size_t> order;
   if (protocol.order == OrderScheme::LatinSquare) {
     const auto rows = balancedLatinSquare(n);
-    const auto& row = rows[static_cast<size_t>(ordinal) % rows.size()];
+    if (row < 0 || static_cast<size_t>(row) >= rows.size())
+      throw std::logic_error("planGames: no order row " + std::to_string(row));
+    const auto& conditions = rows[static_cast<size_t>(row)];
     for (int round = 0; round < protocol.gamesPerCondition; ++round)
-      order.insert(order.end(), row.begin(), row.end());
+      order.insert(order.end(), conditions.begin(), conditions.end());
   } else {
     for (int round = 0; round < protocol.gamesPerCondition; ++round)
       for (size_t c = 0; c < n; ++c) order.push_back(c);
@@ -421,6 +516,10 @@ std::vector<PlannedGame> planGames(const StudyProtocol& protocol, int ordinal) {
     plan.push_back({static_cast<int>(i), order[i], deriveGameSeed(protocol.seed, game, 0)});
   }
   return plan;
+}
+
+std::vector<PlannedGame> planGames(const StudyProtocol& protocol, int ordinal) {
+  return planGames(protocol, ordinal, cyclicRow(protocol, ordinal));
 }
 
 // ---- Session folders
@@ -566,10 +665,33 @@ GameRecord recordOf(const Json& node, const std::string& path, int players) {
 }
 
 // answers-NN.json of game `planned`: every item's answer on its scale, a comment.
+// An answers file's "item_ms": per item the milliseconds from the questionnaire's showing to the
+// item's last change, none beyond the questionnaire's own response time.
+std::vector<int64_t> readItemMs(const JsonFields& fields, const StudyProtocol& protocol,
+                                int64_t responseMs) {
+  const Json& node = fields.get("item_ms");
+  if (!node.is_object() || node.size() != protocol.items.size())
+    throw InputError(fields.at("item_ms"),
+                     "expected an object of one time per item, got " + jsonExcerpt(node));
+  std::vector<int64_t> ms;
+  for (const StudyItem& item : protocol.items) {
+    const std::string at = fields.at("item_ms") + "." + item.key;
+    const Json* value = node.contains(item.key) ? &node.at(item.key) : nullptr;
+    if (!value || !value->is_number_integer() || value->get<int64_t>() < 0 ||
+        value->get<int64_t>() > responseMs)
+      throw InputError(at, "expected a whole number of milliseconds in [0, " +
+                               std::to_string(responseMs) + "] (the questionnaire's time), got " +
+                               (value ? jsonExcerpt(*value) : std::string("nothing")));
+    ms.push_back(value->get<int64_t>());
+  }
+  return ms;
+}
+
 StudyAnswers readAnswers(const fs::path& file, const StudyProtocol& protocol,
                          const PlannedGame& planned) {
   const Json document = readJson(file);
-  JsonFields fields(document, file.string() + ": $", {"index", "answers", "comment"});
+  JsonFields fields(document, file.string() + ": $",
+                    {"index", "answers", "comment", "timing", "item_ms"});
   expectValue(fields.get("index"), planned.index, fields.at("index"), "the game of this file");
   const Json& values = fields.get("answers");
   const std::string path = fields.at("answers");
@@ -594,6 +716,10 @@ StudyAnswers readAnswers(const fs::path& file, const StudyProtocol& protocol,
   if (!comment.is_string())
     throw InputError(fields.at("comment"), "expected a string, got " + jsonExcerpt(comment));
   answers.comment = comment.get<std::string>();
+  if (const Json* timing = fields.find("timing")) {
+    answers.timing = parseTiming(*timing, fields.at("timing"));
+    answers.itemMs = readItemMs(fields, protocol, answers.timing->responseMs);
+  }
   return answers;
 }
 
@@ -603,19 +729,29 @@ SessionGame readGame(const fs::path& folder, const StudyProtocol& protocol,
                      const PlannedGame& planned) {
   const fs::path file = gameFile(folder, planned.index);
   const Json document = readJson(file);
-  JsonFields fields(document, file.string() + ": $", {"index", "condition", "record", "trace"});
+  JsonFields fields(document, file.string() + ": $",
+                    {"index", "condition", "record", "trace", "decisions"});
   expectValue(fields.get("index"), planned.index, fields.at("index"), "the game of this file");
   expectValue(fields.get("condition"), protocol.conditions[planned.condition].name,
               fields.at("condition"), "the plan's condition of this game");
   SessionGame game{planned,
                    recordOf(fields.get("record"), fields.at("record"),
                             static_cast<int>(protocol.people().size())),
-                   std::nullopt};
+                   std::nullopt,
+                   {}};
   expectValue(game.record.seed, planned.seed, fields.at("record") + ".seed",
               "the plan's seed of this game");
   if (!fields.get("trace").is_object())
     throw InputError(fields.at("trace"), "expected the game's trace (an object), got " +
                                              jsonExcerpt(fields.get("trace")));
+  if (const Json* decisions = fields.find("decisions")) {
+    if (!decisions->is_array())
+      throw InputError(fields.at("decisions"), "expected an array of the person's decisions, got " +
+                                                   jsonExcerpt(*decisions));
+    for (size_t i = 0; i < decisions->size(); ++i)
+      game.decisions.push_back(
+          parseDecision((*decisions)[i], fields.at("decisions") + "[" + std::to_string(i) + "]"));
+  }
   const fs::path answers = answersFile(folder, planned.index);
   if (fs::exists(answers)) game.answers = readAnswers(answers, protocol, planned);
   return game;
@@ -690,10 +826,11 @@ void checkStudyAnswer(const StudyItem& item, const Json& value, const std::strin
 }
 
 StudySession StudySession::open(const fs::path& folder, const StudyProtocol& protocol,
-                                const std::string& participant) {
+                                const std::string& participant, IdOrigin origin) {
   checkParticipant(participant, "participant");
   checkTextsFilledIn(protocol);
   const fs::path file = folder / "session.json";
+  const fs::path study = folder.parent_path().empty() ? fs::path(".") : folder.parent_path();
   if (fs::exists(file)) {
     StudySession existing = read(folder);
     if (existing.checksum_ != sha256Hex(protocol.document.dump()))
@@ -703,39 +840,57 @@ StudySession StudySession::open(const fs::path& folder, const StudyProtocol& pro
     if (existing.participant_ != participant)
       throw InputError(file.string(), "holds participant '" + existing.participant_ +
                                           "'; expected '" + participant + "'");
+    // A crash between dropout.json and the log: the log learns it now.
+    if (!existing.dropoutReason_.empty())
+      recordDropoutInLog(study, participant, existing.dropoutReason_);
     return existing;
   }
-  // The participant's number: how many sessions of this protocol the study folder already holds.
-  int ordinal = 0;
-  std::error_code error;
-  const fs::path parent = folder.parent_path().empty() ? fs::path(".") : folder.parent_path();
-  for (const auto& entry : fs::directory_iterator(parent, error))
-    if (entry.is_directory() && entry.path() != folder && fs::exists(entry.path() / "session.json"))
-      ++ordinal;
-  return create(folder, std::make_shared<const StudyProtocol>(protocol), participant, ordinal);
+  const Allocation allocation = allocateParticipant(study, protocol, participant);
+  return create(folder, std::make_shared<const StudyProtocol>(protocol), participant,
+                allocation.ordinal, allocation.row, origin);
 }
+
+namespace {
+
+const char* originName(StudySession::IdOrigin origin) {
+  return origin == StudySession::IdOrigin::Generated ? "generated" : "given";
+}
+
+// The session file's "row": an order row of the protocol's (or -1 for the order "random"); a
+// session written before rows were recorded took cyclicRow's.
+int readRow(const JsonFields& fields, const StudyProtocol& protocol, int ordinal) {
+  if (!fields.has("row")) return cyclicRow(protocol, ordinal);
+  const int rows = orderRows(protocol);
+  if (rows == 0) return static_cast<int>(fields.integer("row", -1, -1));
+  return static_cast<int>(fields.integer("row", 0, rows - 1));
+}
+
+}  // namespace
 
 StudySession StudySession::create(const fs::path& folder,
                                   std::shared_ptr<const StudyProtocol> protocol,
-                                  const std::string& participant, int ordinal) {
+                                  const std::string& participant, int ordinal,
+                                  std::optional<int> row, IdOrigin origin) {
   checkParticipant(participant, "participant");
   const fs::path file = folder / "session.json";
   if (fs::exists(file))
     throw InputError(file.string(), "holds a session already; expected a folder without one");
   fs::create_directories(folder);
-  StudySession s;
+  StudySession s = inMemory(std::move(protocol), participant, ordinal);
   s.folder_ = folder;
-  s.protocol_ = std::move(protocol);
-  s.checksum_ = sha256Hex(s.protocol_->document.dump());
-  s.participant_ = participant;
-  s.ordinal_ = ordinal;
-  s.plan_ = planGames(*s.protocol_, ordinal);
-  const Json session = {{"format", kSessionFormat},
-                        {"participant", participant},
-                        {"ordinal", ordinal},
-                        {"protocol_sha256", s.checksum_},
-                        {"protocol", s.protocol_->document},
-                        {"plan", planJson(*s.protocol_, s.plan_)}};
+  s.idOrigin_ = origin;
+  if (row) {
+    s.row_ = *row;
+    s.plan_ = planGames(*s.protocol_, ordinal, *row);
+  }
+  Json session = {{"format", kSessionFormat},
+                  {"participant", participant},
+                  {"id_origin", originName(origin)},
+                  {"ordinal", ordinal},
+                  {"row", s.row_},
+                  {"protocol_sha256", s.checksum_},
+                  {"protocol", s.protocol_->document},
+                  {"plan", planJson(*s.protocol_, s.plan_)}};
   writeFileAtomically(file, session.dump(2) + "\n");
   syncFolder(folder);
   s.writeCsvs();
@@ -750,7 +905,8 @@ StudySession StudySession::read(const fs::path& folder) {
     throw InputError(source, std::string("not a session folder: expected \"format\": \"") +
                                  kSessionFormat + "\"");
   JsonFields fields(session, source + ": $",
-                    {"format", "participant", "ordinal", "protocol_sha256", "protocol", "plan"});
+                    {"format", "participant", "id_origin", "ordinal", "row", "protocol_sha256",
+                     "protocol", "plan"});
   StudySession s;
   s.folder_ = folder;
   s.protocol_ = std::make_shared<const StudyProtocol>(
@@ -761,8 +917,14 @@ StudySession StudySession::read(const fs::path& folder) {
                      "does not match the protocol the file records: was it edited?");
   s.participant_ = fields.string("participant");
   checkParticipant(s.participant_, fields.at("participant"));
+  const std::string origin = fields.string("id_origin", "given");
+  if (origin != "given" && origin != "generated")
+    throw InputError(fields.at("id_origin"),
+                     "expected \"given\" or \"generated\", got \"" + textExcerpt(origin) + "\"");
+  s.idOrigin_ = origin == "generated" ? IdOrigin::Generated : IdOrigin::Given;
   s.ordinal_ = static_cast<int>(fields.integer("ordinal", 0, kMaxOrdinal));
-  s.plan_ = planGames(*s.protocol_, s.ordinal_);
+  s.row_ = readRow(fields, *s.protocol_, s.ordinal_);
+  s.plan_ = planGames(*s.protocol_, s.ordinal_, s.row_);
   const Json expected = planJson(*s.protocol_, s.plan_);
   const Json& plan = fields.get("plan");
   if (!plan.is_array() || plan.size() != expected.size())
@@ -772,7 +934,7 @@ StudySession StudySession::read(const fs::path& folder) {
   for (size_t i = 0; i < plan.size(); ++i)
     expectValue(plan[i], expected[i], fields.at("plan") + "[" + std::to_string(i) + "]",
                 "the protocol's game " + std::to_string(i + 1) + " for participant number " +
-                    std::to_string(s.ordinal_));
+                    std::to_string(s.ordinal_) + ", row " + std::to_string(s.row_ + 1));
   s.load();
   return s;
 }
@@ -784,7 +946,8 @@ StudySession StudySession::inMemory(std::shared_ptr<const StudyProtocol> protoco
   s.checksum_ = sha256Hex(s.protocol_->document.dump());
   s.participant_ = participant;
   s.ordinal_ = ordinal;
-  s.plan_ = planGames(*s.protocol_, ordinal);
+  s.row_ = cyclicRow(*s.protocol_, ordinal);
+  s.plan_ = planGames(*s.protocol_, ordinal, s.row_);
   return s;
 }
 
@@ -802,6 +965,45 @@ StudySession StudySession::withDerivedAnswers(
   return copy;
 }
 
+namespace {
+
+// A page record (consent.json, instructions.json, ...) of `folder`, or none when absent.
+std::optional<Json> readRecord(const fs::path& folder, const char* name) {
+  const fs::path file = folder / name;
+  if (!fs::exists(fs::symlink_status(file))) return std::nullopt;
+  return readJson(file);
+}
+
+// {"timing": {...}} of a record file read from `file`, allowing `more` keys besides.
+ResponseTiming recordTiming(const JsonFields& fields) {
+  return parseTiming(fields.get("timing"), fields.at("timing"));
+}
+
+DemographicAnswers readDemographics(const Json& document, const std::string& file,
+                                    const StudyPages& pages) {
+  JsonFields fields(document, file + ": $", {"answers", "timing"});
+  DemographicAnswers answers;
+  answers.timing = recordTiming(fields);
+  const Json& values = fields.get("answers");
+  if (!values.is_object() || values.size() != pages.demographics.size())
+    throw InputError(fields.at("answers"), "expected one answer per demographics question (" +
+                                               std::to_string(pages.demographics.size()) +
+                                               "), got " + jsonExcerpt(values));
+  for (const DemographicItem& item : pages.demographics) {
+    const std::string at = fields.at("answers") + "." + item.key;
+    const Json* value = values.contains(item.key) ? &values.at(item.key) : nullptr;
+    if (!value || !value->is_string() ||
+        std::find(item.options.begin(), item.options.end(), value->get<std::string>()) ==
+            item.options.end())
+      throw InputError(at, "expected one of the question's options, got " +
+                               (value ? jsonExcerpt(*value) : std::string("nothing")));
+    answers.values.push_back(value->get<std::string>());
+  }
+  return answers;
+}
+
+}  // namespace
+
 void StudySession::load() {
   checkSessionFiles(folder_, plan_.size());
   games_.clear();
@@ -809,6 +1011,111 @@ void StudySession::load() {
     if (!fs::exists(gameFile(folder_, planned.index))) break;
     games_.push_back(readGame(folder_, *protocol_, planned));
   }
+  const std::string base = folder_.string() + "/";
+  if (const auto consent = readRecord(folder_, "consent.json")) {
+    JsonFields fields(*consent, base + "consent.json: $", {"agreed", "timing"});
+    const Json& agreed = fields.get("agreed");
+    if (!agreed.is_boolean())
+      throw InputError(fields.at("agreed"), "expected true or false, got " + jsonExcerpt(agreed));
+    consent_ = recordTiming(fields);
+    declined_ = !agreed.get<bool>();
+  }
+  if (const auto demographics = readRecord(folder_, "demographics.json"))
+    demographics_ = readDemographics(*demographics, base + "demographics.json", protocol_->pages);
+  for (const auto& [name, timing] :
+       {std::pair{"instructions.json", &instructions_}, std::pair{"debrief.json", &debrief_}})
+    if (const auto record = readRecord(folder_, name)) {
+      JsonFields fields(*record, base + name + ": $", {"timing"});
+      *timing = recordTiming(fields);
+    }
+  if (const auto dropout = readRecord(folder_, "dropout.json")) {
+    JsonFields fields(*dropout, base + "dropout.json: $", {"reason", "at"});
+    dropoutReason_ = fields.string("reason");
+  }
+  if (declined_ && dropoutReason_.empty()) dropoutReason_ = kDeclinedConsent;
+}
+
+SessionStep StudySession::step() const {
+  if (declined_) return SessionStep::Declined;
+  if (!dropoutReason_.empty()) return SessionStep::DroppedOut;
+  const StudyPages& pages = protocol_->pages;
+  if (!pages.consent.empty() && !consent_) return SessionStep::Consent;
+  if (!pages.demographics.empty() && !demographics_) return SessionStep::Demographics;
+  if (!pages.instructions.empty() && !instructions_) return SessionStep::Instructions;
+  if (next()) return needsAnswersOnly() ? SessionStep::Questionnaire : SessionStep::Game;
+  if (!pages.debrief.empty() && !debrief_) return SessionStep::Debrief;
+  return SessionStep::Complete;
+}
+
+void StudySession::expectStep(SessionStep expected, const char* what) const {
+  if (step() != expected)
+    throw std::logic_error(std::string("StudySession::") + what + ": not the session's step now");
+}
+
+void StudySession::writeRecord(const char* name, const Json& record) const {
+  if (folder_.empty()) return;
+  writeFileAtomically(folder_ / name, record.dump(2) + "\n");
+  syncFolder(folder_);
+}
+
+void StudySession::recordConsent(bool agreed, const ResponseTiming& timing) {
+  expectStep(SessionStep::Consent, "recordConsent");
+  writeRecord("consent.json", {{"agreed", agreed}, {"timing", timingJson(timing)}});
+  consent_ = timing;
+  if (!agreed) {
+    declined_ = true;
+    markDropout(kDeclinedConsent);
+  }
+}
+
+void StudySession::saveDemographics(const DemographicAnswers& answers) {
+  expectStep(SessionStep::Demographics, "saveDemographics");
+  const std::vector<DemographicItem>& items = protocol_->pages.demographics;
+  if (answers.values.size() != items.size())
+    throw InputError("demographics",
+                     "expected " + std::to_string(items.size()) + " answers, one per question");
+  Json values = Json::object();
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (std::find(items[i].options.begin(), items[i].options.end(), answers.values[i]) ==
+        items[i].options.end())
+      throw InputError(
+          "demographics." + items[i].key,
+          "expected one of the question's options, got '" + textExcerpt(answers.values[i]) + "'");
+    values[items[i].key] = answers.values[i];
+  }
+  writeRecord("demographics.json", {{"answers", values}, {"timing", timingJson(answers.timing)}});
+  demographics_ = answers;
+}
+
+void StudySession::recordInstructionsRead(const ResponseTiming& timing) {
+  expectStep(SessionStep::Instructions, "recordInstructionsRead");
+  writeRecord("instructions.json", {{"timing", timingJson(timing)}});
+  instructions_ = timing;
+}
+
+void StudySession::recordDebriefRead(const ResponseTiming& timing) {
+  expectStep(SessionStep::Debrief, "recordDebriefRead");
+  writeRecord("debrief.json", {{"timing", timingJson(timing)}});
+  debrief_ = timing;
+}
+
+void StudySession::recordDropout(const std::string& reason) {
+  const SessionStep now = step();
+  if (now == SessionStep::Complete || now == SessionStep::Declined ||
+      now == SessionStep::DroppedOut)
+    return;
+  markDropout(reason);
+}
+
+void StudySession::markDropout(const std::string& reason) {
+  if (reason.empty() || reason.size() > 200)
+    throw InputError("reason", "expected a reason of 1 to 200 characters");
+  writeRecord("dropout.json",
+              {{"reason", reason}, {"at", utcTimestamp(std::chrono::system_clock::now())}});
+  dropoutReason_ = reason;
+  if (!folder_.empty())
+    recordDropoutInLog(folder_.parent_path().empty() ? fs::path(".") : folder_.parent_path(),
+                       participant_, reason);
 }
 
 std::optional<PlannedGame> StudySession::next() const {
@@ -827,8 +1134,10 @@ size_t StudySession::answered() const {
       games_.begin(), games_.end(), [](const SessionGame& g) { return g.answers.has_value(); }));
 }
 
-void StudySession::saveGame(const PlannedGame& game, const GameRecord& record, const Json& trace) {
-  const PlayedStudyGame played[] = {{game, record, trace}};
+void StudySession::saveGame(const PlannedGame& game, const GameRecord& record, const Json& trace,
+                            std::span<const DecisionTiming> decisions) {
+  const PlayedStudyGame played[] = {
+      {game, record, trace, std::vector<DecisionTiming>(decisions.begin(), decisions.end())}};
   saveGames(played);
 }
 
@@ -836,19 +1145,46 @@ void StudySession::saveGames(std::span<const PlayedStudyGame> games) {
   for (size_t k = 0; k < games.size(); ++k)
     if (games[k].plan.index != static_cast<int>(games_.size() + k))
       throw std::logic_error("StudySession::saveGames: games are kept in the plan's order");
+  if (!dropoutReason_.empty())
+    throw std::logic_error("StudySession::saveGames: the participant has left the study");
   if (!folder_.empty()) {  // on the disk first: a failed write keeps nothing
     for (const PlayedStudyGame& g : games) {
-      const Json j = {{"index", g.plan.index},
-                      {"condition", protocol_->conditions[g.plan.condition].name},
-                      {"record", recordJson(g.record)},
-                      {"trace", g.trace}};
+      Json j = {{"index", g.plan.index},
+                {"condition", protocol_->conditions[g.plan.condition].name},
+                {"record", recordJson(g.record)},
+                {"trace", g.trace}};
+      if (!g.decisions.empty()) {
+        Json& decisions = j["decisions"] = Json::array();
+        for (const DecisionTiming& d : g.decisions) decisions.push_back(decisionJson(d));
+      }
       writeFileAtomically(gameFile(folder_, g.plan.index), j.dump() + "\n");
     }
     syncFolder(folder_);
   }
-  for (const PlayedStudyGame& g : games) games_.push_back({g.plan, g.record, std::nullopt});
+  for (const PlayedStudyGame& g : games)
+    games_.push_back({g.plan, g.record, std::nullopt, g.decisions});
   if (!folder_.empty()) writeCsvs();
 }
+
+namespace {
+
+// An answers file's "timing" and "item_ms" (each item's time checked against the questionnaire's).
+void addAnswerTiming(Json& file, const StudyAnswers& answers, const std::vector<StudyItem>& items) {
+  file["timing"] = timingJson(*answers.timing);
+  if (answers.itemMs.size() != items.size())
+    throw InputError("answers.item_ms", "expected one time per item");
+  Json& ms = file["item_ms"] = Json::object();
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (answers.itemMs[i] < 0 || answers.itemMs[i] > answers.timing->responseMs)
+      throw InputError("answers.item_ms." + items[i].key,
+                       "expected a time within the questionnaire's " +
+                           std::to_string(answers.timing->responseMs) + " ms, got " +
+                           std::to_string(answers.itemMs[i]));
+    ms[items[i].key] = answers.itemMs[i];
+  }
+}
+
+}  // namespace
 
 void StudySession::saveAnswers(int index, const StudyAnswers& answers) {
   saveAnswers(index, std::span(&answers, 1));
@@ -857,6 +1193,8 @@ void StudySession::saveAnswers(int index, const StudyAnswers& answers) {
 void StudySession::saveAnswers(int first, std::span<const StudyAnswers> answers) {
   if (first < 0 || first + answers.size() > games_.size())
     throw std::logic_error("StudySession::saveAnswers: the game has not been played");
+  if (!dropoutReason_.empty())
+    throw std::logic_error("StudySession::saveAnswers: the participant has left the study");
   const std::vector<StudyItem>& items = protocol_->items;
   std::vector<Json> files;
   for (size_t k = 0; k < answers.size(); ++k) {
@@ -868,9 +1206,11 @@ void StudySession::saveAnswers(int first, std::span<const StudyAnswers> answers)
       values[items[i].key] = answers[k].values[i];
       checkStudyAnswer(items[i], values[items[i].key], "answers." + items[i].key);
     }
-    files.push_back({{"index", first + static_cast<int>(k)},
-                     {"answers", values},
-                     {"comment", answers[k].comment}});
+    Json file = {{"index", first + static_cast<int>(k)},
+                 {"answers", values},
+                 {"comment", answers[k].comment}};
+    if (answers[k].timing) addAnswerTiming(file, answers[k], items);
+    files.push_back(std::move(file));
   }
   if (!folder_.empty()) {
     for (const Json& j : files)

@@ -15,11 +15,14 @@
 #include "experiments/batch.h"
 #include "experiments/lineup.h"
 #include "studies/instrument.h"
+#include "studies/timing.h"
 
 namespace ddalab {
 
 inline constexpr const char* kStudyFormat = "ddalab-study/1";
 inline constexpr const char* kSessionFormat = "ddalab-session/1";
+// The dropout reason of a participant who declined consent.
+inline constexpr const char* kDeclinedConsent = "declined consent";
 
 // One condition: an environment player with its parameters and coefficients.
 struct StudyCondition {
@@ -38,6 +41,24 @@ struct StudyAnalysisPlan {
   double alpha = 0.05;
 };
 
+// A demographics question: one option chosen from a list (an age band, how often one plays, ...).
+// No free text: a study asks nothing that could name the participant.
+struct DemographicItem {
+  std::string key;   // its column in the export ("age_band")
+  std::string text;  // the question
+  std::vector<std::string> options;
+};
+
+// What a participant reads and answers besides the games, in this order; each part is optional.
+struct StudyPages {
+  std::string consent;  // the consent text ("" none: the session starts with what follows)
+  std::string agree = "I agree to take part";  // the consent's two buttons
+  std::string decline = "I do not agree";
+  std::vector<DemographicItem> demographics;
+  std::string instructions;  // shown once before the first game
+  std::string debrief;       // shown after the last questionnaire
+};
+
 struct StudyProtocol {
   std::string name;
   std::string description;
@@ -53,6 +74,7 @@ struct StudyProtocol {
   std::vector<std::string> instruments;  // their citations, in order
   bool comment = true;                   // an optional free-text comment after the items
   StudyAnalysisPlan analysis;
+  StudyPages pages;
   // The seat an AI takes in `study simulate` (none: the game's default AI at level 100).
   Json simulatedPerson;
   Json document;  // the protocol as validated, defaults written out (what a session records)
@@ -92,12 +114,19 @@ struct PlannedGame {
   uint64_t seed = 0;
 };
 
-// The games participant number `ordinal` (0, 1, ... in the order sessions were opened) plays:
-// every condition gamesPerCondition times, in rounds of one game per condition whose order is row
-// `ordinal` of a balanced Latin square (Williams: every condition precedes every other equally
-// often over n rows, 2n for an odd n), or a shuffle seeded by the protocol's seed and the ordinal;
-// each game has its own seed.
+// The games participant number `ordinal` plays: every condition gamesPerCondition times, in
+// rounds of one game per condition whose order is row `row` of a balanced Latin square (Williams:
+// every condition precedes every other equally often over n rows, 2n for an odd n), or a shuffle
+// seeded by the protocol's seed and the ordinal (order "random": `row` is not used); each game has
+// its own seed, from the ordinal.
+std::vector<PlannedGame> planGames(const StudyProtocol& protocol, int ordinal, int row);
+// The plan of a simulated participant: row cyclicRow(protocol, ordinal).
 std::vector<PlannedGame> planGames(const StudyProtocol& protocol, int ordinal);
+// The number of order rows of the protocol's Latin square (0 for the order "random").
+int orderRows(const StudyProtocol& protocol);
+// The row a simulated participant number `ordinal` takes (and a session recorded before
+// allocation.jsonl existed took): ordinal modulo the rows; -1 for the order "random".
+int cyclicRow(const StudyProtocol& protocol, int ordinal);
 
 // The rows of a balanced Latin square of n conditions (n rows for an even n, 2n for an odd n).
 std::vector<std::vector<size_t>> balancedLatinSquare(size_t n);
@@ -106,6 +135,29 @@ std::vector<std::vector<size_t>> balancedLatinSquare(size_t n);
 struct StudyAnswers {
   std::vector<double> values;  // one per item, in the protocol's order
   std::string comment;
+  // A person's answers: when the questionnaire was shown and submitted, and per item the
+  // milliseconds from its showing to the item's last change (none for a simulated participant).
+  std::optional<ResponseTiming> timing = std::nullopt;
+  std::vector<int64_t> itemMs = {};  // one per item when timed
+};
+
+// The demographics a participant gave: one of its options per item, in the protocol's order.
+struct DemographicAnswers {
+  std::vector<std::string> values;
+  ResponseTiming timing;
+};
+
+// Where a session stands: what the participant is shown next.
+enum class SessionStep {
+  Consent,        // the consent text, to agree or decline
+  Demographics,   // the demographics questions
+  Instructions,   // the instructions, read before the first game
+  Game,           // next(): a game to play
+  Questionnaire,  // next(): a game played, its answers owed
+  Debrief,        // the debrief text after the last questionnaire
+  Complete,       // everything done
+  Declined,       // the participant declined consent: the session ended there
+  DroppedOut,     // the participant left (withdrawn, timed out): the session ended there
 };
 
 // Lines for `validate`: the instruments a protocol uses (with their citations), its subscales,
@@ -125,6 +177,7 @@ struct SessionGame {
   PlannedGame plan;
   GameRecord record;
   std::optional<StudyAnswers> answers;
+  std::vector<DecisionTiming> decisions = {};  // the person's, in order (none when simulated)
 };
 
 // A game just played, to be kept by its session.
@@ -132,27 +185,40 @@ struct PlayedStudyGame {
   PlannedGame plan;
   GameRecord record;
   Json trace;  // the detailed trace line (docs/trace-format.md) with "people"
+  std::vector<DecisionTiming> decisions = {};  // the person's decisions with their timing
 };
 
-// A participant's session folder: session.json (protocol, participant, plan), game-NN.json (the
-// record and detailed trace of game NN, written when it ends) and answers-NN.json (written when
-// the questionnaire is submitted), plus games.csv and answers.csv rewritten after each.
+// A participant's session folder: session.json (protocol, participant, allocation, plan),
+// consent.json, demographics.json and instructions.json (when the protocol has them, written when
+// answered), game-NN.json (the record, detailed trace and the person's decision times of game NN,
+// written when it ends), answers-NN.json (written when the questionnaire is submitted),
+// debrief.json, dropout.json (a participant who left), plus games.csv and answers.csv rewritten
+// after each game and questionnaire.
 class StudySession {
  public:
-  // Opens the session in `folder`, creating it for `participant` when the folder holds none
-  // (its ordinal: how many sessions its parent folder already holds). An existing session must
-  // be of the same protocol and participant (InputError naming the file otherwise).
+  // How the participant's id came about: generated by ddalab (a pseudonym) or given by the
+  // researcher (a platform's id, hashed in the exports).
+  enum class IdOrigin { Generated, Given };
+
+  // Opens the session in `folder`, creating it for `participant` when the folder holds none: the
+  // participant is allocated in the parent folder's allocation.jsonl (allocateParticipant: a
+  // number never used before and a random least-used order row). An existing session must be of
+  // the same protocol and participant (InputError naming the file otherwise).
   static StudySession open(const std::filesystem::path& folder, const StudyProtocol& protocol,
-                           const std::string& participant);
-  // Creates the session of `participant`, number `ordinal`, in `folder`, which holds none (the
-  // caller counted the study's sessions: `study simulate` numbers thousands without listing).
+                           const std::string& participant, IdOrigin origin = IdOrigin::Given);
+  // Creates the session of `participant`, number `ordinal`, order row `row` (none: cyclicRow's),
+  // in `folder`, which holds none (`study simulate` numbers thousands of participants without a
+  // log). Throws InputError, WriteError.
   static StudySession create(const std::filesystem::path& folder,
                              std::shared_ptr<const StudyProtocol> protocol,
-                             const std::string& participant, int ordinal);
+                             const std::string& participant, int ordinal,
+                             std::optional<int> row = std::nullopt,
+                             IdOrigin origin = IdOrigin::Given);
   // Reads a session folder as it is (for the analysis and the researcher's view), checking every
   // file against the protocol it records; InputError naming the file, JSON path and expectation.
   static StudySession read(const std::filesystem::path& folder);
-  // A session kept in memory only (simulated studies repeated for their power): nothing written.
+  // A session kept in memory only (simulated studies repeated for their power): nothing written;
+  // its row is cyclicRow's.
   static StudySession inMemory(std::shared_ptr<const StudyProtocol> protocol,
                                const std::string& participant, int ordinal);
 
@@ -160,10 +226,35 @@ class StudySession {
   const StudyProtocol& protocol() const { return *protocol_; }
   const std::string& participant() const { return participant_; }
   int ordinal() const { return ordinal_; }
+  // The order row of the Latin square the plan follows (-1 for the order "random").
+  int row() const { return row_; }
+  IdOrigin idOrigin() const { return idOrigin_; }
+  // What the participant gave and when (none before they did, or when the protocol asks nothing).
+  const std::optional<ResponseTiming>& consent() const { return consent_; }
+  const std::optional<DemographicAnswers>& demographics() const { return demographics_; }
+  // Why the participant left ("declined consent", "withdrawn", "timed out"); "" while they have
+  // not.
+  const std::string& dropoutReason() const { return dropoutReason_; }
   const std::vector<PlannedGame>& plan() const { return plan_; }
   const std::vector<SessionGame>& games() const { return games_; }
   // The protocol's checksum, by which sessions of one study are recognised.
   const std::string& protocolChecksum() const { return checksum_; }
+
+  // What the participant is shown next: consent, demographics and instructions (those the
+  // protocol has, each until answered), the games and their questionnaires, the debrief.
+  SessionStep step() const;
+  // The participant agreed (the session goes on) or declined (it ends, recorded as a dropout):
+  // consent.json. Throws std::logic_error unless step() is Consent; WriteError.
+  void recordConsent(bool agreed, const ResponseTiming& timing);
+  // demographics.json; InputError for an answer that is not one of its item's options (or a
+  // count not the protocol's), std::logic_error unless step() is Demographics; WriteError.
+  void saveDemographics(const DemographicAnswers& answers);
+  // instructions.json, debrief.json: when the participant was shown the text and went on.
+  void recordInstructionsRead(const ResponseTiming& timing);
+  void recordDebriefRead(const ResponseTiming& timing);
+  // The participant left before the end (`reason`): dropout.json and the allocation log, so the
+  // order row goes to a later participant. Nothing is recorded for a complete session.
+  void recordDropout(const std::string& reason);
 
   // The game to play next (none when every game is answered); a game played but not yet answered
   // comes back for its questionnaire (`needsAnswersOnly`).
@@ -178,8 +269,10 @@ class StudySession {
       std::shared_ptr<const StudyProtocol> protocol,
       const std::function<std::vector<double>(const std::vector<double>&)>& derive) const;
 
-  // Keeps the game just played (game-NN.json, games.csv); throws WriteError.
-  void saveGame(const PlannedGame& game, const GameRecord& record, const Json& trace);
+  // Keeps the game just played (game-NN.json with the person's decisions, games.csv); throws
+  // WriteError.
+  void saveGame(const PlannedGame& game, const GameRecord& record, const Json& trace,
+                std::span<const DecisionTiming> decisions = {});
   // Keeps games just played, next in the plan's order: as saveGame each, with the folder synced
   // and the CSVs rewritten once (a simulated participant's games).
   void saveGames(std::span<const PlayedStudyGame> games);
@@ -193,12 +286,23 @@ class StudySession {
  private:
   void load();
   void writeCsvs() const;
+  // Throws std::logic_error unless step() is `expected` (`what` names the caller).
+  void expectStep(SessionStep expected, const char* what) const;
+  // Writes `record` as the session folder's file `name` (nothing for a session in memory).
+  void writeRecord(const char* name, const Json& record) const;
+  void markDropout(const std::string& reason);
 
   std::filesystem::path folder_;
   std::shared_ptr<const StudyProtocol> protocol_;  // shared by the sessions one writer creates
   std::string checksum_;
   std::string participant_;
   int ordinal_ = 0;
+  int row_ = -1;
+  IdOrigin idOrigin_ = IdOrigin::Given;
+  std::optional<ResponseTiming> consent_, instructions_, debrief_;
+  bool declined_ = false;
+  std::optional<DemographicAnswers> demographics_;
+  std::string dropoutReason_;
   std::vector<PlannedGame> plan_;
   std::vector<SessionGame> games_;  // in plan order, as far as played
 };

@@ -52,7 +52,7 @@ std::string utcTimestamp(std::chrono::system_clock::time_point t) {
   const int milli = static_cast<int>(((ms % 1000) + 1000) % 1000);
   std::tm utc{};
   gmtime_r(&seconds, &utc);
-  char text[32];
+  char text[96];  // room for any int the format could print (g++ checks it)
   std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
                 utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, milli);
   return text;

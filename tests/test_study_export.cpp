@@ -61,10 +61,12 @@ TEST_CASE("the tidy export has a row per participant, answered game and item, wi
   const StudySessions study = simulated(dir.path() / "s", "user-study-ludo.json", 3);
   std::vector<std::string> header;
   const auto rows = rowsOf(tidyExportCsv(study, false), &header);
-  std::vector<std::string> expected = {"participant",      "order_row", "period",   "condition",
-                                       "condition_number", "game",      "game_seed"};
+  std::vector<std::string> expected = {"participant", "order_row",         "status", "period",
+                                       "condition",   "condition_number",  "game",   "game_seed",
+                                       "decisions",   "decision_ms_median"};
   for (const MetricInfo& info : allMetrics()) expected.emplace_back(info.key);
-  expected.insert(expected.end(), {"item", "answer"});
+  expected.insert(expected.end(), {"item", "answer", "item_ms", "questionnaire_shown_at",
+                                   "questionnaire_answered_at", "questionnaire_ms"});
   CHECK(header == expected);
   const size_t items = study.protocol.items.size(), conditions = study.protocol.conditions.size();
   size_t games = 0;
@@ -77,6 +79,8 @@ TEST_CASE("the tidy export has a row per participant, answered game and item, wi
         const auto& row = rows[r];
         CHECK(row.at("participant") == s.participant());
         CHECK(row.at("order_row") == std::to_string(s.ordinal() % 6 + 1));  // 6 rows for 3
+        CHECK(row.at("order_row") == std::to_string(s.row() + 1));
+        CHECK(row.at("status") == "complete");
         // The period: the game's position in its round of one game per condition.
         CHECK(row.at("period") == std::to_string(g.plan.index % conditions + 1));
         CHECK(row.at("condition") == study.protocol.conditions[g.plan.condition].name);

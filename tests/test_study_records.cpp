@@ -1,0 +1,376 @@
+// What a study records (issue 38, item 5): consent, demographics, instructions and debrief from
+// the protocol; a UTC timestamp and a response time on every decision and answer; pseudonymous
+// ids; random balanced allocation in a crash-safe log that dropouts and deleted folders cannot
+// unbalance or make reuse seeds.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "results/file_io.h"
+#include "studies/allocation.h"
+#include "studies/export.h"
+#include "tests/support.h"
+
+using namespace ddalab;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Three conditions (6 order rows), a person's pages.
+Json protocolWithPages() {
+  return Json::parse(R"({
+    "format": "ddalab-study/1", "name": "pages", "seed": 11,
+    "game": {"id": "ludo", "params": {"players": 2}},
+    "seats": [{"id": "human"}, {"id": "random"}],
+    "conditions": [{"name": "a", "environment": {"id": "e-random"}},
+                   {"name": "b", "environment": {"id": "e-random"}},
+                   {"name": "c", "environment": {"id": "e-random"}}],
+    "consent": {"text": "You play six games of Ludo.", "agree": "Yes", "decline": "No"},
+    "demographics": [{"key": "age_band", "text": "Your age", "options": ["18-24", "25-34", "35+"]},
+                     {"key": "gaming", "text": "How often do you play?",
+                      "options": ["never", "monthly", "weekly", "daily"]}],
+    "instructions": "Move a piece by clicking it.",
+    "debrief": "The games differed in how the dice were steered."})");
+}
+
+std::string refusal(const Json& document) {
+  return refusalOf([&] { parseStudyProtocol(document, "p.json"); });
+}
+
+ResponseTiming timing(int64_t ms) {
+  return {"2026-11-27T10:00:00.000Z", "2026-11-27T10:00:01.250Z", ms};
+}
+
+GameRecord recordOf(const PlannedGame& g) {
+  GameRecord r;
+  r.numPlayers = 2;
+  r.seed = g.seed;
+  return r;
+}
+
+// Plays and answers every game of `s` (answers 4, times given), then the debrief.
+void finish(StudySession& s) {
+  while (s.step() == SessionStep::Game) {
+    const PlannedGame g = *s.next();
+    const DecisionTiming d{3, 0, 17, timing(900)};
+    s.saveGame(g, recordOf(g), Json::object(), std::span(&d, 1));
+    StudyAnswers a{std::vector<double>(s.protocol().items.size(), 4), ""};
+    a.timing = timing(5000);
+    a.itemMs.assign(s.protocol().items.size(), 1200);
+    s.saveAnswers(g.index, a);
+  }
+  if (s.step() == SessionStep::Debrief) s.recordDebriefRead(timing(3000));
+}
+
+// Takes a session through consent, demographics and instructions.
+void start(StudySession& s) {
+  s.recordConsent(true, timing(8000));
+  s.saveDemographics({{"25-34", "weekly"}, timing(4000)});
+  s.recordInstructionsRead(timing(2000));
+}
+
+std::vector<std::string> lines(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a protocol's consent, demographics, instructions and debrief are read and checked",
+          "[study][records]") {
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  CHECK(p.pages.consent == "You play six games of Ludo.");
+  CHECK(p.pages.agree == "Yes");
+  CHECK(p.pages.decline == "No");
+  REQUIRE(p.pages.demographics.size() == 2);
+  CHECK(p.pages.demographics[1].options.size() == 4);
+  CHECK(p.pages.instructions == "Move a piece by clicking it.");
+  CHECK_FALSE(p.pages.debrief.empty());
+  const auto with = [](const char* pointer, const Json& value) {
+    Json d = protocolWithPages();
+    d[Json::json_pointer(pointer)] = value;
+    return refusal(d);
+  };
+  CHECK_THAT(with("/consent/text", ""), Catch::Contains("p.json: $.consent.text: expected a text"));
+  CHECK_THAT(with("/consent/text", std::string(20001, 'x')),
+             Catch::Contains("$.consent.text: expected a text of 1 to 20000 characters"));
+  CHECK_THAT(with("/consent/decline", "Yes"), Catch::Contains("$.consent.decline"));
+  CHECK_THAT(with("/consent/signature", true), Catch::Contains("unknown key 'signature'"));
+  CHECK_THAT(with("/demographics/0/options", Json::array({"only"})),
+             Catch::Contains("$.demographics[0].options: expected an array of 2 to 20 options"));
+  CHECK_THAT(with("/demographics/0/options/1", "18-24"),
+             Catch::Contains("$.demographics[0].options[1]: the option '18-24' is listed twice"));
+  CHECK_THAT(with("/demographics/1/key", "age_band"),
+             Catch::Contains("$.demographics[1].key: the key 'age_band' is used twice"));
+  CHECK_THAT(with("/demographics/1/key", "enjoyment"),  // an item of the questionnaire
+             Catch::Contains("$.demographics[1].key: the key 'enjoyment' is used twice"));
+  CHECK_THAT(with("/demographics/0/key", "age band"), Catch::Contains("a CSV column"));
+  CHECK_THAT(with("/demographics/0/options/0", "a\nb"), Catch::Contains("a one-line label"));
+  CHECK_THAT(with("/demographics/0/free_text", true), Catch::Contains("unknown key 'free_text'"));
+  CHECK_THAT(with("/instructions", 5), Catch::Contains("$.instructions: expected a text"));
+  CHECK_THAT(with("/debrief", Json::array()), Catch::Contains("$.debrief: expected a text"));
+}
+
+TEST_CASE("a session goes consent, demographics, instructions, games, debrief, each recorded",
+          "[study][records]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  StudySession s = StudySession::open(dir.path() / "ann", p, "ann");
+  CHECK(s.step() == SessionStep::Consent);
+  CHECK_THROWS_AS(s.saveDemographics({{"25-34", "weekly"}, timing(1)}), std::logic_error);
+  s.recordConsent(true, timing(8000));
+  CHECK(s.step() == SessionStep::Demographics);
+  CHECK_THAT(refusalOf([&] {
+               s.saveDemographics({{"25-34", "hourly"}, timing(1)});
+             }),
+             Catch::Contains("demographics.gaming: expected one of the question's options"));
+  CHECK_THAT(refusalOf([&] {
+               s.saveDemographics({{"25-34"}, timing(1)});
+             }),
+             Catch::Contains("expected 2 answers"));
+  s.saveDemographics({{"25-34", "weekly"}, timing(4000)});
+  CHECK(s.step() == SessionStep::Instructions);
+  s.recordInstructionsRead(timing(2000));
+  CHECK(s.step() == SessionStep::Game);
+  // The window closes: the session resumes at the same point with what was recorded.
+  StudySession again = StudySession::open(dir.path() / "ann", p, "ann");
+  CHECK(again.step() == SessionStep::Game);
+  REQUIRE(again.consent());
+  CHECK(again.consent()->responseMs == 8000);
+  REQUIRE(again.demographics());
+  CHECK(again.demographics()->values == std::vector<std::string>{"25-34", "weekly"});
+  finish(again);
+  CHECK(again.step() == SessionStep::Complete);
+  const StudySession read = StudySession::read(dir.path() / "ann");
+  CHECK(read.step() == SessionStep::Complete);
+  REQUIRE(read.games().size() == 3);
+  REQUIRE(read.games()[0].decisions.size() == 1);
+  CHECK(read.games()[0].decisions[0].action == 17);
+  CHECK(read.games()[0].decisions[0].round == 3);
+  CHECK(read.games()[0].decisions[0].timing.responseMs == 900);
+  CHECK(read.games()[0].decisions[0].timing.answeredAt == "2026-11-27T10:00:01.250Z");
+  REQUIRE(read.games()[2].answers->timing);
+  CHECK(read.games()[2].answers->timing->responseMs == 5000);
+  CHECK(read.games()[2].answers->itemMs == std::vector<int64_t>(p.items.size(), 1200));
+  // A complete session is not a dropout.
+  again.recordDropout("withdrawn");
+  CHECK(StudySession::read(dir.path() / "ann").step() == SessionStep::Complete);
+}
+
+TEST_CASE("declining consent ends the session, is recorded and frees the order row",
+          "[study][records]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  StudySession s = StudySession::open(dir.path() / "bea", p, "bea");
+  const int row = s.row();
+  s.recordConsent(false, timing(3000));
+  CHECK(s.step() == SessionStep::Declined);
+  CHECK(s.dropoutReason() == kDeclinedConsent);
+  CHECK_THROWS_AS(s.recordInstructionsRead(timing(1)), std::logic_error);
+  const StudySession read = StudySession::read(dir.path() / "bea");
+  CHECK(read.step() == SessionStep::Declined);
+  CHECK(read.games().empty());
+  const std::vector<Allocation> log = readAllocations(dir.path());
+  REQUIRE(log.size() == 1);
+  CHECK(log[0].droppedOut);
+  // Five more participants fill the six rows: the declined one's row is among them again.
+  std::multiset<int> rows;
+  for (int k = 0; k < 6; ++k)
+    rows.insert(
+        StudySession::open(dir.path() / ("q" + std::to_string(k)), p, "q" + std::to_string(k))
+            .row());
+  CHECK(rows == std::multiset<int>{0, 1, 2, 3, 4, 5});
+  CHECK(rows.count(row) == 1);
+}
+
+TEST_CASE("a session read back refuses timestamps and times that are not", "[study][records]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  {
+    StudySession s = StudySession::open(dir.path() / "cal", p, "cal");
+    start(s);
+    finish(s);
+  }
+  int copies = 0;
+  const auto set = [&](const char* file, const char* pointer, const Json& value) {
+    const fs::path folder = dir.path() / ("bad" + std::to_string(++copies));
+    fs::copy(dir.path() / "cal", folder, fs::copy_options::recursive);
+    Json j = fs::exists(folder / file) ? Json::parse(readText(folder / file)) : Json::object();
+    j[Json::json_pointer(pointer)] = value;
+    std::ofstream(folder / file, std::ios::trunc) << j.dump();
+    return refusalOf([&] { StudySession::read(folder); });
+  };
+  CHECK_THAT(set("consent.json", "/timing/shown_at", "yesterday"),
+             Catch::Contains("consent.json: $.timing.shown_at: expected a UTC time"));
+  CHECK_THAT(set("consent.json", "/agreed", "yes"),
+             Catch::Contains("consent.json: $.agreed: expected true or false"));
+  CHECK_THAT(set("demographics.json", "/answers/gaming", "hourly"),
+             Catch::Contains("demographics.json: $.answers.gaming: expected one of the"));
+  CHECK_THAT(set("instructions.json", "/timing/response_ms", -5),
+             Catch::Contains("instructions.json: $.timing.response_ms: expected a whole number"));
+  CHECK_THAT(set("game-01.json", "/decisions/0/seat", 9),
+             Catch::Contains("game-01.json: $.decisions[0].seat"));
+  CHECK_THAT(set("game-02.json", "/decisions", "fast"),
+             Catch::Contains("game-02.json: $.decisions: expected an array"));
+  CHECK_THAT(set("answers-01.json", "/item_ms/enjoyment", 999999),
+             Catch::Contains("answers-01.json: $.item_ms.enjoyment: expected a whole number of "
+                             "milliseconds in [0, 5000]"));
+  CHECK_THAT(set("answers-01.json", "/timing/answered_at", "2026-13-27T10:00:01.250Z"),
+             Catch::Contains("$.timing.answered_at: expected a UTC time"));
+  CHECK_THAT(set("dropout.json", "/reason", ""),
+             Catch::Contains("dropout.json: $.reason: expected a non-empty string"));
+  CHECK_THAT(set("session.json", "/row", 6), Catch::Contains("session.json: $.row"));
+  CHECK_THAT(set("session.json", "/id_origin", "stolen"), Catch::Contains("$.id_origin"));
+}
+
+TEST_CASE("allocation: random among the least used rows, seeded, balanced, never a number twice",
+          "[study][records]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  std::vector<int> rows;
+  for (int k = 0; k < 12; ++k) {
+    const Allocation a = allocateParticipant(dir.path(), p, "p" + std::to_string(k));
+    CHECK(a.ordinal == k);
+    rows.push_back(a.row);
+  }
+  // Every block of six participants uses each row once; the order is not the arrival order.
+  for (int block = 0; block < 2; ++block)
+    CHECK(std::set<int>(rows.begin() + 6 * block, rows.begin() + 6 * block + 6).size() == 6);
+  CHECK(rows != std::vector<int>{0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5});
+  // Seeded: the same log gives the same rows.
+  const TempDir other;
+  for (int k = 0; k < 12; ++k)
+    CHECK(allocateParticipant(other.path(), p, "p" + std::to_string(k)).row == rows[size_t(k)]);
+  // A participant already allocated gets their place back.
+  CHECK(allocateParticipant(dir.path(), p, "p3").ordinal == 3);
+  CHECK(allocateParticipant(dir.path(), p, "p3").row == rows[3]);
+  // Two dropouts: the next two participants take exactly their rows.
+  recordDropoutInLog(dir.path(), "p4", "withdrawn");
+  recordDropoutInLog(dir.path(), "p9", "timed out");
+  recordDropoutInLog(dir.path(), "p9", "timed out");  // idempotent
+  const Allocation x = allocateParticipant(dir.path(), p, "x");
+  const Allocation y = allocateParticipant(dir.path(), p, "y");
+  CHECK(std::multiset<int>{x.row, y.row} == std::multiset<int>{rows[4], rows[9]});
+  CHECK(x.ordinal == 12);
+  CHECK(y.ordinal == 13);
+}
+
+TEST_CASE("a deleted session folder cannot make two participants share their seeds",
+          "[study][records]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  const StudySession a = StudySession::open(dir.path() / "a", p, "a");
+  const StudySession b = StudySession::open(dir.path() / "b", p, "b");
+  fs::remove_all(dir.path() / "a");
+  const StudySession c = StudySession::open(dir.path() / "c", p, "c");
+  CHECK(c.ordinal() == 2);
+  std::set<uint64_t> seeds;
+  for (const StudySession* s : {&a, &b, &c})
+    for (const PlannedGame& g : s->plan()) CHECK(seeds.insert(g.seed).second);
+  // Without the log (deleted too), numbers continue from the sessions still there.
+  fs::remove(dir.path() / kAllocationLogName);
+  const StudySession d = StudySession::open(dir.path() / "d", p, "d");
+  CHECK(d.ordinal() == 3);
+  CHECK(readAllocations(dir.path()).size() == 3);  // b, c and d
+}
+
+TEST_CASE("the allocation log survives a torn line, and refuses what it cannot trust",
+          "[study][records]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  allocateParticipant(dir.path(), p, "a");
+  const fs::path log = dir.path() / kAllocationLogName;
+  std::ofstream(log, std::ios::app) << R"({"event": "allocated", "partic)";  // a crash mid-line
+  CHECK(readAllocations(dir.path()).size() == 1);
+  CHECK(allocateParticipant(dir.path(), p, "b").ordinal == 1);
+  CHECK(lines(log).size() == 2);  // the torn line was cut before the append
+  CHECK(readAllocations(dir.path()).size() == 2);
+  const std::string good = readText(log);
+  const auto refusalWith = [&](const std::string& text) {
+    std::ofstream(log, std::ios::trunc) << text;
+    return refusalOf([&] { allocateParticipant(dir.path(), p, "z"); });
+  };
+  CHECK_THAT(refusalWith(good + "{\"event\": \"moved\"}\n"),
+             Catch::Contains("allocation.jsonl:3: $.event: expected \"allocated\" or \"dropout\""));
+  CHECK_THAT(refusalWith(good + lines(log)[0] + "\n"),
+             Catch::Contains("allocation.jsonl:3: allocates participant 'a' or number 0 a second"));
+  CHECK_THAT(
+      refusalWith(good + R"({"event": "dropout", "participant": "nobody", "reason": "x"})" + "\n"),
+      Catch::Contains("allocation.jsonl:3: records a dropout of 'nobody', who was never"));
+  CHECK_THAT(refusalWith("not json\n"), Catch::Contains("allocation.jsonl:1"));
+  // Another protocol's study folder.
+  std::ofstream(log, std::ios::trunc) << good;
+  Json otherDocument = protocolWithPages();
+  otherDocument["seed"] = 12;
+  const StudyProtocol other = parseStudyProtocol(otherDocument, "q.json");
+  CHECK_THAT(refusalOf([&] { allocateParticipant(dir.path(), other, "z"); }),
+             Catch::Contains("allocation.jsonl: holds participants of another protocol"));
+  // A log that is a symbolic link or a folder is not written through.
+  const TempDir linked;
+  fs::create_symlink(log, linked.path() / kAllocationLogName);
+  CHECK_THAT(refusalOf([&] { allocateParticipant(linked.path(), p, "z"); }),
+             Catch::Contains(kAllocationLogName));
+  CHECK(readText(log) == good);
+  const TempDir folder;
+  fs::create_directory(folder.path() / kAllocationLogName);
+  CHECK_THROWS(allocateParticipant(folder.path(), p, "z"));
+}
+
+TEST_CASE("generated ids are pseudonyms from the OS's random source", "[study][records]") {
+  std::set<std::string> ids;
+  for (int k = 0; k < 200; ++k) {
+    const std::string id = generateParticipantId();
+    REQUIRE(id.size() == 14);
+    CHECK(id.rfind("p-", 0) == 0);
+    CHECK(id.find_first_not_of("0123456789abcdefghjkmnpqrstvwxyz", 2) == std::string::npos);
+    ids.insert(id);
+  }
+  CHECK(ids.size() == 200);
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  const std::string id = generateParticipantId();
+  StudySession::open(dir.path() / id, p, id, StudySession::IdOrigin::Generated);
+  CHECK(StudySession::read(dir.path() / id).idOrigin() == StudySession::IdOrigin::Generated);
+}
+
+TEST_CASE("the export carries status, demographics, decision and answer times; given ids hashed",
+          "[study][records][export]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  {
+    StudySession s = StudySession::open(dir.path() / "PROLIFIC123", p, "PROLIFIC123");
+    start(s);
+    finish(s);
+    const std::string id = generateParticipantId();
+    StudySession g = StudySession::open(dir.path() / id, p, id, StudySession::IdOrigin::Generated);
+    start(g);
+    const PlannedGame first = *g.next();
+    g.saveGame(first, recordOf(first), Json::object());
+    g.saveAnswers(first.index, {std::vector<double>(p.items.size(), 2), ""});
+    g.recordDropout("withdrawn");
+  }
+  const std::vector<fs::path> folders = {dir.path()};
+  const StudySessions study = readStudySessions(folders);
+  const std::string csv = tidyExportCsv(study, false);
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  CHECK_THAT(line, Catch::StartsWith("participant,order_row,status,age_band,gaming,period,"));
+  CHECK_THAT(line, Catch::Contains(",game_seed,decisions,decision_ms_median,"));
+  CHECK_THAT(
+      line, Catch::EndsWith(",item,answer,item_ms,questionnaire_shown_at,questionnaire_answered_at,"
+                            "questionnaire_ms"));
+  CHECK(csv.find("PROLIFIC123") == std::string::npos);  // given: hashed
+  CHECK_THAT(csv, Catch::Contains(hashedParticipantId("pages", "PROLIFIC123") + ",") &&
+                      Catch::Contains(",complete,25-34,weekly,"));
+  CHECK_THAT(csv, Catch::Contains(",1,900,"));  // one decision, its median time
+  CHECK_THAT(csv, Catch::Contains(",1200,2026-11-27T10:00:00.000Z,2026-11-27T10:00:01.250Z,5000"));
+  CHECK_THAT(csv, Catch::Contains(",dropped out: withdrawn,25-34,weekly,"));
+  CHECK_THAT(csv, Catch::Contains(",0,NA,"));  // the untimed game: no decisions
+  CHECK_THAT(csv, Catch::Contains(",NA,NA,NA,NA\n"));
+}
