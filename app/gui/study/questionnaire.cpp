@@ -154,6 +154,8 @@ StudyAnswers Questionnaire::answers() const {
   for (size_t i = 0; i < protocol_.items.size(); ++i)
     a.values.push_back(groups_[i] ? groups_[i]->checkedId() : sliders_[i]->value());
   if (comment_) a.comment = comment_->toPlainText().toStdString();
+  a.timing = timing();
+  a.itemMs = changedMs_;
   return a;
 }
 

@@ -6,7 +6,9 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
+#include <memory>
 
 namespace ddalab::gui {
 
@@ -84,6 +86,18 @@ void StudyPage::stillToAnswer(int open, QPushButton* submit) {
   missing_->setText(
       open == 0 ? QString()
                 : QString("%1 question%2 still to answer").arg(open).arg(open == 1 ? "" : "s"));
+}
+
+void StudyPage::fitToText(QTextBrowser* text) {
+  constexpr int kWidth = 640;  // about 80 characters a line
+  constexpr int kShortest = 240;
+  ensurePolished();
+  const int chrome = sizeHint().height() - text->sizeHint().height();
+  // Measured on a copy: the browser lays its own document out at its present (unshown) width.
+  const std::unique_ptr<QTextDocument> copy(text->document()->clone());
+  copy->setTextWidth(kWidth - 2 * layout()->contentsMargins().left() - 2 * copy->documentMargin());
+  const int textHeight = static_cast<int>(copy->size().height()) + 8;
+  fitWithin({kWidth, std::max(kShortest, chrome + textHeight)});
 }
 
 void StudyPage::fitWithin(QSize wanted) {

@@ -53,6 +53,9 @@ class StudyPage : public QDialog {
   // `open` questions are not answered yet: the line says how many and `submit` is enabled only
   // when none is.
   void stillToAnswer(int open, QPushButton* submit);
+  // Sized to show `text` (added by addText) whole at a comfortable reading width when the window
+  // has room, scrolling when it is longer.
+  void fitToText(QTextBrowser* text);
   // Sized to `wanted`, never larger than the window it opens over (or the screen) less a margin.
   void fitWithin(QSize wanted);
 

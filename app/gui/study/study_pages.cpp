@@ -1,20 +1,14 @@
 #include "app/gui/study/study_pages.h"
 
 #include <QPushButton>
+#include <QTextBrowser>
 
 namespace ddalab::gui {
-
-namespace {
-
-// A page of text reads comfortably at about 70 characters a line.
-constexpr QSize kTextPageSize(640, 520);
-
-}  // namespace
 
 ConsentPage::ConsentPage(const QString& text, const QString& agree, const QString& decline,
                          QWidget* parent)
     : StudyPage("Taking part in this study", "Please read this before you decide.", parent) {
-  addText(text);
+  QTextBrowser* shown = addText(text);
   // Decline first, agree last (where a dialog's going-on button is): neither is the default.
   const auto answer = [this](bool agreed) {
     if (answered()) return;  // the first click counts
@@ -23,15 +17,15 @@ ConsentPage::ConsentPage(const QString& text, const QString& agree, const QStrin
   };
   connect(addButton(decline), &QPushButton::clicked, this, [answer] { answer(false); });
   connect(addButton(agree), &QPushButton::clicked, this, [answer] { answer(true); });
-  fitWithin(kTextPageSize);
+  fitToText(shown);
 }
 
 TextPage::TextPage(const QString& title, const QString& heading, const QString& text,
                    const QString& button, QWidget* parent)
     : StudyPage(title, heading, parent) {
-  addText(text);
+  QTextBrowser* shown = addText(text);
   connect(addButton(button), &QPushButton::clicked, this, &QDialog::accept);
-  fitWithin(kTextPageSize);
+  fitToText(shown);
 }
 
 }  // namespace ddalab::gui
