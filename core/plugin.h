@@ -26,7 +26,8 @@
 // MetricInfo::extended; four more built-in metrics (plug-in metrics start at index 13).
 // 5: State::valueAfterEach, valuesAfter and prepareCopies (the vtable grew); FunWeights, which
 // MetricsTracker::fun takes, and the tracker's members (metrics.h); Objective's signatures.
-#define DDALAB_PLUGIN_ABI 5
+// 6: State::observationJson (the vtable grew).
+#define DDALAB_PLUGIN_ABI 6
 
 #ifndef DDALAB_SDK_VERSION
 #error "DDALAB_SDK_VERSION is set by the ddalab::sdk CMake target (find_package(ddalab))"

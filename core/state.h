@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,6 +16,7 @@
 namespace ddalab {
 
 using Action = int32_t;
+using Json = nlohmann::json;
 
 // Actor ids besides the regular players 0..n-1.
 inline constexpr int kEnvironment = -1;
@@ -119,6 +121,12 @@ class State {
     (void)player;
     return toString();
   }
+  // The state as seat `player` sees it, as structured data for a front-end (a browser's board):
+  // exactly what observationString(player) tells, never the set-up seed, the deck order or
+  // another seat's hidden cards, so it equals that of every determinize(player, ...) of the
+  // state. Default (a plug-in game): {"text": observationString(player), "players":
+  // numPlayers(), "seat": player}. docs/web-api.md documents each game's fields.
+  virtual Json observationJson(int player) const;
   // At an environment node: whether seat `player` learns which outcome is chosen (a die all see,
   // a card into its own hand), not only that one was (a card into another seat's hidden hand).
   virtual bool outcomeVisibleTo(int player) const {

@@ -21,7 +21,7 @@ packages_of() {
     # python3 for the check that every test case runs exactly once; R with lme4 and lmerTest,
     # the reference the study's mixed model is checked against live (lme4_live, export_r_live).
     test) echo catch2 locales xvfb xauth clang libclang-rt-14-dev python3 r-base-core \
-      r-cran-lme4 r-cran-lmertest ;;
+      r-cran-lme4 r-cran-lmertest chromium chromium-driver python3-selenium ;;
     cluster) echo slurmctld slurmd slurm-client munge ;;
     bench) echo libbenchmark-dev valgrind linux-perf jq ;;
     *) echo "install-deps.sh: unknown profile '$1'; valid: build gui test cluster bench" >&2

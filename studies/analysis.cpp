@@ -17,6 +17,26 @@ namespace ddalab {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+void countInFlow(const StudySession& s, SessionFlow& flow) {
+  switch (s.step()) {
+    case SessionStep::Declined:
+      ++flow.declined;
+      break;
+    case SessionStep::DroppedOut:
+      ++flow.droppedOut[s.dropoutReason()];
+      break;
+    case SessionStep::Complete:
+      ++flow.complete;
+      break;
+    default:
+      ++flow.inProgress;
+  }
+}
+
+}  // namespace
+
 StudySessions readStudySessions(std::span<const fs::path> folders) {
   std::vector<fs::path> sessions;
   for (const fs::path& folder : folders) {
@@ -38,14 +58,15 @@ StudySessions readStudySessions(std::span<const fs::path> folders) {
   // A session is its participant in its protocol: read twice (a folder and its study folder, a
   // path spelled twice, a copy) it would count twice in every mean and test.
   std::map<std::pair<std::string, std::string>, fs::path> seen;
+  std::string checksum;  // the first session's protocol
   for (const fs::path& folder : sessions) {
     StudySession s = StudySession::read(folder);
-    if (!study.sessions.empty() &&
-        s.protocolChecksum() != study.sessions.front().protocolChecksum())
+    if (study.flow.opened > 0 && s.protocolChecksum() != checksum)
       throw InputError(folder.string(),
                        "is a session of protocol '" + s.protocol().name + "', not of '" +
-                           study.protocol.name + "' (" + study.sessions.front().folder().string() +
+                           study.protocol.name + "' (" + sessions.front().string() +
                            "): sessions of different protocols are not analysed together");
+    if (study.flow.opened == 0) checksum = s.protocolChecksum();
     const auto [first, fresh] =
         seen.emplace(std::pair(s.participant(), s.protocolChecksum()), folder);
     if (!fresh) {
@@ -58,10 +79,38 @@ StudySessions readStudySessions(std::span<const fs::path> folders) {
               (same ? " (the same folder, named twice)" : " (a copy of that session?)") +
               "; expected each session once: it would count twice in every test");
     }
-    if (study.sessions.empty()) study.protocol = s.protocol();
-    study.sessions.push_back(std::move(s));
+    if (study.flow.opened++ == 0) study.protocol = s.protocol();
+    countInFlow(s, study.flow);
+    if (s.answered() > 0)
+      study.sessions.push_back(std::move(s));
+    else
+      ++study.flow.withoutAnswers;
   }
+  if (study.sessions.empty())
+    throw InputError(sessions.front().string(),
+                     "no participant has answered a game yet (" + study.flow.text() +
+                         "); expected at least one answered game to analyse");
   return study;
+}
+
+std::string SessionFlow::text() const {
+  std::string t = std::to_string(opened) + (opened == 1 ? " session: " : " sessions: ");
+  std::string parts;
+  const auto add = [&](size_t n, const std::string& what) {
+    if (n > 0) parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  };
+  add(declined, "declined consent");
+  size_t dropped = 0;
+  std::string reasons;
+  for (const auto& [reason, n] : droppedOut) {
+    dropped += n;
+    reasons += (reasons.empty() ? "" : ", ") + reason + " " + std::to_string(n);
+  }
+  add(dropped, "dropped out (" + reasons + ")");
+  add(complete, "complete");
+  add(inProgress, "in progress");
+  return t + parts + "; analysed: the " + std::to_string(opened - withoutAnswers) +
+         " with an answered game";
 }
 
 void checkAnalysisTarget(const fs::path& out, std::span<const fs::path> inputs,
@@ -112,7 +161,7 @@ std::optional<StudySessions> withSubscales(const StudySessions& study) {
     }
     return means;
   };
-  StudySessions result{*scored, {}};
+  StudySessions result{*scored, {}, study.flow};
   for (const StudySession& session : study.sessions)
     result.sessions.push_back(session.withDerivedAnswers(scored, score));
   return result;
@@ -536,6 +585,7 @@ StudyAnalysis analyzeStudy(const StudySessions& answered, uint64_t seed, bool fu
   a.protocol = study.protocol.name;
   a.items = study.protocol.items;
   a.participants = study.sessions.size();
+  a.flow = study.flow.text();
   a.plan = study.protocol.analysis;
   const std::vector<Observation> all = observations(study);
   a.games = all.size();
@@ -777,6 +827,7 @@ void printMixed(std::ostream& out, const StudyAnalysis& a) {
 void printStudyAnalysis(std::ostream& out, const StudyAnalysis& a) {
   out << "Study " << a.protocol << ": " << a.participants << " participants, " << a.games
       << " answered games\n";
+  if (!a.flow.empty()) out << "  participants: " << a.flow << "\n";
   for (const std::string& note : a.notes) out << "  note: " << note << "\n";
   out << "\nAnswers per condition (mean over games, 95 % interval over participants' means)\n";
   for (const auto& m : a.means)

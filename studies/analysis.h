@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -20,10 +21,26 @@ namespace ddalab {
 
 // Sessions of one protocol read together; refuses folders of different protocols (naming both).
 // A folder without a session.json but with session folders in it stands for all of them.
+// How the participants who opened a session went (a CONSORT-style flow): only those with an
+// answered game are analysed.
+struct SessionFlow {
+  size_t opened = 0;                         // sessions read
+  size_t declined = 0;                       // declined consent
+  std::map<std::string, size_t> droppedOut;  // by reason, declined consent left out
+  size_t complete = 0, inProgress = 0;
+  size_t withoutAnswers = 0;  // left out of the analysis: not one game answered
+  // "14 sessions: 1 declined consent, 2 dropped out (withdrawn 1, timed out 1), 10 complete,
+  // 1 in progress; analysed: the 12 with an answered game".
+  std::string text() const;
+};
+
 struct StudySessions {
   StudyProtocol protocol;
-  std::vector<StudySession> sessions;
+  std::vector<StudySession> sessions;  // those with at least one answered game
+  SessionFlow flow = {};
 };
+// Sessions without an answered game (declined, dropped out before, not begun) are counted in
+// `flow` and left out of `sessions`; InputError when no session has an answered game.
 StudySessions readStudySessions(std::span<const std::filesystem::path> folders);
 // Throws InputError naming `option` unless `out` may receive an analysis: missing or a folder,
 // and neither one of the folders read (`inputs`, the study's session folders) nor inside one,
@@ -131,6 +148,7 @@ struct StudyAnalysis {
   bool fitReliable = false;
   std::string fitVerdict;
   std::vector<std::string> notes;
+  std::string flow;  // SessionFlow::text() of the sessions read
 };
 
 // Analyzes every answered game of the sessions; `seed` drives the bootstrap and the folds. Without

@@ -254,4 +254,33 @@ std::string designWarning(const StudyProtocol& protocol, size_t participants) {
          "): at least " + std::to_string(needed) + " participants are needed";
 }
 
+// Studies simulated for the design note of validate and analyze (a quarter of a second for 12 people).
+constexpr int kDesignNoteStudies = 100;
+
+std::string mixedModelDesignNote(const StudyProtocol& protocol, size_t participants) {
+  PowerModel model;
+  model.participants = static_cast<int>(std::max<size_t>(participants, 2));
+  const DetectableEffect mde = minimumDetectableEffect(protocol, model, kDesignNoteStudies);
+  const ModelPower& reference = modelPower(protocol, model, 1);
+  const std::string what =
+      reference.rows.empty() ? std::string("the first contrast")
+                             : reference.rows.front().first + " - " + reference.rows.front().second;
+  const std::string head = "the mixed model with " + std::to_string(participants) +
+                           " participants (default variances, " +
+                           std::to_string(kDesignNoteStudies) + " simulated studies)";
+  if (participants < 2 || std::isnan(mde.effect))
+    return "WARNING: " + head + " cannot detect even the whole scale's range on " + reference.item +
+           " (" + what + ") with 80 % power";
+  char effect[32];
+  std::snprintf(effect, sizeof effect, "%.2f", mde.effect);
+  const StudyItem scale = testedItem(protocol, model).scale;
+  const double range = static_cast<double>(scale.max() - scale.min());
+  const std::string line = head + " detects " + effect + " points on " + reference.item + " (" +
+                           what + ") with 80 % power";
+  // A sixth of the scale's range (1 point on 1-7) is more than a DDA study should expect of its
+  // conditions (docs/user-study.md, "Power").
+  return mde.effect > range / 6 ? "WARNING: " + line + ": more participants are needed"
+                                : "  " + line;
+}
+
 }  // namespace ddalab

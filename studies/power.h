@@ -70,4 +70,10 @@ int participantsForWilcoxon(const StudyProtocol& protocol);
 // can), naming the number needed.
 std::string designWarning(const StudyProtocol& protocol, size_t participants);
 
+// A line for validate and analyze: the minimum detectable effect (80 % power) of the mixed model
+// for `participants`, at the default variances, on the item and contrast the power analysis
+// tests; it starts "WARNING:" when that effect is above a sixth of the item's scale range (or the
+// design detects nothing) and more participants are needed.
+std::string mixedModelDesignNote(const StudyProtocol& protocol, size_t participants);
+
 }  // namespace ddalab

@@ -323,7 +323,7 @@ std::vector<StudySession> simulateStudy(const StudyProtocol& protocol, const fs:
     const std::string name = participantName(first + static_cast<int>(p));
     StudySession session =
         StudySession::create(out / name, shared, name, first + static_cast<int>(p), std::nullopt,
-                             StudySession::IdOrigin::Generated);
+                             StudySession::IdOrigin::Generated, true);
     std::vector<PlayedStudyGame> played;
     for (size_t i = 0; i < plans[p].size(); ++i) {
       const PlannedGame& plan = plans[p][i];

@@ -870,7 +870,7 @@ int readRow(const JsonFields& fields, const StudyProtocol& protocol, int ordinal
 StudySession StudySession::create(const fs::path& folder,
                                   std::shared_ptr<const StudyProtocol> protocol,
                                   const std::string& participant, int ordinal,
-                                  std::optional<int> row, IdOrigin origin) {
+                                  std::optional<int> row, IdOrigin origin, bool simulated) {
   checkParticipant(participant, "participant");
   const fs::path file = folder / "session.json";
   if (fs::exists(file))
@@ -879,6 +879,7 @@ StudySession StudySession::create(const fs::path& folder,
   StudySession s = inMemory(std::move(protocol), participant, ordinal);
   s.folder_ = folder;
   s.idOrigin_ = origin;
+  s.simulated_ = simulated;
   if (row) {
     s.row_ = *row;
     s.plan_ = planGames(*s.protocol_, ordinal, *row);
@@ -891,6 +892,7 @@ StudySession StudySession::create(const fs::path& folder,
                   {"protocol_sha256", s.checksum_},
                   {"protocol", s.protocol_->document},
                   {"plan", planJson(*s.protocol_, s.plan_)}};
+  if (simulated) session["simulated"] = true;
   writeFileAtomically(file, session.dump(2) + "\n");
   syncFolder(folder);
   s.writeCsvs();
@@ -906,7 +908,7 @@ StudySession StudySession::read(const fs::path& folder) {
                                  kSessionFormat + "\"");
   JsonFields fields(session, source + ": $",
                     {"format", "participant", "id_origin", "ordinal", "row", "protocol_sha256",
-                     "protocol", "plan"});
+                     "protocol", "plan", "simulated"});
   StudySession s;
   s.folder_ = folder;
   s.protocol_ = std::make_shared<const StudyProtocol>(
@@ -922,6 +924,12 @@ StudySession StudySession::read(const fs::path& folder) {
     throw InputError(fields.at("id_origin"),
                      "expected \"given\" or \"generated\", got \"" + textExcerpt(origin) + "\"");
   s.idOrigin_ = origin == "generated" ? IdOrigin::Generated : IdOrigin::Given;
+  if (const Json* simulated = fields.find("simulated")) {
+    if (!simulated->is_boolean())
+      throw InputError(fields.at("simulated"),
+                       "expected true or false, got " + jsonExcerpt(*simulated));
+    s.simulated_ = simulated->get<bool>();
+  }
   s.ordinal_ = static_cast<int>(fields.integer("ordinal", 0, kMaxOrdinal));
   s.row_ = readRow(fields, *s.protocol_, s.ordinal_);
   s.plan_ = planGames(*s.protocol_, s.ordinal_, s.row_);
@@ -948,6 +956,7 @@ StudySession StudySession::inMemory(std::shared_ptr<const StudyProtocol> protoco
   s.ordinal_ = ordinal;
   s.row_ = cyclicRow(*s.protocol_, ordinal);
   s.plan_ = planGames(*s.protocol_, ordinal, s.row_);
+  s.simulated_ = true;
   return s;
 }
 
@@ -1038,7 +1047,8 @@ void StudySession::load() {
 SessionStep StudySession::step() const {
   if (declined_) return SessionStep::Declined;
   if (!dropoutReason_.empty()) return SessionStep::DroppedOut;
-  const StudyPages& pages = protocol_->pages;
+  // A simulated participant reads nothing: its pages are empty.
+  const StudyPages pages = simulated_ ? StudyPages{} : protocol_->pages;
   if (!pages.consent.empty() && !consent_) return SessionStep::Consent;
   if (!pages.demographics.empty() && !demographics_) return SessionStep::Demographics;
   if (!pages.instructions.empty() && !instructions_) return SessionStep::Instructions;

@@ -208,12 +208,13 @@ class StudySession {
                            const std::string& participant, IdOrigin origin = IdOrigin::Given);
   // Creates the session of `participant`, number `ordinal`, order row `row` (none: cyclicRow's),
   // in `folder`, which holds none (`study simulate` numbers thousands of participants without a
-  // log). Throws InputError, WriteError.
+  // log). A `simulated` participant (an AI) has no consent, demographics, instructions or
+  // debrief: its session goes straight to the games. Throws InputError, WriteError.
   static StudySession create(const std::filesystem::path& folder,
                              std::shared_ptr<const StudyProtocol> protocol,
                              const std::string& participant, int ordinal,
                              std::optional<int> row = std::nullopt,
-                             IdOrigin origin = IdOrigin::Given);
+                             IdOrigin origin = IdOrigin::Given, bool simulated = false);
   // Reads a session folder as it is (for the analysis and the researcher's view), checking every
   // file against the protocol it records; InputError naming the file, JSON path and expectation.
   static StudySession read(const std::filesystem::path& folder);
@@ -229,6 +230,8 @@ class StudySession {
   // The order row of the Latin square the plan follows (-1 for the order "random").
   int row() const { return row_; }
   IdOrigin idOrigin() const { return idOrigin_; }
+  // Whether an AI played the participant's seat (`study simulate`): no pages, no timing.
+  bool simulated() const { return simulated_; }
   // What the participant gave and when (none before they did, or when the protocol asks nothing).
   const std::optional<ResponseTiming>& consent() const { return consent_; }
   const std::optional<DemographicAnswers>& demographics() const { return demographics_; }
@@ -299,6 +302,7 @@ class StudySession {
   int ordinal_ = 0;
   int row_ = -1;
   IdOrigin idOrigin_ = IdOrigin::Given;
+  bool simulated_ = false;
   std::optional<ResponseTiming> consent_, instructions_, debrief_;
   bool declined_ = false;
   std::optional<DemographicAnswers> demographics_;

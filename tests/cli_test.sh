@@ -293,7 +293,7 @@ expect 2 "--out $work/pilot2: is the folder" "$ddalab" study analyze "$work/pilo
 expect 0 "wrote $work/tidy.csv (3 participants, ids hashed)" "$ddalab" study export "$work/pilot2" \
   --out "$work/tidy.csv" --hash-ids
 [ "$(wc -l <"$work/tidy.csv")" -eq $((3 * 6 * 5 + 1)) ] || fail "tidy.csv is not 3 x 6 games x 5 items"
-head -1 "$work/tidy.csv" | grep -q '^participant,order_row,period,condition,condition_number,game,game_seed,' ||
+head -1 "$work/tidy.csv" | grep -q '^participant,order_row,status,period,condition,condition_number,game,game_seed,decisions,decision_ms_median,' ||
   fail "tidy.csv has another header: $(head -1 "$work/tidy.csv")"
 grep -q '^p01,' "$work/tidy.csv" && fail "--hash-ids left a participant id in tidy.csv"
 expect 2 "--out: expected the CSV file" "$ddalab" study export "$work/pilot2"

@@ -101,6 +101,26 @@ TEST_CASE("the design warning names the participants a study needs", "[power]") 
   CHECK(participantsForWilcoxon(preregisteredLudo()) == 6);
 }
 
+TEST_CASE("the mixed model's design note warns when the detectable effect is too large",
+          "[power]") {
+  const StudyProtocol p = shippedLudo();
+  const std::string three = mixedModelDesignNote(p, 3), twelve = mixedModelDesignNote(p, 12);
+  CHECK_THAT(three, Catch::StartsWith("WARNING: the mixed model with 3 participants") &&
+                        Catch::Contains("more participants are needed"));
+  CHECK_THAT(twelve, Catch::StartsWith("  the mixed model with 12 participants") &&
+                         Catch::Contains("points on enjoyment (e-hillclimber - no-dda)"));
+  // The note's effect is minimumDetectableEffect's for the same model.
+  PowerModel model;
+  model.participants = 12;
+  const double mde = minimumDetectableEffect(p, model, 100).effect;
+  char effect[32];
+  std::snprintf(effect, sizeof effect, " detects %.2f points", mde);
+  CHECK_THAT(twelve, Catch::Contains(effect));
+  CHECK(mde < 1.0);  // a sixth of 1-7
+  model.participants = 3;
+  CHECK(minimumDetectableEffect(p, model, 100).effect > 1.0);
+}
+
 TEST_CASE("hostile power options are refused", "[power]") {
   const StudyProtocol p = shippedLudo();
   PowerModel m = planted(12, 0.5);

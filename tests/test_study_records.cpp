@@ -12,6 +12,7 @@
 #include "results/file_io.h"
 #include "studies/allocation.h"
 #include "studies/export.h"
+#include "studies/simulate.h"
 #include "tests/support.h"
 
 using namespace ddalab;
@@ -338,7 +339,7 @@ TEST_CASE("generated ids are pseudonyms from the OS's random source", "[study][r
   CHECK(StudySession::read(dir.path() / id).idOrigin() == StudySession::IdOrigin::Generated);
 }
 
-TEST_CASE("the export carries status, demographics, decision and answer times; given ids hashed",
+TEST_CASE("the export carries status, demographics, decision and answer times, given ids hashed",
           "[study][records][export]") {
   const TempDir dir;
   const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
@@ -353,9 +354,15 @@ TEST_CASE("the export carries status, demographics, decision and answer times; g
     g.saveGame(first, recordOf(first), Json::object());
     g.saveAnswers(first.index, {std::vector<double>(p.items.size(), 2), ""});
     g.recordDropout("withdrawn");
+    StudySession::open(dir.path() / "dee", p, "dee").recordConsent(false, timing(100));
   }
   const std::vector<fs::path> folders = {dir.path()};
   const StudySessions study = readStudySessions(folders);
+  // The declined session is counted, not analysed.
+  CHECK(study.sessions.size() == 2);
+  CHECK(study.flow.text() ==
+        "3 sessions: 1 declined consent, 1 dropped out (withdrawn 1), 1 complete; analysed: the 2 "
+        "with an answered game");
   const std::string csv = tidyExportCsv(study, false);
   std::istringstream in(csv);
   std::string line;
@@ -373,4 +380,24 @@ TEST_CASE("the export carries status, demographics, decision and answer times; g
   CHECK_THAT(csv, Catch::Contains(",dropped out: withdrawn,25-34,weekly,"));
   CHECK_THAT(csv, Catch::Contains(",0,NA,"));  // the untimed game: no decisions
   CHECK_THAT(csv, Catch::Contains(",NA,NA,NA,NA\n"));
+}
+
+TEST_CASE("a simulated participant reads no pages: its session goes straight to the games",
+          "[study][records]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  StudySimulation simulation;
+  simulation.participants = 2;
+  simulation.threads = 1;
+  simulateStudy(p, dir.path() / "s", simulation);
+  const std::vector<fs::path> folders = {dir.path() / "s"};
+  const StudySessions study = readStudySessions(folders);
+  CHECK(study.flow.text() == "2 sessions: 2 complete; analysed: the 2 with an answered game");
+  for (const StudySession& s : study.sessions) {
+    CHECK(s.simulated());
+    CHECK(s.step() == SessionStep::Complete);
+    CHECK_FALSE(s.consent());
+  }
+  // A person's session of the same protocol starts with the consent.
+  CHECK(StudySession::open(dir.path() / "s" / "ann", p, "ann").step() == SessionStep::Consent);
 }

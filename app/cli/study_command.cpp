@@ -32,10 +32,12 @@ constexpr const char* kStudyUsage =
 // size) how many participants its tests need.
 void printDesignWarning(const StudyProtocol& protocol, std::optional<int> participants) {
   if (!participants) {
+    for (size_t n : {12, 24, 48}) std::cout << mixedModelDesignNote(protocol, n) << "\n";
     std::cout << "  the Wilcoxon check needs at least " << participantsForWilcoxon(protocol)
               << " participants to reach alpha " << protocol.analysis.alpha << "\n";
     return;
   }
+  std::cout << mixedModelDesignNote(protocol, static_cast<size_t>(*participants)) << "\n";
   const std::string warning = designWarning(protocol, static_cast<size_t>(*participants));
   if (!warning.empty()) std::cout << warning << "\n";
 }

@@ -472,6 +472,32 @@ std::string HexaLinesState::toString() const {
   return out.str();
 }
 
+Json HexaLinesState::observationJson(int player) const {
+  Json cells = Json::array();
+  for (int field = 0; field < fields(); ++field) {
+    const Cell& c = cell(field);
+    const Hex hex = board().hexOf(field);
+    Json entry = {{"q", hex.q}, {"r", hex.r}};
+    if (!c.empty()) {
+      Json colours = Json::array();
+      for (int s = 0; s < c.shape.segments(); ++s) colours.push_back(c.colour[s]);
+      entry["shape"] = c.shape.text();
+      entry["owner"] = c.owner;
+      entry["colours"] = colours;
+    }
+    cells.push_back(entry);
+  }
+  const bool revealed = !isTerminal() && revealedClass_ >= 0;
+  (void)player;  // every seat sees the same
+  return {{"radius", board().radius()},
+          {"fields", fields()},
+          {"centre", board().centre()},
+          {"cells", cells},
+          {"alive", alive_},
+          {"player", player_},
+          {"revealed", revealed ? Json(revealed_.text()) : Json()}};
+}
+
 void HexaLinesState::placeForTest(int field, const Shape& shape, int owner) {
   const int shapeClass = classIndex(shape);
   uncolour(field);

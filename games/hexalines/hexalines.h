@@ -111,6 +111,9 @@ class HexaLinesState final : public State {
   bool isPass(Action) const override { return false; }
   std::string actionToString(Action action) const override;
   std::string toString() const override;
+  // Everything a seat sees (HexaLines hides nothing but the cells to come): the board's cells,
+  // who lives, who is on turn and the revealed cell (docs/web-api.md).
+  Json observationJson(int player) const override;
   bool isOut(int p) const override { return !alive_[p]; }
   // A rotation's result does not depend on the cell the environment dealt.
   bool outcomeMatters(Action action) const override { return isAdd(action); }

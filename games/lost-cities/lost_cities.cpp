@@ -385,6 +385,47 @@ std::string LostCitiesState::toString() const {
   return describe(-1);
 }
 
+namespace {
+
+// The kinds of `set`, per colour wagers first then numbers rising (as the GUI lays them out).
+Json kindsOf(const CardSet& set) {
+  Json kinds = Json::array();
+  forEachCard(set, [&](int kind) { kinds.push_back(kind); });
+  return kinds;
+}
+
+// Each colour's cards of `set`, colour by colour.
+Json byColour(const CardSet& set) {
+  Json colours = Json::array();
+  for (int c = 0; c < kColours; ++c) {
+    CardSet one;
+    one.numbers[c] = set.numbers[c];
+    one.wagers[c] = set.wagers[c];
+    colours.push_back(kindsOf(one));
+  }
+  return colours;
+}
+
+}  // namespace
+
+Json LostCitiesState::observationJson(int player) const {
+  const int opponent = 1 - player;
+  Json piles = Json::array();
+  for (int c = 0; c < kColours; ++c)
+    piles.push_back({{"top", pileSize(c) ? Json(pileCard(c, pileSize(c) - 1)) : Json()},
+                     {"size", pileSize(c)}});
+  return {{"deck", deckSize_},
+          {"you",
+           {{"hand", kindsOf(hands_[player])},
+            {"expeditions", byColour(expeditions_[player])},
+            {"score", score(player)}}},
+          {"opponent",
+           {{"handSize", hands_[opponent].size()},
+            {"expeditions", byColour(expeditions_[opponent])},
+            {"score", score(opponent)}}},
+          {"piles", piles}};
+}
+
 std::unique_ptr<State> LostCitiesGame::newGame(uint64_t setupSeed) const {
   return std::make_unique<LostCitiesState>(config_, setupSeed);
 }

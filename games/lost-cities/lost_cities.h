@@ -164,6 +164,9 @@ class LostCitiesState final : public State {
   // A seat sees its own hand, both expeditions, the piles, the deck's size and the cards the
   // other seat took from the piles; not the other hand, the deck or a draw into the other hand.
   std::string observationString(int player) const override;
+  // What ddalab-gui's study mode shows the seat: its hand, both expeditions and scores, the
+  // opponent's hand size, each pile's top card and size, the deck's size (docs/web-api.md).
+  Json observationJson(int player) const override;
   bool outcomeVisibleTo(int player) const override { return player == player_; }
   bool outcomesPublic() const override { return false; }
   std::string hiddenOutcomeString() const override;

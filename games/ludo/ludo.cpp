@@ -356,6 +356,24 @@ std::string LudoState::toString() const {
   return out.str();
 }
 
+Json LudoState::observationJson(int player) const {
+  Json seats = Json::array();
+  for (int p = 0; p < numPlayers(); ++p) {
+    const int seat = seatOf(p);
+    Json pieces = Json::array();
+    for (int r : pieces_[seat]) pieces.push_back(r);
+    seats.push_back({{"player", p}, {"seat", seat}, {"pieces", pieces}});
+  }
+  Json safe = Json::array();
+  for (int square = 0; square < kRing; ++square)
+    if (config_.isSafe(square)) safe.push_back(square);
+  return {{"players", numPlayers()},
+          {"yourSeat", seatOf(player)},
+          {"seats", seats},
+          {"safe", safe},
+          {"roll", roll_}};
+}
+
 std::unique_ptr<State> LudoGame::newGame(uint64_t) const {
   return std::make_unique<LudoState>(config_);  // Ludo's set-up is fixed: no random deal
 }

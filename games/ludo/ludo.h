@@ -67,6 +67,9 @@ class LudoState final : public State {
   bool isPass(Action action) const override { return action == kPass; }
   std::string actionToString(Action action) const override;
   std::string toString() const override;
+  // Everything (Ludo hides nothing): the pieces of every seat that plays, the safe squares, the
+  // roll (docs/web-api.md).
+  Json observationJson(int player) const override;
 
   // Turns the seat still needs, in exact units of 1/21 turn (games/ludo.md heuristic).
   int turnsNeededUnits(int seat) const { return unitsWith(seat, pieces_[seat], opponentsOf(seat)); }

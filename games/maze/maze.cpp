@@ -529,6 +529,24 @@ std::string MazeState::toString() const {
   return text + status.str();
 }
 
+Json MazeState::observationJson(int) const {
+  Json rows = Json::array();
+  for (int y = 0; y < height(); ++y) {
+    std::string row;
+    for (int x = 0; x < width(); ++x) row += symbolOf(tiles_[index(x, y)]);
+    rows.push_back(row);
+  }
+  const Json pending = pending_ >= 0 ? Json{{"x", xOf(pending_)}, {"y", yOf(pending_)}} : Json();
+  return {{"width", width()},
+          {"height", height()},
+          {"rows", rows},
+          {"explorer", {{"x", xOf(player_)}, {"y", yOf(player_)}}},
+          {"stepsLeft", steps_},
+          {"marks", {{"active", active_}, {"defused", defused_}, {"vanished", vanishedMarks()}}},
+          {"pendingDoor", pending},
+          {"won", won()}};
+}
+
 double explorerBestReply(const MazeState& state) {
   if (state.actor() != 0) return state.value(0);
   thread_local std::vector<Action> legal;

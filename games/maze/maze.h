@@ -166,6 +166,9 @@ class MazeState final : public State {
   bool isPass(Action) const override { return false; }
   std::string actionToString(Action action) const override;
   std::string toString() const override;
+  // The grid as the explorer sees it (every tile built so far, the marks), the explorer, the
+  // steps and marks left (docs/web-api.md); never the seed that colours future doors.
+  Json observationJson(int player) const override;
   // scoreOutcomesForOpponent: minus the explorer's best one-move reply after each outcome.
   bool scoreOutcomesAsOpponent(std::span<const Outcome> outcomes,
                                std::span<double> scores) const override;

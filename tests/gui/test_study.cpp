@@ -243,6 +243,14 @@ class StudyTest : public QObject {
     QVERIFY(!analysis.fitVerdict.empty());
     QVERIFY(verdictShown);
     QCOMPARE(unreliableShown, !analysis.fitReliable);
+    // The participants' flow and every note are shown, wrapped: the dialog stays 1024 wide.
+    bool flowShown = false;
+    for (const QLabel* label : view.findChildren<QLabel*>())
+      flowShown = flowShown || label->text() ==
+                                   "Participants: 6 sessions: 6 complete; analysed: "
+                                   "the 6 with an answered game";
+    QVERIFY(flowShown);
+    QVERIFY2(view.width() <= 1024, qPrintable(QString::number(view.width())));
     screenshot(view, "study-analysis.png");
     view.tabs()->setCurrentIndex(2);
     screenshot(view, "study-correlations.png");
