@@ -23,7 +23,9 @@
 
 #include "app/gui/main_window.h"
 #include "app/gui/play/play_mode.h"
+#include "app/gui/study/demographics_page.h"
 #include "app/gui/study/questionnaire.h"
+#include "app/gui/study/study_pages.h"
 #include "app/gui/study/study_run.h"
 #include "tests/gui/gui_support.h"
 
@@ -93,11 +95,53 @@ inline void answerByClicks(Questionnaire& q, const StudyProtocol& protocol, int 
   QTest::mouseClick(q.submit(), Qt::LeftButton);
 }
 
-// Plays the current game of `run` by clicks until its questionnaire opens.
+// Answers the demographics page by clicks: item i its option (i + 1) % its count, the buttons'
+// Submit enabled only once every item is answered.
+inline void answerDemographics(DemographicsPage& page, const std::vector<DemographicItem>& items,
+                               std::vector<std::string>* chosen = nullptr) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    QVERIFY(!page.submit()->isEnabled());
+    const size_t o = (i + 1) % items[i].options.size();
+    if (QAbstractButton* b = page.option(i, o)) {
+      QTest::mouseClick(b, Qt::LeftButton);
+    } else {
+      QComboBox* list = page.list(i);
+      QVERIFY(list && list->currentIndex() < 0);
+      list->setCurrentIndex(static_cast<int>(o));  // as a person picks from the list
+    }
+    if (chosen) chosen->push_back(items[i].options[o]);
+  }
+  QVERIFY(page.submit()->isEnabled());
+}
+
+// Answers the page `run` shows, not a questionnaire, as a participant who goes on: agrees to the
+// consent, answers the demographics, reads the instructions or the debrief.
+inline void passPage(StudyRun& run) {
+  StudyPage* page = run.page();
+  if (auto* consent = qobject_cast<ConsentPage*>(page)) {
+    QTest::mouseClick(consent->agreeButton(), Qt::LeftButton);
+  } else if (auto* d = qobject_cast<DemographicsPage*>(page)) {
+    answerDemographics(*d, run.session().protocol().pages.demographics);
+    QTest::mouseClick(d->submit(), Qt::LeftButton);
+  } else {
+    QTest::mouseClick(page->buttons().front(), Qt::LeftButton);
+  }
+}
+
+// Plays the current game of `run` by clicks until its questionnaire opens (agreeing to and
+// reading the pages before the first game).
 inline void playToQuestions(MainWindow& window, StudyRun& run, std::mt19937& random) {
   PlayMode& mode = *window.playMode();
   while (!run.questionnaire()) {
     QVERIFY(waitForTurnOrQuestions(window, run));
+    const SessionStep step = run.session().step();
+    if (run.page() && (step == SessionStep::Consent || step == SessionStep::Demographics ||
+                       step == SessionStep::Instructions)) {
+      passPage(run);
+      if (QTest::currentTestFailed()) return;
+      QTRY_VERIFY(run.session().step() != step);
+      continue;
+    }
     if (run.page() || run.over()) return;
     clickAMove(*mode.view(), *mode.session(), random);
     if (QTest::currentTestFailed()) return;

@@ -40,7 +40,7 @@ DemographicsPage::DemographicsPage(const std::vector<DemographicItem>& items, QW
       auto* b = new QRadioButton(QString::fromStdString(item.options[o]), content);
       b->setObjectName(QString("item%1_%2").arg(i).arg(o));
       group->addButton(b, static_cast<int>(o));
-      row->addWidget(b, static_cast<int>(o / 3), static_cast<int>(o % 3));
+      row->addWidget(b, static_cast<int>(o / 3), static_cast<int>(o % 3), Qt::AlignLeft);
     }
     connect(group, &QButtonGroup::idToggled, this, [this] { refresh(); });
     layout->addLayout(row);
