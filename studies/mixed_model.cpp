@@ -296,9 +296,16 @@ std::optional<Design> design(const MixedData& data, std::string& why) {
   return d;
 }
 
+// The t quantile for a 95 % interval; NaN (no interval) when df is so small that the quantile
+// overflows (a Satterthwaite df near 0: two participants with one game a condition), instead of
+// Boost's overflow_error ending the analysis.
 double tQuantile975(double df) {
   if (!(df > 0) || !std::isfinite(df)) return 1.959963984540054;
-  return boost::math::quantile(boost::math::students_t_distribution<double>(df), 0.975);
+  using Quiet = boost::math::policies::policy<
+      boost::math::policies::overflow_error<boost::math::policies::ignore_error>>;
+  const double q =
+      boost::math::quantile(boost::math::students_t_distribution<double, Quiet>(df), 0.975);
+  return std::isfinite(q) ? q : std::nan("");
 }
 
 }  // namespace

@@ -231,7 +231,13 @@ expect 2 "link.json: is a symbolic link" "$ddalab" sweep expand "$sweep" --out "
 # User studies: a protocol is validated (its mistakes named by file and JSON path), simulated
 # participants' sessions are analysed, and the power of the shipped Ludo protocol is estimated.
 study="$src/studies/protocols/user-study-ludo.json"
-expect 0 "ok (3 conditions x 2 games" "$ddalab" study validate "$study"
+# One run checks what validate prints (its design note simulates studies: the sanitizer stage
+# pays for every run).
+validated=$("$ddalab" study validate "$study" 2>&1) || fail "study validate $study failed: $validated"
+for pattern in "ok (3 conditions x 2 games" "needs at least 10 participants" \
+  "the mixed model with 24 participants (default variances, 100 simulated studies) detects"; do
+  grep -qF -- "$pattern" <<<"$validated" || fail "study validate printed no '$pattern': $validated"
+done
 sed 's/"latin-square"/"alphabetical"/' "$study" >"$work/bad-study.json"
 expect 2 "bad-study.json: \$.order.scheme: expected \"latin-square\"" "$ddalab" study validate "$work/bad-study.json"
 # Instruments (issue 38): the GEQ ships without its texts and validate says so; an unknown one is
@@ -293,7 +299,7 @@ expect 2 "--out $work/pilot2: is the folder" "$ddalab" study analyze "$work/pilo
 expect 0 "wrote $work/tidy.csv (3 participants, ids hashed)" "$ddalab" study export "$work/pilot2" \
   --out "$work/tidy.csv" --hash-ids
 [ "$(wc -l <"$work/tidy.csv")" -eq $((3 * 6 * 5 + 1)) ] || fail "tidy.csv is not 3 x 6 games x 5 items"
-head -1 "$work/tidy.csv" | grep -q '^participant,order_row,period,condition,condition_number,game,game_seed,' ||
+head -1 "$work/tidy.csv" | grep -q '^participant,order_row,status,period,condition,condition_number,game,game_seed,decisions,decision_ms_median,' ||
   fail "tidy.csv has another header: $(head -1 "$work/tidy.csv")"
 grep -q '^p01,' "$work/tidy.csv" && fail "--hash-ids left a participant id in tidy.csv"
 expect 2 "--out: expected the CSV file" "$ddalab" study export "$work/pilot2"
@@ -327,7 +333,6 @@ expect 0 "WARNING: 6 participants .* at least 10 participants are needed" "$ddal
 expect 0 "detected" "$ddalab" study simulate "$study" -n 6 --power 2 --power-games
 expect 0 "WARNING: 6 participants" "$ddalab" study validate "$study" -n 6
 "$ddalab" study validate "$study" -n 48 | grep -q WARNING && fail "study validate warned about 48 participants"
-expect 0 "needs at least 10 participants" "$ddalab" study validate "$study"
 expect 0 "WARNING: 3 participants cannot" "$ddalab" study analyze "$work/pilot2"
 expect 2 "--participant-sd: expected a finite standard deviation" "$ddalab" study simulate "$study" \
   -n 6 --power 2 --participant-sd=-1

@@ -466,3 +466,20 @@ TEST_CASE(
   WARN("participant x condition SD 0.5, three games a period: mixed model rejects "
        << several.mixedRejected << " of 400 (the known limit of (1 | participant))");
 }
+
+TEST_CASE("a Satterthwaite df near 0 gives no interval instead of ending the analysis", "[mixed]") {
+  // Two participants, one game a condition (a study analysed by `ddalab serve`'s helper ended
+  // with Boost's students_t_quantile overflow_error): the answers of its 'manipulated' item.
+  const MixedData d{{"p01", "p02"},
+                    {"no-dda", "e-hillclimber"},
+                    {"1", "2"},
+                    {{0, 0, 0, 5}, {0, 1, 1, 2}, {1, 1, 0, 5}, {1, 0, 1, 5}}};
+  const std::optional<MixedFit> fit = fitMixedModel(d);
+  REQUIRE(fit);
+  MixedContrast c;
+  REQUIRE_NOTHROW(c = conditionDifference(*fit, 0, 1, "no-dda - e-hillclimber"));
+  CHECK(c.df < 1e-3);
+  CHECK(std::isnan(c.low));
+  CHECK(std::isnan(c.high));
+  CHECK(c.estimate == Approx(1.5));
+}

@@ -339,7 +339,7 @@ TEST_CASE("generated ids are pseudonyms from the OS's random source", "[study][r
   CHECK(StudySession::read(dir.path() / id).idOrigin() == StudySession::IdOrigin::Generated);
 }
 
-TEST_CASE("the export carries status, demographics, decision and answer times; given ids hashed",
+TEST_CASE("the export carries status, demographics, decision and answer times, given ids hashed",
           "[study][records][export]") {
   const TempDir dir;
   const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");

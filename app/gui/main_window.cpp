@@ -323,6 +323,12 @@ void MainWindow::runStudy(StudySession session) {
     lockForStudy(false);  // the researcher's again; the board still says thank you
     statusBar()->showMessage("The study session is complete: every game is kept with its answers");
   });
+  connect(study_, &StudyRun::ended, this, [this] {
+    lockForStudy(false);
+    statusBar()->showMessage("The study session has ended: " +
+                             QString::fromStdString(study_->session().dropoutReason()) +
+                             " (recorded)");
+  });
   lockForStudy(true);
   study_->next();
 }
@@ -364,12 +370,12 @@ void MainWindow::endStudy() {
 
 bool MainWindow::leaveStudy(const QString& what) {
   if (!study_) return true;
-  if (!study_->session().complete() &&
+  if (!study_->over() &&
       QMessageBox::question(this, "Study session",
                             what + " leaves the study session of participant " +
                                 QString::fromStdString(study_->session().participant()) +
-                                ". Every game answered so far is kept, and the session resumes "
-                                "at the next game when it is opened again. Go on?",
+                                ". Every page and game answered so far is kept, and the session "
+                                "resumes where it stopped when it is opened again. Go on?",
                             QMessageBox::Yes | QMessageBox::Cancel,
                             QMessageBox::Cancel) != QMessageBox::Yes)
     return false;

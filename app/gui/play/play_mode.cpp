@@ -286,6 +286,13 @@ void PlayMode::setShowHidden(bool show) {
 }
 
 void PlayMode::refresh() {
+  if (!replay_ && !session_->started() && studyFinal_) {  // a study's page before any game
+    PanelContent content;
+    content.heading = studyLabel_;
+    content.gainsHidden = true;
+    panel_->show(content);
+    return;
+  }
   if (replay_ || !session_->started() || session_->thinking()) return;
   const Match& match = session_->match();
   const State& state = match.state();
@@ -330,6 +337,11 @@ void PlayMode::setStudyLabel(const QString& label, bool final) {
   for (QWidget* w : notInStudies_) w->setVisible(label.isEmpty());
   panel_->setEnvironmentShown(label.isEmpty());
   if (!label.isEmpty()) pause_->setChecked(false);
+  // Between a study's games (its pages before the first, its end) the board behind stands still
+  // and there is nothing to pause.
+  const bool still = !label.isEmpty() && final;
+  pause_->setVisible(!still);
+  session_->setPaused(still);
   if (entering) {  // the researcher's slider stays as it was
     session_->setDelay(kStudyPaceMs);
     session_->setFixedPace(true);

@@ -49,8 +49,9 @@ class PlayMode : public QWidget {
   // the panel shows only the players, the AIs and the environment move at the fixed kStudyPaceMs
   // however long they think (GameSession::setFixedPace; no "thinks" message), and of the play
   // bar only the pause is offered (no seed, no pace, no step). An empty label returns to the
-  // ordinary game mode with the researcher's pace and a fresh seed. `final`: the session is over,
-  // the heading says `label` alone (not the last game's state).
+  // ordinary game mode with the researcher's pace and a fresh seed. `final`: no game of the study
+  // is played now (its pages before the first, its end): the heading says `label` alone (not the
+  // game's state), the game behind stands still, and there is no pause.
   void setStudyLabel(const QString& label, bool final = false);
   bool studyMode() const { return !studyLabel_.isEmpty(); }
   // Whether the game shown was started as a study's game (its settings are a hidden condition).

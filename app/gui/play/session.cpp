@@ -54,8 +54,15 @@ void GameSession::start(const GameSetup& setup) {
   recorder_ = std::make_unique<TraceRecorder>(trace_, match_->state(), &experiment_.coefficients);
   match_->addObserver(recorder_.get());
   lastMove_.reset();
-  emit changed();
+  decisions_.clear();
+  turn_.reset();
+  shown();
   scheduleNext();
+}
+
+void GameSession::shown() {
+  if (personToMove() && !turn_.running()) turn_.start(paused_);
+  emit changed();
 }
 
 Json GameSession::traceLine() const {
@@ -75,9 +82,13 @@ std::vector<Action> GameSession::legal() {
 }
 
 bool GameSession::act(Action action) {
-  if (!personToMove() || !match_->applyIfLegal(action)) return false;
+  if (!personToMove()) return false;
+  const int round = match_->tracker().rounds();
+  const int seat = match_->actor();
+  if (!match_->applyIfLegal(action)) return false;
   personMoved_ = true;
-  emit changed();
+  if (turn_.running()) decisions_.push_back({round, seat, action, turn_.stop()});
+  shown();
   scheduleNext();
   return true;
 }
@@ -88,6 +99,7 @@ void GameSession::setDelay(int milliseconds) {
 
 void GameSession::setPaused(bool paused) {
   paused_ = paused;
+  turn_.setPaused(paused);
   if (paused)
     pace_.stop();
   else if (held_ && !hold_.isActive())
@@ -192,8 +204,9 @@ void GameSession::applyChosen(Action action) {
     if (const EnvironmentDecision* d = match_->lastDecision()) move.decision = *d;
     lastMove_ = std::move(move);
   }
+  turn_.reset();  // a seat decided for the person (fastForward) is no decision of theirs
   match_->apply(action);
-  emit changed();
+  shown();
   scheduleNext();
 }
 

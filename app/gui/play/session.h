@@ -12,9 +12,11 @@
 #include <thread>
 #include <vector>
 
+#include "app/gui/play/turn_clock.h"
 #include "core/match.h"
 #include "experiments/batch.h"
 #include "experiments/lineup.h"
+#include "studies/timing.h"
 
 namespace ddalab::gui {
 
@@ -63,6 +65,11 @@ class GameSession : public QObject {
   std::vector<Action> legal();
   // Applies a person's action; false (nothing changes) when it is not legal now.
   bool act(Action action);
+  // The persons' decisions of this game so far, in order, each with its round, seat, action and
+  // timing: shown when the board first showed it was their move (under a fixed pace, when the
+  // held decision before it was released), answered when act() applied it; response_ms leaves
+  // out the time the game was paused.
+  const std::vector<DecisionTiming>& personDecisions() const { return decisions_; }
   // The environment's last decision (null before the first).
   const EnvironmentMove* lastEnvironmentMove() const { return lastMove_ ? &*lastMove_ : nullptr; }
   // The game as a line of a detailed trace file (docs/trace-format.md; the seats people play in
@@ -103,6 +110,8 @@ class GameSession : public QObject {
   // under a fixed pace held until delay() has passed (and while paused).
   void decided(Action action, qint64 elapsedMs);
   void releaseHeld();
+  // The board now shows the position: a person's turn that begins here starts its clock.
+  void shown();
 
   GameSetup setup_;
   Experiment experiment_;
@@ -112,6 +121,8 @@ class GameSession : public QObject {
   std::unique_ptr<TraceRecorder> recorder_;  // writes trace_ (observes match_)
   Lineup lineup_;                            // null players for a person's seats
   std::optional<EnvironmentMove> lastMove_;
+  TurnClock turn_;                         // the person's turn shown now
+  std::vector<DecisionTiming> decisions_;  // the persons', this game
   QTimer pace_;
   QTimer hold_;                 // a fixed pace's wait before a held decision is shown
   std::optional<Action> held_;  // a decision computed and not yet shown

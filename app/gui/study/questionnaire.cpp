@@ -18,18 +18,9 @@
 namespace ddalab::gui {
 
 Questionnaire::Questionnaire(const StudyProtocol& protocol, const QString& heading, QWidget* parent)
-    : QDialog(parent),
-      protocol_(protocol),
-      submit_(new QPushButton("Submit", this)),
-      missing_(new QLabel(this)) {
-  setWindowTitle("About the game you just played");
-  setWindowFlags(windowFlags() & ~Qt::WindowCloseButtonHint);
-  auto* layout = new QVBoxLayout(this);
-  auto* title = new QLabel(heading + ": please answer every question about the game.", this);
-  QFont bold = title->font();
-  bold.setBold(true);
-  title->setFont(bold);
-  layout->addWidget(title);
+    : StudyPage("About the game you just played",
+                heading + ": please answer every question about the game.", parent),
+      protocol_(protocol) {
   // The items scroll (a 14-item instrument is taller than a laptop's screen); the comment and
   // Submit stay in view below them.
   auto* items = new QWidget;
@@ -53,38 +44,35 @@ Questionnaire::Questionnaire(const StudyProtocol& protocol, const QString& headi
     grid->addWidget(end(item.high), row++, 2);
   }
   moved_.assign(protocol.items.size(), false);
-  scroll_ = new QScrollArea(this);
-  scroll_->setWidget(items);
-  scroll_->setWidgetResizable(true);
-  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  changedMs_.assign(protocol.items.size(), 0);
+  scroll_ = addScrolling(items);
   // Laid out with the scroll bar's room always kept: a bar that appears after the items were laid
   // out narrowed the view under them and cut the anchors on the right ("very difficul").
   scroll_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
-  scroll_->setFrameShape(QFrame::NoFrame);
-  layout->addWidget(scroll_, 1);
   if (protocol.comment) {
-    layout->addWidget(new QLabel("Anything else about this game? (optional)", this));
+    body()->addWidget(new QLabel("Anything else about this game? (optional)", this));
     comment_ = new QPlainTextEdit(this);
     comment_->setMaximumHeight(70);
-    layout->addWidget(comment_);
+    body()->addWidget(comment_);
   }
-  missing_->setStyleSheet("color: #8a5a00");
-  layout->addWidget(missing_);
-  auto* buttons = new QHBoxLayout;
-  buttons->addStretch();
+  addMissingLine();
+  submit_ = addButton("Submit");
   submit_->setDefault(true);
-  buttons->addWidget(submit_);
-  layout->addLayout(buttons);
   connect(submit_, &QPushButton::clicked, this, &QDialog::accept);
   refresh();
   fitOnScreen(items);  // a first guess; showEvent measures again
 }
 
 void Questionnaire::showEvent(QShowEvent* event) {
-  QDialog::showEvent(event);
+  StudyPage::showEvent(event);
   if (fitted_) return;
   fitted_ = true;
   fitOnScreen(scroll_->widget());
+}
+
+void Questionnaire::changed(size_t item) {
+  changedMs_[item] = shownMs();
+  refresh();
 }
 
 QLayout* Questionnaire::addPoints(size_t i, const StudyItem& item, QWidget* parent) {
@@ -113,7 +101,9 @@ QLayout* Questionnaire::addPoints(size_t i, const StudyItem& item, QWidget* pare
     }
     scale->addLayout(point);
   }
-  connect(group, &QButtonGroup::idClicked, this, [this] { refresh(); });
+  connect(group, &QButtonGroup::idToggled, this, [this, i](int, bool on) {
+    if (on) changed(i);
+  });
   groups_.push_back(group);
   sliders_.push_back(nullptr);
   return scale;
@@ -131,7 +121,7 @@ QLayout* Questionnaire::addSlider(size_t i, const StudyItem& item, QWidget* pare
   connect(s, &QSlider::valueChanged, this, [this, i, value](int v) {
     moved_[i] = true;
     value->setText(QString::number(v));
-    refresh();
+    changed(i);
   });
   scale->addWidget(s);
   scale->addWidget(value);
@@ -148,22 +138,15 @@ void Questionnaire::fitOnScreen(QWidget* items) {
   ensurePolished();
   scroll_->setMinimumWidth(std::max(items->sizeHint().width(), items->minimumSizeHint().width()) +
                            scroll_->verticalScrollBar()->sizeHint().width());
-  const QSize room =
-      parentWidget() ? parentWidget()->window()->size() : screen()->availableGeometry().size();
   const int chrome = sizeHint().height() - scroll_->sizeHint().height();
-  const int wanted = chrome + items->sizeHint().height() + 4;
-  const int width = std::min(items->sizeHint().width() + 40, room.width() - 40);
-  resize(std::max(width, minimumSizeHint().width()), std::min(wanted, room.height() - 40));
+  fitWithin({items->sizeHint().width() + 40, chrome + items->sizeHint().height() + 4});
 }
 
 void Questionnaire::refresh() {
   int open = 0;
   for (size_t i = 0; i < protocol_.items.size(); ++i)
     open += groups_[i] ? groups_[i]->checkedId() < 0 : !moved_[i];
-  submit_->setEnabled(open == 0);
-  missing_->setText(
-      open == 0 ? QString()
-                : QString("%1 question%2 still to answer").arg(open).arg(open == 1 ? "" : "s"));
+  stillToAnswer(open, submit_);
 }
 
 StudyAnswers Questionnaire::answers() const {
@@ -171,6 +154,8 @@ StudyAnswers Questionnaire::answers() const {
   for (size_t i = 0; i < protocol_.items.size(); ++i)
     a.values.push_back(groups_[i] ? groups_[i]->checkedId() : sliders_[i]->value());
   if (comment_) a.comment = comment_->toPlainText().toStdString();
+  a.timing = timing();
+  a.itemMs = changedMs_;
   return a;
 }
 

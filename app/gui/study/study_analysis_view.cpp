@@ -67,8 +67,14 @@ StudyAnalysisView::StudyAnalysisView(StudyAnalysis analysis, QWidget* parent)
   tabs_->addTab(coefficientsTab(), "Fitted coefficients");
   if (!analysis_.reliability.empty()) tabs_->addTab(reliabilityTab(), "Reliability");
   auto* layout = new QVBoxLayout(this);
-  for (const std::string& note : analysis_.notes)
-    layout->addWidget(new QLabel("Note: " + QString::fromStdString(note), this));
+  // Wrapped: a note is a sentence or two, and an unwrapped one widened the dialog past the screen.
+  const auto addLine = [&](const QString& text) {
+    auto* label = new QLabel(text, this);
+    label->setWordWrap(true);
+    layout->addWidget(label);
+  };
+  if (!analysis_.flow.empty()) addLine("Participants: " + QString::fromStdString(analysis_.flow));
+  for (const std::string& note : analysis_.notes) addLine("Note: " + QString::fromStdString(note));
   layout->addWidget(tabs_);
   resize(1000, 680);
 }

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/study/study_analysis_view.h"
+#include "studies/allocation.h"
 #include "studies/analysis.h"
 
 namespace ddalab::gui {
@@ -30,18 +31,37 @@ fs::path sessionFolder(const QString& studyFolder, const QString& id) {
 
 namespace {
 
-// A line edit with a Browse… button beside it.
-QWidget* withBrowse(QLineEdit* edit, QWidget* parent, std::function<QString()> pick) {
-  auto* row = new QWidget(parent);
+// A line edit with `button` beside it.
+QWidget* withButton(QLineEdit* edit, QPushButton* button) {
+  auto* row = new QWidget(edit->parentWidget());
   auto* layout = new QHBoxLayout(row);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(edit, 1);
-  auto* browse = new QPushButton("Browse…", row);
-  QObject::connect(browse, &QPushButton::clicked, row, [edit, pick] {
+  layout->addWidget(button);
+  return row;
+}
+
+// A line edit with a Browse… button beside it that fills in what `pick` chose.
+QWidget* withBrowse(QLineEdit* edit, QWidget* parent, std::function<QString()> pick) {
+  auto* browse = new QPushButton("Browse…", parent);
+  QObject::connect(browse, &QPushButton::clicked, parent, [edit, pick] {
     if (const QString chosen = pick(); !chosen.isEmpty()) edit->setText(chosen);
   });
-  layout->addWidget(browse);
-  return row;
+  return withButton(edit, browse);
+}
+
+// What the sessions list says of a session: where it stands.
+QString statusText(const StudySession& s) {
+  switch (s.step()) {
+    case SessionStep::Complete:
+      return "complete";
+    case SessionStep::Declined:
+      return "consent declined";
+    case SessionStep::DroppedOut:
+      return "dropped out: " + QString::fromStdString(s.dropoutReason());
+    default:
+      return QString("%1 of %2 answered").arg(s.answered()).arg(s.plan().size());
+  }
 }
 
 }  // namespace
@@ -51,6 +71,7 @@ StartStudyDialog::StartStudyDialog(QWidget* parent)
       protocol_(new QLineEdit(this)),
       folder_(new QLineEdit(this)),
       participant_(new QLineEdit(this)),
+      newId_(new QPushButton("New id", this)),
       problem_(new QLabel(this)) {
   setWindowTitle("Run a study session");
   auto* form = new QFormLayout;
@@ -61,8 +82,13 @@ StartStudyDialog::StartStudyDialog(QWidget* parent)
   form->addRow("Study folder", withBrowse(folder_, this, [this] {
                  return QFileDialog::getExistingDirectory(this, "Folder of the study's sessions");
                }));
-  form->addRow("Participant id", participant_);
-  participant_->setPlaceholderText("e.g. P07 (a new id starts a session, a known one resumes it)");
+  form->addRow("Participant id", withButton(participant_, newId_));
+  participant_->setPlaceholderText("empty: a new pseudonymous id; a known id resumes its session");
+  newId_->setToolTip("A new pseudonymous id (p- and 12 random characters), never a name");
+  connect(newId_, &QPushButton::clicked, this, [this] {
+    generated_ = QString::fromStdString(generateParticipantId());
+    participant_->setText(generated_);
+  });
   protocol_->setMinimumWidth(380);
   problem_->setWordWrap(true);
   problem_->setStyleSheet("color: #a00000");
@@ -98,16 +124,18 @@ QString StartStudyDialog::protocolFile() const {
 
 void StartStudyDialog::accept() {
   problem_->clear();
-  if (protocol_->text().trimmed().isEmpty() || folder_->text().trimmed().isEmpty() ||
-      participant_->text().trimmed().isEmpty()) {
-    problem_->setText("Give the protocol, the study folder and the participant's id.");
+  if (protocol_->text().trimmed().isEmpty() || folder_->text().trimmed().isEmpty()) {
+    problem_->setText("Give the protocol and the study folder.");
     return;
   }
   try {
     const StudyProtocol protocol = loadStudyProtocol(protocol_->text().trimmed().toStdString());
+    if (participant_->text().trimmed().isEmpty()) newId_->click();
     const QString id = participant_->text().trimmed();
+    const auto origin =
+        id == generated_ ? StudySession::IdOrigin::Generated : StudySession::IdOrigin::Given;
     session_ = StudySession::open(sessionFolder(folder_->text().trimmed(), id), protocol,
-                                  id.toStdString());
+                                  id.toStdString(), origin);
   } catch (const std::exception& e) {
     problem_->setText(QString::fromStdString(e.what()));
     return;
@@ -120,11 +148,12 @@ SessionsDialog::SessionsDialog(const QString& studyFolder, QWidget* parent)
       folder_(studyFolder),
       table_(new QTableWidget(this)),
       summary_(new QLabel(this)),
-      resume_(new QPushButton("Resume", this)) {
+      resume_(new QPushButton("Resume", this)),
+      markDroppedOut_(new QPushButton("Mark as dropped out", this)) {
   setWindowTitle("Study sessions: " + studyFolder);
   table_->setColumnCount(5);
   table_->setHorizontalHeaderLabels(
-      {"Participant", "Number", "Games answered", "Complete", "Last change"});
+      {"Participant", "Number", "Games answered", "Status", "Last change"});
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -152,6 +181,12 @@ SessionsDialog::SessionsDialog(const QString& studyFolder, QWidget* parent)
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(summary_, 1);
   buttons->addWidget(resume_);
+  buttons->addWidget(markDroppedOut_);
+  markDroppedOut_->setToolTip(
+      "The participant left: their order row goes to a later participant (games and answers "
+      "so far are kept)");
+  connect(markDroppedOut_, &QPushButton::clicked, this, &SessionsDialog::markDroppedOut);
+  connect(table_, &QTableWidget::currentCellChanged, this, [this] { selectionChanged(); });
   buttons->addWidget(analyse);
   buttons->addWidget(close);
   auto* layout = new QVBoxLayout(this);
@@ -160,6 +195,13 @@ SessionsDialog::SessionsDialog(const QString& studyFolder, QWidget* parent)
   resize(720, 420);
   refresh();
 }
+
+namespace {
+
+// The participant item's role that says whether its session may be marked as dropped out.
+constexpr int kMarkable = Qt::UserRole + 1;
+
+}  // namespace
 
 void SessionsDialog::refresh() {
   table_->setRowCount(0);
@@ -173,32 +215,64 @@ void SessionsDialog::refresh() {
   for (const fs::path& folder : folders) {
     const int row = table_->rowCount();
     table_->insertRow(row);
+    const auto cell = [&](Column column, const QString& text) {
+      table_->setItem(row, column, new QTableWidgetItem(text));
+      return table_->item(row, column);
+    };
     try {
       const StudySession s = StudySession::read(folder);
-      auto* who = new QTableWidgetItem(QString::fromStdString(s.participant()));
+      QTableWidgetItem* who = cell(Participant, QString::fromStdString(s.participant()));
       who->setData(Qt::UserRole, QString::fromStdString(folder.string()));
-      table_->setItem(row, 0, who);
-      table_->setItem(row, 1, new QTableWidgetItem(QString::number(s.ordinal() + 1)));
-      table_->setItem(
-          row, 2, new QTableWidgetItem(QString("%1 of %2").arg(s.answered()).arg(s.plan().size())));
-      table_->setItem(row, 3, new QTableWidgetItem(s.complete() ? "yes" : "no"));
-      complete += s.complete();
+      const SessionStep step = s.step();
+      who->setData(kMarkable, step != SessionStep::Complete && step != SessionStep::Declined &&
+                                  step != SessionStep::DroppedOut);
+      cell(Number, QString::number(s.ordinal() + 1));
+      cell(Answered, QString("%1 of %2").arg(s.answered()).arg(s.plan().size()));
+      cell(Status, statusText(s));
+      complete += step == SessionStep::Complete;
       QDateTime last;
       for (const auto& entry : fs::directory_iterator(folder, error))
         last =
             std::max(last, QFileInfo(QString::fromStdString(entry.path().string())).lastModified());
-      table_->setItem(row, 4, new QTableWidgetItem(last.toString("yyyy-MM-dd hh:mm")));
+      cell(LastChange, last.toString("yyyy-MM-dd hh:mm"));
     } catch (const std::exception& e) {
-      auto* bad = new QTableWidgetItem(QString::fromStdString(folder.filename().string()));
-      bad->setData(Qt::UserRole, QString::fromStdString(folder.string()));
-      table_->setItem(row, 0, bad);
-      table_->setItem(row, 4, new QTableWidgetItem(QString("unreadable: %1").arg(e.what())));
+      cell(Participant, QString::fromStdString(folder.filename().string()))
+          ->setData(Qt::UserRole, QString::fromStdString(folder.string()));
+      cell(LastChange, QString("unreadable: %1").arg(e.what()));
     }
   }
   table_->resizeColumnsToContents();
   summary_->setText(QString("%1 session(s), %2 complete").arg(folders.size()).arg(complete));
   resume_->setEnabled(!folders.empty());
   if (!folders.empty()) table_->selectRow(0);
+  selectionChanged();
+}
+
+void SessionsDialog::selectionChanged() {
+  const int row = table_->currentRow();
+  markDroppedOut_->setEnabled(row >= 0 && table_->item(row, Participant)->data(kMarkable).toBool());
+}
+
+void SessionsDialog::markDroppedOut() {
+  const int row = table_->currentRow();
+  if (row < 0 || !table_->item(row, Participant)->data(kMarkable).toBool()) return;
+  const QString who = table_->item(row, Participant)->text();
+  if (QMessageBox::question(this, "Mark as dropped out",
+                            "Mark participant " + who +
+                                " as dropped out (withdrawn)? Their games and answers so far are "
+                                "kept; their order row goes to a later participant, and their "
+                                "session cannot be resumed.",
+                            QMessageBox::Yes | QMessageBox::Cancel,
+                            QMessageBox::Cancel) != QMessageBox::Yes)
+    return;
+  try {
+    StudySession::read(table_->item(row, Participant)->data(Qt::UserRole).toString().toStdString())
+        .recordDropout("withdrawn");
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, "Mark as dropped out", QString::fromStdString(e.what()));
+  }
+  refresh();
+  table_->selectRow(row);
 }
 
 }  // namespace ddalab::gui

@@ -1,9 +1,23 @@
 #include "app/gui/study/study_run.h"
 
 #include "app/gui/play/play_mode.h"
+#include "app/gui/study/demographics_page.h"
 #include "app/gui/study/questionnaire.h"
+#include "app/gui/study/study_pages.h"
 
 namespace ddalab::gui {
+
+namespace {
+
+QString text(const std::string& s) {
+  return QString::fromStdString(s);
+}
+
+// What the board says while a page before the games is shown, and after the games.
+const QString kBeforeGames = "Welcome";
+const QString kAfterGames = "All games played — thank you";
+
+}  // namespace
 
 StudyRun::StudyRun(PlayMode* mode, StudySession session, QWidget* window)
     : QObject(mode), mode_(mode), session_(std::move(session)), window_(window) {
@@ -11,30 +25,59 @@ StudyRun::StudyRun(PlayMode* mode, StudySession session, QWidget* window)
 }
 
 StudyRun::~StudyRun() {
-  if (questionnaire_) questionnaire_->deleteLater();
+  if (page_) page_->deleteLater();
 }
 
 Questionnaire* StudyRun::questionnaire() const {
-  return questionnaire_;
+  return qobject_cast<Questionnaire*>(page_.data());
 }
 
 QString StudyRun::label(int index) const {
   return QString("Game %1 of %2").arg(index + 1).arg(session_.plan().size());
 }
 
+bool StudyRun::over() const {
+  const SessionStep step = session_.step();
+  return step == SessionStep::Complete || step == SessionStep::Declined ||
+         step == SessionStep::DroppedOut;
+}
+
 void StudyRun::next() {
-  const std::optional<PlannedGame> game = session_.next();
-  if (!game) {
-    mode_->setStudyLabel("The session is complete — thank you", true);
-    emit completed();
-    return;
+  switch (session_.step()) {
+    case SessionStep::Consent:
+      return askConsent();
+    case SessionStep::Demographics:
+      return askDemographics();
+    case SessionStep::Instructions:
+      return showInstructions();
+    case SessionStep::Game:
+      return play(*session_.next());
+    case SessionStep::Questionnaire:
+      return ask(session_.next()->index);
+    case SessionStep::Debrief:
+      return showDebrief();
+    case SessionStep::Complete:
+      return finish("The session is complete — thank you", true);
+    case SessionStep::Declined:
+      return finish("Thank you, the session has ended", false);
+    case SessionStep::DroppedOut:
+      return finish("The session has ended — thank you", false);
   }
-  if (session_.needsAnswersOnly()) return ask(game->index);
-  playing_ = game->index;
-  const StudyProtocol& protocol = session_.protocol();
-  GameSetup setup{protocol.experiment(game->condition), game->seed};
+}
+
+void StudyRun::finish(const QString& label, bool complete) {
+  mode_->setStudyLabel(label, true);
+  if (complete)
+    emit completed();
+  else
+    emit ended();
+}
+
+void StudyRun::play(const PlannedGame& game) {
+  playing_ = game.index;
+  GameSetup setup{session_.protocol().experiment(game.condition), game.seed};
   QString error;
-  mode_->setStudyLabel(label(game->index));
+  mode_->setStudyLabel(label(game.index));
   if (!mode_->newGame(setup, &error)) emit failed(error);
 }
 
@@ -42,9 +85,10 @@ void StudyRun::gameOver() {
   if (playing_ < 0) return;
   const int index = playing_;
   playing_ = -1;
+  const GameSession& game = *mode_->session();
   try {
-    session_.saveGame(session_.plan()[static_cast<size_t>(index)],
-                      mode_->session()->match().record(), mode_->session()->traceLine());
+    session_.saveGame(session_.plan()[static_cast<size_t>(index)], game.match().record(),
+                      game.traceLine(), game.personDecisions());
   } catch (const std::exception& e) {
     emit failed(QString("The game could not be kept: %1").arg(e.what()));
     return;
@@ -53,22 +97,52 @@ void StudyRun::gameOver() {
   ask(index);
 }
 
-void StudyRun::ask(int index) {
-  auto* questionnaire = new Questionnaire(session_.protocol(), label(index), window_);
-  questionnaire_ = questionnaire;
-  connect(questionnaire, &QDialog::accepted, this, [this, questionnaire, index] {
-    const StudyAnswers answers = questionnaire->answers();
-    questionnaire_ = nullptr;  // answered: no questionnaire is open from here on
-    questionnaire->deleteLater();
+void StudyRun::show(StudyPage* page, const QString& label, std::function<void()> keep) {
+  if (!label.isEmpty()) mode_->setStudyLabel(label, true);
+  page_ = page;
+  connect(page, &QDialog::accepted, this, [this, page, keep = std::move(keep)] {
+    page_ = nullptr;  // answered: no page is open from here on
+    page->deleteLater();
     try {
-      session_.saveAnswers(index, answers);
+      keep();
     } catch (const std::exception& e) {
-      emit failed(QString("The answers could not be kept: %1").arg(e.what()));
+      emit failed(QString("The answer could not be kept: %1").arg(e.what()));
       return;
     }
     next();
   });
-  questionnaire->open();
+  page->open();
+}
+
+void StudyRun::ask(int index) {
+  auto* q = new Questionnaire(session_.protocol(), label(index), window_);
+  show(q, {}, [this, q, index] { session_.saveAnswers(index, q->answers()); });
+}
+
+void StudyRun::askConsent() {
+  const StudyPages& pages = session_.protocol().pages;
+  auto* page =
+      new ConsentPage(text(pages.consent), text(pages.agree), text(pages.decline), window_);
+  show(page, kBeforeGames,
+       [this, page] { session_.recordConsent(page->agreed(), page->timing()); });
+}
+
+void StudyRun::askDemographics() {
+  auto* page = new DemographicsPage(session_.protocol().pages.demographics, window_);
+  show(page, kBeforeGames, [this, page] { session_.saveDemographics(page->answers()); });
+}
+
+void StudyRun::showInstructions() {
+  auto* page =
+      new TextPage("Instructions", "How the study goes",
+                   text(session_.protocol().pages.instructions), "Start the first game", window_);
+  show(page, kBeforeGames, [this, page] { session_.recordInstructionsRead(page->timing()); });
+}
+
+void StudyRun::showDebrief() {
+  auto* page = new TextPage("About this study", "Thank you for taking part",
+                            text(session_.protocol().pages.debrief), "Finish", window_);
+  show(page, kAfterGames, [this, page] { session_.recordDebriefRead(page->timing()); });
 }
 
 }  // namespace ddalab::gui

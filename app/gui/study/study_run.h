@@ -1,11 +1,16 @@
 #pragma once
-// A participant's session of a user study played in the game mode: the games in the protocol's
-// order with the condition hidden ("Game 2 of 6"), each kept in the session folder the moment it
-// ends, the questionnaire after each, and — after a crash or a closed window — the session
-// resumed where it stopped (a game played but not answered gets its questionnaire first).
+// A participant's session of a user study played in the game mode, step by step as the session
+// says (StudySession::step): the consent, the demographics and the instructions the protocol has,
+// the games in the protocol's order with the condition hidden ("Game 2 of 6"), each kept in the
+// session folder the moment it ends with the person's decisions and their times, the
+// questionnaire after each, the debrief; declining consent ends it. After a crash or a closed
+// window the session resumes at the page or game where it stopped (a game played but not
+// answered gets its questionnaire first).
 #include <QObject>
 #include <QPointer>
+#include <functional>
 
+#include "app/gui/study/study_page.h"
 #include "studies/study.h"
 
 namespace ddalab::gui {
@@ -16,15 +21,20 @@ class Questionnaire;
 class StudyRun : public QObject {
   Q_OBJECT
  public:
-  // Runs `session` on `mode` (the questionnaire is a dialog over `window`). Whoever ends the run
+  // Runs `session` on `mode` (the pages are dialogs over `window`). Whoever ends the run
   // returns `mode` to the ordinary game mode (PlayMode::setStudyLabel).
   StudyRun(PlayMode* mode, StudySession session, QWidget* window);
   ~StudyRun() override;
 
-  // Goes on: the questionnaire still owed, else the next game, else `completed`.
+  // Goes on with what the session shows next: a page, a game, a game's questionnaire, or the end
+  // (`completed`, or `ended` for a session declined or left).
   void next();
   const StudySession& session() const { return session_; }
-  // The questionnaire shown now (null between questionnaires).
+  // Whether nothing is left to show: complete, consent declined, or dropped out.
+  bool over() const;
+  // The page shown now (null while a game is played).
+  StudyPage* page() const { return page_; }
+  // The questionnaire shown now (null when none is).
   Questionnaire* questionnaire() const;
   // The index of the planned game being played (-1: none, e.g. while a questionnaire is open).
   int playing() const { return playing_; }
@@ -32,21 +42,34 @@ class StudyRun : public QObject {
   QString label(int index) const;
 
  signals:
-  // Every game of the session is played and answered.
+  // Every game of the session is played and answered, and the debrief read.
   void completed();
+  // The session ended before that: consent declined, or the participant was marked as dropped
+  // out (StudySession::dropoutReason says which).
+  void ended();
   // Something to tell in the status bar.
   void message(const QString& text);
   // A file could not be written (the disk, the folder); the session stops there.
   void failed(const QString& why);
 
  private:
+  void play(const PlannedGame& game);
   void gameOver();
   void ask(int index);
+  void askConsent();
+  void askDemographics();
+  void showInstructions();
+  void showDebrief();
+  // Shows `page` over the board (`label` on it, no game in play) and, once it is answered, lets
+  // `keep` write its answer into the session and goes on.
+  void show(StudyPage* page, const QString& label, std::function<void()> keep);
+  // The session is over: the board says `label`.
+  void finish(const QString& label, bool complete);
 
   PlayMode* mode_;
   StudySession session_;
   QWidget* window_;
-  QPointer<Questionnaire> questionnaire_;
+  QPointer<StudyPage> page_;
   int playing_ = -1;  // the game being played (-1: none)
 };
 
