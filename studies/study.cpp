@@ -1057,6 +1057,19 @@ SessionStep StudySession::step() const {
   return SessionStep::Complete;
 }
 
+std::string StudySession::statusText() const {
+  switch (step()) {
+    case SessionStep::Complete:
+      return "complete";
+    case SessionStep::Declined:
+      return "consent declined";
+    case SessionStep::DroppedOut:
+      return "dropped out: " + dropoutReason_;
+    default:
+      return std::to_string(answered()) + " of " + std::to_string(plan_.size()) + " answered";
+  }
+}
+
 void StudySession::expectStep(SessionStep expected, const char* what) const {
   if (step() != expected)
     throw std::logic_error(std::string("StudySession::") + what + ": not the session's step now");

@@ -246,6 +246,9 @@ class StudySession {
   // What the participant is shown next: consent, demographics and instructions (those the
   // protocol has, each until answered), the games and their questionnaires, the debrief.
   SessionStep step() const;
+  // Where the session stands, for people: "complete", "consent declined", "dropped out: REASON"
+  // or "K of N answered" (the GUI's session list, the export's status column).
+  std::string statusText() const;
   // The participant agreed (the session goes on) or declined (it ends, recorded as a dropout):
   // consent.json. Throws std::logic_error unless step() is Consent; WriteError.
   void recordConsent(bool agreed, const ResponseTiming& timing);

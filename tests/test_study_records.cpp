@@ -138,6 +138,7 @@ TEST_CASE("a session goes consent, demographics, instructions, games, debrief, e
   CHECK(s.step() == SessionStep::Instructions);
   s.recordInstructionsRead(timing(2000));
   CHECK(s.step() == SessionStep::Game);
+  CHECK(s.statusText() == "0 of 3 answered");
   // The window closes: the session resumes at the same point with what was recorded.
   StudySession again = StudySession::open(dir.path() / "ann", p, "ann");
   CHECK(again.step() == SessionStep::Game);
@@ -147,6 +148,7 @@ TEST_CASE("a session goes consent, demographics, instructions, games, debrief, e
   CHECK(again.demographics()->values == std::vector<std::string>{"25-34", "weekly"});
   finish(again);
   CHECK(again.step() == SessionStep::Complete);
+  CHECK(again.statusText() == "complete");
   const StudySession read = StudySession::read(dir.path() / "ann");
   CHECK(read.step() == SessionStep::Complete);
   REQUIRE(read.games().size() == 3);
@@ -175,6 +177,7 @@ TEST_CASE("declining consent ends the session, is recorded and frees the order r
   CHECK_THROWS_AS(s.recordInstructionsRead(timing(1)), std::logic_error);
   const StudySession read = StudySession::read(dir.path() / "bea");
   CHECK(read.step() == SessionStep::Declined);
+  CHECK(read.statusText() == "consent declined");
   CHECK(read.games().empty());
   const std::vector<Allocation> log = readAllocations(dir.path());
   REQUIRE(log.size() == 1);
