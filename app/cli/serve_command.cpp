@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "app/cli/options.h"
+#include "app/cli/serve_timing.h"
 #include "app/cli/web_files.h"
 #include "experiments/json_input.h"
 #include "experiments/sha256.h"
@@ -281,10 +282,13 @@ struct Server {
   Json completion;
   fs::path dir;
   std::string adminHash;  // SHA-256 of the admin secret
+  LatencyTable& latency;
 
   Reply admin(const httplib::Request& req) {
     if (sha256Hex(bearer(req)) != adminHash) return error(401, "expected the admin secret");
-    return {200, studyProgress(dir, sessions)};
+    Json progress = studyProgress(dir, sessions);
+    progress["latency"] = latency.summary();
+    return {200, progress};
   }
 
   Reply create(const httplib::Request& req) {
@@ -430,7 +434,8 @@ int serveCommand(const Args& args) {
     if (secret.size() != 64 || secret.find_first_not_of("0123456789abcdef") != std::string::npos)
       throw InputError(secretFile, "expected 64 lower-case hexadecimal digits on its first line");
   }
-  Server server{sessions, limit, idParam, completion, dir, sha256Hex(secret)};
+  LatencyTable latency(servedEndpoints());
+  Server server{sessions, limit, idParam, completion, dir, sha256Hex(secret), latency};
   httplib::Server http;
   http.set_payload_max_length(kMaxBodyBytes);
   http.set_default_headers(
@@ -441,7 +446,10 @@ int serveCommand(const Args& args) {
        {"X-Frame-Options", "DENY"},
        {"Referrer-Policy", "no-referrer"}});
   const auto handler = [&server](const httplib::Request& req, httplib::Response& res) {
+    const auto start = std::chrono::steady_clock::now();
     handle(server, req, res);
+    server.latency.record(req.method + " " + (page(req.path) ? "page" : req.path),
+                          std::chrono::steady_clock::now() - start);
   };
   http.Get(".*", handler).Post(".*", handler).Put(".*", handler).Delete(".*", handler);
   http.Patch(".*", handler).Options(".*", handler);
@@ -464,7 +472,7 @@ int serveCommand(const Args& args) {
     listening = sock;
   });
   // Requests are short (the AI decides on the pool): 16 threads serve many sessions.
-  http.new_task_queue = [] { return new httplib::ThreadPool(16); };
+  http.new_task_queue = [&latency] { return new TimedThreadPool(16, latency); };
   const int bound = port == 0 ? http.bind_to_any_port(bind) : port;
   if (port != 0 && !http.bind_to_port(bind, port))
     throw std::runtime_error("cannot listen on " + bind + ":" + std::to_string(port));
@@ -501,6 +509,7 @@ int serveCommand(const Args& args) {
   http.listen_after_bind();
   stopping.store(true);
   reaper.join();
+  for (const std::string& line : latencyLines(latency.summary())) progress("ddalab serve: " + line);
   progress("ddalab serve: stopped");
   return kOk;
 }
