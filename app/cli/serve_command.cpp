@@ -85,30 +85,37 @@ class Sessions {
 
   // A new token for `participant`'s session (created when new); `given`: the platform's id.
   std::pair<std::string, bool> open(const std::string& participant, bool given) {
-    std::lock_guard lock(mutex_);
     const bool existed = fs::exists(folderOf(participant) / "session.json");
     session(participant, given ? StudySession::IdOrigin::Given : StudySession::IdOrigin::Generated);
     const std::string token = newToken();
     const std::string hash = sha256Hex(token);
-    tokensFile_->write(Json{{"sha256", hash}, {"participant", participant}}.dump() + "\n");
-    tokensFile_->sync();
+    {
+      std::lock_guard lock(tokensFileMutex_);
+      tokensFile_->write(Json{{"sha256", hash}, {"participant", participant}}.dump() + "\n");
+      tokensFile_->sync();
+    }
+    std::lock_guard lock(mutex_);
     tokens_[hash] = participant;
     return {token, existed};
   }
 
   // The session a bearer token opens (null: no such token).
   std::shared_ptr<OnlineSession> find(const std::string& token) {
-    std::lock_guard lock(mutex_);
-    const auto it = tokens_.find(sha256Hex(token));
-    if (it == tokens_.end()) return nullptr;
-    return session(it->second, StudySession::IdOrigin::Given);
+    std::string participant;
+    {
+      std::lock_guard lock(mutex_);
+      const auto it = tokens_.find(sha256Hex(token));
+      if (it == tokens_.end()) return nullptr;
+      participant = it->second;
+    }
+    return session(participant, StudySession::IdOrigin::Given);
   }
 
   // `participant`'s session, opened now unless this server has it open; null when it has.
   std::shared_ptr<OnlineSession> openIfClosed(const std::string& participant) {
-    std::lock_guard lock(mutex_);
-    if (open_.contains(participant)) return nullptr;
-    return session(participant, StudySession::IdOrigin::Given);
+    std::lock_guard creating(creationMutex_);  // nobody opens it between the check and here
+    if (opened(participant)) return nullptr;
+    return openHere(participant, StudySession::IdOrigin::Given);
   }
 
   const fs::path& dir() const { return dir_; }
@@ -124,20 +131,36 @@ class Sessions {
   fs::path folderOf(const std::string& participant) const {
     return dir_ / ("web-" + sha256Hex(participant).substr(0, 20));  // never the id itself
   }
+  std::shared_ptr<OnlineSession> opened(const std::string& participant) {
+    std::lock_guard lock(mutex_);
+    const auto it = open_.find(participant);
+    return it == open_.end() ? nullptr : it->second;
+  }
+  // Opening a session writes its folder (fsyncs): one at a time, but without holding mutex_, so
+  // requests to sessions already open do not wait (200 participants arriving at once made every
+  // request wait up to 8 s behind the creations).
   std::shared_ptr<OnlineSession> session(const std::string& participant,
                                          StudySession::IdOrigin origin) {
-    auto& s = open_[participant];
-    if (!s)
-      s = std::make_shared<OnlineSession>(
-          StudySession::open(folderOf(participant), protocol_, participant, origin), pool_,
-          paceMs_);
-    return s;
+    if (auto s = opened(participant)) return s;
+    std::lock_guard creating(creationMutex_);
+    return openHere(participant, origin);
+  }
+  // session() with creationMutex_ held.
+  std::shared_ptr<OnlineSession> openHere(const std::string& participant,
+                                          StudySession::IdOrigin origin) {
+    if (auto s = opened(participant)) return s;  // opened while this one waited
+    auto s = std::make_shared<OnlineSession>(
+        StudySession::open(folderOf(participant), protocol_, participant, origin), pool_, paceMs_);
+    std::lock_guard lock(mutex_);
+    return open_[participant] = s;
   }
   const StudyProtocol& protocol_;
   fs::path dir_;
   DecisionPool& pool_;
   int paceMs_;
-  std::mutex mutex_;
+  std::mutex mutex_;          // tokens_ and open_
+  std::mutex creationMutex_;  // opening a session
+  std::mutex tokensFileMutex_;
   std::map<std::string, std::string> tokens_;  // SHA-256 of a token -> participant
   std::unique_ptr<AppendFile> tokensFile_;
   std::map<std::string, std::shared_ptr<OnlineSession>> open_;
@@ -471,8 +494,13 @@ int serveCommand(const Args& args) {
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     listening = sock;
   });
-  // Requests are short (the AI decides on the pool): 16 threads serve many sessions.
-  http.new_task_queue = [&latency] { return new TimedThreadPool(16, latency); };
+  // Requests are short (the AI decides on the pool): 16 threads serve many sessions, if each
+  // connection carries one request. httplib keeps a thread on a kept-alive connection until its
+  // client sends again or 5 s pass; browsers keep theirs and the page polls, so 200 participants'
+  // connections queued for 2 s on average (tests/serve_load.py). A reverse proxy keeps the
+  // browser's connection alive in front (docs/user-study.md).
+  http.set_keep_alive_max_count(1);
+  http.new_task_queue = [&latency] { return new TimedThreadPool(64, latency); };
   const int bound = port == 0 ? http.bind_to_any_port(bind) : port;
   if (port != 0 && !http.bind_to_port(bind, port))
     throw std::runtime_error("cannot listen on " + bind + ":" + std::to_string(port));
