@@ -203,6 +203,21 @@ std::string bearer(const httplib::Request& req) {
   return header.substr(prefix.size());
 }
 
+// The address a request came from: the last X-Forwarded-For of a request from a trusted reverse
+// proxy (the proxy sets it to the address it saw), else the peer's. A participant's own
+// X-Forwarded-For counts for nothing, so it cannot evade the per-address limits.
+std::string clientAddress(const httplib::Request& req, const std::vector<std::string>& trusted) {
+  const size_t count = req.get_header_value_count("X-Forwarded-For");
+  if (count == 0 || std::find(trusted.begin(), trusted.end(), req.remote_addr) == trusted.end())
+    return req.remote_addr;
+  std::string value = req.get_header_value("X-Forwarded-For", count - 1);
+  value = value.substr(value.find_last_of(',') + 1);  // the entry the proxy appended, if a list
+  value.erase(0, value.find_first_not_of(' '));
+  const bool address = !value.empty() && value.size() <= 45 &&
+                       value.find_first_not_of("0123456789abcdefABCDEF.:") == std::string::npos;
+  return address ? value : req.remote_addr;
+}
+
 // The researcher's view of the study folder: every session folder as its files say, with the
 // last activity of those this server has open. Conditions are named here (never to participants).
 Json studyProgress(const fs::path& dir, Sessions& sessions) {
@@ -306,6 +321,7 @@ struct Server {
   fs::path dir;
   std::string adminHash;  // SHA-256 of the admin secret
   LatencyTable& latency;
+  std::vector<std::string> trustedProxies;  // addresses whose X-Forwarded-For is believed
 
   Reply admin(const httplib::Request& req) {
     if (sha256Hex(bearer(req)) != adminHash) return error(401, "expected the admin secret");
@@ -315,7 +331,8 @@ struct Server {
   }
 
   Reply create(const httplib::Request& req) {
-    if (!limit.allow(req.remote_addr)) return error(429, "too many sessions from this address");
+    if (!limit.allow(clientAddress(req, trustedProxies)))
+      return error(429, "too many sessions from this address");
     const bool given = req.has_param(idParam.c_str());
     const std::string id = given ? req.get_param_value(idParam.c_str()) : generateParticipantId();
     if (!validParticipantId(id))
@@ -407,6 +424,7 @@ void handle(Server& server, const httplib::Request& req, httplib::Response& res)
 int serveCommand(const Args& args) {
   po::options_description options("serve options");
   std::string protocolFile, dir, bind, idParam, code, redirect, secretFile;
+  std::vector<std::string> trustedProxies;
   int port = 8080, paceMs = kOnlinePaceMs, threads = 2, creations = 30;
   double timeoutMinutes = 30;
   options.add_options()("protocol", po::value(&protocolFile)->required(), "the study protocol")(
@@ -423,7 +441,10 @@ int serveCommand(const Args& args) {
       "the /admin secret (64 hex digits); default: a new one, printed at start")(
       "creations-per-minute", po::value(&creations),
       "sessions one address may create a minute (default 30)")(
-      "threads", po::value(&threads), "threads deciding for the AIs (default 2)")(
+      "trusted-proxy", po::value(&trustedProxies)->composing(),
+      "a reverse proxy's address (e.g. 127.0.0.1): its X-Forwarded-For names the participant's "
+      "address; repeatable")("threads", po::value(&threads),
+                             "threads deciding for the AIs (default 2)")(
       "pace-ms", po::value(&paceMs), "ms between the AI's moves (default 600; tests use 0)");
   po::positional_options_description positional;
   positional.add("protocol", 1);
@@ -434,6 +455,9 @@ int serveCommand(const Args& args) {
   if (port < 0 || port > 65535) throw InputError("--port", "expected 0 to 65535");
   if (threads < 1 || threads > 64) throw InputError("--threads", "expected 1 to 64");
   if (creations < 1) throw InputError("--creations-per-minute", "expected at least 1");
+  for (const std::string& proxy : trustedProxies)
+    if (proxy.empty() || proxy.find_first_not_of("0123456789abcdefABCDEF.:") != std::string::npos)
+      throw InputError("--trusted-proxy", "expected an IP address such as 127.0.0.1, got " + proxy);
   if (paceMs < 0 || paceMs > 60000) throw InputError("--pace-ms", "expected 0 to 60000");
   if (!(timeoutMinutes > 0 && timeoutMinutes <= 7 * 24 * 60))
     throw InputError("--timeout-minutes", "expected more than 0, at most a week");
@@ -458,7 +482,8 @@ int serveCommand(const Args& args) {
       throw InputError(secretFile, "expected 64 lower-case hexadecimal digits on its first line");
   }
   LatencyTable latency(servedEndpoints());
-  Server server{sessions, limit, idParam, completion, dir, sha256Hex(secret), latency};
+  Server server{sessions,          limit,   idParam,       completion, dir,
+                sha256Hex(secret), latency, trustedProxies};
   httplib::Server http;
   http.set_payload_max_length(kMaxBodyBytes);
   http.set_default_headers(
