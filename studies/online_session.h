@@ -5,7 +5,7 @@
 // (never on the caller's thread) and their moves are shown at the protocol's fixed pace, like
 // ddalab-gui's study mode. Nothing a screen holds tells the condition, the seed or what the
 // participant's seat may not know (seatScreen). Every person's move of the game in progress is
-// kept in the session folder (moves-NN.json), so a restart replays the game to where it was.
+// kept in the session folder (moves-NN.jsonl), so a restart replays the game to where it was.
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -23,6 +23,8 @@
 #include "studies/study.h"
 
 namespace ddalab {
+
+class AppendFile;
 
 // A few threads that run the sessions' AI and environment decisions, first come first served.
 class DecisionPool {
@@ -88,7 +90,10 @@ class OnlineSession {
   void advance();  // applies due moves, starts decisions; under mutex_
   void scheduleDecision();
   void finishGame();
-  void saveMoves() const;
+  // The moves kept in moves-NN.jsonl of game `index` (into `kept`); the file, open to append
+  // (null when there is none yet).
+  std::unique_ptr<AppendFile> readMoves(int index, std::deque<DecisionTiming>& kept) const;
+  void saveMove(const DecisionTiming& decision);  // appended and synced
   Json gameScreen();
   Json pageScreen();
   void submitPage(const std::string& kind, const Json& body);

@@ -1,9 +1,10 @@
 // A study session played through OnlineSession's screens and submissions (what `ddalab serve`
 // hands to browsers): a whole Lost Cities session by random legal moves reads back and analyses,
 // no screen holds the condition, a seed or the opponent's hand, submissions are checked, and a
-// session restarted in the middle of a game replays the person's moves kept in moves-NN.json.
+// session restarted in the middle of a game replays the person's moves kept in moves-NN.jsonl.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "core/rng.h"
@@ -127,7 +128,7 @@ TEST_CASE(
   REQUIRE(read.games().size() == 2);
   CHECK_FALSE(read.games()[0].decisions.empty());
   CHECK(read.games()[0].answers->comment == "ok");
-  CHECK_FALSE(fs::exists(folder / "moves-01.json"));
+  CHECK_FALSE(fs::exists(folder / "moves-01.jsonl"));
   const std::vector<fs::path> folders = {dir.path()};
   CHECK(readStudySessions(folders).sessions.size() == 1);
 }
@@ -169,7 +170,7 @@ TEST_CASE("an online session refuses submissions that are not valid or not due",
   CHECK_THROWS_AS(s.submit("action", {{"action", 100000}}), InputError);
   CHECK_THROWS_AS(s.submit("action", {{"action", 1.5}}), InputError);
   CHECK_THROWS_AS(s.submit("action", {{"action", "1"}}), InputError);
-  CHECK_FALSE(fs::exists(dir.path() / "p" / "moves-01.json"));
+  CHECK_FALSE(fs::exists(dir.path() / "p" / "moves-01.jsonl"));
 }
 
 TEST_CASE("an online session restarted in the middle of a game replays the person's moves",
@@ -186,9 +187,22 @@ TEST_CASE("an online session restarted in the middle of a game replays the perso
       if (answerOnce(s, rng)["kind"] == "game") ++moves;
     before = settled(s).dump();
   }  // the server stops (the moves file stays)
-  REQUIRE(fs::exists(folder / "moves-01.json"));
+  const fs::path moves = folder / "moves-01.jsonl";
+  REQUIRE(fs::exists(moves));
+  const auto readText = [](const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  const std::string kept = readText(moves);
+  CHECK(std::count(kept.begin(), kept.end(), '\n') == 6);  // one line a move
+  // A line that is not a decision (not torn by a kill: it ends in a newline) is refused.
+  std::ofstream(moves, std::ios::binary) << "{\"round\": 0}\n" << kept;
+  CHECK_THROWS_AS(OnlineSession(StudySession::open(folder, *protocol, "p"), pool, 0), InputError);
+  // A kill in the middle of an append leaves a torn last line: dropped, the file cut back.
+  std::ofstream(moves, std::ios::binary) << kept << "{\"round\": 7, \"se";
   OnlineSession again(StudySession::open(folder, *protocol, "p"), pool, 0);
   CHECK(settled(again).dump() == before);
+  CHECK(readText(moves) == kept);
   for (int i = 0; i < 5000 && settled(again)["kind"] != "complete"; ++i) answerOnce(again, rng);
   const StudySession read = StudySession::read(folder);
   CHECK(read.complete());

@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "app/cli/options.h"
+#include "app/cli/serve_timing.h"
 #include "app/cli/web_files.h"
 #include "experiments/json_input.h"
 #include "experiments/sha256.h"
@@ -84,30 +85,37 @@ class Sessions {
 
   // A new token for `participant`'s session (created when new); `given`: the platform's id.
   std::pair<std::string, bool> open(const std::string& participant, bool given) {
-    std::lock_guard lock(mutex_);
     const bool existed = fs::exists(folderOf(participant) / "session.json");
     session(participant, given ? StudySession::IdOrigin::Given : StudySession::IdOrigin::Generated);
     const std::string token = newToken();
     const std::string hash = sha256Hex(token);
-    tokensFile_->write(Json{{"sha256", hash}, {"participant", participant}}.dump() + "\n");
-    tokensFile_->sync();
+    {
+      std::lock_guard lock(tokensFileMutex_);
+      tokensFile_->write(Json{{"sha256", hash}, {"participant", participant}}.dump() + "\n");
+      tokensFile_->sync();
+    }
+    std::lock_guard lock(mutex_);
     tokens_[hash] = participant;
     return {token, existed};
   }
 
   // The session a bearer token opens (null: no such token).
   std::shared_ptr<OnlineSession> find(const std::string& token) {
-    std::lock_guard lock(mutex_);
-    const auto it = tokens_.find(sha256Hex(token));
-    if (it == tokens_.end()) return nullptr;
-    return session(it->second, StudySession::IdOrigin::Given);
+    std::string participant;
+    {
+      std::lock_guard lock(mutex_);
+      const auto it = tokens_.find(sha256Hex(token));
+      if (it == tokens_.end()) return nullptr;
+      participant = it->second;
+    }
+    return session(participant, StudySession::IdOrigin::Given);
   }
 
   // `participant`'s session, opened now unless this server has it open; null when it has.
   std::shared_ptr<OnlineSession> openIfClosed(const std::string& participant) {
-    std::lock_guard lock(mutex_);
-    if (open_.contains(participant)) return nullptr;
-    return session(participant, StudySession::IdOrigin::Given);
+    std::lock_guard creating(creationMutex_);  // nobody opens it between the check and here
+    if (opened(participant)) return nullptr;
+    return openHere(participant, StudySession::IdOrigin::Given);
   }
 
   const fs::path& dir() const { return dir_; }
@@ -123,20 +131,36 @@ class Sessions {
   fs::path folderOf(const std::string& participant) const {
     return dir_ / ("web-" + sha256Hex(participant).substr(0, 20));  // never the id itself
   }
+  std::shared_ptr<OnlineSession> opened(const std::string& participant) {
+    std::lock_guard lock(mutex_);
+    const auto it = open_.find(participant);
+    return it == open_.end() ? nullptr : it->second;
+  }
+  // Opening a session writes its folder (fsyncs): one at a time, but without holding mutex_, so
+  // requests to sessions already open do not wait (200 participants arriving at once made every
+  // request wait up to 8 s behind the creations).
   std::shared_ptr<OnlineSession> session(const std::string& participant,
                                          StudySession::IdOrigin origin) {
-    auto& s = open_[participant];
-    if (!s)
-      s = std::make_shared<OnlineSession>(
-          StudySession::open(folderOf(participant), protocol_, participant, origin), pool_,
-          paceMs_);
-    return s;
+    if (auto s = opened(participant)) return s;
+    std::lock_guard creating(creationMutex_);
+    return openHere(participant, origin);
+  }
+  // session() with creationMutex_ held.
+  std::shared_ptr<OnlineSession> openHere(const std::string& participant,
+                                          StudySession::IdOrigin origin) {
+    if (auto s = opened(participant)) return s;  // opened while this one waited
+    auto s = std::make_shared<OnlineSession>(
+        StudySession::open(folderOf(participant), protocol_, participant, origin), pool_, paceMs_);
+    std::lock_guard lock(mutex_);
+    return open_[participant] = s;
   }
   const StudyProtocol& protocol_;
   fs::path dir_;
   DecisionPool& pool_;
   int paceMs_;
-  std::mutex mutex_;
+  std::mutex mutex_;          // tokens_ and open_
+  std::mutex creationMutex_;  // opening a session
+  std::mutex tokensFileMutex_;
   std::map<std::string, std::string> tokens_;  // SHA-256 of a token -> participant
   std::unique_ptr<AppendFile> tokensFile_;
   std::map<std::string, std::shared_ptr<OnlineSession>> open_;
@@ -177,6 +201,21 @@ std::string bearer(const httplib::Request& req) {
   const std::string prefix = "Bearer ";
   if (!header.starts_with(prefix) || header.size() != prefix.size() + 64) return "";
   return header.substr(prefix.size());
+}
+
+// The address a request came from: the last X-Forwarded-For of a request from a trusted reverse
+// proxy (the proxy sets it to the address it saw), else the peer's. A participant's own
+// X-Forwarded-For counts for nothing, so it cannot evade the per-address limits.
+std::string clientAddress(const httplib::Request& req, const std::vector<std::string>& trusted) {
+  const size_t count = req.get_header_value_count("X-Forwarded-For");
+  if (count == 0 || std::find(trusted.begin(), trusted.end(), req.remote_addr) == trusted.end())
+    return req.remote_addr;
+  std::string value = req.get_header_value("X-Forwarded-For", count - 1);
+  value = value.substr(value.find_last_of(',') + 1);  // the entry the proxy appended, if a list
+  value.erase(0, value.find_first_not_of(' '));
+  const bool address = !value.empty() && value.size() <= 45 &&
+                       value.find_first_not_of("0123456789abcdefABCDEF.:") == std::string::npos;
+  return address ? value : req.remote_addr;
 }
 
 // The researcher's view of the study folder: every session folder as its files say, with the
@@ -281,14 +320,19 @@ struct Server {
   Json completion;
   fs::path dir;
   std::string adminHash;  // SHA-256 of the admin secret
+  LatencyTable& latency;
+  std::vector<std::string> trustedProxies;  // addresses whose X-Forwarded-For is believed
 
   Reply admin(const httplib::Request& req) {
     if (sha256Hex(bearer(req)) != adminHash) return error(401, "expected the admin secret");
-    return {200, studyProgress(dir, sessions)};
+    Json progress = studyProgress(dir, sessions);
+    progress["latency"] = latency.summary();
+    return {200, progress};
   }
 
   Reply create(const httplib::Request& req) {
-    if (!limit.allow(req.remote_addr)) return error(429, "too many sessions from this address");
+    if (!limit.allow(clientAddress(req, trustedProxies)))
+      return error(429, "too many sessions from this address");
     const bool given = req.has_param(idParam.c_str());
     const std::string id = given ? req.get_param_value(idParam.c_str()) : generateParticipantId();
     if (!validParticipantId(id))
@@ -380,6 +424,7 @@ void handle(Server& server, const httplib::Request& req, httplib::Response& res)
 int serveCommand(const Args& args) {
   po::options_description options("serve options");
   std::string protocolFile, dir, bind, idParam, code, redirect, secretFile;
+  std::vector<std::string> trustedProxies;
   int port = 8080, paceMs = kOnlinePaceMs, threads = 2, creations = 30;
   double timeoutMinutes = 30;
   options.add_options()("protocol", po::value(&protocolFile)->required(), "the study protocol")(
@@ -396,7 +441,10 @@ int serveCommand(const Args& args) {
       "the /admin secret (64 hex digits); default: a new one, printed at start")(
       "creations-per-minute", po::value(&creations),
       "sessions one address may create a minute (default 30)")(
-      "threads", po::value(&threads), "threads deciding for the AIs (default 2)")(
+      "trusted-proxy", po::value(&trustedProxies)->composing(),
+      "a reverse proxy's address (e.g. 127.0.0.1): its X-Forwarded-For names the participant's "
+      "address; repeatable")("threads", po::value(&threads),
+                             "threads deciding for the AIs (default 2)")(
       "pace-ms", po::value(&paceMs), "ms between the AI's moves (default 600; tests use 0)");
   po::positional_options_description positional;
   positional.add("protocol", 1);
@@ -407,6 +455,9 @@ int serveCommand(const Args& args) {
   if (port < 0 || port > 65535) throw InputError("--port", "expected 0 to 65535");
   if (threads < 1 || threads > 64) throw InputError("--threads", "expected 1 to 64");
   if (creations < 1) throw InputError("--creations-per-minute", "expected at least 1");
+  for (const std::string& proxy : trustedProxies)
+    if (proxy.empty() || proxy.find_first_not_of("0123456789abcdefABCDEF.:") != std::string::npos)
+      throw InputError("--trusted-proxy", "expected an IP address such as 127.0.0.1, got " + proxy);
   if (paceMs < 0 || paceMs > 60000) throw InputError("--pace-ms", "expected 0 to 60000");
   if (!(timeoutMinutes > 0 && timeoutMinutes <= 7 * 24 * 60))
     throw InputError("--timeout-minutes", "expected more than 0, at most a week");
@@ -430,7 +481,9 @@ int serveCommand(const Args& args) {
     if (secret.size() != 64 || secret.find_first_not_of("0123456789abcdef") != std::string::npos)
       throw InputError(secretFile, "expected 64 lower-case hexadecimal digits on its first line");
   }
-  Server server{sessions, limit, idParam, completion, dir, sha256Hex(secret)};
+  LatencyTable latency(servedEndpoints());
+  Server server{sessions,          limit,   idParam,       completion, dir,
+                sha256Hex(secret), latency, trustedProxies};
   httplib::Server http;
   http.set_payload_max_length(kMaxBodyBytes);
   http.set_default_headers(
@@ -441,7 +494,10 @@ int serveCommand(const Args& args) {
        {"X-Frame-Options", "DENY"},
        {"Referrer-Policy", "no-referrer"}});
   const auto handler = [&server](const httplib::Request& req, httplib::Response& res) {
+    const auto start = std::chrono::steady_clock::now();
     handle(server, req, res);
+    server.latency.record(req.method + " " + (page(req.path) ? "page" : req.path),
+                          std::chrono::steady_clock::now() - start);
   };
   http.Get(".*", handler).Post(".*", handler).Put(".*", handler).Delete(".*", handler);
   http.Patch(".*", handler).Options(".*", handler);
@@ -463,8 +519,13 @@ int serveCommand(const Args& args) {
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     listening = sock;
   });
-  // Requests are short (the AI decides on the pool): 16 threads serve many sessions.
-  http.new_task_queue = [] { return new httplib::ThreadPool(16); };
+  // Requests are short (the AI decides on the pool): 16 threads serve many sessions, if each
+  // connection carries one request. httplib keeps a thread on a kept-alive connection until its
+  // client sends again or 5 s pass; browsers keep theirs and the page polls, so 200 participants'
+  // connections queued for 2 s on average (tests/serve_load.py). A reverse proxy keeps the
+  // browser's connection alive in front (docs/user-study.md).
+  http.set_keep_alive_max_count(1);
+  http.new_task_queue = [&latency] { return new TimedThreadPool(64, latency); };
   const int bound = port == 0 ? http.bind_to_any_port(bind) : port;
   if (port != 0 && !http.bind_to_port(bind, port))
     throw std::runtime_error("cannot listen on " + bind + ":" + std::to_string(port));
@@ -501,6 +562,7 @@ int serveCommand(const Args& args) {
   http.listen_after_bind();
   stopping.store(true);
   reaper.join();
+  for (const std::string& line : latencyLines(latency.summary())) progress("ddalab serve: " + line);
   progress("ddalab serve: stopped");
   return kOk;
 }
