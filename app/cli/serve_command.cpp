@@ -379,19 +379,16 @@ void handle(Server& server, const httplib::Request& req, httplib::Response& res)
 
 int serveCommand(const Args& args) {
   po::options_description options("serve options");
-  std::string protocolFile, dir, bind, idParam, code, redirect, secretFile;
+  std::string protocolFile, dir, bind, secretFile;
   int port = 8080, paceMs = kOnlinePaceMs, threads = 2, creations = 30;
-  double timeoutMinutes = 30;
+  double timeoutMinutes = 0;
   options.add_options()("protocol", po::value(&protocolFile)->required(), "the study protocol")(
       "dir", po::value(&dir)->required(), "the study folder (sessions, allocation log)")(
       "port", po::value(&port), "TCP port (default 8080; 0 picks a free one)")(
       "bind", po::value(&bind)->default_value("127.0.0.1"), "address to listen on")(
-      "id-param", po::value(&idParam)->default_value("participant"),
-      "the query parameter holding the platform's participant id")(
-      "completion-code", po::value(&code), "the code shown when a session is complete")(
-      "redirect", po::value(&redirect), "the URL a complete session is sent to")(
       "timeout-minutes", po::value(&timeoutMinutes),
-      "idle minutes until a dropout (default 30; fractions allowed)")(
+      "for tests only: overrides the protocol's online.timeout_minutes (idle minutes until a "
+      "dropout; fractions allowed)")(
       "admin-secret-file", po::value(&secretFile),
       "the /admin secret (64 hex digits); default: a new one, printed at start")(
       "creations-per-minute", po::value(&creations),
@@ -408,16 +405,16 @@ int serveCommand(const Args& args) {
   if (threads < 1 || threads > 64) throw InputError("--threads", "expected 1 to 64");
   if (creations < 1) throw InputError("--creations-per-minute", "expected at least 1");
   if (paceMs < 0 || paceMs > 60000) throw InputError("--pace-ms", "expected 0 to 60000");
-  if (!(timeoutMinutes > 0 && timeoutMinutes <= 7 * 24 * 60))
-    throw InputError("--timeout-minutes", "expected more than 0, at most a week");
-  if (!redirect.empty() && !redirect.starts_with("https://"))
-    throw InputError("--redirect", "expected an https:// URL");
+  if (vm.count("timeout-minutes") && !(timeoutMinutes > 0 && timeoutMinutes <= 24 * 60))
+    throw InputError("--timeout-minutes", "expected more than 0, at most a day");
   const StudyProtocol protocol = loadStudyProtocol(protocolFile);
   checkTextsFilledIn(protocol);
+  if (!vm.count("timeout-minutes")) timeoutMinutes = protocol.online.timeoutMinutes;
   fs::create_directories(dir);
   Json completion = Json::object();
-  if (!code.empty()) completion["code"] = code;
-  if (!redirect.empty()) completion["redirect"] = redirect;
+  if (!protocol.online.completionCode.empty()) completion["code"] = protocol.online.completionCode;
+  if (!protocol.online.completionRedirect.empty())
+    completion["redirect"] = protocol.online.completionRedirect;
 
   DecisionPool pool(threads);
   Sessions sessions(protocol, dir, pool, paceMs);
@@ -430,7 +427,7 @@ int serveCommand(const Args& args) {
     if (secret.size() != 64 || secret.find_first_not_of("0123456789abcdef") != std::string::npos)
       throw InputError(secretFile, "expected 64 lower-case hexadecimal digits on its first line");
   }
-  Server server{sessions, limit, idParam, completion, dir, sha256Hex(secret)};
+  Server server{sessions, limit, protocol.online.idParam, completion, dir, sha256Hex(secret)};
   httplib::Server http;
   http.set_payload_max_length(kMaxBodyBytes);
   http.set_default_headers(
