@@ -373,7 +373,8 @@ ApiReply OnlineStudy::route(const ApiRequest& req) {
   for (const std::string& a : actions)
     if (path == "/api/v1/session/" + a)
       return post ? withSession(req, a) : apiError(405, "expected POST");
-  if (path.starts_with("/api/")) return apiError(404, "no such endpoint", path.substr(0, 200));
+  if (path.starts_with("/api/"))
+    return apiError(404, "no such endpoint", textExcerpt(path, 200));  // escaped: any bytes
   return apiError(404, "not found");
 }
 

@@ -149,6 +149,8 @@ def hostile(server, token, other, study):
                                ("PUT", "/api/v1/sessions", 405),
                                ("DELETE", "/api/v1/session", 405),
                                ("GET", "/api/v1/nothing", 404),
+                               ("GET", "/api/%c3", 404),  # not UTF-8 once decoded: was a 500
+                               ("GET", "/api/v1/" + "%e2%82%ac" * 100, 404),
                                ("GET", "/../../../../etc/passwd", 404),
                                ("GET", "/%2e%2e/%2e%2e/%2e%2e/etc/passwd", 404),
                                ("GET", "/..%2f..%2f..%2fetc%2fpasswd", 404),
