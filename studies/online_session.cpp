@@ -87,9 +87,11 @@ const Json& member(const Json& body, const char* key, Json::value_t type, const 
 
 // Refuses a body with a member not in `allowed` (a client's typo must not pass unnoticed).
 void onlyKeys(const Json& body, std::initializer_list<const char*> allowed) {
-  for (const auto& [key, value] : body.items())
+  for (const auto& member : body.items()) {
+    const std::string& key = member.key();  // clang 14 cannot capture a structured binding
     if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }))
-      throw InputError(key.substr(0, 100), "unknown member");
+      throw InputError(textExcerpt(key, 100), "unknown member");  // whole characters
+  }
 }
 
 // The object `body[key]` with exactly one member per item key, each checked by `check`.

@@ -59,6 +59,15 @@ struct StudyPages {
   std::string debrief;       // shown after the last questionnaire
 };
 
+// How `ddalab serve` runs the study online (the protocol's "completion" and "online"; both
+// optional): what a participant gets at the end, and how the server finds and times them.
+struct StudyOnline {
+  std::string completionCode;           // shown on the last page ("" none)
+  std::string completionRedirect;       // an https:// URL the last page sends them to ("" none)
+  std::string idParam = "participant";  // the query parameter holding the platform's id
+  double timeoutMinutes = 30;           // idle this long: recorded as a dropout
+};
+
 struct StudyProtocol {
   std::string name;
   std::string description;
@@ -75,6 +84,7 @@ struct StudyProtocol {
   bool comment = true;                   // an optional free-text comment after the items
   StudyAnalysisPlan analysis;
   StudyPages pages;
+  StudyOnline online;
   // The seat an AI takes in `study simulate` (none: the game's default AI at level 100).
   Json simulatedPerson;
   Json document;  // the protocol as validated, defaults written out (what a session records)

@@ -134,7 +134,7 @@ async def participant(k, port, done):
     """One whole session; returns when it is complete (or after far too many screens)."""
     name, rng, connection = "load-%d" % k, random.Random(k), Connection(port)
     acks, cuts = acknowledged.setdefault(name, {}), cut_actions.setdefault(name, {})
-    status, created = await connection.request("POST", "/api/v1/sessions?participant=" + name, {})
+    status, created = await connection.request("POST", "/api/v1/sessions?PROLIFIC_PID=" + name, {})
     if status not in (200, 201):
         errors.append("%s: POST sessions %d" % (name, status))
         return

@@ -22,6 +22,7 @@ import urllib.request
 DDALAB, SOURCE = sys.argv[1], sys.argv[2]
 failures = []
 latencies = []
+REDIRECT = "https://app.example.org/submissions/complete?cc=C0DE-42"
 poll_seconds = 0.001  # between screens while the AI moves (serve_load.py uses the screen's poll_ms)
 
 
@@ -31,8 +32,9 @@ def check(condition, what):
         print("FAIL:", what)
 
 
-def protocol_file(folder, name="user-study-lost-cities.json"):
-    """A shipped protocol with the iGEQ protocol's pages, one game per condition, a quick AI."""
+def protocol_file(folder, name="user-study-lost-cities.json", completion=None, online=None):
+    """A shipped protocol with the iGEQ protocol's pages, one game per condition, a quick AI, and
+    the online settings given (default: a completion code and redirect, the id in PROLIFIC_PID)."""
     with open(os.path.join(SOURCE, "studies/protocols", name)) as f:
         document = json.load(f)
     with open(os.path.join(SOURCE, "studies/protocols/user-study-ludo-igeq.json")) as f:
@@ -43,7 +45,9 @@ def protocol_file(folder, name="user-study-lost-cities.json"):
     for seat in document["seats"]:
         if "level" in seat:
             seat["level"] = 5
-    path = os.path.join(folder, name)
+    document["completion"] = completion or {"code": "C0DE-42", "redirect": REDIRECT}
+    document["online"] = online or {"id_param": "PROLIFIC_PID"}
+    path = os.path.join(folder, ("online-" if online else "") + name)
     with open(path, "w") as f:
         json.dump(document, f)
     return path, document
@@ -52,8 +56,7 @@ def protocol_file(folder, name="user-study-lost-cities.json"):
 class Server:
     def __init__(self, protocol, study, *options, port=0):
         self.process = subprocess.Popen(
-            [DDALAB, "serve", protocol, "--dir", study, "--port", str(port), "--pace-ms", "0",
-             "--completion-code", "C0DE-42", *options],
+            [DDALAB, "serve", protocol, "--dir", study, "--port", str(port), "--pace-ms", "0", *options],
             stdout=subprocess.PIPE, text=True)
         first = self.process.stdout.readline()
         check("on http://127.0.0.1:" in first, "the first line names the address: " + first)
@@ -146,6 +149,8 @@ def hostile(server, token, other, study):
                                ("PUT", "/api/v1/sessions", 405),
                                ("DELETE", "/api/v1/session", 405),
                                ("GET", "/api/v1/nothing", 404),
+                               ("GET", "/api/%c3", 404),  # not UTF-8 once decoded: was a 500
+                               ("GET", "/api/v1/" + "%e2%82%ac" * 100, 404),
                                ("GET", "/../../../../etc/passwd", 404),
                                ("GET", "/%2e%2e/%2e%2e/%2e%2e/etc/passwd", 404),
                                ("GET", "/..%2f..%2f..%2fetc%2fpasswd", 404),
@@ -166,7 +171,7 @@ def hostile(server, token, other, study):
     check(status == 401, "a made-up token: %d" % status)
     status, _, _ = server.request("GET", "/api/v1/session", token=token[:-1])
     check(status == 401, "a truncated token: %d" % status)
-    status, _, _ = server.request("POST", "/api/v1/sessions?participant=../../etc", {})
+    status, _, _ = server.request("POST", "/api/v1/sessions?PROLIFIC_PID=../../etc", {})
     check(status == 400, "a participant id with a path: %d" % status)
     status, _, _ = server.request("POST", "/api/v1/session/action", {"action": 1}, token=token)
     check(status == 409, "an action at the consent: %d" % status)
@@ -210,13 +215,15 @@ def researcher(server, token):
         check(json.loads(text)["format"] == "ddalab-session/1", "a session.json read back from the archive")
 
 
-def idle(protocol, study):
-    """A participant idle longer than --timeout-minutes is recorded as a dropout."""
-    server = Server(protocol, study, "--timeout-minutes", "0.02", "--creations-per-minute", "2")
-    status, created = server.json("POST", "/api/v1/sessions?participant=idle-1", {})
-    status, _ = server.json("POST", "/api/v1/sessions?participant=idle-2", {})
+def idle(folder, study):
+    """A participant idle longer than the protocol's online.timeout_minutes is recorded as a dropout
+    (--timeout-minutes overrides it)."""
+    protocol, _ = protocol_file(folder, online={"timeout_minutes": 0.02, "id_param": "PROLIFIC_PID"})
+    server = Server(protocol, study, "--creations-per-minute", "2")
+    status, created = server.json("POST", "/api/v1/sessions?PROLIFIC_PID=idle-1", {})
+    status, _ = server.json("POST", "/api/v1/sessions?PROLIFIC_PID=idle-2", {})
     check(status == 201, "the second session of an address: %d" % status)
-    status, _ = server.json("POST", "/api/v1/sessions?participant=idle-3", {})
+    status, _ = server.json("POST", "/api/v1/sessions?PROLIFIC_PID=idle-3", {})
     check(status == 429, "the third session of an address within a minute: %d" % status)
     status, screen = server.json("GET", "/api/v1/session", token=created["token"])
     check(screen["kind"] == "consent", "the idle participant's first screen")
@@ -229,11 +236,13 @@ def idle(protocol, study):
     check(len(folders) == 2 and all(os.path.exists(os.path.join(study, f, "dropout.json")) for f in folders),
           "dropout.json of the idle participants, no folder for the refused one: %s" % folders)
     # A session an earlier server left open, never asked for again: dropped from its files' age.
-    server = Server(protocol, study)
-    status, created = server.json("POST", "/api/v1/sessions?participant=idle-4", {})
+    server = Server(protocol, study, "--timeout-minutes", "30")
+    status, created = server.json("POST", "/api/v1/sessions?PROLIFIC_PID=idle-4", {})
     server.json("GET", "/api/v1/session", token=created["token"])
-    server.stop()
-    server = Server(protocol, study, "--timeout-minutes", "0.02")
+    time.sleep(2.0)
+    printed = server.stop()
+    check("dropped" not in printed, "--timeout-minutes 30 overrides the protocol's: " + printed)
+    server = Server(protocol, study)
     time.sleep(2.0)
     printed = server.stop()
     check("dropped idle-4 (timed out, left by an earlier server)" in printed,
@@ -260,10 +269,11 @@ def main():
             status, _, _ = server.request("GET", "/" + name)
             check(status == 200, "/%s: %d" % (name, status))
 
-        status, created = server.json("POST", "/api/v1/sessions?participant=PROLIFIC-abc123", {})
+        status, created = server.json("POST", "/api/v1/sessions?PROLIFIC_PID=PROLIFIC-abc123", {})
         check(status == 201 and len(created["token"]) == 64, "a session: %d %s" % (status, created))
         token = created["token"]
-        status, other = server.json("POST", "/api/v1/sessions", {})
+        # "participant" is not this protocol's id parameter: the id is generated.
+        status, other = server.json("POST", "/api/v1/sessions?participant=not-the-param", {})
         check(status == 201, "a session with a generated id: %d" % status)
         hostile(server, token, other["token"], study)
 
@@ -278,7 +288,7 @@ def main():
         status, again = server.json("GET", "/api/v1/session", token=token)
         again = settled(server, token)
         check(again == board, "the restarted server shows the same board")
-        status, resumed = server.json("POST", "/api/v1/sessions?participant=PROLIFIC-abc123", {})
+        status, resumed = server.json("POST", "/api/v1/sessions?PROLIFIC_PID=PROLIFIC-abc123", {})
         check(status == 200 and resumed["resumed"], "the platform's id resumes: %d" % status)
 
         kinds = {}
@@ -286,7 +296,8 @@ def main():
             screen = answer(server, token, rng, secrets)
             kinds[screen["kind"]] = kinds.get(screen["kind"], 0) + 1
             if screen["kind"] == "complete":
-                check(screen.get("completion", {}).get("code") == "C0DE-42", "the completion code")
+                check(screen.get("completion") == {"code": "C0DE-42", "redirect": REDIRECT},
+                      "the protocol's completion code and redirect: %s" % screen)
                 break
         check(kinds.get("complete") == 1 and kinds.get("questionnaire") == 2, "the session's screens: %s" % kinds)
         # Two more whole sessions by generated ids: `study analyze` of 2 participants with one
@@ -311,7 +322,7 @@ def main():
         result = subprocess.run([DDALAB, "study", "export", study, "--out", tidy], capture_output=True, text=True)
         check(result.returncode == 0, "study export: %s" % result.stderr)
 
-        idle(protocol, os.path.join(folder, "idle"))
+        idle(folder, os.path.join(folder, "idle"))
 
     api = sorted(t for m, p, t in latencies if p.startswith("/api/v1/session/action"))
     reads = sorted(t for m, p, t in latencies if p == "/api/v1/session")

@@ -55,7 +55,7 @@ def forged_forwarded_for(protocol, study):
     statuses = []
     for k in range(3):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        status, _, _ = request(connection, "POST", "/api/v1/sessions?participant=forged-%d" % k, {},
+        status, _, _ = request(connection, "POST", "/api/v1/sessions?PROLIFIC_PID=forged-%d" % k, {},
                                headers={"X-Forwarded-For": "10.0.0.%d" % (k + 1)})
         statuses.append(status)
     check(statuses == [201, 201, 429], "forged X-Forwarded-For, no trusted proxy: %s" % statuses)
@@ -152,7 +152,7 @@ def session_over_https(study, cert, tls_port, http_port):
     status, text, _ = request(https(), "GET", "/app.js")
     check(status == 200, "app.js over https: %d" % status)
 
-    status, text, _ = request(https(), "POST", "/api/v1/sessions?participant=tls-1", {})
+    status, text, _ = request(https(), "POST", "/api/v1/sessions?PROLIFIC_PID=tls-1", {})
     check(status == 201, "a session over https: %d %s" % (status, text[:200]))
     token = json.loads(text)["token"]
     status, text, _ = request(https(), "GET", "/api/v1/session", token=token)
@@ -168,14 +168,14 @@ def session_over_https(study, cert, tls_port, http_port):
     check(status == 413, "nginx refuses a body over 16k: %d" % status)
 
     # The limit (2 a minute) counts 127.0.0.1's creations, however they name themselves...
-    status, _, _ = request(https(), "POST", "/api/v1/sessions?participant=tls-2", {},
+    status, _, _ = request(https(), "POST", "/api/v1/sessions?PROLIFIC_PID=tls-2", {},
                            headers={"X-Forwarded-For": "10.9.9.9"})
     check(status == 201, "the second creation from 127.0.0.1: %d" % status)
-    status, _, _ = request(https(), "POST", "/api/v1/sessions?participant=tls-3", {},
+    status, _, _ = request(https(), "POST", "/api/v1/sessions?PROLIFIC_PID=tls-3", {},
                            headers={"X-Forwarded-For": "10.9.9.8"})
     check(status == 429, "a third from 127.0.0.1 with a forged X-Forwarded-For: %d" % status)
     # ...and another address (127.0.0.2, loopback too) has its own count: ddalab sees the client.
-    status, _, _ = request(https("127.0.0.2"), "POST", "/api/v1/sessions?participant=tls-4", {})
+    status, _, _ = request(https("127.0.0.2"), "POST", "/api/v1/sessions?PROLIFIC_PID=tls-4", {})
     check(status == 201, "a creation from 127.0.0.2 through nginx: %d" % status)
 
     plain = http.client.HTTPConnection("127.0.0.1", http_port, timeout=10)

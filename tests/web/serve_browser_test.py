@@ -78,7 +78,7 @@ def shoot(driver, name, kind, seen):
 
 
 def play(driver, base, name):
-    driver.get(base + "/?participant=browser-" + name)
+    driver.get(base + "/?PROLIFIC_PID=browser-" + name)
     screen = wait_for_change(driver, None)
     seen, moves = set(), 0
     for step in range(3000):
@@ -118,8 +118,8 @@ def main():
                                ("ludo", "user-study-ludo.json")):
                 study = os.path.join(folder, name)
                 server = subprocess.Popen(
-                    [DDALAB, "serve", serve_test.protocol_file(folder, file)[0], "--dir", study, "--port", "0",
-                     "--pace-ms", "0", "--completion-code", "WEB-CODE"],
+                    [DDALAB, "serve", serve_test.protocol_file(folder, file, {"code": "WEB-CODE"})[0],
+                     "--dir", study, "--port", "0", "--pace-ms", "0"],
                     stdout=subprocess.PIPE, text=True)
                 base = server.stdout.readline().split("on ")[1].split("/ ")[0]
                 start = time.time()
