@@ -52,15 +52,12 @@ class StepConflict : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The pace of the AI's and the environment's moves in a study (ddalab-gui's kStudyPaceMs).
-inline constexpr int kOnlinePaceMs = 600;
-
 class OnlineSession {
  public:
   // Takes over `session` (opened or created by the caller); decisions run on `pool`, which must
   // outlive the session; each is shown `paceMs` after its turn began. A game in progress (its
   // moves file in the folder) is replayed at once.
-  OnlineSession(StudySession session, DecisionPool& pool, int paceMs = kOnlinePaceMs);
+  OnlineSession(StudySession session, DecisionPool& pool, int paceMs);
   ~OnlineSession();  // gives up a decision in flight and waits for it
   OnlineSession(const OnlineSession&) = delete;
   OnlineSession& operator=(const OnlineSession&) = delete;

@@ -207,7 +207,8 @@ OnlineStudy::OnlineStudy(const StudyProtocol& protocol, fs::path dir, OnlineStud
   if (!protocol.online.completionRedirect.empty())
     completion_["redirect"] = protocol.online.completionRedirect;
   fs::create_directories(dir_);
-  sessions_ = std::make_unique<Sessions>(protocol_, dir_, pool_, settings_.paceMs);
+  sessions_ = std::make_unique<Sessions>(
+      protocol_, dir_, pool_, settings_.paceMs < 0 ? protocol_.paceMs : settings_.paceMs);
   limit_ = std::make_unique<CreationLimit>(settings_.creationsPerMinute);
 }
 

@@ -49,7 +49,7 @@ std::string newToken();
 bool sessionEnded(SessionStep step);
 
 struct OnlineStudySettings {
-  int paceMs = kOnlinePaceMs;   // between the AI's moves
+  int paceMs = -1;              // between the AI's shown moves; -1: the protocol's pace_ms
   int threads = 2;              // the decision pool's
   int creationsPerMinute = 30;  // sessions one client address may create a minute
   double timeoutMinutes = 30;   // idle this long: a dropout (the protocol's online.timeout_minutes)

@@ -443,6 +443,7 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
                        "coefficients",
                        "conditions",
                        "games_per_condition",
+                       "pace_ms",
                        "order",
                        "instruments",
                        "questionnaire",
@@ -482,6 +483,7 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
     }
     p.gamesPerCondition =
         static_cast<int>(fields.integer("games_per_condition", 1, kMaxGamesPerCondition, 1));
+    p.paceMs = static_cast<int>(fields.integer("pace_ms", 0, 10000, kDefaultStudyPaceMs));
     if (const Json* order = fields.find("order")) {
       JsonFields o(*order, fields.at("order"), {"scheme"});
       const std::string scheme = o.string("scheme");

@@ -68,6 +68,10 @@ struct StudyOnline {
   double timeoutMinutes = 30;           // idle this long: recorded as a dropout
 };
 
+// The milliseconds between the AIs' and the environment's shown moves in a person's session,
+// unless the protocol's "pace_ms" says otherwise: every participant sees the same pace.
+inline constexpr int kDefaultStudyPaceMs = 600;
+
 struct StudyProtocol {
   std::string name;
   std::string description;
@@ -76,6 +80,7 @@ struct StudyProtocol {
   Json seats;  // the experiment's "players"; a person's seat is {"id": "human"}
   std::vector<StudyCondition> conditions;
   int gamesPerCondition = 1;
+  int paceMs = kDefaultStudyPaceMs;  // "pace_ms": between the AIs' shown moves (GUI and online)
   OrderScheme order = OrderScheme::LatinSquare;
   // The instruments' items in the order the protocol names them, then its own "questionnaire".
   std::vector<StudyItem> items;

@@ -2,7 +2,9 @@
 // routing and status codes, tokens, the protocol's id parameter, the creation limit and the
 // researcher's endpoints, each refusal next to the request it refuses.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "experiments/sha256.h"
 #include "studies/online_study.h"
@@ -15,7 +17,7 @@ namespace {
 
 const std::string kSecret(64, 'b');
 
-StudyProtocol onlineProtocol(const Json& online) {
+StudyProtocol onlineProtocol(const Json& online, int paceMs = -1) {
   Json p = Json::parse(R"({
     "format": "ddalab-study/1", "name": "online", "seed": 5,
     "game": {"id": "ludo", "params": {"players": 2}},
@@ -25,6 +27,7 @@ StudyProtocol onlineProtocol(const Json& online) {
     "consent": {"text": "You play two games of Ludo."},
     "completion": {"code": "DONE-1"}})");
   p["online"] = online;
+  if (paceMs >= 0) p["pace_ms"] = paceMs;
   return parseStudyProtocol(p, "p.json");
 }
 
@@ -32,9 +35,11 @@ struct Study {
   TempDir dir;
   StudyProtocol protocol;
   OnlineStudy study;
-  explicit Study(const Json& online = Json::object(), int creations = 30)
-      : protocol(onlineProtocol(online)),
-        study(protocol, dir.path() / "study", {0, 1, creations, 30, kSecret, {}}) {}
+  // `paceMs` -1: the protocol's pace_ms (`protocolPaceMs`, or its default when -1 too).
+  explicit Study(const Json& online = Json::object(), int creations = 30, int paceMs = 0,
+                 int protocolPaceMs = -1)
+      : protocol(onlineProtocol(online, protocolPaceMs)),
+        study(protocol, dir.path() / "study", {paceMs, 1, creations, 30, kSecret, {}}) {}
 
   ApiReply call(const std::string& method, const std::string& path, const std::string& bearer = "",
                 const std::string& body = "", std::map<std::string, std::string> query = {}) {
@@ -171,4 +176,29 @@ TEST_CASE("bearerToken takes only 'Bearer ' and 64 characters", "[online][api]")
   CHECK(bearerToken("").empty());
   CHECK(newToken().size() == 64);
   CHECK(newToken() != newToken());
+}
+
+TEST_CASE("the AI's and the environment's moves are shown at the protocol's pace",
+          "[online][api]") {
+  // pace_ms 10000: half a second after the consent the first roll is still being held back (at
+  // pace 0 it shows within milliseconds: an e-random roll).
+  Study s(Json::object(), 30, -1, 10000);
+  const std::string token = s.create("ann");
+  REQUIRE(s.call("POST", "/api/v1/session/consent", token, R"({"agree": true})").status == 200);
+  for (int poll = 0; poll < 10; ++poll) {
+    const ApiReply screen = s.call("GET", "/api/v1/session", token);
+    REQUIRE(screen.body.at("kind") == "game");
+    CHECK(screen.body.at("waiting") == true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  // The server's override (tests, --pace-ms 0) wins over the protocol.
+  Study fast(Json::object(), 30, 0, 10000);
+  const std::string other = fast.create("bob");
+  REQUIRE(fast.call("POST", "/api/v1/session/consent", other, R"({"agree": true})").status == 200);
+  bool turn = false;
+  for (int poll = 0; poll < 400 && !turn; ++poll) {
+    turn = fast.call("GET", "/api/v1/session", other).body.at("waiting") == false;
+    if (!turn) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  CHECK(turn);
 }

@@ -181,6 +181,13 @@ TEST_CASE("a protocol's completion and online settings are read and checked", "[
   CHECK(parseStudyProtocol(changed("/online/timeout_minutes", 1440), "p.json")
             .online.timeoutMinutes == 1440);
   CHECK_THAT(with("/online/port", 8080), Catch::Contains("$.online.port: unknown key 'port'"));
+  // The AIs' pace, for the GUI's study mode and the server alike.
+  CHECK(defaults.paceMs == kDefaultStudyPaceMs);
+  CHECK(parseStudyProtocol(changed("/pace_ms", 0), "p.json").paceMs == 0);
+  CHECK(parseStudyProtocol(changed("/pace_ms", 1500), "p.json").paceMs == 1500);
+  CHECK_THAT(with("/pace_ms", 10001), Catch::Contains("p.json: $.pace_ms: expected"));
+  CHECK_THAT(with("/pace_ms", -1), Catch::Contains("p.json: $.pace_ms: expected"));
+  CHECK_THAT(with("/pace_ms", "600"), Catch::Contains("p.json: $.pace_ms: expected"));
 }
 
 TEST_CASE("a session goes consent, demographics, instructions, games, debrief, each recorded",

@@ -89,7 +89,7 @@ int serveCommand(const Args& args) {
   po::options_description options("serve options");
   std::string protocolFile, dir, bind, secretFile;
   std::vector<std::string> trustedProxies;
-  int port = 8080, paceMs = kOnlinePaceMs, threads = 2, creations = 30;
+  int port = 8080, paceMs = -1, threads = 2, creations = 30;
   double timeoutMinutes = 0;
   options.add_options()("protocol", po::value(&protocolFile)->required(), "the study protocol")(
       "dir", po::value(&dir)->required(), "the study folder (sessions, allocation log)")(
@@ -106,7 +106,8 @@ int serveCommand(const Args& args) {
       "a reverse proxy's address (e.g. 127.0.0.1): its X-Forwarded-For names the participant's "
       "address; repeatable")("threads", po::value(&threads),
                              "threads deciding for the AIs (default 2)")(
-      "pace-ms", po::value(&paceMs), "ms between the AI's moves (default 600; tests use 0)");
+      "pace-ms", po::value(&paceMs),
+      "for tests only: overrides the protocol's pace_ms (ms between the AI's shown moves)");
   po::positional_options_description positional;
   positional.add("protocol", 1);
   po::variables_map vm;
@@ -119,7 +120,8 @@ int serveCommand(const Args& args) {
   for (const std::string& proxy : trustedProxies)
     if (proxy.empty() || proxy.find_first_not_of("0123456789abcdefABCDEF.:") != std::string::npos)
       throw InputError("--trusted-proxy", "expected an IP address such as 127.0.0.1, got " + proxy);
-  if (paceMs < 0 || paceMs > 60000) throw InputError("--pace-ms", "expected 0 to 60000");
+  if (vm.count("pace-ms") && (paceMs < 0 || paceMs > 60000))
+    throw InputError("--pace-ms", "expected 0 to 60000");
   if (vm.count("timeout-minutes") && !(timeoutMinutes > 0 && timeoutMinutes <= 24 * 60))
     throw InputError("--timeout-minutes", "expected more than 0, at most a day");
   const StudyProtocol protocol = loadStudyProtocol(protocolFile);
