@@ -328,13 +328,25 @@ void OnlineStudy::startReaper() {
     auto nextDiskScan =
         std::chrono::steady_clock::now() +
         std::min<std::chrono::milliseconds>(idleLimit(settings_), std::chrono::minutes(1));
+    // A pass that fails (the study folder deleted or unwritable under the server) is reported
+    // and tried again; an exception must not end the thread (std::terminate ended the server).
+    std::string lastProblem;
+    const auto guarded = [&](const std::function<void()>& pass) {
+      try {
+        pass();
+        lastProblem.clear();
+      } catch (const std::exception& e) {
+        if (e.what() != lastProblem) print(std::string("idle check failed: ") + e.what());
+        lastProblem = e.what();
+      }
+    };
     while (!stopping_.load()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       if (std::chrono::steady_clock::now() >= nextDiskScan) {  // once a minute: reads every folder
-        dropIdleOnDisk();
+        guarded([this] { dropIdleOnDisk(); });
         nextDiskScan = std::chrono::steady_clock::now() + std::chrono::minutes(1);
       }
-      dropIdle();
+      guarded([this] { dropIdle(); });
     }
   });
 }

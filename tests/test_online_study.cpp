@@ -1,9 +1,11 @@
 // The online study's API without HTTP (studies/online_study.h, what `ddalab serve` answers):
 // routing and status codes, tokens, the protocol's id parameter, the creation limit and the
 // researcher's endpoints, each refusal next to the request it refuses.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 
 #include "experiments/sha256.h"
@@ -201,4 +203,26 @@ TEST_CASE("the AI's and the environment's moves are shown at the protocol's pace
     if (!turn) std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
   CHECK(turn);
+}
+
+TEST_CASE("the idle check survives the study folder deleted under the server", "[online][api]") {
+  // It threw from the reaper thread: std::terminate ended the server.
+  TempDir dir;
+  const StudyProtocol protocol = onlineProtocol(Json::object());
+  std::mutex mutex;
+  std::vector<std::string> lines;
+  OnlineStudySettings settings{0, 1, 30, 0.005, kSecret, [&](const std::string& line) {
+                                 std::lock_guard lock(mutex);
+                                 lines.push_back(line);
+                               }};
+  OnlineStudy study(protocol, dir.path() / "study", settings);
+  REQUIRE(study.handle({"POST", "/api/v1/sessions", {{"participant", "ann"}}, "", "10.0.0.1", ""})
+              .status == 201);
+  study.startReaper();
+  fs::remove_all(dir.path() / "study");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  std::lock_guard lock(mutex);
+  CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
+          return line.find("idle check failed") != std::string::npos;
+        }) >= 1);
 }
