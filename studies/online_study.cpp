@@ -185,12 +185,18 @@ class OnlineStudy::CreationLimit {
   bool allow(const std::string& address) {
     std::lock_guard lock(mutex_);
     const auto now = std::chrono::steady_clock::now();
+    // Addresses whose minute has passed are forgotten once many are kept: a flood of distinct
+    // addresses cannot grow the map beyond those of the last minute.
+    if (windows_.size() >= kForgetAbove)
+      std::erase_if(windows_,
+                    [&](const auto& w) { return now - w.second.first > std::chrono::minutes(1); });
     auto& [start, count] = windows_[address];
     if (now - start > std::chrono::minutes(1)) start = now, count = 0;
     return ++count <= perMinute_;
   }
 
  private:
+  static constexpr size_t kForgetAbove = 4096;
   int perMinute_;
   std::mutex mutex_;
   std::map<std::string, std::pair<std::chrono::steady_clock::time_point, int>> windows_;
