@@ -49,6 +49,20 @@ def seat_order():
     return lc + ludo
 
 
+def balanced_seats():
+    """Item 1: every seat at level 100 (the thesis's no-DDA Lost Cities row is balanced, 0.016,
+    ours is not, 0.066): do the E-players unbalance a balanced game, as the thesis's do? 400
+    games a row."""
+    lost_cities = thesis.comparisons()["lc-mmis"][1]
+    lc = rows_of(lost_cities, ["e-random", "e-hillclimber", "e-maxmax"], 400, "lc-mmis-balanced")
+    ludo = rows_of(thesis.ludo_4mn(), ["e-random", "e-hillclimber", "e-maxn"], 400,
+                   "ludo-4mn-balanced")
+    for experiment in lc + ludo:
+        for seat in experiment["players"]:
+            seat["level"] = 100
+    return lc + ludo
+
+
 def leading_time_off():
     """Item 2: ludo-4mn's E-HillClimber and E-Max^n with the leading_time coefficient 0 (10 in the
     study): whether the E-players shorten leading_time because F rewards it; 400 games a row."""
@@ -100,6 +114,8 @@ def main():
                  "games, run with --trace (scripts/ledger.sh does).", ludo_4mn_traces(), HERE)
     thesis.write("seat-order", "Ledger item 1: the weak seat moved (lc-mmis level 100 first; "
                  "ludo-4mn level 50 last), 400 games a row.", seat_order(), HERE)
+    thesis.write("balanced-seats", "Ledger item 1: every seat at level 100 (lc-mmis, "
+                 "ludo-4mn), 400 games a row.", balanced_seats(), HERE)
     thesis.write("leading-time-off", "Ledger item 2: ludo-4mn E-HC and E-MN without the "
                  "leading_time term in F, 400 games a row.", leading_time_off(), HERE)
     thesis.write("believability-threshold", "Ledger item 3: ludo-4mn with believability "
