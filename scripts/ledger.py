@@ -124,6 +124,12 @@ def p_sign(row, reference, rng, replicates, n=THESIS_GAMES):
     return above / replicates
 
 
+def header(line):
+    """Prints a markdown table's header line and its separator."""
+    print(line)
+    print("|---" * line.count(" | ") + "|---|")
+
+
 def fmt_rates(rates):
     return "/".join(f"{100 * r:.1f}" for r in rates)
 
@@ -160,8 +166,7 @@ def item_win_ratio(out, rng, replicates):
     if balanced.exists():
         print("### Every seat at level 100 (experiments/ledger/balanced-seats.json, 400 games a "
               "row; P(row > none) over paired bootstraps of 400 games)\n")
-        print("| comparison | row | seat win % | draws % | win_ratio | P(row > none) |")
-        print("|---|---|---|---|---|---|")
+        header("| comparison | row | seat win % | draws % | win_ratio | P(row > none) |")
         for comparison in ("lc-mmis-balanced", "ludo-4mn-balanced"):
             rows = load_rows(balanced, comparison)
             for name, row in rows.items():
@@ -177,8 +182,7 @@ def item_win_ratio(out, rng, replicates):
         print("(seat-order: not run)")
         return
     print("### Seats moved (experiments/ledger/seat-order.json, 400 games a row)\n")
-    print("| comparison | row | seat win % (seat order) | win_ratio | base, same 400 seeds |")
-    print("|---|---|---|---|---|")
+    header("| comparison | row | seat win % (seat order) | win_ratio | base, same 400 seeds |")
     for comparison, base in (("lc-mmis-swapped", "lc-mmis"), ("ludo-4mn-swapped", "ludo-4mn")):
         base_rows = load_rows(out / "base" / base, base)
         for name, row in load_rows(swapped, comparison).items():
@@ -314,8 +318,7 @@ def item_traces(out):
     if rerun.exists():
         print("\nRe-run with that definition in F too (experiments/ledger/believability-threshold"
               ".json, 300 games a row):\n")
-        print("| row | believability | ratio to thesis | win_ratio | leading_time |")
-        print("|---|---|---|---|---|")
+        header("| row | believability | ratio to thesis | win_ratio | leading_time |")
         for name, row in load_rows(rerun, "ludo-4mn-believability").items():
             bel = statistics.fmean(row.values["believability"])
             print(f"| {SHORT[name]} | {bel:.3f} | {bel / thesis_bel[name]:.1f}× | "
