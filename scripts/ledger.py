@@ -465,11 +465,11 @@ def main():
     args = parser.parse_args()
     if not args.out.is_dir():
         raise SystemExit(f"ledger.py: {args.out}: not a folder")
-    rng = random.Random(args.seed)
-    item_win_ratio(args.out, rng, args.replicates)
+    # One stream per item, so an item's numbers do not depend on which other runs are present.
+    item_win_ratio(args.out, random.Random(args.seed * 10 + 1), args.replicates)
     item_traces(args.out)
     item_montecarlo(args.out)
-    item_tables(args.out, rng, args.replicates)
+    item_tables(args.out, random.Random(args.seed * 10 + 5), args.replicates)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@
 # 2. every ledger experiment (experiments/ledger/*.json) into OUT/<file stem> (traced ones with
 #    --trace OUT/<file stem>/traces);
 # 3. python3 scripts/ledger.py OUT: the ledger's numbers.
-# Every run is nice'd and single-threaded (about 25 minutes on the 2-core VM, the base runs 12 of it).
+# Every run is nice'd and single-threaded (2026-11-27, shared 2-core VM under a load of 8-15: the
+# base runs 46 min of wall time, the ledger experiments 30 min).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:?usage: scripts/ledger.sh OUT [DDALAB]}"
