@@ -38,12 +38,15 @@ const ObjectiveKindInfo kKinds[] = {
     {ObjectiveKind::WinRate,
      "win-rate",
      "steer a seat's win rate over the experiment towards a target: F + strength x (target - "
-     "estimate) x the seat's status, the estimate from the blocks of games before",
+     "estimate) x the seat's status / tension (the game's mean lead so far), the estimate from "
+     "the blocks of games before",
      {{"seat", ParamType::Int, 0, 0, kMaxPlayers - 1, "the seat whose win rate is steered"},
       {"target", ParamType::Double, 0.5, 0, 1, "the seat's target win probability"},
       {"block", ParamType::Int, 50, 1, 1000000,
        "games per block; each block steers by the win rate of the blocks before it"},
-      {"strength", ParamType::Double, 1.0, 0, 1e6, "weight of the steering term"}},
+      {"strength", ParamType::Double, 100.0, 0, 1e6,
+       "weight of the steering term: F units per mean lead (the game's tension) of the seat's "
+       "status"}},
      ""},
 };
 
@@ -74,9 +77,19 @@ double targetTerm(const Objective& o, const MetricTarget& t, const MetricValues&
   return -t.weight * std::abs(comparedValue(o, t.metric, values, rounds) - t.target) / t.scale;
 }
 
-double steering(const Objective& o, const MetricsTracker& tracker) {
+// The seat's status in units of the game's own status scale: tension, the mean |lead of the
+// leader| over the rounds so far. Ludo's statuses are a few squares, Lost Cities' a hundred
+// points; divided by the game's typical lead both are of order 1, so the strength carries no gain
+// unit (it still weighs against F, whose size the coefficients set). No lead yet (every round
+// tied, tension 0): no scale, no steering.
+double scaledStatus(const MetricsTracker& tracker, const MetricValues& values, int seat) {
+  const double tension = values[static_cast<size_t>(Metric::Tension)];
+  return tension > 0 ? tracker.status(seat) / tension : 0.0;
+}
+
+double steering(const Objective& o, const MetricsTracker& tracker, const MetricValues& values) {
   if (!o.estimate || o.seat >= tracker.numPlayers()) return 0;
-  return o.strength * (o.winRate - *o.estimate) * tracker.status(o.seat);
+  return o.strength * (o.winRate - *o.estimate) * scaledStatus(tracker, values, o.seat);
 }
 
 }  // namespace
@@ -113,8 +126,10 @@ double Objective::value(const MetricsTracker& tracker, double believability,
       for (const MetricTarget& t : targets) f += targetTerm(*this, t, values, tracker.rounds());
       return f;
     }
-    case ObjectiveKind::WinRate:
-      return tracker.fun(weights, believability) + steering(*this, tracker);
+    case ObjectiveKind::WinRate: {
+      const MetricValues values = tracker.values(believability);
+      return weights.fun(values) + steering(*this, tracker, values);
+    }
     default:
       return tracker.fun(weights, believability);
   }
@@ -135,7 +150,7 @@ std::vector<ObjectiveTerm> Objective::terms(const MetricsTracker& tracker, doubl
       terms.push_back({info.key, weighted[k]});
   if (kind == ObjectiveKind::WinRate)
     terms.push_back({"steer seat " + std::to_string(seat) + " to " + number(winRate),
-                     steering(*this, tracker)});
+                     steering(*this, tracker, values)});
   for (const MetricBound& b : bounds)
     terms.push_back({boundText(b), b.violation(values[static_cast<size_t>(b.metric)]), false});
   for (size_t i = 0; i < order.size(); ++i)

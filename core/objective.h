@@ -63,7 +63,8 @@ struct Objective {
   int seat = 0;
   double winRate = 0.5;  // the seat's target win probability
   int block = 50;        // games per block; a block steers by the estimate of the blocks before
-  double strength = 1;   // weight of the steering term
+  // Weight of the steering term: F units per mean lead of the seat's status (docs/objectives.md).
+  double strength = 100;
   // The seat's win rate in the experiment's games before this game's block (set per game by
   // the runner; none in the first block, which the weighted sum alone decides).
   std::optional<double> estimate;

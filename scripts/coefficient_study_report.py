@@ -17,6 +17,16 @@ A folder of experiments/sweeps/coefficients-recommended.json (rows e-random,
 e-hillclimber-thesis, e-hillclimber-recommended per comparison) gets instead, per comparison,
 each metric's mean in the three rows and the paired difference recommended - thesis with its
 95 % interval ('*': Holm-corrected paired t-test over the comparison's metrics, p < 0.05).
+
+    python3 scripts/coefficient_study_report.py --doc-holm docs/study-coefficients.md
+
+checks the doc itself: every paired difference it prints as "mean ± half-width" (the four
+sensitivity tables and the four recommended-set checks) becomes a two-sided p (normal
+approximation, z = 1.959964 x mean / half-width), Holm's correction runs over all of them at
+once, and it lists the cells marked '*' (Holm within one table) that do not hold over the doc.
+
+The thesis has no HexaLines: its "thesis" set is Ludo's (ludo-4mn's coefficients), labelled
+"Ludo's thesis" in every table (and its row in the recommended check e-hillclimber-ludo-thesis).
 """
 import csv
 import json
@@ -30,6 +40,16 @@ METRICS = ["rounds", "lead_changes", "lead", "tension", "leading_time", "freedom
 SHORT = {"rounds": "rounds", "lead_changes": "lead ch.", "lead": "lead", "tension": "tension",
          "leading_time": "lead. time", "freedom": "freedom", "fairness": "fairness",
          "believability": "believ.", "randomness": "random."}
+
+
+# Where the starting set is not the game's own thesis set (the thesis has no HexaLines).
+BASELINE = {"hexalines": "Ludo's thesis"}
+
+
+def baseline(batch):
+    """What the sweep's starting set is called: "thesis", or whose thesis set it borrows."""
+    ids = {e["game"]["id"] for e in batch["experiments"]}
+    return BASELINE.get(ids.pop(), "thesis") if len(ids) == 1 else "thesis"
 
 
 def fmt(x):
@@ -135,9 +155,9 @@ def interval(row, column):
            f"{fmt(float(row[column + '_high']))}]"
 
 
-def per_parameter(folder, sweep, families, thesis, metrics):
+def per_parameter(folder, sweep, families, thesis, metrics, label):
     for parameter, rows in families.items():
-        print(f"**{parameter}** (thesis value {thesis.get(parameter, 0):g})\n")
+        print(f"**{parameter}** ({label} value {thesis.get(parameter, 0):g})\n")
         print("| value | " + " | ".join(SHORT[m] for m in metrics) +
               " | win_ratio | score9 [95 %] | detected, games |")
         print("|---" * (len(metrics) + 4) + "|")
@@ -148,8 +168,8 @@ def per_parameter(folder, sweep, families, thesis, metrics):
               f"{detectability(folder, comparison, rows[0][2])} |")
         for value, e, _ in rows:
             r = sweep[e["name"]]
-            label = f"{value:g}" + (" (thesis)" if value == thesis.get(parameter) else "")
-            print(f"| {label} | " + " | ".join(fmt(float(r[m])) for m in metrics) +
+            name = f"{value:g}" + (f" ({label})" if value == thesis.get(parameter) else "")
+            print(f"| {name} | " + " | ".join(fmt(float(r[m])) for m in metrics) +
                   f" | {fmt(float(r['win_ratio']))} | {interval(r, 'score9')} | "
                   f"{detectability(folder, r['comparison'], e['name'])} |")
         print()
@@ -168,14 +188,18 @@ def check(folder, batch):
         rows = {e["name"].split("/")[-1]: e["name"] for e in batch["experiments"]
                 if e["comparison"] == comparison}
         reference = games(folder, rows["e-random"])
-        thesis = games(folder, rows["e-hillclimber-thesis"])
+        start = next(k for k in rows if k.startswith("e-hillclimber-") and
+                     k != "e-hillclimber-recommended")
+        label = "Ludo's thesis" if start == "e-hillclimber-ludo-thesis" else "thesis"
+        thesis = games(folder, rows[start])
         recommended = games(folder, rows["e-hillclimber-recommended"])
         header = next(iter(thesis.values())).keys()
         metrics = [m for m in METRICS if m in header]
         cells = [paired(thesis, recommended, m) for m in metrics]
         adjusted = holm([c[2] for c in cells])
         print(f"**{comparison}** ({len(thesis)} games a row)\n")
-        print("| metric (better) | e-random | thesis set | recommended set | recommended − thesis |")
+        print(f"| metric (better) | e-random | {label} set | recommended set | "
+              f"recommended − {label} |")
         print("|---|---|---|---|---|")
         mean = lambda g, m: statistics.fmean(float(r[m]) for r in g.values())
         for m, (d, half, _), p in zip(metrics, cells, adjusted):
@@ -185,7 +209,56 @@ def check(folder, batch):
         print()
 
 
+def doc_cells(text):
+    """(section, row, column, mean, half, starred) of every "mean ± half" cell of the doc's
+    tables before its appendix."""
+    cells, section, header = [], "", []
+    for line in text.split("\n"):
+        if line.startswith("## Appendix"):
+            break
+        if line.startswith("## ") or line.startswith("**") and line.rstrip().endswith(")"):
+            section = line.strip("#* ").split(" (")[0] if line.startswith("##") else \
+                line.split("**")[1]
+        if not line.startswith("|"):
+            continue
+        parts = [c.strip() for c in line.strip().strip("|").split("|")]
+        if "±" not in line:
+            header = parts if not parts[0].startswith("---") else header
+            continue
+        for column, cell in zip(header[1:], parts[1:]):
+            if "±" not in cell:
+                continue
+            mean, half = cell.rstrip("*").split(" ± ")
+            cells.append((section, parts[0], column, float(mean), float(half), cell.endswith("*")))
+    return cells
+
+
+def doc_holm(path):
+    cells = doc_cells(pathlib.Path(path).read_text())
+    pvalues = []
+    for _, _, _, mean, half, _ in cells:
+        if half == 0:
+            pvalues.append(1.0 if mean == 0 else 0.0)
+        else:
+            pvalues.append(math.erfc(abs(1.959964 * mean / half) / math.sqrt(2)))
+    adjusted = holm(pvalues)
+    held = sum(1 for q in adjusted if q < 0.05)
+    starred = sum(1 for c in cells if c[5])
+    print(f"{len(cells)} paired differences in {path}; {starred} marked '*' (Holm within their "
+          f"table); {held} hold after Holm over all {len(cells)}.\n")
+    print("| table | row | column | difference | p | Holm p (doc) | verdict |")
+    print("|---|---|---|---|---|---|---|")
+    for (section, row, column, mean, half, star), p, q in zip(cells, pvalues, adjusted):
+        if star != (q < 0.05):
+            verdict = "lost over the doc" if star else "holds over the doc only"
+            print(f"| {section} | {row} | {column} | {fmt(mean)} ± {fmt(half)} | {p:.2g} | "
+                  f"{q:.2g} | {verdict} |")
+
+
 def main():
+    if sys.argv[1:2] == ["--doc-holm"]:
+        doc_holm(sys.argv[2])
+        return
     for arg in sys.argv[1:]:
         folder = pathlib.Path(arg)
         batch = json.loads((folder / "batch.json").read_text())
@@ -197,7 +270,7 @@ def main():
         games_played = sum(e["iterations"] for e in batch["experiments"])
         print(f"### {folder.name} ({len(batch['experiments'])} experiments, {games_played} games)\n")
         sensitivity(folder, families, metrics)
-        per_parameter(folder, sweep, families, thesis, metrics)
+        per_parameter(folder, sweep, families, thesis, metrics, baseline(batch))
 
 
 if __name__ == "__main__":

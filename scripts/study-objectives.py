@@ -5,6 +5,8 @@ lexicographic and win-rate objectives, every steering row e-hillclimber with the
 coefficients and the games of the no-DDA row (common random numbers).
 
   python3 scripts/study-objectives.py DDALAB [--games N] [--out DIR] [--write-batches]
+  python3 scripts/study-objectives.py DDALAB --strength-sweep [--games N] [--out DIR]
+      [--write-batches]
 
 1. Calibrates on the no-DDA row (e-random) at N games: lead changes per round, tension, and the
    90th percentile of believability per game.
@@ -13,6 +15,16 @@ coefficients and the games of the no-DDA row (common random numbers).
    win-rate: the level-50 seat at its fair share, 1/n); otherwise runs the shipped files.
 3. Runs them with ddalab and prints, per row, how close it came to what each objective aims at,
    with 95 % intervals and paired differences against the weighted-sum row.
+4. Counts every paired comparison it prints (Δ distance, Δ seat 0 wins) and marks those that
+   hold after Holm's correction over all of them (both games): `†`.
+--doc-holm DOC pools the p of every comparison table in DOC (docs/study-objectives.md: the
+study's and the strength sweep's, each printed by a run above) and prints Holm's correction over
+all of them, the doc's own count.
+--strength-sweep runs experiments/studies/objectives-win-rate-strength.json instead (written
+with --write-batches): the win-rate objective at STRENGTHS x two targets per game (seat 0's fair
+share and the fair share + 0.15) against the weighted sum, and prints seat 0's win rate reached
+(Wilson 95 %), the paired difference against the weighted sum with its exact McNemar p, and
+Holm's correction over the sweep's comparisons.
 Needs only Python 3's standard library."""
 import csv
 import json
@@ -22,6 +34,8 @@ import statistics
 import subprocess
 import sys
 
+from coefficient_study_report import holm  # Holm's step-down adjustment (same folder)
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = {
     "ludo": ("experiments/thesis/ludo-4mn.json", "ludo-4mn/e-hillclimber"),
@@ -30,7 +44,7 @@ GAMES = {
 
 
 def args():
-    a = {"games": 1000, "out": "objectives-study", "write": False}
+    a = {"games": 1000, "out": "objectives-study", "write": False, "strengths": False}
     argv = sys.argv[1:]
     if not argv:
         sys.exit(__doc__)
@@ -43,13 +57,16 @@ def args():
             a["out"] = argv.pop(0)
         elif flag == "--write-batches":
             a["write"] = True
+        elif flag == "--strength-sweep":
+            a["strengths"] = True
         else:
             sys.exit(f"unknown option {flag}")
     return a
 
 
 def run(ddalab, batch, out):
-    subprocess.run([ddalab, "run", batch, "--out", out, "--quiet", "--overwrite"], check=True,
+    subprocess.run([ddalab, "run", batch, "--out", out, "--quiet", "--overwrite", "--threads", "1"],
+                   check=True,
                    stdout=subprocess.DEVNULL)
 
 
@@ -145,7 +162,7 @@ def study_batch(a, game, per_round, tension, believability):
                        {"metric": "lead_changes", "tolerance": 0}]}, n),
         row(template, f"{comparison}/win-rate", "e-hillclimber",
             {"kind": "win-rate", "seat": 0, "target": round(1 / seats, 4), "block": 50,
-             "strength": 1}, n),
+             "strength": 100}, n),
     ]
     return {"format": "ddalab-batch/1", "seed": seed,
             "description": f"The objectives study in {game} (docs/study-objectives.md): the "
@@ -158,6 +175,42 @@ def study_batch(a, game, per_round, tension, believability):
 def paired(xs, ys):
     d = [x - y for x, y in zip(xs, ys)]
     return mean_ci(d)
+
+
+def normal_p(mean, half):
+    """Two-sided p of a paired mean difference from its 95 % half-width (normal approximation:
+    every comparison here has 1,000 pairs or 500)."""
+    if half == 0:
+        return 1.0 if mean == 0 else 0.0
+    return math.erfc(abs(mean) / (half / 1.96) / math.sqrt(2))
+
+
+def mcnemar_exact(xs, ys):
+    """Two-sided exact McNemar p of two paired 0/1 series: the binomial test of the discordant
+    pairs (R: binom.test(b, b + c)$p.value)."""
+    b = sum(1 for x, y in zip(xs, ys) if x > y)
+    c = sum(1 for x, y in zip(xs, ys) if x < y)
+    n = b + c
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(b, c) + 1))
+    return min(1.0, 2 * tail / 2 ** n)
+
+
+# Every paired comparison the study prints: (game, row, what, difference, half-width, p).
+COMPARED = []
+
+
+def print_holm(title):
+    """The comparisons printed so far with Holm's correction over all of them."""
+    adjusted = holm([c[5] for c in COMPARED])
+    print(f"\n{title}: {len(COMPARED)} paired comparisons, Holm's correction over all of them "
+          "(α = 0.05; † = holds after it)\n")
+    print("| game | row | difference (row − weighted sum) | estimate | p | Holm p |")
+    print("|---|---|---|---|---|---|")
+    for (game, name, what, m, h, p), q in zip(COMPARED, adjusted):
+        print(f"| {game} | {name} | {what} | {m:+.3f} ± {h:.3f} | {p:.3g} | "
+              f"{q:.3g}{' †' if q < 0.05 else ''} |")
 
 
 def report(folder, batch):
@@ -194,6 +247,7 @@ def report(folder, batch):
         p, lo, hi = wilson(won, len(data[name]))
         op, olo, ohi = wilson(over, len(data[name]))
         dd = paired(distance(name), distance(ws)) if name != ws else (0.0, 0.0)
+        game = name.split("/")[0].removeprefix("objectives-")
         cells = [name.split("/")[1]]
         for xs, digits in ((lc, 4), (col(name, "tension"), 3), (distance(name), 3)):
             m, h = mean_ci(xs)
@@ -205,6 +259,12 @@ def report(folder, batch):
         cells.append(f"{p:.3f} [{lo:.3f}, {hi:.3f}]")
         dw = paired(wins[name], wins[ws]) if name != ws else None
         cells.append("—" if dw is None else f"{dw[0]:+.3f} ± {dw[1]:.3f}")
+        if name != ws:
+            row_name = name.split("/")[1]
+            COMPARED.append((game, row_name, "distance to the targets", *dd,
+                             normal_p(*dd)))
+            COMPARED.append((game, row_name, "seat 0 wins", *dw,
+                             mcnemar_exact(wins[name], wins[ws])))
         print("| " + " | ".join(cells) + " |")
     costs(folder, batch, data)
 
@@ -243,9 +303,112 @@ def costs(folder, batch, data):
         print("| " + " | ".join(cells) + " |")
 
 
+STRENGTHS = [1, 10, 100, 1000, 10000]
+FAR = 0.15  # the second target: seat 0's fair share + FAR (a gap the weighted sum leaves open)
+
+
+def strength_batch(a):
+    """Per game: the weighted sum, then win-rate at every strength for two targets."""
+    rows = []
+    for game in GAMES:
+        seed, template = base_experiment(game)
+        seats = len(template["players"])
+        comparison = f"win-rate-strength-{game}"
+        rows.append(row(template, f"{comparison}/weighted-sum", "e-hillclimber", None,
+                        a["games"]))
+        for target in (1 / seats, 1 / seats + FAR):
+            for strength in STRENGTHS:
+                rows.append(row(template, f"{comparison}/target-{target:g}-strength-{strength}",
+                                "e-hillclimber",
+                                {"kind": "win-rate", "seat": 0, "target": round(target, 4),
+                                 "block": 50, "strength": strength}, a["games"]))
+    return {"format": "ddalab-batch/1", "seed": seed,
+            "description": "The win-rate objective's strength (docs/study-objectives.md): seat 0 "
+                           "steered to its fair share and to the fair share + 0.15 at strengths "
+                           f"{', '.join(map(str, STRENGTHS))} (the status in units of the "
+                           "game's tension), against the weighted sum on the same games; "
+                           "written by scripts/study-objectives.py --strength-sweep.",
+            "experiments": rows}
+
+
+def strength_report(folder, batch):
+    data = {e["name"]: games(folder, e["name"]) for e in batch["experiments"]}
+    objective = {e["name"]: e.get("objective") for e in batch["experiments"]}
+    print("Seat 0's win rate (Wilson 95 %) over all games and over the steered ones (after the "
+          "first block); Δ: paired difference against the weighted sum (same games), exact "
+          "McNemar p; the believability metric and lead changes per round (mean ± 95 %):\n")
+    print("| game | target | strength | seat 0 wins | after block 1 | Δ wins | McNemar p | "
+          "believability | lead changes/round |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    base = None
+    for name, rows in data.items():
+        game = name.split("/")[0].removeprefix("win-rate-strength-")
+        o = objective[name]
+        won = [1.0 if x["winner"] == "0" else 0.0 for x in rows]
+        if o is None:
+            base = won
+        block = o["block"] if o else 50
+        steered = [w for x, w in zip(rows, won) if int(x["iteration"]) >= block]
+        p, lo, hi = wilson(int(sum(won)), len(won))
+        sp, slo, shi = wilson(int(sum(steered)), len(steered))
+        cells = [game, "—" if o is None else f"{o['target']:g}",
+                 "weighted sum" if o is None else f"{o['strength']:g}",
+                 f"{p:.3f} [{lo:.3f}, {hi:.3f}]", f"{sp:.3f} [{slo:.3f}, {shi:.3f}]"]
+        if o is None:
+            cells += ["—", "—"]
+        else:
+            d = paired(won, base)
+            q = mcnemar_exact(won, base)
+            cells += [f"{d[0]:+.3f} ± {d[1]:.3f}", f"{q:.3g}"]
+            COMPARED.append((game, f"target {o['target']:g}, strength {o['strength']:g}",
+                             "seat 0 wins", *d, q))
+        m, h = mean_ci([float(x["believability"]) for x in rows])
+        cells.append(f"{m:.2f} ± {h:.2f}")
+        m, h = mean_ci([float(x["lead_changes"]) / float(x["rounds"]) for x in rows])
+        cells.append(f"{m:.4f} ± {h:.4f}")
+        print("| " + " | ".join(cells) + " |")
+    print_holm("The strength sweep")
+
+
+def strength_sweep(a):
+    shipped = os.path.join(SOURCE, "experiments", "studies", "objectives-win-rate-strength.json")
+    if a["write"]:
+        with open(shipped, "w") as f:
+            json.dump(strength_batch(a), f, indent=2)
+            f.write("\n")
+    with open(shipped) as f:
+        batch = json.load(f)
+    for e in batch["experiments"]:
+        e["iterations"] = a["games"]
+    path = os.path.join(a["out"], "objectives-win-rate-strength.json")
+    with open(path, "w") as f:
+        json.dump(batch, f, indent=2)
+    folder = os.path.join(a["out"], "objectives-win-rate-strength")
+    run(a["ddalab"], path, folder)
+    print(f"## win-rate strength ({a['games']} games a row)\n")
+    strength_report(folder, batch)
+
+
+def doc_holm(path):
+    """Holm over every comparison row (game | row | difference | estimate | p | Holm p) of a doc."""
+    with open(path) as f:
+        for line in f:
+            parts = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(parts) == 6 and parts[0] in GAMES:
+                m, h = (float(x) for x in parts[3].split(" ± "))
+                COMPARED.append((parts[0], parts[1], parts[2], m, h, float(parts[4])))
+    print_holm(f"{path}")
+
+
 def main():
+    if sys.argv[1:2] == ["--doc-holm"]:
+        doc_holm(sys.argv[2])
+        return
     a = args()
     os.makedirs(a["out"], exist_ok=True)
+    if a["strengths"]:
+        strength_sweep(a)
+        return
     for game in GAMES:
         shipped = os.path.join(SOURCE, "experiments", "studies", f"objectives-{game}.json")
         if a["write"]:
@@ -266,6 +429,7 @@ def main():
         run(a["ddalab"], path, folder)
         print(f"\n## {game} ({a['games']} games a row; ddalab score {folder} has every table)\n")
         report(folder, batch)
+    print_holm("The study")
 
 
 if __name__ == "__main__":

@@ -19,10 +19,11 @@ namespace {
 
 // A two-player game of three rounds: gains (1, 0), (1, 2), (4, 2). Leaders 0, 1, 0: two lead
 // changes; the leader's |status| 1, 1, 2: tension 4/3, lead 2; seat 0's status at the end +2.
-MetricsTracker threeRounds() {
+// `unit` multiplies every gain (the same game counted in other units).
+MetricsTracker threeRounds(double unit = 1) {
   MetricsTracker t(std::vector<double>{0, 0});
   for (const std::vector<double>& gains : {std::vector<double>{1, 0}, {1, 2}, {4, 2}})
-    t.endRound(gains);
+    t.endRound(std::vector<double>{unit * gains[0], unit * gains[1]});
   return t;
 }
 
@@ -156,22 +157,56 @@ TEST_CASE("objective: lexicographic steps break ties within the tolerance of the
 }
 
 TEST_CASE("objective: win-rate adds the steering term once there is an estimate", "[objective]") {
-  const MetricsTracker t = threeRounds();  // seat 0's status +2, seat 1's -2
+  const MetricsTracker t = threeRounds();  // seat 0's status +2, seat 1's -2, tension 4/3
   Coefficients c{};
   c[static_cast<size_t>(Metric::Lead)] = 1;  // F = -lead = -2
   Objective o =
       parsed({{"kind", "win-rate"}, {"seat", 0}, {"target", 0.5}, {"block", 10}, {"strength", 2}});
   CHECK(o.value(t, 0, c) == -2);  // the first block: the weighted sum alone
-  o.estimate = 0.2;               // seat 0 wins too rarely: its lead is worth 2 x 0.3 x 2
-  CHECK(o.value(t, 0, c) == Approx(-2 + 1.2));
-  o.estimate = 0.9;  // too often: its lead costs 2 x 0.4 x 2
-  CHECK(o.value(t, 0, c) == Approx(-2 - 1.6));
+  // The status counts in units of the game's tension: +2 / (4/3) = 1.5.
+  o.estimate = 0.2;  // seat 0 wins too rarely: its lead is worth 2 x 0.3 x 1.5
+  CHECK(o.value(t, 0, c) == Approx(-2 + 0.9));
+  o.estimate = 0.9;  // too often: its lead costs 2 x 0.4 x 1.5
+  CHECK(o.value(t, 0, c) == Approx(-2 - 1.2));
   o.seat = 1;  // seat 1 trails by 2
-  CHECK(o.value(t, 0, c) == Approx(-2 + 1.6));
+  CHECK(o.value(t, 0, c) == Approx(-2 + 1.2));
   const auto terms = o.terms(t, 0, c);
   REQUIRE(terms.size() == 2);
   CHECK(terms[1].label == "steer seat 1 to 0.5");  // seats 0-based, as in files and the panel
-  CHECK(terms[1].value == Approx(1.6));
+  CHECK(terms[1].value == Approx(1.2));
+}
+
+TEST_CASE("objective: win-rate's steering does not depend on the game's gain units",
+          "[objective]") {
+  // Ludo counts squares, Lost Cities points: the same game in units 100 times larger steers by
+  // the same term (the status divided by the game's tension), F aside.
+  Objective o = parsed({{"kind", "win-rate"}, {"seat", 0}, {"target", 0.5}, {"strength", 3}});
+  o.estimate = 0.1;
+  const Coefficients none{};
+  for (double factor : {0.01, 1.0, 100.0}) {
+    INFO("gains x " << factor);
+    CHECK(o.value(threeRounds(factor), 0, none) == Approx(3 * 0.4 * 1.5));
+  }
+}
+
+TEST_CASE("objective: win-rate's default strength is 100 F units per mean lead", "[objective]") {
+  // Chosen by the strength sweep (docs/study-objectives.md); files without "strength" get it.
+  const Objective o = parsed({{"kind", "win-rate"}, {"seat", 1}});
+  CHECK(o.strength == 100);
+  CHECK(objectiveJson(o).at("strength") == 100);
+}
+
+TEST_CASE("objective: win-rate does not steer before the game has shown a lead", "[objective]") {
+  // Seats 0 and 1 tied for the lead, seat 2 five behind: no leader, tension 0, no scale yet.
+  MetricsTracker t(std::vector<double>{0, 0, 0});
+  t.endRound(std::vector<double>{5, 5, 0});
+  REQUIRE(t.status(2) == -5);
+  Objective o = parsed({{"kind", "win-rate"}, {"seat", 2}, {"target", 0.5}, {"strength", 1}}, 3);
+  o.estimate = 0;
+  CHECK(o.value(t, 0, Coefficients{}) == 0);  // not -inf, not NaN
+  // One round later the game has a lead (seat 0 by 1 over seat 1): seat 2's -6 is -6 / 0.5.
+  t.endRound(std::vector<double>{6, 5, 0});
+  CHECK(o.value(t, 0, Coefficients{}) == Approx(0.5 * -6 / 0.5));
 }
 
 TEST_CASE("objective: WinRateBlocks publishes each block's estimate from the blocks before",
@@ -365,7 +400,9 @@ TEST_CASE("objective: a batch's shard record cannot split a win-rate objective e
   // A shard folder's batch.json (or any file) carrying "shard" is split as --shard splits it.
   // A record as a shard's batch.json holds it (merge checks the version and checksum).
   const auto record = [](int index, int count) {
-    return Json{{"index", index}, {"count", count}, {"ddalab", "0.1.0"},
+    return Json{{"index", index},
+                {"count", count},
+                {"ddalab", "0.1.0"},
                 {"batch_sha256", std::string(64, '0')}};
   };
   Json doc = batchWith({{"kind", "win-rate"}, {"seat", 0}}, "e-hillclimber", 4);
