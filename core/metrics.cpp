@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 
 #include "core/catalog.h"
 #include "core/status.h"
@@ -37,10 +38,10 @@ const std::array<MetricInfo, kBuiltInMetrics> kBuiltIns = {{
      "game-specific implausibility of the environment's choices", Better::Lower},
     {Metric::Randomness, "randomness", "Randomness", "Náhodnost",
      "mean |status change| by environment events per round and player", Better::Neither},
-    {Metric::Drama, "drama", "Drama", "",
+    {Metric::DramaTrailing, "drama_trailing", "Drama (trailing)", "",
      "mean deficit of the final leader over the rounds it trailed", Better::Higher, true,
      twoOrMorePlayers, true},
-    {Metric::Decisiveness, "decisiveness", "Decisiveness", "",
+    {Metric::DecisivenessFinalLead, "decisiveness_final_lead", "Decisiveness (final lead)", "",
      "share of the rounds the final leader led without a break to the end", Better::Lower, true,
      twoOrMorePlayers, true},
     {Metric::Uncertainty, "uncertainty", "Uncertainty", "",
@@ -48,6 +49,17 @@ const std::array<MetricInfo, kBuiltInMetrics> kBuiltIns = {{
      true, twoOrMorePlayers, true},
     {Metric::Comeback, "comeback", "Comeback", "",
      "1 when the final leader once trailed by more than half the game's largest |status|",
+     Better::Higher, true, twoOrMorePlayers, true},
+    {Metric::DramaAverage, "drama_average", "Drama (Ludii)", "",
+     "Ludii's Drama Average: mean over the states before each round of the best status less the "
+     "eventual winners' mean status",
+     Better::Higher, true, twoOrMorePlayers, true},
+    {Metric::DecisivenessThreshold, "decisiveness_threshold", "Decisiveness threshold", "",
+     "Ludii's DecisivenessThreshold: the highest status an eventual loser had before a round",
+     Better::Neither, false, twoOrMorePlayers, true},
+    {Metric::DecisivenessMoves, "decisiveness_moves", "Decisiveness moves", "",
+     "Ludii's DecisivenessMoves: the share of the rounds played before an eventual winner's "
+     "status first exceeds the threshold",
      Better::Higher, true, twoOrMorePlayers, true},
 }};
 
@@ -198,7 +210,10 @@ void MetricsTracker::endRound(std::span<const double> gains, std::span<const boo
       sumAbsDelta_ += std::abs(delta);
     }
   }
-  if (n_ >= 2 && extendedTracked_) updateExtended(previousLeader, out);
+  if (n_ >= 2 && extendedTracked_) {
+    updateLudii(std::span(before.data(), static_cast<size_t>(n_)));
+    updateExtended(previousLeader, out);
+  }
   const double leaderStatus = n_ == 1 ? status_[0] : (leader_ >= 0 ? status_[leader_] : 0.0);
   lastLead_ = std::abs(leaderStatus);
   sumAbsLead_ += lastLead_;
@@ -248,6 +263,18 @@ double winnerEntropy(std::span<const double> status, std::span<const bool> out, 
   return std::log(z) - weighted / z;
 }
 
+// The seats at the top of `status` (a bit each): the unique leader, or when the lead is tied the
+// contenders tied at status 0 (a seat out of the game contends only when everybody is out).
+uint8_t topSeats(std::span<const double> status, int leader, std::span<const bool> out) {
+  if (leader >= 0) return static_cast<uint8_t>(1u << leader);
+  const bool allOut = !out.empty() && std::all_of(out.begin(), out.end(), [](bool o) { return o; });
+  uint8_t seats = 0;
+  for (size_t p = 0; p < status.size(); ++p)
+    if ((out.empty() || allOut || !out[p]) && status[p] == 0)
+      seats |= static_cast<uint8_t>(1u << p);
+  return seats;
+}
+
 }  // namespace
 
 void MetricsTracker::updateExtended(int previousLeader, std::span<const bool> out) {
@@ -261,22 +288,66 @@ void MetricsTracker::updateExtended(int previousLeader, std::span<const bool> ou
   }
   sumEntropy_ +=
       winnerEntropy(std::span(status_.data(), static_cast<size_t>(n_)), out, maxAbsStatus_);
+  winners_ = topSeats(std::span(status_.data(), static_cast<size_t>(n_)), leader_, out);
+}
+
+void MetricsTracker::updateLudii(std::span<const double> before) {
+  const int state = rounds_ - 1;  // endRound counted this round already: the state before it
+  double top = before[0];
+  for (int p = 0; p < n_; ++p) {
+    const double s = before[static_cast<size_t>(p)];
+    top = std::max(top, s);
+    sumStatus_[p] += s;
+    if (state > 0 && s <= maxStatus_[p]) continue;
+    maxStatus_[p] = s;
+    records_.push_back({state, p, s});
+  }
+  sumTopStatus_ += top;
+}
+
+void MetricsTracker::setLudii(MetricValues& v) const {
+  auto set = [&v](Metric m, double x) { v[static_cast<size_t>(m)] = x; };
+  const double states = rounds_;
+  const auto isWinner = [this](int p) { return (winners_ >> p & 1) != 0; };
+  double winnersSum = 0;
+  int winners = 0;
+  std::optional<double> threshold;  // the highest status of any eventual loser
+  for (int p = 0; p < n_; ++p) {
+    if (isWinner(p)) {
+      winnersSum += sumStatus_[p];
+      ++winners;
+    } else {
+      threshold = std::max(threshold.value_or(-INFINITY), maxStatus_[p]);
+    }
+  }
+  if (winners == 0) return;  // no round yet: no winners either
+  set(Metric::DramaAverage, (sumTopStatus_ - winnersSum / winners) / states);
+  if (!threshold) return;  // nobody lost: nothing to pass, the threshold and the moves are 0
+  set(Metric::DecisivenessThreshold, *threshold);
+  int first = rounds_;  // Ludii: all the moves when no winner ever passes the threshold
+  for (const Record& r : records_)
+    if (isWinner(r.seat) && r.status > *threshold) {
+      first = r.state;
+      break;
+    }
+  set(Metric::DecisivenessMoves, first / states);
 }
 
 void MetricsTracker::setExtended(MetricValues& v) const {
   auto set = [&v](Metric m, double x) { v[static_cast<size_t>(m)] = x; };
   if (!extendedTracked_) {
-    for (Metric m : {Metric::Drama, Metric::Decisiveness, Metric::Uncertainty, Metric::Comeback})
-      set(m, NAN);
+    for (const MetricInfo& info : builtInMetrics())
+      if (info.extended) set(info.metric, NAN);
     return;
   }
   if (n_ < 2 || rounds_ == 0) return;
+  setLudii(v);
   // Normalized by log n once here rather than every round (the tracker's hot path).
   set(Metric::Uncertainty, sumEntropy_ / (rounds_ * std::log(static_cast<double>(n_))));
   if (leader_ < 0) return;  // no final leader: no drama, nothing decided, no comeback
   const auto w = static_cast<size_t>(leader_);
-  set(Metric::Drama, trailRounds_[w] > 0 ? deficitSum_[w] / trailRounds_[w] : 0.0);
-  set(Metric::Decisiveness, static_cast<double>(rounds_ - runStart_ + 1) / rounds_);
+  set(Metric::DramaTrailing, trailRounds_[w] > 0 ? deficitSum_[w] / trailRounds_[w] : 0.0);
+  set(Metric::DecisivenessFinalLead, static_cast<double>(rounds_ - runStart_ + 1) / rounds_);
   set(Metric::Comeback, maxDeficit_[w] > kComebackThreshold * maxAbsStatus_ ? 1.0 : 0.0);
 }
 

@@ -7,14 +7,15 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/state.h"
 
 namespace ddalab {
 
-// A metric's index in MetricValues. The built-ins are 0..12 in file order (the thesis's nine, then
-// the four extended ones); the catalog gives plug-in metrics the indices after them
-// (static_cast<Metric>(i)).
+// A metric's index in MetricValues. The built-ins are 0..15 in file order (the thesis's nine, then
+// ddalab's four extended ones, then Ludii's three); the catalog gives plug-in metrics the indices
+// after them (static_cast<Metric>(i)).
 enum class Metric : int {
   Rounds,
   LeadChanges,
@@ -25,16 +26,21 @@ enum class Metric : int {
   Fairness,
   Believability,
   Randomness,
-  Drama,
-  Decisiveness,
+  DramaTrailing,
+  DecisivenessFinalLead,
   Uncertainty,
   Comeback,
+  // Ludii's metrics (metrics.md, "Ludii's metrics"): its classes Drama (Average),
+  // DecisivenessThreshold and DecisivenessMoves with a seat's status as its state evaluation.
+  DramaAverage,
+  DecisivenessThreshold,
+  DecisivenessMoves,
 };
 // The thesis's metrics (0..8): tables 8 and 9 and the bench signature are theirs alone.
 inline constexpr size_t kThesisMetrics = 9;
-inline constexpr size_t kBuiltInMetrics = 13;
+inline constexpr size_t kBuiltInMetrics = 16;
 // Metrics the catalog holds at most (built-ins and plug-ins): MetricValues stays a value type.
-inline constexpr size_t kMaxMetrics = 16;
+inline constexpr size_t kMaxMetrics = 20;
 // Doubles of per-game state every plug-in metric shares (each declares its part).
 inline constexpr size_t kMetricScratch = 16;
 
@@ -151,7 +157,7 @@ class MetricsTracker {
   void endRound(std::span<const double> gains, std::span<const bool> out = {});
   // The current round ended with `state` as it stands (gains and players out of the game).
   void endRound(const State& state);
-  // Stops keeping the extended metrics (drama, decisiveness, uncertainty, comeback): a search
+  // Stops keeping the extended metrics (ddalab's and Ludii's, metrics.md): a search
   // whose objective weighs none of them saves their cost in every round it simulates; values()
   // then reports them as NaN (unknown) from here on.
   void dropExtended() { extendedTracked_ = false; }
@@ -175,6 +181,8 @@ class MetricsTracker {
   void updateLeadChanges(int leader, double leaderStatus);
   void updateExtended(int previousLeader, std::span<const bool> out);
   void setExtended(MetricValues& v) const;
+  void updateLudii(std::span<const double> before);
+  void setLudii(MetricValues& v) const;
   RoundView lastRound() const;
   // The catalog's plug-in metrics this game follows (those registered when it started).
   std::span<const MetricInfo> pluginMetrics() const;
@@ -204,7 +212,20 @@ class MetricsTracker {
   std::array<double, kMaxPlayers> deficitSum_{};
   std::array<double, kMaxPlayers> maxDeficit_{};
   std::array<int, kMaxPlayers> trailRounds_{};
-  uint8_t pluginMetrics_ = 0;  // how many plug-in metrics the catalog had when the game started
+  // Ludii's metrics follow the states before each round (before round 1: the initial one), as
+  // Ludii evaluates the state before each move: per seat the sum and the largest of its statuses,
+  // the sum of the best status, and every new largest status of a seat (a record) in order.
+  struct Record {
+    int state = 0;  // 0-based: the state before round state + 1
+    int seat = 0;
+    double status = 0;
+  };
+  double sumTopStatus_ = 0;
+  std::array<double, kMaxPlayers> sumStatus_{};
+  std::array<double, kMaxPlayers> maxStatus_{};
+  std::vector<Record> records_;  // a seat's first state passing any status must be its record
+  uint8_t winners_ = 0;          // the seats topping the last round's statuses (a bit each)
+  uint8_t pluginMetrics_ = 0;    // how many plug-in metrics the catalog had when the game started
   std::array<double, kMetricScratch> scratch_{};  // the plug-in metrics' state
 };
 

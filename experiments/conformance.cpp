@@ -460,8 +460,9 @@ double roundUncertainty(const std::vector<double>& statuses, const std::vector<b
   return entropy / std::log(static_cast<double>(n));
 }
 
-// Drama, decisiveness, uncertainty and comeback worked out the long way from the statuses (and
-// "out") a trace records, without the tracker: the definitions of metrics.md read literally.
+// drama_trailing, decisiveness_final_lead, uncertainty and comeback worked out the long way from
+// the statuses (and "out") a trace records, without the tracker: the definitions of metrics.md read
+// literally.
 std::array<double, 4> extendedFromTrace(const Json& trace) {
   std::vector<std::vector<double>> s;
   std::vector<std::vector<bool>> out;
@@ -491,6 +492,47 @@ std::array<double, 4> extendedFromTrace(const Json& trace) {
   return {trailed > 0 ? deficits / trailed : 0.0,
           static_cast<double>(a - first + 1) / static_cast<double>(a), uncertainty,
           largest > kComebackThreshold * scale ? 1.0 : 0.0};
+}
+
+// Ludii's drama average, decisiveness threshold and decisiveness moves worked out the long way:
+// every state before a round (the initial one, then after each round but the last) compared with
+// the winners, the seats topping the last round (a tie: the contenders at status 0).
+std::array<double, 3> ludiiFromTrace(const Json& trace) {
+  std::vector<std::vector<double>> states;
+  states.push_back(trace["initial"].at("statuses").get<std::vector<double>>());
+  for (const Json& round : trace["rounds"])
+    states.push_back(round.at("statuses").get<std::vector<double>>());
+  const std::vector<double> last = states.back();
+  states.pop_back();
+  const size_t n = last.size(), t = states.size();
+  if (n < 2 || t == 0) return {0, 0, 0};
+  std::vector<bool> out(n, false);
+  if (trace["rounds"].back().contains("out"))
+    out = trace["rounds"].back()["out"].get<std::vector<bool>>();
+  const bool allOut = std::find(out.begin(), out.end(), false) == out.end();
+  std::vector<bool> winner(n, false);
+  for (size_t p = 0; p < n; ++p)
+    winner[p] = leaderOf(last) >= 0 ? leaderOf(last) == static_cast<int>(p)
+                                    : (allOut || !out[p]) && last[p] == 0;
+  const auto winners = static_cast<double>(std::count(winner.begin(), winner.end(), true));
+  double drama = 0, threshold = -INFINITY;
+  for (const auto& s : states) {
+    double deficit = 0;
+    for (size_t w = 0; w < n; ++w)
+      if (winner[w]) deficit += (*std::max_element(s.begin(), s.end()) - s[w]) / winners;
+    drama += deficit / static_cast<double>(t);
+    for (size_t p = 0; p < n; ++p)
+      if (!winner[p]) threshold = std::max(threshold, s[p]);
+  }
+  if (threshold == -INFINITY) return {drama, 0, 0};
+  size_t first = 0;
+  auto passes = [&](const std::vector<double>& s) {
+    for (size_t w = 0; w < n; ++w)
+      if (winner[w] && s[w] > threshold) return true;
+    return false;
+  };
+  while (first < t && !passes(states[first])) ++first;
+  return {drama, threshold, static_cast<double>(first) / static_cast<double>(t)};
 }
 
 double metricOf(const GameRecord& r, Metric m) {
@@ -560,9 +602,14 @@ void checkTraceMetrics(const Game& game, const Json& trace, const GameRecord& re
       fail("metric " + metric.key + " " + std::to_string(record.metrics[k]) +
            " to be scored again from the trace, got " + std::to_string(again[k]));
   }
-  const std::array<double, 4> extended = extendedFromTrace(trace);
-  const std::array<Metric, 4> keys = {Metric::Drama, Metric::Decisiveness, Metric::Uncertainty,
-                                      Metric::Comeback};
+  const std::array<double, 4> ddalab = extendedFromTrace(trace);
+  const std::array<double, 3> ludii = ludiiFromTrace(trace);
+  const std::array<double, 7> extended = {ddalab[0], ddalab[1], ddalab[2], ddalab[3],
+                                          ludii[0],  ludii[1],  ludii[2]};
+  const std::array<Metric, 7> keys = {Metric::DramaTrailing,    Metric::DecisivenessFinalLead,
+                                      Metric::Uncertainty,      Metric::Comeback,
+                                      Metric::DramaAverage,     Metric::DecisivenessThreshold,
+                                      Metric::DecisivenessMoves};
   for (size_t k = 0; k < keys.size(); ++k)
     if (!approx(extended[k], metricOf(record, keys[k]), 1e-12))
       fail("metric " + metricInfo(keys[k]).key +

@@ -86,23 +86,52 @@ std::string seatColumn(size_t seat, const char* suffix) {
   return name;
 }
 
-// What a results file of an earlier ddalab lacks: the chance bins (pN_chance), the extended
-// metrics (drama, decisiveness, uncertainty, comeback).
+// Which extended metrics a results file has: none (before them), ddalab's four under their first
+// names (drama, decisiveness, uncertainty, comeback: before Ludii's metrics), or this version's.
+enum class Extended { None, First, Current };
+
+// What a results file of an earlier ddalab lacks: the chance bins (pN_chance), some or all of the
+// extended metrics.
 struct FileVersion {
   bool chance = true;
-  bool extended = true;
+  Extended extended = Extended::Current;
 };
 
-// Whether a file of `version` has a column for the metric `info`.
+// The column of the metric `info` in a file of `version`; empty when it has none (the metric is
+// then unknown). drama_trailing and decisiveness_final_lead were first written as drama and
+// decisiveness, with the same values; Ludii's metrics came after.
+std::string columnOf(const MetricInfo& info, FileVersion version) {
+  if (!info.extended || version.extended == Extended::Current) return info.key;
+  if (version.extended == Extended::None) return {};
+  switch (info.metric) {
+    case Metric::DramaTrailing:
+      return "drama";
+    case Metric::DecisivenessFinalLead:
+      return "decisiveness";
+    case Metric::Uncertainty:
+    case Metric::Comeback:
+      return info.key;
+    default:
+      return {};
+  }
+}
+
 bool hasColumn(const MetricInfo& info, FileVersion version) {
-  return version.extended || !info.extended;
+  return !columnOf(info, version).empty();
+}
+
+// Metrics whose values can be negative (a status); every other metric is a count, a mean of
+// counts, an absolute value or a deviation.
+bool canBeNegative(Metric metric) {
+  return metric == Metric::DecisivenessThreshold;
 }
 
 // The columns of a games file of `version`.
 Fields gamesHeader(size_t seats, FileVersion version = {}) {
   Fields header = {"iteration", "seed", metricKey(Metric::Rounds), "winner", "capped"};
   for (const auto& info : allMetrics())
-    if (info.metric != Metric::Rounds && hasColumn(info, version)) header.emplace_back(info.key);
+    if (info.metric != Metric::Rounds && hasColumn(info, version))
+      header.push_back(columnOf(info, version));
   for (size_t seat = 0; seat < seats; ++seat)
     for (const char* suffix : {"score", "moves", "turns", "lead_rounds"})
       header.push_back(seatColumn(seat, suffix));
@@ -140,7 +169,7 @@ Fields batchHeader(FileVersion version = {}) {
   Fields header = {"experiment", "comparison", "game",   "environment",
                    "players",    "games",      "planned"};
   for (const auto& info : allMetrics())
-    if (hasColumn(info, version)) header.emplace_back(info.key);
+    if (hasColumn(info, version)) header.push_back(columnOf(info, version));
   header.insert(header.end(), {"win_ratio", "draw_rate"});
   return header;
 }
@@ -430,7 +459,8 @@ ListedExperiment parseListedExperiment(const CsvReader& reader, const Fields& fi
 
 std::vector<ListedExperiment> readBatchSummary(const fs::path& file) {
   CsvReader reader(file);
-  const Fields headers[] = {batchHeader(), batchHeader({.extended = false})};
+  const Fields headers[] = {batchHeader(), batchHeader({.extended = Extended::First}),
+                            batchHeader({.extended = Extended::None})};
   const Fields& header = headers[expectHeader(reader, headers)];
   std::vector<ListedExperiment> listed;
   Fields fields;
@@ -469,12 +499,13 @@ GameRecord parseGame(RowCursor& row, size_t seats, std::optional<uint64_t> previ
   g.metrics[static_cast<size_t>(Metric::Rounds)] = row.count();
   g.winner = parseWinner(row, seats);
   g.capped = parseFlag(row);
-  // Counts, means of counts, absolute values and deviations: none of them can be negative.
   // A metric the file has no column for is unknown (NaN): not 0, which would be a value.
   for (const auto& info : allMetrics())
     if (info.metric != Metric::Rounds)
-      g.metrics[static_cast<size_t>(info.metric)] =
-          hasColumn(info, version) ? row.nonNegative() : NAN;
+      g.metrics[static_cast<size_t>(info.metric)] = !hasColumn(info, version) ? NAN
+                                                    : canBeNegative(info.metric)
+                                                        ? row.finite()
+                                                        : row.nonNegative();
   for (size_t seat = 0; seat < seats; ++seat) {
     g.scores[seat] = row.finite();
     g.counters[seat] = {row.count(), row.count(), row.count()};
@@ -486,7 +517,9 @@ GameRecord parseGame(RowCursor& row, size_t seats, std::optional<uint64_t> previ
 
 // Reads the header of a games file: this version's, or one of an earlier version.
 FileVersion gamesFileVersion(CsvReader& reader, size_t seats) {
-  const FileVersion versions[] = {{true, true}, {false, true}, {true, false}, {false, false}};
+  std::vector<FileVersion> versions;
+  for (Extended extended : {Extended::Current, Extended::First, Extended::None})
+    for (bool chance : {true, false}) versions.push_back({chance, extended});
   std::vector<Fields> headers;
   for (const FileVersion& v : versions) headers.push_back(gamesHeader(seats, v));
   return versions[expectHeader(reader, headers)];

@@ -286,8 +286,9 @@ def costs(folder, batch, data):
           "whose dice or cards a chi-square on deciles tells from nature, 5 %, and the fewest "
           "games that takes; the extended metrics, mean ± 95 % CI half-width):\n")
     print("| row | score9 | score4 | score-ext | lead | fairness | seats detected | games to detect | "
-          "drama | decisiveness | uncertainty | comeback |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "drama_trailing | decisiveness_final_lead | uncertainty | comeback | drama_average | "
+          "decisiveness_moves |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, rows in data.items():
         s = scores[name]
         seats, fewest = detected.get(name, (0, None))
@@ -297,7 +298,8 @@ def costs(folder, batch, data):
             m, h = mean_ci([float(x[key]) for x in rows])
             cells.append(f"{m:.{digits}f} ± {h:.{digits}f}")
         cells += [str(seats), "—" if fewest is None else str(fewest)]
-        for key in ("drama", "decisiveness", "uncertainty", "comeback"):
+        for key in ("drama_trailing", "decisiveness_final_lead", "uncertainty", "comeback",
+                    "drama_average", "decisiveness_moves"):
             m, h = mean_ci([float(x[key]) for x in rows])
             cells.append(f"{m:.3f} ± {h:.3f}")
         print("| " + " | ".join(cells) + " |")

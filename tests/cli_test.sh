@@ -56,17 +56,29 @@ cmp -s "$work/out/ludo-4hc__e-random.games.csv" "$work/again/ludo-4hc__e-random.
 grep -q "score9" "$work/score.txt" || fail "score printed no scores"
 expect 2 "summary.csv" "$ddalab" score "$work/nothing-here"
 
-# A results folder written before the extended metrics (no drama..comeback columns) still
-# scores: the thesis's tables as they were, the extended metrics named as unknown.
-mkdir -p "$work/older"
+# A results folder written before the extended metrics (no drama_trailing..decisiveness_moves
+# columns) still scores: the thesis's tables as they were, the extended metrics named as unknown.
+# One written before Ludii's metrics has ddalab's four, two under their first names (drama,
+# decisiveness): those are known, Ludii's three unknown.
+extended='drama_trailing|decisiveness_final_lead|uncertainty|comeback|drama_average|decisiveness_threshold|decisiveness_moves'
+mkdir -p "$work/older" "$work/first"
 for f in "$work/out"/*.games.csv "$work/out/summary.csv"; do
-  awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) drop[i] = ($i ~ /^(drama|decisiveness|uncertainty|comeback)$/) }
+  awk -F, -v OFS=, -v drop_re="^($extended)\$" 'NR == 1 { for (i = 1; i <= NF; i++) drop[i] = ($i ~ drop_re) }
     { line = ""; for (i = 1; i <= NF; i++) if (!drop[i]) line = line (line == "" ? "" : OFS) $i; print line }' \
     "$f" >"$work/older/$(basename "$f")"
+  awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) { drop[i] = ($i ~ /^(drama_average|decisiveness_threshold|decisiveness_moves)$/)
+      if ($i == "drama_trailing") $i = "drama"; if ($i == "decisiveness_final_lead") $i = "decisiveness" } }
+    { line = ""; for (i = 1; i <= NF; i++) if (!drop[i]) line = line (line == "" ? "" : OFS) $i; print line }' \
+    "$f" >"$work/first/$(basename "$f")"
 done
 cp "$work/out"/*.summary.csv "$work/out/batch.json" "$work/older/"
+cp "$work/out"/*.summary.csv "$work/out/batch.json" "$work/first/"
 "$ddalab" score "$work/older" >"$work/older.txt" 2>&1 || fail "score of an older folder: $(cat "$work/older.txt")"
-grep -q "drama: not scored (unknown" "$work/older.txt" || fail "the unknown metrics are not named"
+grep -q "drama_trailing: not scored (unknown" "$work/older.txt" || fail "the unknown metrics are not named"
+"$ddalab" score "$work/first" >"$work/first.txt" 2>&1 || fail "score of a folder before Ludii's metrics: $(cat "$work/first.txt")"
+grep -q "drama_average: not scored (unknown" "$work/first.txt" || fail "Ludii's metrics are not named unknown"
+! grep -q "drama_trailing: not scored" "$work/first.txt" || fail "drama (now drama_trailing) was not read"
+grep -A30 "ratio to the best" "$work/first.txt" | grep -q "ludo-4hc" || fail "no ratio table of the folder before Ludii's metrics"
 # score9 and score4 of each row (the ratio table) as the folder with every column gives them
 thesis_scores() { sed -n '/ratio to the best/,/^  note\|^  \*/p' "$1" | awk '/^  ludo-4hc\// {print $1, $(NF-2), $(NF-1)}'; }
 [ -n "$(thesis_scores "$work/score.txt")" ] || fail "no ratio table rows in $work/score.txt"

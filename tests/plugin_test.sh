@@ -76,10 +76,10 @@ grep -q "pig__e-hillclimber.games.csv" <(ls "$work/t1") || fail "no games CSV of
 # The plug-in's metric is a column of every file, scored with the others, tested against e-random.
 # Plug-in metrics follow the built-ins (the thesis's nine, then the extended four) and score in
 # table 8 (before win_ratio); the extended columns come after win_ratio (score-ext).
-head -1 "$work/t1/pig__e-hillclimber.games.csv" | grep -q ",randomness,drama,decisiveness,uncertainty,comeback,swing,p0_score," ||
+head -1 "$work/t1/pig__e-hillclimber.games.csv" | grep -q ",randomness,drama_trailing,decisiveness_final_lead,uncertainty,comeback,drama_average,decisiveness_threshold,decisiveness_moves,swing,p0_score," ||
   fail "the games CSV has no swing column after the built-in metrics"
 grep -q "^swing," "$work/t1/pig__e-hillclimber.summary.csv" || fail "no swing row in the summary"
-head -1 "$work/t1/pig.scores.csv" | grep -q ",swing,win_ratio,drama,decisiveness,uncertainty,comeback,.*,swing_ratio,win_ratio_ratio,drama_ratio," ||
+head -1 "$work/t1/pig.scores.csv" | grep -q ",swing,win_ratio,drama_trailing,decisiveness_final_lead,uncertainty,comeback,drama_average,decisiveness_moves,.*,swing_ratio,win_ratio_ratio,drama_trailing_ratio," ||
   fail "swing is not a scored column of table 8"
 grep -q "^pig/e-hillclimber,pig/e-random,swing," "$work/t1/pig.tests.csv" || fail "swing is not tested against e-random"
 # A built-in batch run with the plug-in loaded has the column too, so batch.json names the plug-in.

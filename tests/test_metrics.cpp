@@ -360,7 +360,8 @@ TEST_CASE("metric table and fun score signs", "[metrics]") {
   for (const auto& info : allMetrics()) CHECK(metricByKey(info.key) == info.metric);
 
   // Each metric alone: value 2, coefficient 3 -> +6 where higher is better (and for rounds and
-  // randomness), -6 where lower is better (decisiveness among the extended ones).
+  // randomness and the decisiveness threshold), -6 where lower is better (decisiveness_final_lead
+  // among the extended ones).
   const std::array<std::pair<Metric, double>, kBuiltInMetrics> expected = {{
       {Metric::Rounds, 6.0},
       {Metric::LeadChanges, 6.0},
@@ -371,10 +372,13 @@ TEST_CASE("metric table and fun score signs", "[metrics]") {
       {Metric::Fairness, -6.0},
       {Metric::Believability, -6.0},
       {Metric::Randomness, 6.0},
-      {Metric::Drama, 6.0},
-      {Metric::Decisiveness, -6.0},
+      {Metric::DramaTrailing, 6.0},
+      {Metric::DecisivenessFinalLead, -6.0},
       {Metric::Uncertainty, 6.0},
       {Metric::Comeback, 6.0},
+      {Metric::DramaAverage, 6.0},
+      {Metric::DecisivenessThreshold, 6.0},
+      {Metric::DecisivenessMoves, 6.0},
   }};
   for (const auto& [m, f] : expected) {
     MetricValues v{};

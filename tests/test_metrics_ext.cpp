@@ -1,4 +1,5 @@
-// The extended fun metrics of metrics.md (drama, decisiveness, uncertainty, comeback) against
+// ddalab's extended fun metrics of metrics.md (drama_trailing, decisiveness_final_lead,
+// uncertainty, comeback; Ludii's are in test_ludii_metrics.cpp) against
 // hand-computed traces, driving MetricsTracker with endRound(gains); and the score-ext table on a
 // hand-made comparison, beside tables 8 and 9 left as they were.
 #include <array>
@@ -44,9 +45,9 @@ TEST_CASE("extended metrics: two players, a comeback through a tie", "[metrics][
   const MetricsTracker t = track({{0, 4}, {2, 4}, {6, 4}, {6, 6}, {9, 6}, {10, 6}});
   const MetricValues v = t.values(0);
   // The final leader is seat 0; it trailed by 4 and 2 (the tie is not trailing): (4 + 2) / 2.
-  CHECK(metric(v, Metric::Drama) == Approx(3.0));
+  CHECK(metric(v, Metric::DramaTrailing) == Approx(3.0));
   // Its last unbroken run in the lead is rounds 5..6 (the tie broke the run from round 3): 2 / 6.
-  CHECK(metric(v, Metric::Decisiveness) == Approx(2.0 / 6));
+  CHECK(metric(v, Metric::DecisivenessFinalLead) == Approx(2.0 / 6));
   // Its largest deficit 4 exceeds half the largest |status| of the game (0.5 * 4 = 2).
   CHECK(metric(v, Metric::Comeback) == 1.0);
   // Temperature 0.5 * 4 = 2; the statuses differ by 8, 4, 4, 0, 6, 8: d = 4, 2, 2, 0, 3, 4
@@ -67,9 +68,9 @@ TEST_CASE("extended metrics: three players, a small deficit is no comeback",
   const MetricValues v = t.values(0);
   CHECK(metric(v, Metric::LeadChanges) == 2);
   // Seat 0 trailed in round 2 only, by 2.
-  CHECK(metric(v, Metric::Drama) == Approx(2.0));
+  CHECK(metric(v, Metric::DramaTrailing) == Approx(2.0));
   // Its final run is rounds 3..4 of 4.
-  CHECK(metric(v, Metric::Decisiveness) == Approx(0.5));
+  CHECK(metric(v, Metric::DecisivenessFinalLead) == Approx(0.5));
   // 2 is not more than 0.5 * 10.
   CHECK(metric(v, Metric::Comeback) == 0.0);
   // Per round, the softmax of (s - top) / (0.5 * largest) over three seats, entropy / log 3:
@@ -82,14 +83,14 @@ TEST_CASE("extended metrics: three players, a small deficit is no comeback",
 TEST_CASE("extended metrics: a leader from start to end, and a tied end", "[metrics][extended]") {
   // Seat 1 leads every round: decided from round 1, never trailed.
   const MetricValues led = track({{0, 1}, {0, 3}, {1, 3}}).values(0);
-  CHECK(metric(led, Metric::Decisiveness) == 1.0);
-  CHECK(metric(led, Metric::Drama) == 0.0);
+  CHECK(metric(led, Metric::DecisivenessFinalLead) == 1.0);
+  CHECK(metric(led, Metric::DramaTrailing) == 0.0);
   CHECK(metric(led, Metric::Comeback) == 0.0);
   // A game that ends tied has no final leader: no drama, nothing decided, no comeback; its
   // uncertainty still counts every round (the last one: 1).
   const MetricValues tied = track({{0, 4}, {4, 4}}).values(0);
-  CHECK(metric(tied, Metric::Drama) == 0.0);
-  CHECK(metric(tied, Metric::Decisiveness) == 0.0);
+  CHECK(metric(tied, Metric::DramaTrailing) == 0.0);
+  CHECK(metric(tied, Metric::DecisivenessFinalLead) == 0.0);
   CHECK(metric(tied, Metric::Comeback) == 0.0);
   CHECK(metric(tied, Metric::Uncertainty) == Approx((binaryEntropy(4) + 1) / 2));
 }
@@ -101,8 +102,8 @@ TEST_CASE("extended metrics: the same in any gain unit, drama in the game's unit
   for (auto& gains : scaled)
     for (double& g : gains) g *= 1000;
   const MetricValues a = track(rounds).values(0), b = track(scaled).values(0);
-  CHECK(metric(b, Metric::Drama) == Approx(1000 * metric(a, Metric::Drama)));
-  for (Metric m : {Metric::Decisiveness, Metric::Uncertainty, Metric::Comeback})
+  CHECK(metric(b, Metric::DramaTrailing) == Approx(1000 * metric(a, Metric::DramaTrailing)));
+  for (Metric m : {Metric::DecisivenessFinalLead, Metric::Uncertainty, Metric::Comeback})
     CHECK(metric(b, m) == Approx(metric(a, m)));
 }
 
@@ -119,7 +120,8 @@ TEST_CASE("extended metrics: one player has none, and none before any round",
           "[metrics][extended]") {
   const MetricValues solo = track({{1}, {-2}, {3}}).values(0);
   const MetricValues none = MetricsTracker(std::vector<double>{0, 0}).values(0);
-  for (Metric m : {Metric::Drama, Metric::Decisiveness, Metric::Uncertainty, Metric::Comeback}) {
+  for (Metric m : {Metric::DramaTrailing, Metric::DecisivenessFinalLead, Metric::Uncertainty,
+                   Metric::Comeback}) {
     CHECK(metric(solo, m) == 0.0);
     CHECK(metric(none, m) == 0.0);
     CHECK_FALSE(metricInfo(m).appliesTo(1));
@@ -136,8 +138,9 @@ TEST_CASE("extended metrics: a copy of the tracker follows on by itself", "[metr
   MetricsTracker copy = t;
   copy.endRound(std::vector<double>{6, 20});
   CHECK(t.values(0) == before);
-  CHECK(metric(copy.values(0), Metric::Drama) == Approx(2.0));  // seat 1 trailed by 2 in round 2
-  CHECK(metric(copy.values(0), Metric::Decisiveness) == Approx(1.0 / 3));
+  CHECK(metric(copy.values(0), Metric::DramaTrailing) ==
+        Approx(2.0));  // seat 1 trailed by 2 in round 2
+  CHECK(metric(copy.values(0), Metric::DecisivenessFinalLead) == Approx(1.0 / 3));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -159,14 +162,16 @@ size_t col(std::string_view key) {
 }
 
 // A two-player summary with every thesis mean 1 and win_ratio 0.1 (the same in every row: every
-// row gets 1 in tables 8 and 9), and these means of drama, decisiveness, uncertainty, comeback.
-ExperimentSummary summaryWithExtended(const std::array<double, 4>& extended) {
+// row gets 1 in tables 8 and 9), and these means of the scored extended metrics (drama_trailing,
+// decisiveness_final_lead, uncertainty, comeback, drama_average, decisiveness_moves).
+ExperimentSummary summaryWithExtended(const std::array<double, 6>& extended) {
   ExperimentSummary s;
   s.players.resize(2);
   for (size_t k = 0; k < kThesisMetrics; ++k) s.metrics[k].mean = 1;
   s.winRatio = 0.1;
-  const std::array<Metric, 4> order = {Metric::Drama, Metric::Decisiveness, Metric::Uncertainty,
-                                       Metric::Comeback};
+  const std::array<Metric, 6> order = {Metric::DramaTrailing, Metric::DecisivenessFinalLead,
+                                       Metric::Uncertainty,   Metric::Comeback,
+                                       Metric::DramaAverage,  Metric::DecisivenessMoves};
   for (size_t k = 0; k < order.size(); ++k) s.metrics[at(order[k])].mean = extended[k];
   return s;
 }
@@ -174,28 +179,32 @@ ExperimentSummary summaryWithExtended(const std::array<double, 4>& extended) {
 }  // namespace
 
 TEST_CASE("score-ext: the extended metrics score apart from tables 8 and 9", "[scoring]") {
-  // The columns: table 8's in catalog order and win_ratio, then the extended four.
+  // The columns: table 8's in catalog order and win_ratio, then the scored extended six
+  // (decisiveness_threshold is reported, not scored).
   const auto columns = scoredMetrics();
-  REQUIRE(columns.size() == 8 + 1 + 4);
+  REQUIRE(columns.size() == 8 + 1 + 6);
   CHECK(columns[7].key() == "randomness");
   CHECK(columns[8].key() == "win_ratio");
-  CHECK(columns[9].key() == "drama");
+  CHECK(columns[9].key() == "drama_trailing");
   CHECK(columns[12].key() == "comeback");
-  // drama, decisiveness, uncertainty, comeback; higher is better but for decisiveness.
+  CHECK(columns[13].key() == "drama_average");
+  CHECK(columns[14].key() == "decisiveness_moves");
+  // Higher is better but for decisiveness_final_lead.
   const std::vector<ExperimentSummary> summaries = {
-      summaryWithExtended({4, 0.5, 0.6, 0.2}),
-      summaryWithExtended({2, 0.25, 0.3, 0.4}),
+      summaryWithExtended({4, 0.5, 0.6, 0.2, 1.0, 0.3}),
+      summaryWithExtended({2, 0.25, 0.3, 0.4, 4.0, 0.6}),
   };
   const ComparisonScores scores = scoreComparison("cmp", {"a", "b"}, summaries);
   CHECK(scores.notes.empty());
-  // Ratios: drama 1 / 0.5; decisiveness (minimized) 0.25 / 0.5 = 0.5 / 1; uncertainty 1 / 0.5;
-  // comeback 0.5 / 1.
-  const std::array<std::array<double, 4>, 2> expected = {{{1, 0.5, 1, 0.5}, {0.5, 1, 0.5, 1}}};
+  // Ratios: drama_trailing 1 / 0.5; decisiveness_final_lead (minimized) 0.25 / 0.5 = 0.5 / 1;
+  // uncertainty 1 / 0.5; comeback 0.5 / 1; drama_average 0.25 / 1; decisiveness_moves 0.5 / 1.
+  const std::array<std::array<double, 6>, 2> expected = {
+      {{1, 0.5, 1, 0.5, 0.25, 0.5}, {0.5, 1, 0.5, 1, 1, 1}}};
   for (size_t row = 0; row < 2; ++row)
-    for (size_t k = 0; k < 4; ++k)
+    for (size_t k = 0; k < 6; ++k)
       CHECK(scores.rows[row].ratios[9 + k] == Approx(expected[row][k]));
-  CHECK(scores.rows[0].scoreExt == Approx(3.0));
-  CHECK(scores.rows[1].scoreExt == Approx(3.0));
+  CHECK(scores.rows[0].scoreExt == Approx(3.75));
+  CHECK(scores.rows[1].scoreExt == Approx(5.0));
   CHECK(scores.rows[1].score(ScoreTable::Extended) == scores.rows[1].scoreExt);
   // Tables 8 and 9 are the thesis's alone: every thesis column is the same in both rows.
   for (const ScoreRow& row : scores.rows) {
@@ -208,7 +217,7 @@ TEST_CASE("score-ext: the extended metrics score apart from tables 8 and 9", "[s
   for (auto& s : solo) s.players.resize(1);
   const ComparisonScores alone = scoreComparison("solo", {"a", "b"}, solo);
   CHECK(alone.rows[0].scoreExt == 0.0);
-  CHECK(std::isnan(alone.rows[0].ratios[col("drama")]));
+  CHECK(std::isnan(alone.rows[0].ratios[col("drama_average")]));
 }
 
 TEST_CASE("score-ext: the cross table of the comparisons", "[scoring]") {

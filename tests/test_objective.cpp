@@ -376,22 +376,24 @@ TEST_CASE("objective: a metric the game cannot have is refused where the objecti
              Contains("file.json: $.experiments[0].objective.targets.fairness: a game of 1 "
                       "player cannot have 'fairness'") &&
                  Contains("expected one of rounds, lead_changes, lead"));
-  CHECK_THAT(mazeError({{"kind", "constrained"}, {"bounds", {{{"metric", "drama"}, {"min", 1}}}}}),
-             Contains("$.experiments[0].objective.bounds[0].metric: a game of 1 player cannot "
-                      "have 'drama'"));
+  CHECK_THAT(
+      mazeError({{"kind", "constrained"}, {"bounds", {{{"metric", "drama_average"}, {"min", 1}}}}}),
+      Contains("$.experiments[0].objective.bounds[0].metric: a game of 1 player cannot "
+               "have 'drama_average'"));
   CHECK_THAT(mazeError({{"kind", "lexicographic"},
                         {"order", {{{"metric", "tension"}}, {{"metric", "comeback"}}}}}),
              Contains("objective.order[1].metric: a game of 1 player cannot have 'comeback'"));
   CHECK(mazeError({{"kind", "target"}, {"targets", {{"lead", 1}, {"tension", 2}}}}).empty());
   // The fun score's coefficients by the same check: a weight on such a metric steers nothing.
   const Json sum = {{"kind", "weighted-sum"}};
-  CHECK_THAT(mazeError(sum, {{"lead", 1}, {"drama", 5}}),
-             Contains("$.experiments[0].coefficients.drama: a game of 1 player cannot have "
-                      "'drama'"));
+  CHECK_THAT(mazeError(sum, {{"lead", 1}, {"drama_trailing", 5}}),
+             Contains("$.experiments[0].coefficients.drama_trailing: a game of 1 player cannot "
+                      "have 'drama_trailing'"));
   CHECK(mazeError(sum, {{"lead", 1}, {"fairness", 0}}).empty());
   // The same objectives on a game of two players.
   CHECK(objectiveError({{"kind", "target"}, {"targets", {{"fairness", 0}}}}).empty());
-  CHECK(objectiveError({{"kind", "constrained"}, {"bounds", {{{"metric", "drama"}, {"min", 1}}}}})
+  CHECK(objectiveError(
+            {{"kind", "constrained"}, {"bounds", {{{"metric", "drama_average"}, {"min", 1}}}}})
             .empty());
 }
 
@@ -437,7 +439,7 @@ TEST_CASE("objective: searches track the extended metrics only when something we
   Coefficients c{};
   c[static_cast<size_t>(Metric::Tension)] = 10;
   CHECK_FALSE(weightedSum().weighsExtended(c));
-  CHECK(parsed({{"kind", "target"}, {"targets", {{"drama", 2}}}}).weighsExtended(c));
+  CHECK(parsed({{"kind", "target"}, {"targets", {{"decisiveness_moves", 2}}}}).weighsExtended(c));
   CHECK(parsed({{"kind", "constrained"}, {"bounds", {{{"metric", "comeback"}, {"max", 0.5}}}}})
             .weighsExtended(c));
   c[static_cast<size_t>(Metric::Uncertainty)] = 1;

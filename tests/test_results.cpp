@@ -1,4 +1,5 @@
 // Tests of the results layer: statistics, summaries, comparison scoring, CSV files and reports.
+#include <algorithm>
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -251,7 +252,11 @@ TEST_CASE("scoreComparison: a metric the game cannot have does not score") {
   CHECK_THAT(scores.notes.front(), Contains("fairness") && Contains("not scored"));
   // Nor do the extended metrics, which need two players too: score-ext is 0.
   CHECK(scores.rows[0].scoreExt == 0.0);
-  CHECK(scores.notes.size() == 1 + (kBuiltInMetrics - kThesisMetrics));
+  // One note each: fairness and every scored extended metric (decisiveness_threshold is not).
+  const auto builtIns = builtInMetrics();
+  const auto scoredExtended = std::count_if(
+      builtIns.begin(), builtIns.end(), [](const MetricInfo& m) { return m.extended && m.scored; });
+  CHECK(scores.notes.size() == 1 + static_cast<size_t>(scoredExtended));
 }
 
 TEST_CASE("crossScores: the mean is over the comparisons every algorithm takes part in") {
@@ -414,7 +419,8 @@ TEST_CASE("CSV columns follow app.md") {
   REQUIRE(games.size() == 4);
   CHECK(games[0] ==
         "iteration,seed,rounds,winner,capped,lead_changes,lead,tension,leading_time,freedom,"
-        "fairness,believability,randomness,drama,decisiveness,uncertainty,comeback,p0_score,"
+        "fairness,believability,randomness,drama_trailing,decisiveness_final_lead,uncertainty,"
+        "comeback,drama_average,decisiveness_threshold,decisiveness_moves,p0_score,"
         "p0_moves,p0_turns,p0_lead_rounds,p1_score,"
         "p1_moves,p1_turns,p1_lead_rounds,p0_chance,p1_chance");
   // Game 0 is a draw (empty winner), not capped; 0.1 + 0.2 keeps all its digits.
@@ -437,18 +443,21 @@ TEST_CASE("CSV columns follow app.md") {
   REQUIRE(batch.size() == 3);
   CHECK(batch[0] ==
         "experiment,comparison,game,environment,players,games,planned,rounds,lead_changes,lead,"
-        "tension,leading_time,freedom,fairness,believability,randomness,drama,decisiveness,"
-        "uncertainty,comeback,win_ratio,draw_rate");
+        "tension,leading_time,freedom,fairness,believability,randomness,drama_trailing,"
+        "decisiveness_final_lead,uncertainty,comeback,drama_average,decisiveness_threshold,"
+        "decisiveness_moves,win_ratio,draw_rate");
   CHECK(batch[1].rfind("x,cmp,ludo,e-hillclimber,hillclimber:50;hillclimber:100,3,4,18,", 0) == 0);
 
   const auto scores = lines(readText(dir.path() / "cmp.scores.csv"));
   REQUIRE(scores.size() == 3);
   CHECK(scores[0] ==
         "experiment,lead_changes,lead,tension,leading_time,freedom,fairness,believability,"
-        "randomness,win_ratio,drama,decisiveness,uncertainty,comeback,lead_changes_ratio,"
+        "randomness,win_ratio,drama_trailing,decisiveness_final_lead,uncertainty,comeback,"
+        "drama_average,decisiveness_moves,lead_changes_ratio,"
         "lead_ratio,tension_ratio,leading_time_ratio,freedom_ratio,fairness_ratio,"
-        "believability_ratio,randomness_ratio,win_ratio_ratio,drama_ratio,decisiveness_ratio,"
-        "uncertainty_ratio,comeback_ratio,score9,score4,score_ext");
+        "believability_ratio,randomness_ratio,win_ratio_ratio,drama_trailing_ratio,"
+        "decisiveness_final_lead_ratio,uncertainty_ratio,comeback_ratio,drama_average_ratio,"
+        "decisiveness_moves_ratio,score9,score4,score_ext");
 }
 
 TEST_CASE("CSV quotes fields with commas, quotes and line breaks (RFC 4180)") {

@@ -1,8 +1,9 @@
 // A plug-in metric: swing, on ddalab's statuses (an example of how a plug-in follows a game; it
-// is close to the built-in drama of metrics.md, which measures the final leader's deficit to the
-// leader's gain instead). A game swings when the player who ends in the lead spent rounds behind,
-// far behind: swing is the mean, over the rounds in which the final leader trailed, of its gap to
-// the round's best status; 0 when it never trailed, when the game ends tied, or with one player.
+// is close to the built-in drama_trailing of metrics.md, which measures the final leader's deficit
+// to the leader's gain instead; Ludii's drama_average averages over every round). A game swings
+// when the player who ends in the lead spent rounds behind, far behind: swing is the mean, over the
+// rounds in which the final leader trailed, of its gap to the round's best status; 0 when it never
+// trailed, when the game ends tied, or with one player.
 //
 // A metric follows the game round by round in a few doubles of the tracker's scratch (the
 // tracker is a small value the search players copy), so it keeps per seat the sum of its gaps

@@ -312,7 +312,7 @@ ScoresView::ScoresView(QueueModel* model, QWidget* parent)
   // In kScoreTables order: the current index is the table.
   table_->addItems({"Table 8: all nine metrics (score9)",
                     "Table 9: lead changes, tension, lead, win ratio (score4)",
-                    "score-ext: drama, decisiveness, uncertainty, comeback (score_ext)"});
+                    "score-ext: the extended metrics, ddalab's and Ludii's (score_ext)"});
   chart_->controls()->insertWidget(0, table_);
   grid_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   grid_->verticalHeader()->setVisible(true);

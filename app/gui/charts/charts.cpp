@@ -359,7 +359,7 @@ namespace {
 const char* const kScoresTitles[] = {
     "Scores (at most %1) over the metrics each game can have (thesis table 8)",
     "Scores (at most %1) over lead changes, tension, lead, win ratio (thesis table 9)",
-    "Scores (at most %1) over drama, decisiveness, uncertainty, comeback (score-ext)"};
+    "Scores (at most %1) over the extended metrics, ddalab's and Ludii's (score-ext)"};
 
 // The highest score of `table` on the thesis's axes: 9 and 4; score-ext: its columns.
 int maxScore(ScoreTable table) {
