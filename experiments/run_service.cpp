@@ -13,10 +13,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // One experiment of a run: its checkpoint, its summary so far, its games CSV (and trace file)
 // written as the games arrive, and the games held back after a gap a stop left (they are written
 // to the CSVs but not checkpointed: a resumed run replays them).

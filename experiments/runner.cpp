@@ -15,10 +15,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // What the workers of one playIterations call share; every field is guarded by `mutex`.
 struct WorkQueue {
   std::mutex mutex;

@@ -14,6 +14,11 @@
 
 namespace ddalab {
 
+// Seconds from `start` to now on the steady clock (progress intervals, grace periods).
+inline double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 struct Progress {
   size_t gamesDone = 0;   // in the whole batch (resumed games included)
   size_t gamesTotal = 0;  // in the whole batch

@@ -22,7 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr long long kMaxOrdinal = 1'000'000;  // as a session file allows
 constexpr size_t kMaxLogBytes = 64 << 20;
 const InputFileKind kSessionKind{64 << 20, "a session file of ddalab"};
 
@@ -87,7 +86,7 @@ LogRecord parseRecord(const std::string& line, const std::string& where) {
                  {"event", "participant", "ordinal", "row", "protocol_sha256", "at"});
     r.event = "allocated";
     r.participant = f.string("participant");
-    r.ordinal = static_cast<int>(f.integer("ordinal", 0, kMaxOrdinal - 1));
+    r.ordinal = static_cast<int>(f.integer("ordinal", 0, kMaxSessionOrdinal - 1));
     r.row = static_cast<int>(f.integer("row", -1, 1000));
     r.protocolChecksum = f.string("protocol_sha256");
   } else if (event && *event == "dropout") {
@@ -179,7 +178,7 @@ std::vector<Allocation> sessionsWithoutLog(const fs::path& studyFolder,
       const Json session = parseJsonText(readInputFile(file, kSessionKind), file.string());
       const std::string participant = session.at("participant").get<std::string>();
       const int ordinal = session.at("ordinal").get<int>();
-      if (participant.empty() || ordinal < 0 || ordinal >= kMaxOrdinal) continue;
+      if (participant.empty() || ordinal < 0 || ordinal >= kMaxSessionOrdinal) continue;
       int row = cyclicRow(protocol, ordinal);
       if (session.contains("row") && session["row"].is_number_integer()) row = session["row"];
       if (row < -1 || row >= std::max(orderRows(protocol), 0)) row = -1;
@@ -253,9 +252,9 @@ Allocation allocateParticipant(const fs::path& studyFolder, const StudyProtocol&
     }
   int ordinal = 0;
   for (const Allocation& a : state.allocations) ordinal = std::max(ordinal, a.ordinal + 1);
-  if (ordinal >= kMaxOrdinal)
+  if (ordinal >= kMaxSessionOrdinal)
     throw InputError(file.string(), "has given every participant number (up to " +
-                                        std::to_string(kMaxOrdinal) + ")");
+                                        std::to_string(kMaxSessionOrdinal) + ")");
   const Allocation allocation{participant, ordinal,
                               leastUsedRow(protocol, state.allocations, ordinal), false};
   lines += logLine(allocationRecord(allocation, checksum));

@@ -599,9 +599,6 @@ std::vector<PlannedGame> planGames(const StudyProtocol& protocol, int ordinal) {
 
 namespace {
 
-// Participant numbers a study folder may hold (its plans' seeds are 1000 x number + game).
-constexpr long long kMaxOrdinal = 1'000'000;
-
 // "<prefix>-NN.json" for game `index` (numbered from 1, two digits at least).
 std::string numberedName(const char* prefix, int index) {
   char name[64];
@@ -1003,7 +1000,7 @@ StudySession StudySession::read(const fs::path& folder) {
                        "expected true or false, got " + jsonExcerpt(*simulated));
     s.simulated_ = simulated->get<bool>();
   }
-  s.ordinal_ = static_cast<int>(fields.integer("ordinal", 0, kMaxOrdinal));
+  s.ordinal_ = static_cast<int>(fields.integer("ordinal", 0, kMaxSessionOrdinal));
   s.row_ = readRow(fields, *s.protocol_, s.ordinal_);
   s.plan_ = planGames(*s.protocol_, s.ordinal_, s.row_);
   const Json expected = planJson(*s.protocol_, s.plan_);

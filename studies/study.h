@@ -72,6 +72,10 @@ struct StudyOnline {
 // unless the protocol's "pace_ms" says otherwise: every participant sees the same pace.
 inline constexpr int kDefaultStudyPaceMs = 600;
 
+// Participant numbers a study folder may hold (its plans' seeds are 1000 x number + game); a
+// session file's "ordinal" is at most this.
+inline constexpr long long kMaxSessionOrdinal = 1'000'000;
+
 struct StudyProtocol {
   std::string name;
   std::string description;

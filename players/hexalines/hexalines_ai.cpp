@@ -364,7 +364,7 @@ class HexaLinesAi final : public RankingPlayer {
   std::vector<uint8_t> addsOnly_;          // the proposals of the last scoring
 };
 
-AiConfig configFrom(const Json& params) {
+AiConfig hexaLinesConfigFrom(const Json& params) {
   AiConfig config;
   config.foreign = params.at("p4_counts").get<std::string>() == "opponents" ? Foreign::Opponents
                                                                             : Foreign::NonOwn;
@@ -411,7 +411,7 @@ PlayerInfo hexaLinesAiInfo() {
             // Refused here too, so that it is never offered as a DDA base of another game.
             if (!isHexaLines(setup.game)) throw InputError("params", kOnlyHexaLines);
             return std::make_unique<HexaLinesAi>(setup.level, levelScalingFrom(setup.params),
-                                                 configFrom(setup.params));
+                                                 hexaLinesConfigFrom(setup.params));
           },
           .ranksActions = true,
           .defaultAi = true};

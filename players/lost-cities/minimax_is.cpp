@@ -206,7 +206,7 @@ class MinimaxIS final : public RankingPlayer {
   std::deque<Level> levels_;  // a deque: growing it keeps references to shallower levels
 };
 
-MinimaxISConfig configFrom(const Json& p) {
+MinimaxISConfig minimaxISConfigFrom(const Json& p) {
   const auto iterations = p.at("iterations").get<std::vector<int>>();
   const auto depths = p.at("depths").get<std::vector<int>>();
   const auto thresholds = p.at("deck_thresholds").get<std::vector<int>>();
@@ -276,7 +276,7 @@ PlayerInfo minimaxISInfo() {
           .makeRegular =
               [](const PlayerSetup& setup) {
                 return std::make_unique<MinimaxIS>(setup.level, levelScalingFrom(setup.params),
-                                                   configFrom(setup.params), setup.stop);
+                                                   minimaxISConfigFrom(setup.params), setup.stop);
               },
           .ranksActions = true,
           .defaultAi = true};

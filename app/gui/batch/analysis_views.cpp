@@ -1,4 +1,5 @@
 #include "app/gui/batch/analysis_views.h"
+#include "app/gui/text.h"
 
 #include <QFont>
 #include <QHeaderView>
@@ -12,10 +13,6 @@
 namespace ddalab::gui {
 
 namespace {
-
-QString text(const std::string& s) {
-  return QString::fromStdString(s);
-}
 
 // A number with `digits` significant digits (differences span many magnitudes).
 QString significant(double value, int digits = 4) {

@@ -1,4 +1,5 @@
 #include "app/gui/batch/experiment_dialog.h"
+#include "app/gui/text.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -35,10 +36,6 @@ const GameInfo* findGame(const std::string& id) {
   for (const auto& info : gameRegistry())
     if (info.id == id) return &info;
   return nullptr;
-}
-
-QString text(const std::string& s) {
-  return QString::fromStdString(s);
 }
 
 }  // namespace

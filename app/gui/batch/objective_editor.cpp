@@ -1,4 +1,5 @@
 #include "app/gui/batch/objective_editor.h"
+#include "app/gui/text.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -13,10 +14,6 @@
 namespace ddalab::gui {
 
 namespace {
-
-QString text(const std::string& s) {
-  return QString::fromStdString(s);
-}
 
 // A column of a kind's per-metric table: the file key it fills, and the choices of a column
 // chosen from a list (the metric, a direction).

@@ -24,7 +24,7 @@ QString valueLabel(const Json& value) {
   return QString::fromStdString(ddalab::valueText(value));
 }
 
-QString number(double x) {
+QString shortNumber(double x) {
   return QString::number(x, 'g', 4);
 }
 
@@ -280,7 +280,7 @@ QString HeatMap::bestText() const {
   const Best b = *best();
   return QString("the best cell, outlined: %1=%2, %3=%4%5: %6%7")
       .arg(xName_, b.x, yName_, b.y, b.slice.isEmpty() ? QString() : ", " + b.slice,
-           number(panels_[best_->panel].cells[best_->y][best_->x].value->value),
+           shortNumber(panels_[best_->panel].cells[best_->y][best_->x].value->value),
            ties_ ? QString(" (as good: %1 other cell%2)").arg(ties_).arg(ties_ == 1 ? "" : "s")
                  : QString());
 }
@@ -343,7 +343,7 @@ QString HeatMap::cellText(QPoint pos) const {
         if (!panels_[k].title.isEmpty()) text += ", " + panels_[k].title;
         text += ": ";
         text += v ? QString("%1 (95 %: %2 – %3)")
-                        .arg(number(v->value), number(v->low), number(v->high))
+                        .arg(shortNumber(v->value), shortNumber(v->low), shortNumber(v->high))
                   : QString("not available");
         if (best_ && best_->panel == k && best_->x == i && best_->y == j) text += " — the best";
         return text;
@@ -374,9 +374,9 @@ void HeatMap::paintLegend(QPainter& p, const QRect& area) const {
   p.setPen(Qt::black);
   p.drawRect(bar);
   const QRect labels(bar.right() + 6, bar.top() - 8, 80, bar.height() + 16);
-  p.drawText(labels, Qt::AlignTop | Qt::AlignLeft, number(max_));
-  p.drawText(labels, Qt::AlignVCenter | Qt::AlignLeft, number((min_ + max_) / 2));
-  p.drawText(labels, Qt::AlignBottom | Qt::AlignLeft, number(min_));
+  p.drawText(labels, Qt::AlignTop | Qt::AlignLeft, shortNumber(max_));
+  p.drawText(labels, Qt::AlignVCenter | Qt::AlignLeft, shortNumber((min_ + max_) / 2));
+  p.drawText(labels, Qt::AlignBottom | Qt::AlignLeft, shortNumber(min_));
 }
 
 void HeatMap::paintPanel(QPainter& p, size_t k) const {
@@ -392,7 +392,7 @@ void HeatMap::paintPanel(QPainter& p, size_t k) const {
       if (!v || cell.width() < 44 || cell.height() < 18) continue;
       const double shade = max_ > min_ ? (v->value - min_) / (max_ - min_) : 0.5;
       p.setPen(shade > 0.6 ? Qt::black : Qt::white);
-      p.drawText(cell, Qt::AlignCenter, number(v->value));
+      p.drawText(cell, Qt::AlignCenter, shortNumber(v->value));
     }
   p.setPen(Qt::black);
   for (size_t i = 0; i < xs_.size(); ++i) {

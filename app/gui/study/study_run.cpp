@@ -1,4 +1,5 @@
 #include "app/gui/study/study_run.h"
+#include "app/gui/text.h"
 
 #include "app/gui/play/play_mode.h"
 #include "app/gui/study/demographics_page.h"
@@ -8,10 +9,6 @@
 namespace ddalab::gui {
 
 namespace {
-
-QString text(const std::string& s) {
-  return QString::fromStdString(s);
-}
 
 // What the board says while a page before the games is shown, and after the games.
 const QString kBeforeGames = "Welcome";

@@ -18,7 +18,7 @@ namespace hl = hexalines;
 namespace {
 
 constexpr double kSqrt3 = std::numbers::sqrt3;
-const char* kColourNames[hl::kColours] = {"Red", "Green", "Blue"};
+const char* kPlayerColourNames[hl::kColours] = {"Red", "Green", "Blue"};
 const QColor kBackground(0xf7, 0xf4, 0xec);
 const QColor kEmptyFill(0xe4, 0xdf, 0xd2);
 const QColor kAddFill(0xfd, 0xea, 0xcc);
@@ -255,7 +255,7 @@ QString HexaLinesView::whyNot(int field) const {
   if (cell.empty()) return "not next to an occupied field: add the cell next to a placed one";
   if (cell.owner != hl::kNobody && cell.owner != state.player())
     return QString("that cell is %1's: you may rotate only your own or grey cells")
-        .arg(QString(kColourNames[cell.owner]).toLower());
+        .arg(QString(kPlayerColourNames[cell.owner]).toLower());
   return "that cell looks the same however it is turned: rotating it is no move";
 }
 
@@ -394,7 +394,7 @@ void HexaLinesView::paintScores(QPainter& painter, const Layout& l) const {
   for (int p = 0; p < hl::kColours; ++p) {
     const QRectF r(l.scores.left() + p * slot, l.scores.top(), slot, l.scores.height());
     const bool alive = state.alive(p);
-    QString text = QString("%1 %2").arg(kColourNames[p]).arg(state.gain(p));
+    QString text = QString("%1 %2").arg(kPlayerColourNames[p]).arg(state.gain(p));
     if (!alive) text += " — out";
     const QColor colour = alive ? playerColour(p).darker(115) : kDead;
     if (!state.isTerminal() && state.player() == p) {  // the player on turn
@@ -435,9 +435,9 @@ void HexaLinesView::paintCellToPlace(QPainter& painter, const Layout& l) const {
 QString HexaLinesView::hint() const {
   const hl::HexaLinesState& state = *hexState();
   if (state.isTerminal())
-    return state.winner() >= 0 ? QString("Game over: %1 wins").arg(kColourNames[state.winner()])
+    return state.winner() >= 0 ? QString("Game over: %1 wins").arg(kPlayerColourNames[state.winner()])
                                : QString("Game over: a draw");
-  const QString mover = kColourNames[state.player()];
+  const QString mover = kPlayerColourNames[state.player()];
   if (rotatingField_)
     return QString(
                "Turned %1 sixth%2: click the cell to turn it further; Rotate or a right click "

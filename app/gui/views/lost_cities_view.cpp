@@ -13,7 +13,7 @@ namespace {
 const QColor kCardColours[lc::kColours] = {QColor(0xf2, 0xc9, 0x4c), QColor(0x4a, 0x8b, 0xe8),
                                            QColor(0xe8, 0xe8, 0xe8), QColor(0x3c, 0xb3, 0x6b),
                                            QColor(0xe0, 0x5a, 0x4f)};
-const char* kColourNames[lc::kColours] = {"yellow", "blue", "white", "green", "red"};
+const char* kExpeditionNames[lc::kColours] = {"yellow", "blue", "white", "green", "red"};
 
 // The cards of a set in the order they are laid out: per colour, wagers then numbers rising.
 std::vector<int> cardsOf(const lc::CardSet& set) {
@@ -139,10 +139,10 @@ std::vector<LostCitiesView::Target> LostCitiesView::targets() const {
   if (!discard_) {
     if (legalWith([&](const lc::ActionParts& p) { return p.kind == *card_ && !p.discard; }))
       result.push_back({l.ownExpeditions[colour], Target::Kind::Play, *card_,
-                        QString("play onto the %1 expedition").arg(kColourNames[colour])});
+                        QString("play onto the %1 expedition").arg(kExpeditionNames[colour])});
     if (legalWith([&](const lc::ActionParts& p) { return p.kind == *card_ && p.discard; }))
       result.push_back({l.piles[colour], Target::Kind::Discard, *card_,
-                        QString("discard onto the %1 pile").arg(kColourNames[colour])});
+                        QString("discard onto the %1 pile").arg(kExpeditionNames[colour])});
     return result;
   }
   for (int source = 0; source < lc::kSources; ++source) {
@@ -151,7 +151,7 @@ std::vector<LostCitiesView::Target> LostCitiesView::targets() const {
     result.push_back({rect, Target::Kind::Draw, source,
                       source == lc::kDeckSource
                           ? QString("draw from the deck")
-                          : QString("take the top of the %1 pile").arg(kColourNames[source - 1])});
+                          : QString("take the top of the %1 pile").arg(kExpeditionNames[source - 1])});
   }
   return result;
 }
