@@ -271,9 +271,10 @@ TEST_CASE("score intervals are deterministic for a seed", "[score-intervals]") {
 
 TEST_CASE("coverage of the score intervals (docs/score-intervals.md)", "[.coverage]") {
   // Prints the table of docs/score-intervals.md. DDALAB_COVERAGE_DRAWS sets the comparisons drawn
-  // per scenario and game count (default 200).
+  // per scenario and game count (default 200, also for a value that is not a positive number).
   const char* env = std::getenv("DDALAB_COVERAGE_DRAWS");
-  const size_t draws = env ? std::strtoul(env, nullptr, 10) : 200;
+  const size_t parsed = env ? std::strtoul(env, nullptr, 10) : 0;
+  const size_t draws = parsed > 0 ? parsed : 200;
   std::printf(
       "| scenario, games, table, cell | cells | percentile | BCa | percentile edge | BCa edge | "
       "percentile width | BCa width | MC s.e. |\n|---|---|---|---|---|---|---|---|---|\n");
