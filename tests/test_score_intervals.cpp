@@ -307,3 +307,30 @@ TEST_CASE("coverage of the score intervals (docs/score-intervals.md)", "[.covera
       std::fflush(stdout);
     }
 }
+
+TEST_CASE("coverage of the ratio intervals per metric (docs/score-intervals.md)", "[.coverage]") {
+  // Which column misses: the percentile intervals of each row's ratio to the best, per scored
+  // metric, in the study-shaped comparisons at 1000 games (100 comparisons each).
+  std::printf("\n| scenario | metric | cells | coverage |\n|---|---|---|---|\n");
+  for (const std::string name : {"contested", "separated"}) {
+    const std::vector<RowModel> models = scenario(name);
+    const ComparisonScores truth = trueScores(models);
+    std::vector<Tally> columns(truth.columns.size());
+    for (size_t d = 0; d < 100; ++d) {
+      AnalysisOptions options;
+      options.seed += d;
+      const ComparisonAnalysis a =
+          analyzeComparison("sim", drawComparison(models, 1000, 1000 * 1000 + d), options);
+      for (size_t r = 0; r < models.size(); ++r)
+        for (size_t k = 0; k < columns.size(); ++k)
+          if (truth.scored[k])
+            columns[k].add(truth.rows[r].ratios[k], truth.rows[r].ratios[k],
+                           {a.scores[r].ratioLow[k], a.scores[r].ratioHigh[k]});
+    }
+    for (size_t k = 0; k < columns.size(); ++k)
+      if (columns[k].cells > 0)
+        std::printf("| %s | %s | %zu | %.1f |\n", name.c_str(),
+                    std::string(truth.columns[k].key()).c_str(), columns[k].cells,
+                    100.0 * static_cast<double>(columns[k].covered) / columns[k].cells);
+  }
+}
