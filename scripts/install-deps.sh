@@ -13,15 +13,16 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 packages_of() {
   case "$1" in
-    build) echo cmake make g++ libboost-program-options-dev libboost-math-dev nlohmann-json3-dev libeigen3-dev git ;;
+    build) echo cmake make g++ libboost-program-options-dev libboost-math-dev nlohmann-json3-dev libeigen3-dev libcpp-httplib-dev pkgconf git ;;
     # Debian 12's Qt6Charts CMake package needs the OpenGL development files, which
     # --no-install-recommends leaves out; fonts for the offscreen platform.
     gui) echo qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core ;;
     # Catch2; a comma-decimal locale; a real X server for the GUI tests; clang's libFuzzer;
     # python3 for the check that every test case runs exactly once; R with lme4 and lmerTest,
-    # the reference the study's mixed model is checked against live (lme4_live, export_r_live).
+    # the reference the study's mixed model is checked against live (lme4_live, export_r_live);
+    # nginx and openssl for ddalab serve behind TLS (serve_tls runs its own nginx; +6 s).
     test) echo catch2 locales xvfb xauth clang libclang-rt-14-dev python3 r-base-core \
-      r-cran-lme4 r-cran-lmertest chromium chromium-driver python3-selenium ;;
+      r-cran-lme4 r-cran-lmertest chromium chromium-driver python3-selenium nginx openssl ;;
     cluster) echo slurmctld slurmd slurm-client munge ;;
     bench) echo libbenchmark-dev valgrind linux-perf jq ;;
     *) echo "install-deps.sh: unknown profile '$1'; valid: build gui test cluster bench" >&2
@@ -43,7 +44,7 @@ for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
-# Daemons (slurmctld, slurmd, munge) must not start or be enabled as system services: Debian's
+# Daemons (slurmctld, slurmd, munge, nginx) must not start or be enabled as system services: Debian's
 # maintainer scripts ask policy-rc.d, and 101 means "not now". A policy already there is kept.
 policy=/usr/sbin/policy-rc.d
 own_policy=0
@@ -59,7 +60,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   # On a machine with systemd the units were enabled for the next boot: undo that for the ones
   # this run installed.
   if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
-    for unit in slurmctld slurmd munge; do
+    for unit in slurmctld slurmd munge nginx; do
       if printf '%s\n' "${missing[@]}" | grep -qx "$unit"; then
         as_root systemctl disable "$unit" >/dev/null 2>&1 || true
       fi

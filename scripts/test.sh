@@ -82,10 +82,11 @@ if build sanitize cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDDALAB
 fi
 stage_time sanitize-tests
 
-# The batch parser and validator under libFuzzer (findings fail the run); its thousands of
-# lines of progress go to a log, shown in part only when it fails.
+# The batch parser and validator, then the online study's API, under libFuzzer (findings fail
+# the run; half of the seconds each); its thousands of lines of progress go to a log, shown in
+# part only when it fails.
 if bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}" >"$logs/fuzz.log" 2>&1; then
-  echo "fuzz: $(grep -E 'stat::number_of_executed_units' "$logs/fuzz.log" | tail -1)"
+  echo "fuzz (batch, online): $(grep -E 'stat::number_of_executed_units' "$logs/fuzz.log" | paste -sd' ')"
   passed=$((passed + 1))
 else
   tail -60 "$logs/fuzz.log"

@@ -31,13 +31,6 @@ std::string orderRow(const StudySession& s) {
   return s.row() < 0 ? "NA" : std::to_string(s.row() + 1);
 }
 
-// Where the participant's session stands: complete, or why it ended ("declined consent", ...),
-// or "in progress".
-std::string sessionStatus(const StudySession& s) {
-  if (!s.dropoutReason().empty()) return "dropped out: " + s.dropoutReason();
-  return s.step() == SessionStep::Complete ? "complete" : "in progress";
-}
-
 std::string header(const StudyProtocol& protocol) {
   std::string h = "participant,order_row,status";
   for (const DemographicItem& item : protocol.pages.demographics) (h += ',') += item.key;
@@ -49,7 +42,7 @@ std::string header(const StudyProtocol& protocol) {
 
 // The participant's columns: id, order row, status and demographics (NA where not given).
 std::string participantFields(const StudySession& s, const std::string& id) {
-  std::string f = csvField(id) + "," + orderRow(s) + "," + csvField(sessionStatus(s));
+  std::string f = csvField(id) + "," + orderRow(s) + "," + csvField(s.statusText());
   const size_t questions = s.protocol().pages.demographics.size();
   for (size_t k = 0; k < questions; ++k)
     (f += ',') += s.demographics() ? csvField(s.demographics()->values[k]) : "NA";

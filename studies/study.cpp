@@ -1,6 +1,7 @@
 #include "studies/study.h"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -373,17 +374,87 @@ StudyPages parsePages(const JsonFields& fields, const StudyProtocol& p) {
   return pages;
 }
 
+// A string at `where` of 1 to `maxSize` characters, each one `allowed`.
+template <typename Allowed>
+std::string wordAt(const Json& node, const std::string& where, size_t maxSize, Allowed allowed,
+                   const std::string& expected) {
+  const std::string word = node.is_string() ? node.get<std::string>() : "";
+  if (!node.is_string() || word.empty() || word.size() > maxSize ||
+      !std::all_of(word.begin(), word.end(), allowed))
+    throw InputError(where, "expected " + expected + ", got " + jsonExcerpt(node));
+  return word;
+}
+
+// The protocol's "completion" ({"code", "redirect"}) and "online" ({"id_param",
+// "timeout_minutes"}), each optional, with their defaults.
+StudyOnline parseOnline(const JsonFields& fields) {
+  StudyOnline online;
+  const auto printable = [](char c) { return c > ' ' && c < 127; };  // no space, no control
+  if (const Json* completion = fields.find("completion")) {
+    JsonFields c(*completion, fields.at("completion"), {"code", "redirect"});
+    if (c.has("code"))
+      online.completionCode = wordAt(c.get("code"), c.at("code"), 64, printable,
+                                     "a code of 1 to 64 printable ASCII characters without spaces");
+    if (c.has("redirect")) {
+      const std::string expected =
+          "an https:// URL of at most 2000 printable ASCII characters without spaces";
+      online.completionRedirect =
+          wordAt(c.get("redirect"), c.at("redirect"), 2000, printable, expected);
+      if (!online.completionRedirect.starts_with("https://") ||
+          online.completionRedirect.size() == std::string("https://").size())
+        throw InputError(c.at("redirect"),
+                         "expected " + expected + ", got " + jsonExcerpt(c.get("redirect")));
+    }
+  }
+  if (const Json* settings = fields.find("online")) {
+    JsonFields o(*settings, fields.at("online"), {"id_param", "timeout_minutes"});
+    const auto word = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    if (o.has("id_param"))
+      online.idParam = wordAt(o.get("id_param"), o.at("id_param"), 40, word,
+                              "a query parameter name of 1 to 40 letters, digits or '_'");
+    if (o.has("timeout_minutes")) {
+      const Json& minutes = o.get("timeout_minutes");
+      if (!minutes.is_number() || !(minutes.get<double>() > 0 && minutes.get<double>() <= 1440))
+        throw InputError(o.at("timeout_minutes"),
+                         "expected a number of minutes, more than 0 and at most 1440 (a day), "
+                         "got " +
+                             jsonExcerpt(minutes));
+      online.timeoutMinutes = minutes.get<double>();
+    }
+  }
+  return online;
+}
+
 }  // namespace
 
 StudyProtocol parseStudyProtocol(const Json& document, const std::string& source,
                                  const std::optional<fs::path>& base) {
   try {
     checkNestingDepth(document, source);
-    JsonFields fields(
-        document, "$",
-        {"format", "name", "description", "seed", "game", "seats", "coefficients", "conditions",
-         "games_per_condition", "order", "instruments", "questionnaire", "simulated_person",
-         "analysis", "consent", "demographics", "instructions", "debrief"});
+    JsonFields fields(document, "$",
+                      {"format",
+                       "name",
+                       "description",
+                       "seed",
+                       "game",
+                       "seats",
+                       "coefficients",
+                       "conditions",
+                       "games_per_condition",
+                       "pace_ms",
+                       "order",
+                       "instruments",
+                       "questionnaire",
+                       "simulated_person",
+                       "analysis",
+                       "consent",
+                       "demographics",
+                       "instructions",
+                       "debrief",
+                       "completion",
+                       "online"});
     if (fields.string("format") != kStudyFormat)
       throw InputError(fields.at("format"), std::string("expected \"") + kStudyFormat + "\", got " +
                                                 jsonExcerpt(fields.get("format")));
@@ -412,6 +483,7 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
     }
     p.gamesPerCondition =
         static_cast<int>(fields.integer("games_per_condition", 1, kMaxGamesPerCondition, 1));
+    p.paceMs = static_cast<int>(fields.integer("pace_ms", 0, 10000, kDefaultStudyPaceMs));
     if (const Json* order = fields.find("order")) {
       JsonFields o(*order, fields.at("order"), {"scheme"});
       const std::string scheme = o.string("scheme");
@@ -433,6 +505,7 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
     checkKeysUnique(
         p, fields.has("instruments") ? fields.at("instruments") : fields.at("questionnaire"));
     p.pages = parsePages(fields, p);
+    p.online = parseOnline(fields);
     if (const Json* person = fields.find("simulated_person")) p.simulatedPerson = *person;
     if (const Json* plan = fields.find("analysis"))
       p.analysis = parseAnalysisPlan(*plan, fields.at("analysis"), p);
@@ -1055,6 +1128,19 @@ SessionStep StudySession::step() const {
   if (next()) return needsAnswersOnly() ? SessionStep::Questionnaire : SessionStep::Game;
   if (!pages.debrief.empty() && !debrief_) return SessionStep::Debrief;
   return SessionStep::Complete;
+}
+
+std::string StudySession::statusText() const {
+  switch (step()) {
+    case SessionStep::Complete:
+      return "complete";
+    case SessionStep::Declined:
+      return "consent declined";
+    case SessionStep::DroppedOut:
+      return "dropped out: " + dropoutReason_;
+    default:
+      return std::to_string(answered()) + " of " + std::to_string(plan_.size()) + " answered";
+  }
 }
 
 void StudySession::expectStep(SessionStep expected, const char* what) const {

@@ -59,6 +59,19 @@ struct StudyPages {
   std::string debrief;       // shown after the last questionnaire
 };
 
+// How `ddalab serve` runs the study online (the protocol's "completion" and "online"; both
+// optional): what a participant gets at the end, and how the server finds and times them.
+struct StudyOnline {
+  std::string completionCode;           // shown on the last page ("" none)
+  std::string completionRedirect;       // an https:// URL the last page sends them to ("" none)
+  std::string idParam = "participant";  // the query parameter holding the platform's id
+  double timeoutMinutes = 30;           // idle this long: recorded as a dropout
+};
+
+// The milliseconds between the AIs' and the environment's shown moves in a person's session,
+// unless the protocol's "pace_ms" says otherwise: every participant sees the same pace.
+inline constexpr int kDefaultStudyPaceMs = 600;
+
 struct StudyProtocol {
   std::string name;
   std::string description;
@@ -67,6 +80,7 @@ struct StudyProtocol {
   Json seats;  // the experiment's "players"; a person's seat is {"id": "human"}
   std::vector<StudyCondition> conditions;
   int gamesPerCondition = 1;
+  int paceMs = kDefaultStudyPaceMs;  // "pace_ms": between the AIs' shown moves (GUI and online)
   OrderScheme order = OrderScheme::LatinSquare;
   // The instruments' items in the order the protocol names them, then its own "questionnaire".
   std::vector<StudyItem> items;
@@ -75,6 +89,7 @@ struct StudyProtocol {
   bool comment = true;                   // an optional free-text comment after the items
   StudyAnalysisPlan analysis;
   StudyPages pages;
+  StudyOnline online;
   // The seat an AI takes in `study simulate` (none: the game's default AI at level 100).
   Json simulatedPerson;
   Json document;  // the protocol as validated, defaults written out (what a session records)
@@ -246,6 +261,9 @@ class StudySession {
   // What the participant is shown next: consent, demographics and instructions (those the
   // protocol has, each until answered), the games and their questionnaires, the debrief.
   SessionStep step() const;
+  // Where the session stands, for people: "complete", "consent declined", "dropped out: REASON"
+  // or "K of N answered" (the GUI's session list, the export's status column).
+  std::string statusText() const;
   // The participant agreed (the session goes on) or declined (it ends, recorded as a dropout):
   // consent.json. Throws std::logic_error unless step() is Consent; WriteError.
   void recordConsent(bool agreed, const ResponseTiming& timing);

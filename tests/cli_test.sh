@@ -235,7 +235,8 @@ study="$src/studies/protocols/user-study-ludo.json"
 # pays for every run).
 validated=$("$ddalab" study validate "$study" 2>&1) || fail "study validate $study failed: $validated"
 for pattern in "ok (3 conditions x 2 games" "needs at least 10 participants" \
-  "the mixed model with 24 participants (default variances, 100 simulated studies) detects"; do
+  "the mixed model with 24 participants (default variances, 100 simulated studies) detects" \
+  "online: the participant's id in ?participant=, idle 30 minutes is a dropout; at the end no code, no redirect"; do
   grep -qF -- "$pattern" <<<"$validated" || fail "study validate printed no '$pattern': $validated"
 done
 sed 's/"latin-square"/"alphabetical"/' "$study" >"$work/bad-study.json"

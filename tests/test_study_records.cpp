@@ -117,6 +117,79 @@ TEST_CASE("a protocol's consent, demographics, instructions and debrief are read
   CHECK_THAT(with("/debrief", Json::array()), Catch::Contains("$.debrief: expected a text"));
 }
 
+TEST_CASE("a protocol's completion and online settings are read and checked", "[study][records]") {
+  const StudyProtocol defaults = parseStudyProtocol(protocolWithPages(), "p.json");
+  CHECK(defaults.online.completionCode.empty());
+  CHECK(defaults.online.completionRedirect.empty());
+  CHECK(defaults.online.idParam == "participant");
+  CHECK(defaults.online.timeoutMinutes == 30);
+  Json d = protocolWithPages();
+  d["completion"] = {{"code", "C1A2B3"},
+                     {"redirect",
+                      "https://app.prolific.com/submissions/"
+                      "complete?cc=C1A2B3"}};
+  d["online"] = {{"id_param", "PROLIFIC_PID"}, {"timeout_minutes", 12.5}};
+  const StudyProtocol p = parseStudyProtocol(d, "p.json");
+  CHECK(p.online.completionCode == "C1A2B3");
+  CHECK(p.online.completionRedirect == "https://app.prolific.com/submissions/complete?cc=C1A2B3");
+  CHECK(p.online.idParam == "PROLIFIC_PID");
+  CHECK(p.online.timeoutMinutes == 12.5);
+  CHECK(p.document.at("online").at("id_param") == "PROLIFIC_PID");  // a session records them
+  // Either part alone.
+  Json codeOnly = protocolWithPages();
+  codeOnly["completion"] = {{"code", "X"}};
+  CHECK(parseStudyProtocol(codeOnly, "p.json").online.completionRedirect.empty());
+  const auto changed = [&](const char* pointer, const Json& value) {
+    Json changed = d;
+    changed[Json::json_pointer(pointer)] = value;
+    return changed;
+  };
+  const auto with = [&](const char* pointer, const Json& value) {
+    return refusal(changed(pointer, value));
+  };
+  const std::string code = "p.json: $.completion.code: expected a code of 1 to 64 printable";
+  CHECK_THAT(with("/completion/code", ""), Catch::Contains(code));
+  CHECK_THAT(with("/completion/code", std::string(65, 'A')), Catch::Contains(code));
+  CHECK(parseStudyProtocol(changed("/completion/code", std::string(64, 'A')), "p.json")
+            .online.completionCode.size() == 64);
+  CHECK_THAT(with("/completion/code", "C1 A2"), Catch::Contains(code));
+  CHECK_THAT(with("/completion/code", "C1\nA2"), Catch::Contains(code));
+  CHECK_THAT(with("/completion/code", "C\u00e91"), Catch::Contains(code));
+  CHECK_THAT(with("/completion/code", 1234), Catch::Contains(code));
+  const std::string url = "p.json: $.completion.redirect: expected an https:// URL";
+  CHECK_THAT(with("/completion/redirect", "http://example.org/"), Catch::Contains(url));
+  CHECK_THAT(with("/completion/redirect", "javascript:alert(1)"), Catch::Contains(url));
+  CHECK_THAT(with("/completion/redirect", "https://"), Catch::Contains(url));
+  CHECK_THAT(with("/completion/redirect", "https://a.org/ x"), Catch::Contains(url));
+  CHECK_THAT(with("/completion/redirect", "https://a.org/\r\nSet-Cookie:x"), Catch::Contains(url));
+  CHECK_THAT(with("/completion/redirect", "https://a.org/" + std::string(1987, 'x')),
+             Catch::Contains(url));
+  CHECK_THAT(with("/completion/url", "https://a.org/"),
+             Catch::Contains("$.completion.url: unknown key 'url'"));
+  CHECK_THAT(with("/completion", "C1A2B3"), Catch::Contains("$.completion: expected an object"));
+  const std::string param = "p.json: $.online.id_param: expected a query parameter name of 1 to 40";
+  CHECK_THAT(with("/online/id_param", ""), Catch::Contains(param));
+  CHECK_THAT(with("/online/id_param", "a-b"), Catch::Contains(param));
+  CHECK_THAT(with("/online/id_param", "id&token"), Catch::Contains(param));
+  CHECK_THAT(with("/online/id_param", std::string(41, 'a')), Catch::Contains(param));
+  CHECK_THAT(with("/online/id_param", true), Catch::Contains(param));
+  const std::string minutes = "p.json: $.online.timeout_minutes: expected a number of minutes";
+  CHECK_THAT(with("/online/timeout_minutes", 0), Catch::Contains(minutes));
+  CHECK_THAT(with("/online/timeout_minutes", -5), Catch::Contains(minutes));
+  CHECK_THAT(with("/online/timeout_minutes", 1440.5), Catch::Contains(minutes));
+  CHECK_THAT(with("/online/timeout_minutes", "30"), Catch::Contains(minutes));
+  CHECK(parseStudyProtocol(changed("/online/timeout_minutes", 1440), "p.json")
+            .online.timeoutMinutes == 1440);
+  CHECK_THAT(with("/online/port", 8080), Catch::Contains("$.online.port: unknown key 'port'"));
+  // The AIs' pace, for the GUI's study mode and the server alike.
+  CHECK(defaults.paceMs == kDefaultStudyPaceMs);
+  CHECK(parseStudyProtocol(changed("/pace_ms", 0), "p.json").paceMs == 0);
+  CHECK(parseStudyProtocol(changed("/pace_ms", 1500), "p.json").paceMs == 1500);
+  CHECK_THAT(with("/pace_ms", 10001), Catch::Contains("p.json: $.pace_ms: expected"));
+  CHECK_THAT(with("/pace_ms", -1), Catch::Contains("p.json: $.pace_ms: expected"));
+  CHECK_THAT(with("/pace_ms", "600"), Catch::Contains("p.json: $.pace_ms: expected"));
+}
+
 TEST_CASE("a session goes consent, demographics, instructions, games, debrief, each recorded",
           "[study][records]") {
   const TempDir dir;
@@ -138,6 +211,7 @@ TEST_CASE("a session goes consent, demographics, instructions, games, debrief, e
   CHECK(s.step() == SessionStep::Instructions);
   s.recordInstructionsRead(timing(2000));
   CHECK(s.step() == SessionStep::Game);
+  CHECK(s.statusText() == "0 of 3 answered");
   // The window closes: the session resumes at the same point with what was recorded.
   StudySession again = StudySession::open(dir.path() / "ann", p, "ann");
   CHECK(again.step() == SessionStep::Game);
@@ -147,6 +221,7 @@ TEST_CASE("a session goes consent, demographics, instructions, games, debrief, e
   CHECK(again.demographics()->values == std::vector<std::string>{"25-34", "weekly"});
   finish(again);
   CHECK(again.step() == SessionStep::Complete);
+  CHECK(again.statusText() == "complete");
   const StudySession read = StudySession::read(dir.path() / "ann");
   CHECK(read.step() == SessionStep::Complete);
   REQUIRE(read.games().size() == 3);
@@ -175,6 +250,7 @@ TEST_CASE("declining consent ends the session, is recorded and frees the order r
   CHECK_THROWS_AS(s.recordInstructionsRead(timing(1)), std::logic_error);
   const StudySession read = StudySession::read(dir.path() / "bea");
   CHECK(read.step() == SessionStep::Declined);
+  CHECK(read.statusText() == "consent declined");
   CHECK(read.games().empty());
   const std::vector<Allocation> log = readAllocations(dir.path());
   REQUIRE(log.size() == 1);

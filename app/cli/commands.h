@@ -22,5 +22,6 @@ int mergeCommand(const Args& args);
 int slurmCommand(const Args& args);
 int studyCommand(const Args& args);
 int checkGameCommand(const Args& args);
+int serveCommand(const Args& args);
 
 }  // namespace ddalab::cli

@@ -27,6 +27,7 @@ commands:
   merge SHARD_DIR... the folders of run --shard K/N as one run's results (--out DIR)
   slurm BATCH.json   a Slurm job array of shards and a merge job (--shards N --out DIR)
   study ACTION ...   user studies: validate PROTOCOL, analyze SESSION_DIR..., simulate PROTOCOL
+  serve PROTOCOL     an online study: participants play in their browser (--dir STUDY_DIR)
   check-game GAME    the conformance checks on one game, a plug-in's too; exit 1 if one fails
 
   --version          the version of ddalab
@@ -82,9 +83,11 @@ int main(int argc, char** argv) {
     if (command == "slurm") return slurmCommand(args);
     if (command == "study") return studyCommand(args);
     if (command == "check-game") return checkGameCommand(args);
+    if (command == "serve") return serveCommand(args);
     std::cerr
         << "ddalab: unknown command '" << command
-        << "'; valid: run, list, validate, score, bench, sweep, merge, slurm, study, check-game\n";
+        << "'; valid: run, list, validate, score, bench, sweep, merge, slurm, study, check-game, "
+           "serve\n";
     return kBadInput;
   } catch (const ddalab::InputError& e) {
     std::cerr << "ddalab " << command << ": error: " << e.what() << "\n";

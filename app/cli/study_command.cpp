@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "app/cli/commands.h"
 #include "app/cli/options.h"
@@ -42,6 +43,18 @@ void printDesignWarning(const StudyProtocol& protocol, std::optional<int> partic
   if (!warning.empty()) std::cout << warning << "\n";
 }
 
+// What `ddalab serve` takes from the protocol (its "online" and "completion").
+std::string describeOnline(const StudyOnline& online) {
+  std::ostringstream out;
+  out << "online: the participant's id in ?" << online.idParam << "=, idle "
+      << online.timeoutMinutes << " minutes is a dropout; at the end "
+      << (online.completionCode.empty() ? "no code" : "the code " + online.completionCode)
+      << (online.completionRedirect.empty() ? ", no redirect"
+                                            : " and a link to " + online.completionRedirect)
+      << "\n";
+  return out.str();
+}
+
 int validate(const std::vector<std::string>& files, const po::variables_map& vm) {
   std::optional<int> participants;
   if (vm.count("participants")) participants = vm["participants"].as<int>();
@@ -52,7 +65,7 @@ int validate(const std::vector<std::string>& files, const po::variables_map& vm)
               << " games a participant, " << p.items.size() << " questionnaire items, "
               << (p.order == OrderScheme::LatinSquare ? "balanced Latin square" : "random order")
               << ")\n";
-    std::cout << describeInstruments(p);
+    std::cout << describeInstruments(p) << describeOnline(p.online);
     printDesignWarning(p, participants);
   }
   return kOk;

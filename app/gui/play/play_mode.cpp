@@ -343,7 +343,7 @@ void PlayMode::setStudyLabel(const QString& label, bool final) {
   pause_->setVisible(!still);
   session_->setPaused(still);
   if (entering) {  // the researcher's slider stays as it was
-    session_->setDelay(kStudyPaceMs);
+    session_->setDelay(studyPaceMs_);
     session_->setFixedPace(true);
   }
   if (leaving) {

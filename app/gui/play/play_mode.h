@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "app/gui/play/session.h"
+#include "studies/study.h"
 
 QT_BEGIN_NAMESPACE
 class QHBoxLayout;
@@ -46,7 +47,7 @@ class PlayMode : public QWidget {
 
   GameSession* session() const { return session_; }
   // A user study's game: the condition stays hidden — the heading says `label` ("Game 1 of 6"),
-  // the panel shows only the players, the AIs and the environment move at the fixed kStudyPaceMs
+  // the panel shows only the players, the AIs and the environment move at the fixed study pace
   // however long they think (GameSession::setFixedPace; no "thinks" message), and of the play
   // bar only the pause is offered (no seed, no pace, no step). An empty label returns to the
   // ordinary game mode with the researcher's pace and a fresh seed. `final`: no game of the study
@@ -59,8 +60,10 @@ class PlayMode : public QWidget {
   // What New game and Game settings start from: the game shown with the seed field's seed, or
   // after a study's game the default game of its game (a study's condition is never reused).
   GameSetup nextSetup() const;
-  // The milliseconds between the AIs' actions in a study: every participant sees the same pace.
-  static constexpr int kStudyPaceMs = 600;
+  // The milliseconds between the AIs' actions in the study's games from now on (the protocol's
+  // pace_ms): every participant sees the same pace.
+  void setStudyPace(int ms) { studyPaceMs_ = ms; }
+  static constexpr int kStudyPaceMs = kDefaultStudyPaceMs;
   // Writes the game being played (or just over) as `<stem>.trace.jsonl` (its detailed trace line)
   // and, once it is over, `<stem>.games.csv` (its row of the games file); throws WriteError.
   void saveGame(const std::filesystem::path& stem) const;
@@ -108,6 +111,7 @@ class PlayMode : public QWidget {
   int round_ = 0;
   bool showHidden_ = false;
   QString studyLabel_;
+  int studyPaceMs_ = kStudyPaceMs;
   bool studyGame_ = false;
   bool studyFinal_ = false;
   std::vector<QWidget*> notInStudies_;  // the parts of the play bar a study does not offer

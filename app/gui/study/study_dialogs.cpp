@@ -50,20 +50,6 @@ QWidget* withBrowse(QLineEdit* edit, QWidget* parent, std::function<QString()> p
   return withButton(edit, browse);
 }
 
-// What the sessions list says of a session: where it stands.
-QString statusText(const StudySession& s) {
-  switch (s.step()) {
-    case SessionStep::Complete:
-      return "complete";
-    case SessionStep::Declined:
-      return "consent declined";
-    case SessionStep::DroppedOut:
-      return "dropped out: " + QString::fromStdString(s.dropoutReason());
-    default:
-      return QString("%1 of %2 answered").arg(s.answered()).arg(s.plan().size());
-  }
-}
-
 }  // namespace
 
 StartStudyDialog::StartStudyDialog(QWidget* parent)
@@ -228,7 +214,7 @@ void SessionsDialog::refresh() {
                                   step != SessionStep::DroppedOut);
       cell(Number, QString::number(s.ordinal() + 1));
       cell(Answered, QString("%1 of %2").arg(s.answered()).arg(s.plan().size()));
-      cell(Status, statusText(s));
+      cell(Status, QString::fromStdString(s.statusText()));
       complete += step == SessionStep::Complete;
       QDateTime last;
       for (const auto& entry : fs::directory_iterator(folder, error))

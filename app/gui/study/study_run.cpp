@@ -22,6 +22,7 @@ const QString kAfterGames = "All games played — thank you";
 StudyRun::StudyRun(PlayMode* mode, StudySession session, QWidget* window)
     : QObject(mode), mode_(mode), session_(std::move(session)), window_(window) {
   connect(mode_->session(), &GameSession::finished, this, [this] { gameOver(); });
+  mode_->setStudyPace(session_.protocol().paceMs);
 }
 
 StudyRun::~StudyRun() {

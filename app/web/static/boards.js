@@ -99,7 +99,9 @@ function headline(screen) {
 function gainsLine(screen) {
   if (!Array.isArray(screen.gains)) return null;
   const parts = screen.gains.map((gain, player) => {
-    const who = player === screen.seat ? "you" : `opponent ${player}`;
+    // One opponent needs no number ("opponent 1" read as a score).
+    const opponent = screen.gains.length === 2 ? "opponent" : `opponent ${player}`;
+    const who = player === screen.seat ? "you" : opponent;
     return `${who} ${Number(gain).toFixed(Number.isInteger(gain) ? 0 : 1)}`;
   });
   return el("p", { class: "gains" }, [`Gains (higher is better): ${parts.join(" · ")}`]);

@@ -1,0 +1,502 @@
+#include "studies/online_session.h"
+
+#include <atomic>
+#include <cstdio>
+
+#include "core/observation.h"
+#include "experiments/json_input.h"
+#include "experiments/runner.h"
+#include "results/file_io.h"
+
+namespace ddalab {
+
+// ---- the pool ------------------------------------------------------------------------------
+
+DecisionPool::DecisionPool(int threads) {
+  for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { work(); });
+}
+
+DecisionPool::~DecisionPool() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void DecisionPool::post(std::function<void()> job) {
+  {
+    std::lock_guard lock(mutex_);
+    jobs_.push_back(std::move(job));
+  }
+  wake_.notify_one();
+}
+
+void DecisionPool::work() {
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    job();
+  }
+}
+
+// ---- the game in progress ------------------------------------------------------------------
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Bounds of what a participant may send (docs/web-api.md).
+constexpr size_t kMaxCommentBytes = 4000;
+constexpr size_t kMaxOptionBytes = 500;
+constexpr int64_t kMaxItemMs = 1'000'000'000;
+
+std::filesystem::path movesFile(const std::filesystem::path& folder, int index) {
+  char name[32];
+  std::snprintf(name, sizeof name, "moves-%02d.jsonl", index + 1);
+  return folder / name;
+}
+
+std::string scaleName(StudyItem::Scale scale) {
+  switch (scale) {
+    case StudyItem::Scale::Likert5:
+      return "likert5";
+    case StudyItem::Scale::Likert7:
+      return "likert7";
+    case StudyItem::Scale::Slider100:
+      return "slider100";
+  }
+  return "likert7";
+}
+
+const Json& member(const Json& body, const char* key, Json::value_t type, const char* expected) {
+  const auto it = body.find(key);
+  if (it == body.end()) throw InputError(key, std::string("expected ") + expected + ", got none");
+  const bool matches =
+      type == Json::value_t::number_integer ? it->is_number_integer() : it->type() == type;
+  if (!matches) throw InputError(key, std::string("expected ") + expected);
+  return *it;
+}
+
+// Refuses a body with a member not in `allowed` (a client's typo must not pass unnoticed).
+void onlyKeys(const Json& body, std::initializer_list<const char*> allowed) {
+  for (const auto& member : body.items()) {
+    const std::string& key = member.key();  // clang 14 cannot capture a structured binding
+    if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }))
+      throw InputError(textExcerpt(key, 100), "unknown member");  // whole characters
+  }
+}
+
+// The object `body[key]` with exactly one member per item key, each checked by `check`.
+template <typename Items, typename Check>
+void expectKeys(const Json& object, const char* where, const Items& items, Check check) {
+  if (object.size() != items.size())
+    throw InputError(where, "expected " + std::to_string(items.size()) + " members, one per item");
+  for (const auto& item : items) {
+    const auto it = object.find(item.key);
+    if (it == object.end()) throw InputError(std::string(where) + "." + item.key, "missing");
+    check(item, *it, std::string(where) + "." + item.key);
+  }
+}
+
+}  // namespace
+
+struct OnlineSession::Game {
+  PlannedGame plan;
+  Experiment experiment;
+  std::vector<bool> people;
+  int seat = 0;
+  std::atomic<bool> abandon{false};
+  Lineup lineup;
+  std::unique_ptr<Match> match;
+  Json trace = Json::object();
+  std::unique_ptr<TraceRecorder> recorder;
+  bool thinking = false;       // a decision runs on the pool: the match is not to be read
+  std::optional<Action> held;  // a decision made, shown when its pace has passed
+  std::string failure;         // a decision that threw
+  Clock::time_point due;       // when the held decision may be shown
+  std::optional<ResponseClock> turnShown;  // since the person's turn was first served
+  std::optional<ResponseClock> turnBegan;  // since the person's turn came
+  std::vector<DecisionTiming> decisions;
+  std::deque<DecisionTiming> replay;     // the person's moves kept before a restart, to apply again
+  std::unique_ptr<AppendFile> movesLog;  // moves-NN.jsonl: one line per person's move
+  Json board;                            // the seat's screen as of the last action applied
+
+  // The seat's screen of the state (only while no decision runs).
+  Json seatNow() const { return seatScreen(match->state(), seat, experiment.gameInfo->id); }
+  bool personToMove() const {
+    const int actor = match->actor();
+    return !match->over() && actor >= 0 && !lineup.players[static_cast<size_t>(actor)];
+  }
+};
+
+OnlineSession::OnlineSession(StudySession session, DecisionPool& pool, int paceMs)
+    : session_(std::move(session)),
+      participant_(session_.participant()),
+      pool_(pool),
+      paceMs_(std::max(0, paceMs)),
+      lastActivity_(Clock::now()) {
+  const std::vector<bool> people = session_.protocol().people();
+  if (std::count(people.begin(), people.end(), true) != 1)
+    throw InputError("seats", "an online study needs exactly one seat {\"id\": \"human\"}");
+  std::lock_guard lock(mutex_);
+  if (session_.step() == SessionStep::Game) startGame();  // resumes a game in progress
+}
+
+OnlineSession::~OnlineSession() {
+  std::unique_lock lock(mutex_);
+  if (!game_) return;
+  game_->abandon.store(true);
+  idle_.wait(lock, [this] { return !game_->thinking; });
+}
+
+void OnlineSession::startGame() {
+  const PlannedGame plan = *session_.next();
+  auto g = std::make_unique<Game>();
+  g->plan = plan;
+  const Json experiment = session_.protocol().experiment(plan.condition);
+  g->experiment = parsePlayedExperiment(experiment, plan.seed, "protocol");
+  g->people = personSeats(experiment);
+  g->seat =
+      static_cast<int>(std::find(g->people.begin(), g->people.end(), true) - g->people.begin());
+  g->lineup = buildLineup(g->experiment, StopToken(g->abandon), g->people);
+  g->match = std::make_unique<Match>(*g->experiment.game, plan.seed);
+  g->match->describeEnvironmentDecisions(true);
+  g->recorder =
+      std::make_unique<TraceRecorder>(g->trace, g->match->state(), &g->experiment.coefficients);
+  g->match->addObserver(g->recorder.get());
+  if (!session_.folder().empty()) g->movesLog = readMoves(g->plan.index, g->replay);
+  game_ = std::move(g);
+  game_->board = game_->seatNow();
+}
+
+void OnlineSession::advance() {
+  if (!game_) return;
+  Game& g = *game_;
+  if (!g.failure.empty()) throw std::runtime_error("a decision failed: " + g.failure);
+  while (!g.thinking) {
+    if (g.held) {
+      if (g.replay.empty() && Clock::now() < g.due) return;
+      const Action action = *g.held;
+      g.held.reset();
+      g.match->apply(action);
+      continue;
+    }
+    if (g.match->over()) return finishGame();
+    if (!g.personToMove()) return scheduleDecision();
+    if (g.replay.empty()) {
+      if (!g.turnBegan) g.turnBegan.emplace();
+      break;
+    }
+    // A move kept before a restart: applied again as it was (timing included), if still legal.
+    const DecisionTiming kept = g.replay.front();
+    g.replay.pop_front();
+    if (!g.match->applyIfLegal(kept.action)) {
+      g.replay.clear();  // the game went otherwise (a changed AI): the person goes on from here
+      continue;
+    }
+    g.decisions.push_back(kept);
+  }
+  g.board = g.seatNow();
+}
+
+void OnlineSession::scheduleDecision() {
+  Game& g = *game_;
+  g.board = g.seatNow();
+  const int actor = g.match->actor();
+  Player* player = actor >= 0 ? g.lineup.players[static_cast<size_t>(actor)].get() : nullptr;
+  g.thinking = true;
+  g.due = Clock::now() + std::chrono::milliseconds(paceMs_);
+  pool_.post([this, &g, player] {
+    std::optional<Action> action;
+    std::string failure;
+    try {
+      action = player ? g.match->decide(*player) : g.match->decide(*g.lineup.environment);
+    } catch (const GameAbandoned&) {
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    std::lock_guard lock(mutex_);
+    g.held = action;
+    g.failure = failure;
+    g.thinking = false;
+    idle_.notify_all();
+  });
+}
+
+void OnlineSession::finishGame() {
+  Game& g = *game_;
+  const GameRecord record = g.match->record();
+  g.recorder->finish(record);
+  const Json trace = traceJson(g.experiment, 0, g.plan.seed, g.trace, true, g.people);
+  session_.saveGame(g.plan, record, trace, g.decisions);
+  lastBoard_ = g.seatNow();
+  g.movesLog.reset();
+  const std::filesystem::path moves = movesFile(session_.folder(), g.plan.index);
+  if (!session_.folder().empty() && std::filesystem::is_regular_file(moves))
+    std::filesystem::remove(moves);  // the game is kept whole in game-NN.json
+  game_.reset();
+}
+
+// moves-NN.jsonl holds one decision a line, appended and synced before the move is answered
+// (an append costs no new file, unlike an atomic replacement; ext4 spent 30 % of the server's CPU
+// creating temporary files under load). A kill can only tear the last line: it is dropped (that
+// move was not answered); any other line that is not a decision is refused.
+std::unique_ptr<AppendFile> OnlineSession::readMoves(int index,
+                                                     std::deque<DecisionTiming>& kept) const {
+  const std::filesystem::path moves = movesFile(session_.folder(), index);
+  if (!std::filesystem::is_regular_file(moves)) return nullptr;  // made at the first move
+  uintmax_t whole = 0;                                           // the bytes of the complete lines
+  {
+    const std::string text = readInputFile(moves, {16 << 20, "a moves file"});
+    for (size_t start = 0, line = 1; text.find('\n', start) != std::string::npos; ++line) {
+      const size_t end = text.find('\n', start);
+      const std::string where = moves.string() + ": line " + std::to_string(line);
+      kept.push_back(parseDecision(parseJsonText(text.substr(start, end - start), where), where));
+      whole = start = end + 1;
+    }
+  }
+  return std::make_unique<AppendFile>(moves, whole);
+}
+
+void OnlineSession::saveMove(const DecisionTiming& decision) {
+  if (session_.folder().empty()) return;
+  if (!game_->movesLog) {
+    game_->movesLog =
+        std::make_unique<AppendFile>(movesFile(session_.folder(), game_->plan.index), 0);
+    syncFolder(session_.folder());
+  }
+  game_->movesLog->write(decisionJson(decision).dump() + "\n");
+  game_->movesLog->sync();
+}
+
+// ---- screens -------------------------------------------------------------------------------
+
+Json OnlineSession::screen() {
+  std::lock_guard lock(mutex_);
+  lastActivity_ = Clock::now();
+  if (session_.step() == SessionStep::Game && !game_) startGame();
+  advance();
+  return session_.step() == SessionStep::Game ? gameScreen() : pageScreen();
+}
+
+Json OnlineSession::gameScreen() {
+  Game& g = *game_;
+  const bool turn = !g.thinking && !g.held && g.replay.empty() && g.personToMove();
+  if (turn && !g.turnShown) g.turnShown.emplace();
+  Json screen = {{"kind", "game"},
+                 {"label", "Game " + std::to_string(g.plan.index + 1) + " of " +
+                               std::to_string(session_.plan().size())},
+                 {"board", g.board},
+                 {"waiting", !turn}};
+  if (!turn) {  // when asking again is worth it
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(g.due - Clock::now()).count();
+    screen["poll_ms"] = std::clamp<int64_t>(left, 50, 1000);
+  }
+  return screen;
+}
+
+Json OnlineSession::pageScreen() {
+  const SessionStep step = session_.step();
+  const StudyPages& pages = session_.protocol().pages;
+  const int key = static_cast<int>(step) * 1000 + static_cast<int>(session_.answered());
+  if (key != pageKey_ || !pageClock_) {
+    pageKey_ = key;
+    pageClock_.emplace();
+  }
+  switch (step) {
+    case SessionStep::Consent:
+      return {{"kind", "consent"},
+              {"text", pages.consent},
+              {"agree", pages.agree},
+              {"decline", pages.decline}};
+    case SessionStep::Demographics: {
+      Json items = Json::array();
+      for (const DemographicItem& item : pages.demographics)
+        items.push_back({{"key", item.key}, {"text", item.text}, {"options", item.options}});
+      return {{"kind", "demographics"}, {"items", items}};
+    }
+    case SessionStep::Instructions:
+      return {{"kind", "instructions"}, {"text", pages.instructions}};
+    case SessionStep::Questionnaire: {
+      Json items = Json::array();
+      for (const StudyItem& item : session_.protocol().items)
+        items.push_back({{"key", item.key},
+                         {"text", item.text},
+                         {"scale", scaleName(item.scale)},
+                         {"min", item.min()},
+                         {"max", item.max()},
+                         {"low", item.low},
+                         {"high", item.high},
+                         {"anchors", item.anchors}});
+      const int index = session_.next()->index;
+      Json screen = {{"kind", "questionnaire"},
+                     {"label", "Game " + std::to_string(index + 1) + " of " +
+                                   std::to_string(session_.plan().size())},
+                     {"items", items},
+                     {"comment", session_.protocol().comment}};
+      if (lastBoard_) screen["board"] = *lastBoard_;
+      return screen;
+    }
+    case SessionStep::Debrief:
+      return {{"kind", "debrief"}, {"text", pages.debrief}};
+    case SessionStep::Complete:
+      return {{"kind", "complete"}};
+    case SessionStep::Declined:
+    case SessionStep::DroppedOut:
+    case SessionStep::Game:
+      break;
+  }
+  return {{"kind", "ended"}, {"reason", session_.dropoutReason()}};
+}
+
+ResponseTiming OnlineSession::pageTiming() {
+  const ResponseTiming timing = pageClock_ ? pageClock_->stop() : ResponseClock().stop();
+  pageClock_.reset();
+  return timing;
+}
+
+// ---- submissions ---------------------------------------------------------------------------
+
+void OnlineSession::submit(const std::string& kind, const Json& body) {
+  std::lock_guard lock(mutex_);
+  lastActivity_ = Clock::now();
+  if (!body.is_object()) throw InputError("", "expected a JSON object");
+  if (session_.step() == SessionStep::Game && !game_) startGame();
+  advance();
+  if (kind == "action") return submitAction(body);
+  if (kind == "answers") return submitAnswers(body);
+  submitPage(kind, body);
+}
+
+void OnlineSession::submitPage(const std::string& kind, const Json& body) {
+  const SessionStep step = session_.step();
+  if (kind == "consent") {
+    if (step != SessionStep::Consent) throw StepConflict("the consent is not asked now");
+    onlyKeys(body, {"agree"});
+    const bool agree = member(body, "agree", Json::value_t::boolean, "true or false").get<bool>();
+    return session_.recordConsent(agree, pageTiming());
+  }
+  if (kind == "demographics") {
+    if (step != SessionStep::Demographics) throw StepConflict("the demographics are not asked now");
+    onlyKeys(body, {"answers"});
+    const Json& answers = member(body, "answers", Json::value_t::object, "an object");
+    DemographicAnswers given;
+    expectKeys(
+        answers, "answers", session_.protocol().pages.demographics,
+        [](const DemographicItem&, const Json& value, const std::string& where) {
+          if (!value.is_string() || value.get_ref<const std::string&>().size() > kMaxOptionBytes)
+            throw InputError(where, "expected one of the question's options (a string)");
+        });
+    for (const DemographicItem& item : session_.protocol().pages.demographics)
+      given.values.push_back(answers[item.key].get<std::string>());
+    given.timing = pageTiming();
+    return session_.saveDemographics(given);
+  }
+  if (kind == "read") {
+    onlyKeys(body, {});
+    if (step == SessionStep::Instructions) return session_.recordInstructionsRead(pageTiming());
+    if (step == SessionStep::Debrief) return session_.recordDebriefRead(pageTiming());
+    throw StepConflict("there is no text to confirm now");
+  }
+  throw InputError("kind", "expected consent, demographics, read, action or answers");
+}
+
+void OnlineSession::submitAction(const Json& body) {
+  if (!game_) throw StepConflict("no game is being played");
+  Game& g = *game_;
+  if (g.thinking || g.held || !g.replay.empty() || !g.personToMove())
+    throw StepConflict("it is not your turn");
+  onlyKeys(body, {"action"});
+  const Json& value = member(body, "action", Json::value_t::number_integer, "an integer");
+  const int64_t wanted = value.get<int64_t>();
+  const std::span<const Action> legal = g.match->legal();
+  if (std::find(legal.begin(), legal.end(), wanted) == legal.end())
+    throw InputError("action", "expected one of the screen's legal actions");
+  const Action action = static_cast<Action>(wanted);
+  DecisionTiming decision{g.match->state().roundsCompleted(), g.seat, action,
+                          (g.turnShown ? *g.turnShown : *g.turnBegan).stop()};
+  g.match->apply(action);
+  g.decisions.push_back(decision);
+  g.turnShown.reset();
+  g.turnBegan.reset();
+  saveMove(decision);
+  advance();
+}
+
+void OnlineSession::submitAnswers(const Json& body) {
+  if (session_.step() != SessionStep::Questionnaire)
+    throw StepConflict("no questionnaire is asked now");
+  onlyKeys(body, {"answers", "item_ms", "comment"});
+  const std::vector<StudyItem>& items = session_.protocol().items;
+  const Json& values = member(body, "answers", Json::value_t::object, "an object");
+  const Json& times = member(body, "item_ms", Json::value_t::object, "an object");
+  StudyAnswers answers;
+  expectKeys(values, "answers", items,
+             [](const StudyItem& item, const Json& v, const std::string& where) {
+               checkStudyAnswer(item, v, where);
+             });
+  expectKeys(times, "item_ms", items,
+             [](const StudyItem&, const Json& v, const std::string& where) {
+               if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > kMaxItemMs)
+                 throw InputError(where, "expected whole milliseconds, 0 to 10^9");
+             });
+  if (const auto it = body.find("comment"); it != body.end()) {
+    if (!it->is_string() || it->get_ref<const std::string&>().size() > kMaxCommentBytes)
+      throw InputError("comment", "expected a string of at most 4000 bytes");
+    if (!session_.protocol().comment && !it->get_ref<const std::string&>().empty())
+      throw InputError("comment", "expected none: the protocol asks for no comment");
+    answers.comment = it->get<std::string>();
+  }
+  answers.timing = pageClock_ ? pageClock_->stop() : ResponseClock().stop();
+  for (const StudyItem& item : items) {
+    answers.values.push_back(values[item.key].get<double>());
+    // The browser's clock measured each item; bounded by the server's time for the page.
+    answers.itemMs.push_back(std::min(times[item.key].get<int64_t>(), answers.timing->responseMs));
+  }
+  session_.saveAnswers(session_.next()->index, answers);
+  pageClock_.reset();
+  lastBoard_.reset();
+}
+
+// ---- the researcher's side -----------------------------------------------------------------
+
+void OnlineSession::drop(const std::string& reason) {
+  std::unique_lock lock(mutex_);
+  const SessionStep step = session_.step();
+  if (step == SessionStep::Complete || step == SessionStep::Declined ||
+      step == SessionStep::DroppedOut)
+    return;
+  if (game_) {
+    game_->abandon.store(true);
+    idle_.wait(lock, [this] { return !game_->thinking; });
+    game_.reset();
+  }
+  session_.recordDropout(reason);
+}
+
+SessionStep OnlineSession::step() {
+  std::lock_guard lock(mutex_);
+  return session_.step();
+}
+
+std::unique_ptr<State> OnlineSession::peekState() {
+  std::lock_guard lock(mutex_);
+  if (!game_ || game_->thinking) return nullptr;
+  return game_->match->state().clone();
+}
+
+std::chrono::steady_clock::time_point OnlineSession::lastActivity() {
+  std::lock_guard lock(mutex_);
+  return lastActivity_;
+}
+
+}  // namespace ddalab
