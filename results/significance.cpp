@@ -124,12 +124,15 @@ struct GameSums {
       wins[static_cast<size_t>(g.winner)] += w;
     games += w;
   }
-  // Sets the fields scoring reads of `s`: the means and win_ratio (`rates` is scratch space).
+  // Sets the fields scoring reads of `s`: the means, the games, the seats' win rates and
+  // win_ratio (`rates` is scratch space).
   void summarize(ExperimentSummary& s, std::vector<double>& rates) const {
     for (size_t k = 0; k < allMetrics().size(); ++k) s.metrics[k].mean = metrics[k] / games;
     rates.resize(wins.size());
-    for (size_t seat = 0; seat < wins.size(); ++seat) rates[seat] = wins[seat] / games;
+    for (size_t seat = 0; seat < wins.size(); ++seat)
+      s.players[seat].winRate = rates[seat] = wins[seat] / games;
     s.winRatio = winRatioOf(rates);
+    s.games = static_cast<size_t>(std::llround(games));
   }
 };
 

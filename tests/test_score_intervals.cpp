@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -95,7 +96,8 @@ ComparisonScores trueScores(const std::vector<RowModel>& models) {
     s.label = rowLabel(r);
     s.players.resize(kSeats);
     for (size_t k = 0; k < kMaxMetrics; ++k) s.metrics[k].mean = models[r].means[k];
-    s.winRatio = winRatioOf(models[r].wins);
+    // The score's win_ratio term at the true probabilities (the plain metric: their std).
+    s.winRatio = scoredWinRatio(models[r].wins, INFINITY);
     names.push_back(s.label.name);
   }
   return scoreComparison("sim", names, summaries);
@@ -187,6 +189,77 @@ void printTally(const std::string& key, const Tally& old, const Tally& bca) {
 }
 
 }  // namespace
+
+// The exact expectation of scoredWinVariance over every outcome of `games` games among seats
+// winning with `probs` (draws: the rest), by enumeration of the multinomial.
+double expectedScoredWinVariance(const std::vector<double>& probs, int games) {
+  const double draw = 1 - std::accumulate(probs.begin(), probs.end(), 0.0);
+  double expectation = 0;
+  std::vector<int> wins(probs.size(), 0);
+  const auto visit = [&](auto&& self, size_t seat, int left) -> void {
+    if (seat == probs.size()) {
+      double logP = std::lgamma(games + 1.0) - std::lgamma(left + 1.0) + left * std::log(draw);
+      std::vector<double> rates;
+      for (size_t i = 0; i < probs.size(); ++i) {
+        logP += wins[i] * std::log(probs[i]) - std::lgamma(wins[i] + 1.0);
+        rates.push_back(wins[i] / static_cast<double>(games));
+      }
+      expectation += std::exp(logP) * scoredWinVariance(rates, games);
+      return;
+    }
+    for (wins[seat] = 0; wins[seat] <= left; ++wins[seat]) self(self, seat + 1, left - wins[seat]);
+  };
+  visit(visit, 0, games);
+  return expectation;
+}
+
+TEST_CASE("the win_ratio score term is unbiased for the 1000-game spread", "[score-intervals]") {
+  // tests/win_ratio_reference.R: E[V_n] by enumeration gives S (E[V_n] = V + S / n) without
+  // ddalab's formula; the target V + S / 1000, and the fixed outcome's value, are pinned from it.
+  REQUIRE(kWinRatioReferenceGames == 1000);
+  CHECK(expectedScoredWinVariance({0.5, 0.3, 0.15}, 8) == Approx(0.0207461111111).epsilon(1e-10));
+  CHECK(expectedScoredWinVariance({0.3}, 7) == Approx(0.04021).epsilon(1e-10));
+  CHECK(expectedScoredWinVariance({0.4, 0.3, 0.2, 0.1}, 6) == Approx(0.012675).epsilon(1e-10));
+  // The true probabilities (infinitely many games) give the target itself.
+  CHECK(scoredWinVariance(std::vector{0.5, 0.3, 0.15}, INFINITY) ==
+        Approx(0.0207461111111).epsilon(1e-10));
+  // 200 games, wins 62, 55, 47, 31 and 5 draws: less than the plain win_ratio squared (200
+  // games carry five times the noise of 1000).
+  const std::vector<double> rates = {0.31, 0.275, 0.235, 0.155};
+  CHECK(scoredWinVariance(rates, 200) == Approx(0.00260814855528).epsilon(1e-10));
+  CHECK(scoredWinRatio(rates, 200) == Approx(std::sqrt(0.00260814855528)).epsilon(1e-10));
+  // At 1000 games it is the thesis's win_ratio exactly.
+  CHECK(scoredWinRatio(rates, 1000) == winRatioOf(rates));
+  SECTION("a spread within the noise is raised to S / N, and one game falls back to win_ratio") {
+    CHECK(scoredWinRatio(std::vector{0.25, 0.25, 0.25, 0.25}, 200) ==
+          Approx(0.0137274255072).epsilon(1e-10));
+    CHECK(scoredWinRatio(std::vector{0.25, 0.25, 0.25, 0.25}, 1000) > 0.0136);  // plain: 0
+    CHECK(scoredWinRatio(std::vector{1.0, 0.0}, 1) == winRatioOf(std::vector{1.0, 0.0}));
+  }
+}
+
+TEST_CASE("scores rate win_ratio by the term and keep the plain win_ratio as its mean",
+          "[score-intervals]") {
+  // Two rows of 200 games, four seats: wins 62/55/47/31 (5 draws) and 52/50/49/47 (2 draws).
+  const auto summary = [](std::vector<double> rates) {
+    ExperimentSummary s;
+    s.games = 200;
+    for (double r : rates) s.players.push_back(PlayerSummary{{}, r});
+    s.winRatio = winRatioOf(rates);
+    return s;
+  };
+  const std::vector<ExperimentSummary> rows = {summary({0.31, 0.275, 0.235, 0.155}),
+                                               summary({0.26, 0.25, 0.245, 0.235})};
+  const ComparisonScores scores = scoreComparison("c", {"c/a", "c/b"}, rows);
+  size_t k = 0;
+  while (scores.columns[k].key() != "win_ratio") ++k;
+  CHECK(scores.rows[0].means[k] == rows[0].winRatio);
+  // The second row's spread lies within the noise of 200 games: its term is that noise (pinned
+  // from tests/win_ratio_reference.R), and the first row's ratio 0.267 (the plain one: 0.156).
+  CHECK(scores.rows[1].ratios[k] == 1);
+  CHECK(scores.rows[0].ratios[k] == Approx(0.267390185389).epsilon(1e-10));
+  CHECK(scores.rows[1].means[k] / scores.rows[0].means[k] == Approx(0.156).margin(0.001));
+}
 
 TEST_CASE("BCa interval equals the reference formula on fixed replicates", "[score-intervals]") {
   // tests/bca_reference.R computes the same interval with R's qnorm/pnorm and quantile(type = 7)
