@@ -85,8 +85,8 @@ struct ComparisonAnalysis {
 
 // How the score intervals are drawn from the bootstrap replicates: the percentile interval, or
 // BCa (bias-corrected and accelerated, jackknife acceleration). The coverage simulation of
-// docs/score-intervals.md found neither at 95 % in the study's shapes (win_ratio's plug-in bias
-// near 0 dominates) and BCa lower on the study-shaped cells, so the percentile stays the default.
+// docs/score-intervals.md, with the scores' win_ratio term of scoredWinRatio, has the
+// percentile closer to 95 % in most cells and BCa under it, so the percentile is the default.
 enum class IntervalMethod { Percentile, BCa };
 
 struct AnalysisOptions {

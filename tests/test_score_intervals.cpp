@@ -348,12 +348,16 @@ TEST_CASE("coverage of the score intervals (docs/score-intervals.md)", "[.covera
   const char* env = std::getenv("DDALAB_COVERAGE_DRAWS");
   const size_t parsed = env ? std::strtoul(env, nullptr, 10) : 0;
   const size_t draws = parsed > 0 ? parsed : 200;
+  // DDALAB_COVERAGE_SCENARIO runs one scenario only (its exact name), so that the four can run
+  // as parallel processes.
+  const char* only = std::getenv("DDALAB_COVERAGE_SCENARIO");
   std::printf(
       "| scenario, games, table, cell | cells | percentile | BCa | percentile edge | BCa edge | "
       "percentile width | BCa width | MC s.e. |\n|---|---|---|---|---|---|---|---|---|\n");
   for (const std::string name :
        {"contested", "separated", "contested, strong seats", "separated, strong seats"})
     for (size_t games : {1000, 200}) {
+      if (only && name != only) continue;
       const std::vector<RowModel> models = scenario(name);
       const ComparisonScores truth = trueScores(models);
       std::map<std::string, std::pair<Tally, Tally>> tallies;
