@@ -66,6 +66,46 @@ double winRatioOf(std::span<const double> rates) {
   return populationStd(rates);
 }
 
+namespace {
+
+// S of scoredWinVariance from the rates: the expected squared win_ratio of n games exceeds the
+// true one by S / n. One seat, (w - 1/2)^2: S = p (1 - p). k seats, population variance of
+// multinomial shares with draw share d = 1 - sum p: S = (sum p_i (1 - p_i) - d (1 - d) / k) / k
+// (Var p_i = p_i (1 - p_i) / n, Cov(p_i, mean p) = p_i d / (k n), Var(mean p) = d (1 - d) / (k^2
+// n)).
+double winNoise(std::span<const double> rates) {
+  if (rates.size() == 1) return rates[0] * (1 - rates[0]);
+  const auto k = static_cast<double>(rates.size());
+  double sum = 0, binomial = 0;
+  for (double p : rates) {
+    sum += p;
+    binomial += p * (1 - p);
+  }
+  const double draws = 1 - sum;
+  return (binomial - draws * (1 - draws) / k) / k;
+}
+
+// S estimated without bias from the shares of `games` games (true probabilities: infinitely
+// many); 0 when there is nothing to estimate it from.
+double estimatedNoise(std::span<const double> rates, double games) {
+  if (rates.empty() || games < 2) return 0;
+  // p(1 - p) of observed shares underestimates by (n - 1) / n: n / (n - 1) makes S unbiased.
+  return std::isinf(games) ? winNoise(rates) : winNoise(rates) * games / (games - 1);
+}
+
+}  // namespace
+
+double scoredWinVariance(std::span<const double> rates, double games) {
+  const double observed = winRatioOf(rates) * winRatioOf(rates);
+  return observed + estimatedNoise(rates, games) * (1 / kWinRatioReferenceGames - 1 / games);
+}
+
+double scoredWinRatio(std::span<const double> rates, double games) {
+  // V + S / N is at least S / N (V >= 0): an estimate below that bound is noise, raised to it.
+  const double bound = estimatedNoise(rates, games) / kWinRatioReferenceGames;
+  return std::sqrt(std::max(bound, scoredWinVariance(rates, games)));
+}
+
 void SampleMoments::add(double value) {
   ++n_;
   sum_ += value;

@@ -55,6 +55,22 @@ double perRound(const GameRecord& record, Metric metric);
 // metrics.md's win_ratio of per-seat win rates: their population std; one seat: |w - 1/2|.
 double winRatioOf(std::span<const double> winRates);
 
+// The game count the score's win_ratio term refers to (docs/score-intervals.md): the study's.
+inline constexpr double kWinRatioReferenceGames = 1000;
+
+// The score's win_ratio term, squared (docs/score-intervals.md): an unbiased estimate, from the
+// seats' win rates over `games` games (draws: 1 - their sum), of the squared win_ratio a run of
+// kWinRatioReferenceGames games shows in expectation, V + S / N: V the squared spread of the
+// true win probabilities, S / n the binomial noise it gains from n games. Not floored: it can be
+// negative below N games. `games` infinite: the rates are the true probabilities (V + S / N
+// exactly); fewer than 2 games: winRatioOf squared (no noise estimate).
+double scoredWinVariance(std::span<const double> winRates, double games);
+// The term itself: the root of scoredWinVariance raised to its lower bound S / N where it falls
+// below (V >= 0; S estimated without bias). At N games it is winRatioOf unless the seats' spread
+// is smaller than the noise of N games (then that noise: every such row is as even as N games
+// can tell).
+double scoredWinRatio(std::span<const double> winRates, double games);
+
 struct ExperimentSummary {
   ExperimentLabel label;                     // the experiment summarized
   std::array<Stats, kMaxMetrics> metrics{};  // per-game metrics, indexed like MetricValues

@@ -70,6 +70,17 @@ double scoredMean(const ExperimentSummary& summary, const ScoredMetric& scored) 
                        : summary.winRatio;
 }
 
+// What a column's ratio is taken of: the mean, except for win_ratio, whose binomial noise would
+// decide the ratio where the seats are nearly even: its score term is scoredWinRatio, the spread
+// a run of kWinRatioReferenceGames games shows (docs/score-intervals.md). A summary without games
+// (made by hand) is taken as exact.
+double ratioBasis(const ExperimentSummary& summary, const ScoredMetric& scored) {
+  if (scored.metric || summary.games == 0) return scoredMean(summary, scored);
+  std::vector<double> rates;
+  for (const PlayerSummary& p : summary.players) rates.push_back(p.winRate);
+  return scoredWinRatio(rates, static_cast<double>(summary.games));
+}
+
 std::string quotedList(const std::vector<std::string>& names) {
   std::string list;
   for (const auto& name : names) list += (list.empty() ? "'" : ", '") + name + "'";
@@ -152,8 +163,11 @@ ComparisonScores scoreComparison(const std::string& comparison,
                      ScoreRow{{}, std::vector<double>(columns), std::vector<double>(columns)});
   for (size_t k = 0; k < columns; ++k) {
     const ScoredMetric& scored = scores.columns[k];
-    std::vector<double> means;
-    for (const auto& summary : summaries) means.push_back(scoredMean(summary, scored));
+    std::vector<double> means, bases;
+    for (const auto& summary : summaries) {
+      means.push_back(scoredMean(summary, scored));
+      bases.push_back(ratioBasis(summary, scored));
+    }
     scores.scored[k] = std::all_of(summaries.begin(), summaries.end(),
                                    [&](const auto& s) { return scored.appliesTo(s); });
     // A results folder of an earlier ddalab has no column for a metric added since: unknown.
@@ -168,10 +182,10 @@ ComparisonScores scoreComparison(const std::string& comparison,
                              "written by an earlier ddalab)");
     scores.scored[k] = scores.scored[k] && known;
     const RatioRule rule =
-        scores.scored[k] ? ratioRule(scored, means, names, scores.notes) : RatioRule{};
+        scores.scored[k] ? ratioRule(scored, bases, names, scores.notes) : RatioRule{};
     for (size_t i = 0; i < names.size(); ++i) {
       scores.rows[i].means[k] = means[i];
-      scores.rows[i].ratios[k] = scores.scored[k] ? rule.ratio(means[i]) : std::nan("");
+      scores.rows[i].ratios[k] = scores.scored[k] ? rule.ratio(bases[i]) : std::nan("");
     }
   }
   for (size_t i = 0; i < names.size(); ++i) {

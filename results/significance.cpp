@@ -110,25 +110,40 @@ ExperimentSummary emptySummary(const ExperimentResult& row) {
   return s;
 }
 
+// Weighted sums of a row's games: what scoring reads (means and win rates) once divided.
+struct GameSums {
+  std::array<double, kMaxMetrics> metrics{};
+  std::vector<double> wins;  // per seat
+  double games = 0;
+
+  explicit GameSums(size_t seats) : wins(seats, 0.0) {}
+  // Adds game `g` with weight `w` (negative: takes it out).
+  void add(const GameRecord& g, double w) {
+    for (size_t k = 0; k < allMetrics().size(); ++k) metrics[k] += w * g.metrics[k];
+    if (g.winner >= 0 && static_cast<size_t>(g.winner) < wins.size())
+      wins[static_cast<size_t>(g.winner)] += w;
+    games += w;
+  }
+  // Sets the fields scoring reads of `s`: the means, the games, the seats' win rates and
+  // win_ratio (`rates` is scratch space).
+  void summarize(ExperimentSummary& s, std::vector<double>& rates) const {
+    for (size_t k = 0; k < allMetrics().size(); ++k) s.metrics[k].mean = metrics[k] / games;
+    rates.resize(wins.size());
+    for (size_t seat = 0; seat < wins.size(); ++seat)
+      s.players[seat].winRate = rates[seat] = wins[seat] / games;
+    s.winRatio = winRatioOf(rates);
+    s.games = static_cast<size_t>(std::llround(games));
+  }
+};
+
 // Sets the fields scoring reads (means and win_ratio) of `s` from its row's games under
 // weights `counts`; `wins` is scratch space.
 void weigh(std::span<const GameRecord* const> games, std::span<const uint32_t> counts,
            std::vector<double>& wins, ExperimentSummary& s) {
-  std::array<double, kMaxMetrics> sums{};
-  const size_t metrics = allMetrics().size();
-  wins.assign(s.players.size(), 0.0);
-  double total = 0;
-  for (size_t i = 0; i < games.size(); ++i) {
-    if (counts[i] == 0) continue;
-    const double w = counts[i];
-    for (size_t k = 0; k < metrics; ++k) sums[k] += w * games[i]->metrics[k];
-    if (games[i]->winner >= 0 && static_cast<size_t>(games[i]->winner) < wins.size())
-      wins[static_cast<size_t>(games[i]->winner)] += w;
-    total += w;
-  }
-  for (size_t k = 0; k < metrics; ++k) s.metrics[k].mean = sums[k] / total;
-  for (double& rate : wins) rate /= total;
-  s.winRatio = winRatioOf(wins);
+  GameSums sums(s.players.size());
+  for (size_t i = 0; i < games.size(); ++i)
+    if (counts[i] != 0) sums.add(*games[i], counts[i]);
+  sums.summarize(s, wins);
 }
 
 // 1 + the number of rows scoring strictly higher (ties share the better rank).
@@ -173,14 +188,22 @@ void countRanks(const std::vector<std::array<double, kTables>>& scores, size_t r
 // The observed scores of `observed` with the intervals and rank probabilities of `draws`.
 ScoreInterval scoreInterval(const std::string& name, const ScoreRow& observed,
                             const RowDraws& draws,
-                            const std::vector<std::vector<double>>& ratioDraws) {
+                            const std::array<std::vector<double>, kTables>& jackknife,
+                            const std::vector<std::vector<double>>& ratioDraws,
+                            IntervalMethod method) {
   ScoreInterval si;
   si.experiment = name;
   auto fill = [&](ScoreTable table, double& score, double& low, double& high,
                   std::vector<double>& ranks, double& above) {
     const TableDraws& d = draws[static_cast<size_t>(table)];
     score = observed.score(table);
-    std::tie(low, high) = percentileInterval(d.scores, 0.95);
+    if (method == IntervalMethod::Percentile) {
+      std::tie(low, high) = percentileInterval(d.scores, 0.95);
+    } else {
+      const BcaInterval bca =
+          bcaInterval(d.scores, score, jackknife[static_cast<size_t>(table)], 0.95);
+      std::tie(low, high) = std::pair(bca.low, bca.high);
+    }
     ranks = d.ranks;
     above = d.above;
   };
@@ -212,6 +235,42 @@ PairedTest winRatioTest(const std::string& name, std::span<const double> row,
   const double p = std::min(
       1.0, 2.0 * static_cast<double>(std::min(atMostZero, atLeastZero)) / static_cast<double>(b));
   return {name, "win_ratio", pairs, observed, low, high, "bootstrap", p, std::nan(""), 1.0};
+}
+
+// The jackknife groups: every pair alone up to this many pairs, else this many contiguous groups
+// of pairs (a grouped jackknife: the acceleration it estimates differs by O(1/groups), and the
+// work stays linear in the games).
+constexpr size_t kJackknifeGroups = 2000;
+
+// The leave-one-group-out scores of every row ([row][table][group]): the jackknife values behind
+// the BCa intervals' acceleration.
+std::vector<std::array<std::vector<double>, kTables>> jackknifeScores(
+    const std::string& comparison, const std::vector<std::string>& names,
+    std::span<const ExperimentResult> rows, const PairedRows& paired) {
+  const size_t n = rows.size(), pairs = paired.pairs();
+  const size_t groups = std::min(pairs, kJackknifeGroups);
+  std::vector<GameSums> totals;
+  std::vector<ExperimentSummary> summaries;
+  for (size_t row = 0; row < n; ++row) {
+    totals.emplace_back(rows[row].players.size());
+    for (const GameRecord* g : paired.games[row]) totals.back().add(*g, 1.0);
+    summaries.push_back(emptySummary(rows[row]));
+  }
+  std::vector<std::array<std::vector<double>, kTables>> values(n);
+  std::vector<double> rates;
+  for (size_t group = 0; group < groups; ++group) {
+    const size_t begin = group * pairs / groups, end = (group + 1) * pairs / groups;
+    for (size_t row = 0; row < n; ++row) {
+      GameSums without = totals[row];
+      for (size_t i = begin; i < end; ++i) without.add(*paired.games[row][i], -1.0);
+      without.summarize(summaries[row], rates);
+    }
+    const ComparisonScores scores = scoreComparison(comparison, names, summaries);
+    for (size_t row = 0; row < n; ++row)
+      for (size_t t = 0; t < kTables; ++t)
+        values[row][t].push_back(scores.rows[row].score(kScoreTables[t]));
+  }
+  return values;
 }
 
 // Score intervals and rank probabilities, and win_ratio's paired bootstrap test, resampling
@@ -253,9 +312,12 @@ void addBootstrap(std::span<const ExperimentResult> rows, const PairedRows& pair
   const std::vector<uint32_t> ones(paired.pairs(), 1);
   for (size_t row = 0; row < n; ++row) weigh(paired.games[row], ones, wins, full[row]);
   const ComparisonScores observed = scoreComparison(analysis.comparison, names, full);
+  const auto jackknife = options.scoreIntervals == IntervalMethod::BCa
+                             ? jackknifeScores(analysis.comparison, names, rows, paired)
+                             : std::vector<std::array<std::vector<double>, kTables>>(n);
   for (size_t row = 0; row < n; ++row) {
-    analysis.scores.push_back(
-        scoreInterval(names[row], observed.rows[row], draws[row], ratios[row]));
+    analysis.scores.push_back(scoreInterval(names[row], observed.rows[row], draws[row],
+                                            jackknife[row], ratios[row], options.scoreIntervals));
     if (row == reference) continue;
     analysis.tests.push_back(winRatioTest(names[row], winRatio[row], winRatio[reference],
                                           paired.pairs(),

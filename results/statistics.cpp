@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <boost/math/special_functions/beta.hpp>
 #include <boost/math/special_functions/gamma.hpp>
@@ -157,18 +158,81 @@ ChiSquareTest winBalance(std::span<const size_t> wins, size_t games) {
   return test;
 }
 
+namespace {
+
+// The q-quantile of sorted `values` by linear interpolation between order statistics (R's
+// quantile type 7).
+double sortedQuantile(const std::vector<double>& values, double q) {
+  const double position = std::clamp(q, 0.0, 1.0) * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<size_t>(std::floor(position));
+  const size_t above = std::min(below + 1, values.size() - 1);
+  return values[below] + (position - static_cast<double>(below)) * (values[above] - values[below]);
+}
+
+double normalQuantile(double p) {
+  return boost::math::quantile(boost::math::normal_distribution<double>(), p);
+}
+double normalCdf(double z) {
+  return 1.0 - normalUpperTail(z);
+}
+
+// The bias correction z0: the normal quantile of the share of replicates below the estimate
+// (ties count half, so that a statistic with a point mass at the estimate is not pushed to one
+// side), kept within half a replicate of 0 and 1 so that it stays finite.
+double biasCorrection(const std::vector<double>& sorted, double observed) {
+  const auto below = std::lower_bound(sorted.begin(), sorted.end(), observed) - sorted.begin();
+  const auto notAbove = std::upper_bound(sorted.begin(), sorted.end(), observed) - sorted.begin();
+  const double b = static_cast<double>(sorted.size());
+  const double share =
+      (static_cast<double>(below) + 0.5 * static_cast<double>(notAbove - below)) / b;
+  return normalQuantile(std::clamp(share, 0.5 / b, 1.0 - 0.5 / b));
+}
+
+// The acceleration a from the jackknife values: sum d^3 / (6 (sum d^2)^1.5), d = mean - value
+// (Efron and Tibshirani 1993, eq. 14.15); 0 when the jackknife values do not vary.
+double acceleration(std::span<const double> jackknife) {
+  if (jackknife.empty()) return 0;
+  const double mean = std::accumulate(jackknife.begin(), jackknife.end(), 0.0) /
+                      static_cast<double>(jackknife.size());
+  double squares = 0, cubes = 0;
+  for (double value : jackknife) {
+    const double d = mean - value;
+    squares += d * d;
+    cubes += d * d * d;
+  }
+  return squares > 0 ? cubes / (6.0 * std::pow(squares, 1.5)) : 0.0;
+}
+
+}  // namespace
+
 std::pair<double, double> percentileInterval(std::vector<double> values, double level) {
   if (values.empty()) return {0, 0};
   std::sort(values.begin(), values.end());
-  const auto at = [&values](double q) {
-    const double position = q * static_cast<double>(values.size() - 1);
-    const auto below = static_cast<size_t>(std::floor(position));
-    const size_t above = std::min(below + 1, values.size() - 1);
-    return values[below] +
-           (position - static_cast<double>(below)) * (values[above] - values[below]);
+  const double tail = (1.0 - level) / 2.0;
+  return {sortedQuantile(values, tail), sortedQuantile(values, 1.0 - tail)};
+}
+
+BcaInterval bcaInterval(std::vector<double> replicates, double observed,
+                        std::span<const double> jackknife, double level) {
+  BcaInterval r;
+  if (replicates.empty()) return r;
+  std::sort(replicates.begin(), replicates.end());
+  r.biasCorrection = biasCorrection(replicates, observed);
+  r.acceleration = acceleration(jackknife);
+  // The percentile the interval's end of nominal tail `tail` moves to (Efron 1987, eq. 2.3);
+  // past the pole 1 - a (z0 + z) <= 0 the end is the extreme replicate on its side.
+  const auto adjusted = [&](double tail) {
+    const double z = r.biasCorrection + normalQuantile(tail);
+    const double denominator = 1.0 - r.acceleration * z;
+    if (denominator <= 0) return tail < 0.5 ? 0.0 : 1.0;
+    return normalCdf(r.biasCorrection + z / denominator);
   };
   const double tail = (1.0 - level) / 2.0;
-  return {at(tail), at(1.0 - tail)};
+  r.lowLevel = adjusted(tail);
+  r.highLevel = adjusted(1.0 - tail);
+  r.low = sortedQuantile(replicates, r.lowLevel);
+  r.high = sortedQuantile(replicates, r.highLevel);
+  return r;
 }
 
 void resampleCounts(size_t n, Rng& rng, std::vector<uint32_t>& counts) {

@@ -24,6 +24,22 @@ double normalUpperTail(double z);
 // between order statistics); {0, 0} for no values.
 std::pair<double, double> percentileInterval(std::vector<double> values, double level);
 
+// A bias-corrected and accelerated (BCa) bootstrap interval (Efron 1987; Efron and Tibshirani
+// 1993, ch. 14) with the quantities behind it.
+struct BcaInterval {
+  double low = 0, high = 0;
+  double biasCorrection = 0;           // z0
+  double acceleration = 0;             // a, from the jackknife
+  double lowLevel = 0, highLevel = 0;  // the percentiles of the replicates taken as the ends
+};
+
+// The central `level` BCa interval of a statistic estimated at `observed`, from its bootstrap
+// `replicates` and its jackknife (leave-one-out, or leave-one-group-out) values; the ends are
+// percentiles of the replicates (linear interpolation, as percentileInterval). Zeroes for no
+// replicates.
+BcaInterval bcaInterval(std::vector<double> replicates, double observed,
+                        std::span<const double> jackknife, double level);
+
 // One bootstrap replicate of n items as counts: how often each index is drawn in n draws with
 // replacement (counts[i] for item i; they sum to n).
 void resampleCounts(size_t n, Rng& rng, std::vector<uint32_t>& counts);
