@@ -56,7 +56,7 @@ GameRecord drawGame(const RowModel& model, uint64_t iteration, std::mt19937_64& 
   constexpr double kZeroShare = 0.6;  // most games: no implausible choice at all
   const bool zero = std::bernoulli_distribution(kZeroShare)(engine);
   set(Metric::Believability, zero ? 0.0 : gamma(m(Metric::Believability) / (1 - kZeroShare), 1));
-  for (Metric k : {Metric::Drama, Metric::Decisiveness, Metric::Uncertainty}) set(k, beta(m(k), 3));
+  for (Metric k : {Metric::DramaTrailing, Metric::DecisivenessFinalLead, Metric::Uncertainty}) set(k, beta(m(k), 3));
   set(Metric::Comeback, std::bernoulli_distribution(m(Metric::Comeback))(engine) ? 1.0 : 0.0);
   double u = std::uniform_real_distribution<double>(0, 1)(engine);
   g.winner = -1;
@@ -118,8 +118,8 @@ RowModel studyRow(double quality, double balance, double tilt) {
   set(Metric::Fairness, 0.08 / quality);
   set(Metric::Believability, 0.05 * quality * quality);  // the E-players pay in believability
   set(Metric::Randomness, 1.45 * quality);
-  set(Metric::Drama, std::min(0.9, 0.2 * quality));
-  set(Metric::Decisiveness, std::max(0.05, 0.6 / quality));
+  set(Metric::DramaTrailing, std::min(0.9, 0.2 * quality));
+  set(Metric::DecisivenessFinalLead, std::max(0.05, 0.6 / quality));
   set(Metric::Uncertainty, std::min(0.9, 0.4 * quality));
   set(Metric::Comeback, std::min(0.9, 0.1 * quality));
   const double t = tilt * (1 - balance);  // draws 2 %
