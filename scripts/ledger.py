@@ -97,6 +97,23 @@ def win_ratio(winners, seats, draws="nobody", sample=False):
     return statistics.stdev(rates) if sample else statistics.pstdev(rates)
 
 
+def scored_win_ratio(winners, seats, reference_games=1000):
+    """The score's win_ratio term (results/aggregate.cpp scoredWinRatio, docs/score-intervals.md):
+    sqrt(V + S / N) at N = reference_games, estimated without bias, at least sqrt(S / N)."""
+    rates = seat_rates(winners, seats)
+    n = len(winners)
+    if len(rates) == 1:
+        noise = rates[0] * (1 - rates[0])
+    else:
+        k = len(rates)
+        draws = 1 - math.fsum(rates)
+        noise = (math.fsum(p * (1 - p) for p in rates) - draws * (1 - draws) / k) / k
+    noise = noise * n / (n - 1) if n >= 2 else 0.0
+    observed = win_ratio(winners, seats)
+    variance = observed * observed + noise * (1 / reference_games - 1 / n)
+    return math.sqrt(max(noise / reference_games, variance))
+
+
 def noise_floor(seats, n, rng, replicates=2000):
     """Mean and 95th percentile of win_ratio over n games whose seats win equally often."""
     values = []
@@ -331,9 +348,9 @@ T_INDEX = {m: i for i, m in enumerate(THESIS_METRICS["ludo-4mn"][0])}
 
 # ---------------------------------------------------------------- scores
 def metric_mean(row, metric, idx=None):
-    if metric == "win_ratio":
+    if metric == "win_ratio":  # the score's term, as ddalab scores it
         winners = row.winners if idx is None else resample(row.winners, idx)
-        return win_ratio(winners, row.seats)
+        return scored_win_ratio(winners, row.seats)
     values = row.values[metric] if idx is None else resample(row.values[metric], idx)
     return math.fsum(values) / len(values)
 
@@ -400,7 +417,7 @@ def item_montecarlo(out):
               f"{s['e-montecarlo'][1]:.2f} ({r4['e-montecarlo']}) | "
               f"{metric_mean(row.head(n), 'lead_changes'):.2f} | "
               f"{metric_mean(row.head(n), 'tension'):.2f} | "
-              f"{metric_mean(row.head(n), 'win_ratio'):.4f} |")
+              f"{win_ratio(row.head(n).winners, row.seats):.4f} |")
 
 
 def item_tables(out, rng, replicates):

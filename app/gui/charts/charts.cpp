@@ -29,6 +29,13 @@ QString title(std::string_view key) {
   return text;
 }
 
+// A metric's short label from the catalog ("Decisive lead"); a key it does not know, as title().
+QString metricLabel(std::string_view key) {
+  if (const auto metric = metricByKey(key))
+    return QString::fromStdString(metricInfo(*metric).label);
+  return title(key);
+}
+
 void styleChart(QChart* chart, const QString& heading) {
   chart->setTitle(heading);
   QFont font = chart->titleFont();
@@ -327,8 +334,8 @@ QChart* comparisonChart(const ComparisonScores& scores, const ComparisonAnalysis
   chart->addSeries(series);
   auto* categories = new QBarCategoryAxis;
   for (size_t k = 0; k < scores.columns.size(); ++k)
-    if (scores.scored[k]) categories->append(title(scores.columns[k].key()));
-  // Thirteen metric names side by side: a smaller font keeps more of them upright.
+    if (scores.scored[k]) categories->append(metricLabel(scores.columns[k].key()));
+  // Fifteen metric names side by side: a smaller font keeps more of them upright.
   QFont small = categories->labelsFont();
   small.setPointSizeF(small.pointSizeF() * 0.85);
   categories->setLabelsFont(small);
