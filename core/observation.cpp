@@ -2,7 +2,19 @@
 
 #include <vector>
 
+#include "core/status.h"
+
 namespace ddalab {
+
+void State::features(std::vector<double>& out) const {
+  const size_t n = static_cast<size_t>(numPlayers());
+  Gains statuses{};
+  statusesOf(*this, statuses);
+  const Gains gains = gainsOf(*this);
+  out.assign(gains.begin(), gains.begin() + static_cast<std::ptrdiff_t>(n));
+  out.insert(out.end(), statuses.begin(), statuses.begin() + static_cast<std::ptrdiff_t>(n));
+  out.push_back(roundsCompleted());
+}
 
 Json State::observationJson(int player) const {
   return {{"text", observationString(player)}, {"players", numPlayers()}, {"seat", player}};

@@ -127,6 +127,10 @@ class State {
   // state. Default (a plug-in game): {"text": observationString(player), "players":
   // numPlayers(), "seat": player}. docs/web-api.md documents each game's fields.
   virtual Json observationJson(int player) const;
+  // The whole state as numbers, for learning environment players (the environment sees all):
+  // the same length in every state of one game configuration. Default: every seat's gain, then
+  // every seat's status, then the rounds completed (2 numPlayers() + 1 numbers).
+  virtual void features(std::vector<double>& out) const;
   // At an environment node: whether seat `player` learns which outcome is chosen (a die all see,
   // a card into its own hand), not only that one was (a card into another seat's hidden hand).
   virtual bool outcomeVisibleTo(int player) const {

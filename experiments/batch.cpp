@@ -66,7 +66,8 @@ PlayerEntry parsePlayer(const Json& node, const std::string& path, PlayerKind ro
   return entry;
 }
 
-// The weights of F by metric key; a metric a game of `players` seats cannot have may only weigh 0.
+}  // namespace
+
 Coefficients parseCoefficients(const Json& node, const std::string& path, int players) {
   if (!node.is_object())
     throw InputError(path, "expected an object of metric weights, got " + jsonExcerpt(node));
@@ -94,8 +95,6 @@ Coefficients parseCoefficients(const Json& node, const std::string& path, int pl
   }
   return c;
 }
-
-}  // namespace
 
 void checkPortableCharacters(const std::string& text, const std::string& path,
                              const std::string& named, const std::string& expected) {

@@ -87,6 +87,10 @@ Shard parseShard(const std::string& text, const std::string& option);
 // a win-rate objective's games depend on the experiment's earlier games.
 void checkShardable(const Batch& batch, int shards, const std::string& option);
 
+// The weights of F by metric key (an experiment's "coefficients"); a metric a game of `players`
+// seats cannot have may only weigh 0. Throws InputError at `path` + the key.
+Coefficients parseCoefficients(const Json& node, const std::string& path, int players);
+
 // Reads and validates a batch or single-experiment file; errors (InputError) start with the
 // file name and give the JSON path or line:column and what was expected. Missing, unreadable or
 // oversized files and directories are InputErrors too (with the operating system's reason).
