@@ -13,16 +13,21 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 packages_of() {
   case "$1" in
-    build) echo cmake make g++ libboost-program-options-dev libboost-math-dev nlohmann-json3-dev libeigen3-dev libcpp-httplib-dev pkgconf git ;;
+    # python3-pybind11 and python3-dev build the Python module (import ddalab), which reads results
+    # into pandas tables.
+    build) echo cmake make g++ libboost-program-options-dev libboost-math-dev nlohmann-json3-dev libeigen3-dev libcpp-httplib-dev pkgconf git \
+      python3-dev python3-pybind11 python3-numpy python3-pandas ;;
     # Debian 12's Qt6Charts CMake package needs the OpenGL development files, which
     # --no-install-recommends leaves out; fonts for the offscreen platform.
     gui) echo qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core ;;
     # Catch2; a comma-decimal locale; a real X server for the GUI tests; clang's libFuzzer;
     # python3 for the check that every test case runs exactly once; R with lme4 and lmerTest,
     # the reference the study's mixed model is checked against live (lme4_live, export_r_live);
-    # nginx and openssl for ddalab serve behind TLS (serve_tls runs its own nginx; +6 s).
+    # nginx and openssl for ddalab serve behind TLS (serve_tls runs its own nginx; +6 s); pytest
+    # and matplotlib for the Python module's tests and examples.
     test) echo catch2 locales xvfb xauth clang libclang-rt-14-dev python3 r-base-core \
-      r-cran-lme4 r-cran-lmertest chromium chromium-driver python3-selenium nginx openssl ;;
+      r-cran-lme4 r-cran-lmertest chromium chromium-driver python3-selenium nginx openssl \
+      python3-pytest python3-matplotlib ;;
     cluster) echo slurmctld slurmd slurm-client munge ;;
     bench) echo libbenchmark-dev valgrind linux-perf jq ;;
     *) echo "install-deps.sh: unknown profile '$1'; valid: build gui test cluster bench" >&2

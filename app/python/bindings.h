@@ -1,0 +1,13 @@
+#pragma once
+// The parts of the `_ddalab` extension module, one function per file, each adding its classes and
+// functions to the module (module.cpp calls them in dependency order).
+#include <pybind11/pybind11.h>
+
+namespace ddalab::python {
+
+// games(), players(), metrics(): the catalog as `ddalab list` shows it.
+void bindCatalog(pybind11::module_& m);
+// Game, State, Bot: stepping a game action by action (OpenSpiel's vocabulary).
+void bindState(pybind11::module_& m);
+
+}  // namespace ddalab::python

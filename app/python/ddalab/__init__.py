@@ -1,0 +1,19 @@
+"""ddalab from Python: the catalog, games stepped by hand, batches and their results.
+
+The C++ core is the extension module ``ddalab._ddalab``; this package re-exports it and adds
+the parts written in Python. docs/python.md is the guide.
+"""
+from ._ddalab import (  # noqa: F401  (the package's public names)
+    ENVIRONMENT,
+    TERMINAL,
+    Experiment,
+    Game,
+    InputError,
+    Lineup,
+    State,
+    __version__,
+    build,
+    games,
+    metrics,
+    players,
+)
