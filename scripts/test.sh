@@ -76,7 +76,7 @@ stage_time release-tests
 # about ten of the CI's 40 minutes (Qt's headers compiled with AddressSanitizer, the GUI tests
 # three times slower), so the CI leaves them out. Line tables (-g1) are all a report needs.
 if build sanitize cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DDDALAB_TESTS=ON \
-  -DDDALAB_GUI="${SANITIZE_GUI:-OFF}" -DCMAKE_CXX_FLAGS_DEBUG=-g1 $unity \
+  -DDDALAB_GUI="${SANITIZE_GUI:-OFF}" -DDDALAB_PYTHON=OFF -DCMAKE_CXX_FLAGS_DEBUG=-g1 $unity \
   -DCMAKE_CXX_FLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
   >/dev/null && build sanitize cmake --build build-sanitize -j2; then
   stage_time sanitize-build
