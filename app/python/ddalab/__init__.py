@@ -17,3 +17,4 @@ from ._ddalab import (  # noqa: F401  (the package's public names)
     metrics,
     players,
 )
+from ._ddalab import PlayerError, Rng, register_environment, register_player, sample_outcome  # noqa: F401,E501  (players in Python)
