@@ -6,7 +6,7 @@
 // Python".
 //
 // The GIL rule: the batch's worker threads call Python players as they call any other; each call
-// into Python holds the GIL (py::gil_scoped_acquire) and nothing else, so Python players of
+// into Python holds the GIL (Gil: py::gil_scoped_acquire) and nothing else, so Python players of
 // different games take turns while the C++ parts of the games run in parallel. The caller of a
 // run must release the GIL for the run's length (the run bindings do).
 #include <pybind11/stl.h>
@@ -32,6 +32,40 @@ PyState::PyState(std::shared_ptr<const Game> g, std::string id, const State& s,
     : game(std::move(g)), gameId(std::move(id)), state(s.clone()), tracker(trace) {}
 
 namespace {
+
+// Keeps a Python thread state for the calling thread's life: without one, every
+// gil_scoped_acquire on a thread Python did not start (a run's worker) creates and destroys a
+// thread state with its frame stack (mmap'd: ~20 µs a call, measured in docs/python.md).
+class ThreadStateKeeper {
+ public:
+  ThreadStateKeeper() {
+    py::gil_scoped_acquire gil;
+    gil.inc_ref();  // one reference more than the GIL holders: never deleted on release
+  }
+  ThreadStateKeeper(const ThreadStateKeeper&) = delete;
+  ThreadStateKeeper& operator=(const ThreadStateKeeper&) = delete;
+  ~ThreadStateKeeper() {  // at the thread's exit: give the reference back (deletes the state)
+    if (!Py_IsInitialized()) return;
+    py::gil_scoped_acquire gil;
+    gil.dec_ref();
+  }
+};
+
+// The GIL, held for one call into Python from any thread (the GIL rule above).
+class Gil {
+ public:
+  Gil() = default;
+  Gil(const Gil&) = delete;
+  Gil& operator=(const Gil&) = delete;
+
+ private:
+  static bool keepThreadState() {
+    static thread_local ThreadStateKeeper keeper;
+    return true;
+  }
+  bool kept_ = keepThreadState();  // before the GIL is taken
+  py::gil_scoped_acquire gil_;
+};
 
 // A Python player failed: its exception (with the traceback), an answer that is not an action,
 // or an action it may not take. Python sees ddalab.PlayerError, a RuntimeError. A C++ exception
@@ -153,7 +187,7 @@ class PythonChooser {
         // not depend on the Game's lifetime).
         game_(std::shared_ptr<const Game>(), &setup.game),
         gameId_(setup.gameInfo ? setup.gameInfo->id : "") {
-    py::gil_scoped_acquire gil;
+    const Gil gil;
     py::object object, choose;  // released before the GIL if the factory fails
     try {
       object = r.factory(setupDict(r, setup));
@@ -175,7 +209,7 @@ class PythonChooser {
       object_.release();
       return;
     }
-    py::gil_scoped_acquire gil;
+    const Gil gil;
     choose_ = py::object();
     object_ = py::object();
   }
@@ -230,7 +264,7 @@ class PythonPlayer final : public Player {
  public:
   PythonPlayer(const Registration& r, const PlayerSetup& setup) : chooser_(r, setup) {}
   Action chooseAction(const State& state, std::span<const Action> legal, Rng& rng) override {
-    py::gil_scoped_acquire gil;
+    const Gil gil;
     return chooser_.choose(
         [&](const py::object& choose) {
           const LentStream own(rng);
@@ -255,7 +289,7 @@ class PythonEnvironment final : public EnvironmentPlayer {
     for (const Outcome& o : outcomes) allowed.push_back(o.action);
     Action chosen;
     {
-      py::gil_scoped_acquire gil;
+      const Gil gil;
       chosen = chooser_.choose(
           [&](const py::object& choose) {
             const LentStream lentOwn(own), lentNature(nature);
