@@ -101,7 +101,7 @@ def main():
             "regular", threads, repeats)
     compare("environment", ludo("random", "e-random", 400), ludo("random", "py-e-random", 400),
             "environment", threads, repeats)
-    compare("quick batch", quick("e-random"), quick("py-e-random"), "environment", threads, 1)
+    compare("quick batch", quick("e-random"), quick("py-e-random"), "environment", threads, repeats)
 
 
 if __name__ == "__main__":
