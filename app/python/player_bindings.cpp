@@ -38,17 +38,23 @@ namespace {
 // thread state with its frame stack (mmap'd: ~20 µs a call, measured in docs/python.md).
 class ThreadStateKeeper {
  public:
-  ThreadStateKeeper() {
+  // Only on threads Python knows nothing of: a thread Python started (its main thread, a
+  // threading.Thread) has a thread state Python owns and deletes itself.
+  ThreadStateKeeper() : kept_(PyGILState_GetThisThreadState() == nullptr) {
+    if (!kept_) return;
     py::gil_scoped_acquire gil;
     gil.inc_ref();  // one reference more than the GIL holders: never deleted on release
   }
   ThreadStateKeeper(const ThreadStateKeeper&) = delete;
   ThreadStateKeeper& operator=(const ThreadStateKeeper&) = delete;
   ~ThreadStateKeeper() {  // at the thread's exit: give the reference back (deletes the state)
-    if (!Py_IsInitialized()) return;
+    if (!kept_ || !Py_IsInitialized()) return;
     py::gil_scoped_acquire gil;
     gil.dec_ref();
   }
+
+ private:
+  bool kept_;
 };
 
 // The GIL, held for one call into Python from any thread (the GIL rule above).

@@ -264,3 +264,41 @@ def test_an_rng_of_its_own_and_sample_outcome_check_their_input():
     for _ in range(2000):
         counts[ddalab.sample_outcome([(0, 0.25), (1, 0.75)], rng)] += 1
     assert 350 < counts[0] < 650
+
+
+def test_python_players_work_from_threads_python_started(tmp_path, natural_id):
+    """A run or a Lineup driven from a threading.Thread: Python owns that thread's state."""
+    import threading
+
+    results = []
+
+    def work():
+        results.append(run_games_csv(tmp_path, [ludo_experiment(natural_id, iterations=8)], 2))
+        results.append(first_decision(natural_id, environment=True))
+
+    for _ in range(2):
+        thread = threading.Thread(target=work)
+        thread.start()
+        thread.join()
+    assert results[0] == results[2] == run_games_csv(
+        tmp_path, [ludo_experiment("e-random", iterations=8)], 1)
+    assert results[1] == results[3]
+
+
+def test_the_python_environment_example_plays_its_comparison(tmp_path, source_dir):
+    """examples/python/python_environment.py: e-closest registers and plays the ludo-4mn rows."""
+    import importlib.util
+
+    path = source_dir / "examples" / "python" / "python_environment.py"
+    spec = importlib.util.spec_from_file_location("python_environment", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    example.register()
+    example.run(example.comparison_batch(3), tmp_path / "out")
+    import pandas as pd
+
+    scores = pd.read_csv(tmp_path / "out" / "ludo-4mn.scores.csv")
+    assert list(scores["experiment"]) == [
+        "ludo-4mn/e-random", "ludo-4mn/e-closest", "ludo-4mn/e-hillclimber"]
+    games = pd.read_csv(tmp_path / "out" / "ludo-4mn__e-closest.games.csv")
+    assert len(games) == 3
