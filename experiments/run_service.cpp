@@ -1,5 +1,6 @@
 #include "experiments/run_service.h"
 
+#include <exception>
 #include <fstream>
 
 #include "experiments/journal.h"
@@ -32,10 +33,11 @@ class ExperimentRun {
 
   // Reads back the checkpoint of an interrupted run; returns how many games it held.
   size_t resume() {
-    const JournalScan scan = readJournalFrom(journalFile_, identity_, next(), [this](JournalEntry&& entry) {
-      add(entry.record);
-      writeGame(gamesCsvRow(entry.record, experiment_.players.size()), entry.trace);
-    });
+    const JournalScan scan =
+        readJournalFrom(journalFile_, identity_, next(), [this](JournalEntry&& entry) {
+          add(entry.record);
+          writeGame(gamesCsvRow(entry.record, experiment_.players.size()), entry.trace);
+        });
     validBytes_ = scan.validBytes;
     return scan.entries;
   }
@@ -52,23 +54,30 @@ class ExperimentRun {
     options.csvRows = true;
     options.blocks = &blocks_;
     size_t played = 0;
-    playIterations(
-        request_.batch, experiment_, first, options, control,
-        [&](FinishedGame&& game, bool contiguous) {
-          add(game.record);
-          ++played;
-          if (!contiguous) return heldBack_.push_back(std::move(game));
-          journal.append(game.record, game.trace);
-          writeGame(game.row, game.trace);
-        },
-        [&] {
-          journal.flush();
-          if (secondsSince(lastSync) >= 1.0) {
-            journal.sync();
-            lastSync = Clock::now();
-          }
-          tick();
-        });
+    try {
+      playIterations(
+          request_.batch, experiment_, first, options, control,
+          [&](FinishedGame&& game, bool contiguous) {
+            add(game.record);
+            ++played;
+            if (!contiguous) return heldBack_.push_back(std::move(game));
+            journal.append(game.record, game.trace);
+            writeGame(game.row, game.trace);
+          },
+          [&] {
+            journal.flush();
+            if (secondsSince(lastSync) >= 1.0) {
+              journal.sync();
+              lastSync = Clock::now();
+            }
+            tick();
+          });
+    } catch (const WriteError&) {
+      throw;
+    } catch (...) {  // a game failed (a player threw): the games finished before it are kept
+      journal.sync();
+      throw;
+    }
     journal.sync();
     return played;
   }
@@ -186,6 +195,7 @@ RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunCo
   ProgressMeter meter(plannedGames(request.batch), 0);
   size_t doneBefore = 0;  // games of the experiments before the running one
   bool complete = true;
+  std::exception_ptr failure;  // what made a game fail
   for (size_t index = 0; index < request.batch.experiments.size(); ++index) {
     if (control.stopping()) {
       complete = false;
@@ -203,16 +213,24 @@ RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunCo
       if (events.onProgress) events.onProgress(meter.at(doneBefore + run.games(), index, name));
       lastReport = Clock::now();
     };
-    outcome.gamesPlayed += run.play(control, [&] {
-      if (secondsSince(lastReport) >= events.progressInterval) report();
-    });
+    // A game that fails (a player's exception) ends the run as a stop does, the finished games
+    // written and resumable; then the failure is reported.
+    try {
+      outcome.gamesPlayed += run.play(control, [&] {
+        if (secondsSince(lastReport) >= events.progressInterval) report();
+      });
+    } catch (const WriteError&) {
+      throw;
+    } catch (...) {
+      failure = std::current_exception();
+    }
     report();
     complete = complete && run.finished();
     outcome.summaries.push_back(run.write());
     writeBatchCsvs(request.out, outcome.summaries);
     doneBefore += run.games();
     if (events.onExperimentDone) events.onExperimentDone(index, outcome.summaries.back());
-    if (!run.finished()) break;
+    if (!run.finished() || failure) break;
   }
   outcome.complete = complete && outcome.summaries.size() == request.batch.experiments.size();
   outcome.scores = scoreAll(outcome.summaries);
@@ -221,6 +239,7 @@ RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunCo
     outcome.analyses = analyzeResultsDir(request.out, outcome.summaries);
   writeAnalysisCsvs(request.out, outcome.analyses);
   writeSweepResults(request.out, request.batch, outcome.summaries, outcome.analyses);
+  if (failure) std::rethrow_exception(failure);
   if (outcome.complete) folder.markComplete();
   return outcome;
 }

@@ -54,6 +54,8 @@ struct RunOutcome {
 // Runs `request` into its folder; `control` stops it (finished games are kept and written).
 // Throws InputError when the folder cannot be used (before anything is computed) and
 // WriteError when a write fails (the run stops; no file under a final name is truncated).
+// What a game throws (a player's error) stops the run the same way: the finished games are
+// written and checkpointed (a resumed run continues), then it is rethrown.
 RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunControl& control);
 
 // Copies the results folder `from` (written by runToFolder) into `to`, file for file as

@@ -260,10 +260,10 @@ size_t playIterations(const Batch& batch, const Experiment& e, size_t first,
     throw;
   }
   workers.clear();
-  if (queue.failure) std::rethrow_exception(queue.failure);
   const size_t contiguous = delivered - first;
   for (size_t i = delivered; i < end; ++i)  // games finished after a gap left by a stop
     if (auto game = held.take(i)) deliver(std::move(*game), false);
+  if (queue.failure) std::rethrow_exception(queue.failure);  // after keeping what finished
   tick();
   return contiguous;
 }

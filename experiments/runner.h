@@ -79,7 +79,8 @@ struct PlayOptions {
 // `deliver(game, contiguous)` receives every finished game in iteration order — `contiguous` is
 // false for games after a gap that a stop left — and `tick()` is called about every tickSeconds.
 // Returns the number of iterations from `first` on that finished without a gap. An exception of
-// a game (other than GameAbandoned) or of `deliver`/`tick` stops the workers and is rethrown.
+// a game (other than GameAbandoned) stops the workers and is rethrown once the games finished
+// before it are delivered; one of `deliver`/`tick` stops them and is rethrown at once.
 size_t playIterations(const Batch& batch, const Experiment& experiment, size_t first,
                       const PlayOptions& options, RunControl& control,
                       const std::function<void(FinishedGame&&, bool contiguous)>& deliver,

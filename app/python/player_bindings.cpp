@@ -412,15 +412,24 @@ void registerPythonPlayer(PlayerKind kind, const std::string& id, const py::obje
 }
 
 // Internal: the tests' way to run a batch until the run bindings exist (issue 41 item 2).
-void runBatchForTests(const py::object& batch, const std::string& out, int threads) {
+py::dict runBatchForTests(const py::object& batch, const std::string& out, int threads,
+                          bool resume) {
   RunRequest request;
   request.batch = py::isinstance<py::dict>(batch) ? parseBatch(fromPython(batch, "batch"), "batch")
                                                   : loadBatch(py::str(batch).cast<std::string>());
   request.out = out;
   request.threads = threads;
+  request.mode = resume ? FolderMode::Resume : FolderMode::Fresh;
   RunControl control;
-  py::gil_scoped_release release;  // the workers' Python players take the GIL in turn
-  runToFolder(request, RunEvents{}, control);
+  RunOutcome outcome;
+  {
+    py::gil_scoped_release release;  // the workers' Python players take the GIL in turn
+    outcome = runToFolder(request, RunEvents{}, control);
+  }
+  py::dict counts;
+  counts["games_played"] = outcome.gamesPlayed;
+  counts["games_resumed"] = outcome.gamesResumed;
+  return counts;
 }
 
 // ddalab.<name>(id, factory, description="", params=None) registering players of `kind`.
@@ -471,9 +480,10 @@ void bindPlayers(py::module_& m) {
               "choose(state, outcomes, rng, nature) returns the action of one of `outcomes` "
               "(docs/python.md).");
   m.def("_run_batch_for_tests", &runBatchForTests, py::arg("batch"), py::arg("out"),
-        py::arg("threads") = 1,
+        py::arg("threads") = 1, py::arg("resume") = false,
         "INTERNAL, for the tests until ddalab.run exists: runs `batch` (a file or a dict) into "
-        "the fresh folder `out` with the GIL released.");
+        "the folder `out` (fresh, or resumed) with the GIL released; {games_played, "
+        "games_resumed}.");
 }
 
 }  // namespace ddalab::python

@@ -208,6 +208,51 @@ def test_an_illegal_action_names_the_player_and_the_action_and_stops_the_run(tmp
     assert (out / "x.games.csv").read_bytes().count(b"\n") == 6
 
 
+def held_back(kept, expected):
+    """The rows of `kept` after its first gap (written, not checkpointed: a resume replays them)."""
+    rows, reference = kept.splitlines()[1:], expected.splitlines()[1:]
+    contiguous = next((i for i, row in enumerate(rows) if row != reference[i]), len(rows))
+    return len(rows) - contiguous
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_failing_game_keeps_the_finished_ones_and_the_run_resumes(tmp_path, threads):
+    """Nothing computed is lost: the games before the failure are written and checkpointed, and
+    the resumed run (the player fixed) ends with the games of an uninterrupted run."""
+    broken = {"game": 6}
+    started = []
+
+    class Flaky(PyNatural):
+        def __init__(self, setup):
+            started.append(self)
+            self.game = len(started)
+
+        def choose(self, state, outcomes, rng, nature):
+            if self.game == broken["game"]:
+                raise RuntimeError("flaky")
+            return ddalab.sample_outcome(outcomes, nature)
+
+    player = fresh_id("py-flaky")
+    ddalab.register_environment(player, Flaky)
+    batch = {"format": "ddalab-batch/1", "seed": 7,
+             "experiments": [ludo_experiment(iterations=4, name="before"),
+                             ludo_experiment(player, iterations=12)]}
+    out = tmp_path / "flaky"
+    with pytest.raises(ddalab.PlayerError, match="flaky"):
+        _ddalab._run_batch_for_tests(batch, str(out), threads)
+    kept = (out / "x.games.csv").read_bytes()
+    expected = run_games_csv(tmp_path, [ludo_experiment(iterations=12)])
+    assert (out / "before.games.csv").read_bytes().count(b"\n") == 5
+    if threads == 1:  # games 1..5 finished before the sixth failed
+        assert kept.count(b"\n") == 6
+    assert set(kept.splitlines()) < set(expected.splitlines())  # (a stop's held-back games too)
+    broken["game"] = None
+    counts = _ddalab._run_batch_for_tests(batch, str(out), threads, resume=True)
+    assert counts["games_resumed"] == 4 + kept.count(b"\n") - 1 - held_back(kept, expected)
+    assert counts["games_played"] == 12 - counts["games_resumed"] + 4
+    assert (out / "x.games.csv").read_bytes() == expected
+
+
 def test_an_exception_in_choose_reaches_the_caller_with_its_message_and_traceback(tmp_path):
     class Fragile(PyNatural):
         def choose(self, state, outcomes, rng, nature):
