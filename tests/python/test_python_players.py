@@ -347,3 +347,25 @@ def test_the_python_environment_example_plays_its_comparison(tmp_path, source_di
         "ludo-4mn/e-random", "ludo-4mn/e-closest", "ludo-4mn/e-hillclimber"]
     games = pd.read_csv(tmp_path / "out" / "ludo-4mn__e-closest.games.csv")
     assert len(games) == 3
+
+
+def test_a_python_seat_is_an_environment_players_model_of_that_seat(tmp_path):
+    """E-MaxMax simulating the seats with their own players ("players") builds the Python
+    seat's player too (its set-up names the game) and plays the games it plays with `random`."""
+    games = []
+
+    class Seat(PyRandom):
+        def __init__(self, setup):
+            games.append(setup["game"])
+
+    player = fresh_id("py-seat")
+    ddalab.register_player(player, Seat)
+
+    def experiment(seat):
+        e = ludo_experiment("e-maxmax", seat, iterations=3)
+        e["environment"]["params"] = {"opponent_model": "players"}
+        return e
+
+    played = run_games_csv(tmp_path, [experiment(player)], 2)
+    assert played == run_games_csv(tmp_path, [experiment("random")], 1)
+    assert len(games) == 3 * 8 and set(games) == {"ludo"}  # 4 seats + 4 models per game
