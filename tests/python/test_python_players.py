@@ -369,3 +369,17 @@ def test_a_python_seat_is_an_environment_players_model_of_that_seat(tmp_path):
     played = run_games_csv(tmp_path, [experiment(player)], 2)
     assert played == run_games_csv(tmp_path, [experiment("random")], 1)
     assert len(games) == 3 * 8 and set(games) == {"ludo"}  # 4 seats + 4 models per game
+
+
+def test_a_numpy_integer_is_an_action_and_a_huge_int_is_not_legal():
+    import numpy as np
+
+    numpy_player, huge_player = fresh_id("py-numpy"), fresh_id("py-huge")
+    ddalab.register_player(numpy_player, lambda setup: type("P", (), {
+        "choose": lambda self, state, legal, rng: np.int64(legal[-1])})())
+    ddalab.register_player(huge_player, lambda setup: type("P", (), {
+        "choose": lambda self, state, legal, rng: 2**70})())
+    assert isinstance(first_decision(numpy_player), int)
+    with pytest.raises(ddalab.PlayerError, match=f"'{huge_player}'.*returned {2**70}, which is "
+                                                 "not legal here; legal: 0"):
+        first_decision(huge_player)
