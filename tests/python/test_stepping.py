@@ -49,6 +49,8 @@ EXPERIMENTS = {
     "lc-hcis": {"game": {"id": "lost-cities", "params": {"heuristic": "thesis"}},
                 "players": [{"id": "hillclimber-is", "level": 50, "params": {"samples": 8}},
                             {"id": "hillclimber-is", "level": 100, "params": {"samples": 8}}]},
+    "lc-mmis": {"game": {"id": "lost-cities", "params": {"heuristic": "thesis"}},
+                "players": [{"id": "minimax-is", "level": 50}, {"id": "minimax-is", "level": 100}]},
     "hexalines-ai": {"game": {"id": "hexalines", "params": {"radius": 2}},
                      "players": [{"id": "hexalines-ai", "level": 50},
                                  {"id": "hexalines-ai", "level": 100}, RANDOM],
@@ -209,6 +211,10 @@ def test_apply_after_the_end_raises_and_changes_nothing(game_id):
             state.apply(action)
     with pytest.raises(ValueError):
         state.apply_natural()
+    lineup = ddalab.Experiment({"game": {"id": game_id},
+                                "players": [RANDOM] * state.num_players()}).lineup()
+    with pytest.raises(ValueError, match="the game is over"):
+        lineup.choose(state)
     assert snapshot(state) == before
 
 
