@@ -17,3 +17,4 @@ from ._ddalab import (  # noqa: F401  (the package's public names)
     metrics,
     players,
 )
+from ._ddalab import game_seed  # noqa: F401,E402  (the runner's seed of a batch's game)
