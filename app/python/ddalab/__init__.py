@@ -17,3 +17,4 @@ from ._ddalab import (  # noqa: F401  (the package's public names)
     metrics,
     players,
 )
+from . import rl  # noqa: F401,E402  (ddalab.rl.EnvironmentEnv: the Gymnasium environment)
