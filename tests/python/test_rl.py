@@ -181,8 +181,13 @@ def test_hostile_arguments():
                    {"render_mode": "human"}, {"game_params": {"players": 2}}):
         with pytest.raises(ValueError):
             EnvironmentEnv(ddalab.Game("ludo"), ["random"] * 4, LUDO_COEFFICIENTS, **kwargs)
-    with pytest.raises(ValueError):
-        ludo_env().reset(seed=-3)
+    for players in ("random", {"id": "random"}, 4):
+        with pytest.raises(ValueError, match="players"):
+            EnvironmentEnv("ludo", players, LUDO_COEFFICIENTS)
+    for seed in (-3, 2**64, 1.5):
+        with pytest.raises(ValueError):
+            ludo_env().reset(seed=seed)
+    assert ludo_env().reset(seed=2**64 - 1)[1]["seed"] == 2**64 - 1
     with pytest.raises(ValueError):
         ludo_env().reset(options=[1])
     # Too small a K is said at the first node that exceeds it, never truncated silently.

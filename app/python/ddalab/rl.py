@@ -121,11 +121,13 @@ def default_max_outcomes(game):
     return None if bound is None else int(bound(game.params))
 
 
-def _check_count(value, name, minimum):
+def _check_count(value, name, minimum, maximum=2**64 - 1):
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name}: expected an integer >= {minimum} or None, got {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, numbers.Integral)
+            or not minimum <= value <= maximum):
+        raise ValueError(f"{name}: expected an integer in {minimum}..{maximum} or None, "
+                         f"got {value!r}")
     return int(value)
 
 
@@ -161,6 +163,8 @@ class EnvironmentEnv(_Base):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode: expected None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
+        if isinstance(players, (str, dict)) or not hasattr(players, "__iter__"):
+            raise ValueError(f"players: expected a list of player ids or objects, got {players!r}")
         self.experiment = _ddalab.Experiment({
             "game": {"id": game, "params": {} if game_params is None else game_params},
             "players": [{"id": p} if isinstance(p, str) else p for p in players],
@@ -196,11 +200,11 @@ class EnvironmentEnv(_Base):
         """Deals the game of `seed` (the runner's game of that seed) with fresh seats' players
         and plays up to the first environment node. Without a seed, the next game seed comes
         from the generator seeded by the constructor's `seed` (or by the last reset's seed)."""
-        if GYMNASIUM:
-            super().reset(seed=seed)
         seed = _check_count(seed, "seed", 0)
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options: expected a dict or None, got {options!r}")
+        if GYMNASIUM:
+            super().reset(seed=seed)
         if seed is None:
             seed = int(self._seeds.integers(0, 2**63))
         else:  # later seedless resets continue from this seed, as gymnasium's np_random does
