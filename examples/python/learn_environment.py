@@ -60,15 +60,19 @@ def thesis_experiment(path):
 class LinearSoftmaxPolicy:
     """pi(i | s) proportional to exp(theta . phi(s, i)); phi as in the module docstring."""
 
-    def __init__(self, env):
-        self.keys = sorted(env.coefficients)
+    def __init__(self, coefficients, status_scale, max_outcomes):
+        self.keys = sorted(coefficients)
         better = {m["key"]: m["better"] for m in ddalab.metrics()}
         # F's term of metric k is c_k * sign_k * m_k, sign_k = -1 where lower is better.
-        self.factors = [env.coefficients[k] * (-1.0 if better[k] == "lower" else 1.0) / 1000.0
+        self.factors = [coefficients[k] * (-1.0 if better[k] == "lower" else 1.0) / 1000.0
                         for k in self.keys]
-        self.scale = env.game.status_scale()
-        self.k = env.max_outcomes
+        self.scale = status_scale
+        self.k = max_outcomes
         self.dim = len(self.keys) + self.k + 1
+
+    @classmethod
+    def of(cls, env):
+        return cls(env.coefficients, env.game.status_scale(), env.max_outcomes)
 
     def features(self, state, outcomes):
         """phi(state, i) for every outcome i (rows) of `outcomes`, the (action, probability)
@@ -169,6 +173,82 @@ def evaluate(env, policy, theta, games):
     return (learned, learned_metrics), (natural, natural_metrics)
 
 
+class LearnedEnvironmentPlayer:
+    """The learned policy as an environment player of a batch (ddalab.register_environment):
+    it draws from pi with the environment player's own stream, so a batch stays reproducible."""
+
+    def __init__(self, policy, theta):
+        self.policy, self.theta = policy, theta
+
+    def choose(self, state, outcomes, rng, nature):
+        return outcomes[self.policy.act(self.theta, state, outcomes, rng.uniform())][0]
+
+
+def register_learned(weights, player_id="e-learned"):
+    """Registers the policy of `weights` (the JSON this script writes) as `player_id`."""
+    saved = json.loads(pathlib.Path(weights).read_text())
+    game = ddalab.Game(saved["game"]["id"], saved["game"].get("params"))
+    policy = LinearSoftmaxPolicy(saved["coefficients"], game.status_scale(),
+                                 saved["features"]["outcome_one_hot"])
+    theta = np.array(saved["theta"], dtype=float)
+    if theta.shape != (policy.dim,):
+        raise SystemExit(f"{weights}: theta: expected {policy.dim} weights, got {theta.shape}")
+    ddalab.register_environment(
+        player_id, lambda setup: LearnedEnvironmentPlayer(policy, theta),
+        "learned by examples/python/learn_environment.py (linear softmax, CEM)")
+    return saved
+
+
+def fun_of_row(row, coefficients, better):
+    """F of one game from its games-CSV row: sum of c_k * sign_k * m_k."""
+    return sum(c * (-1.0 if better[k] == "lower" else 1.0) * float(row[k])
+               for k, c in coefficients.items())
+
+
+def batch_check(weights, games, out):
+    """The learned player in a batch, in one comparison with e-random and e-hillclimber on
+    paired seeds: mean F per row, the paired difference, the detectability test's rows."""
+    import csv
+    saved = register_learned(weights)
+    experiment = thesis_experiment(BATCH)
+    rows = []
+    for environment in ("e-random", "e-learned", "e-hillclimber"):
+        row = dict(experiment, name=f"ludo-4mn-learned/{environment}",
+                   comparison="ludo-4mn-learned", environment={"id": environment},
+                   iterations=games)
+        rows.append(row)
+    batch = {"format": "ddalab-batch/1", "seed": 2016, "experiments": rows,
+             "description": "ludo-4mn: the learned environment player against e-random and "
+                            "e-hillclimber"}
+    run = getattr(ddalab, "run", None)
+    if run is not None:
+        run(batch, threads=1, out=str(out), progress=False)
+    else:  # before ddalab.run exists (issue 41's integration)
+        ddalab._ddalab._run_batch_for_tests(batch, str(out), 1)
+    better = {m["key"]: m["better"] for m in ddalab.metrics()}
+    fun = {}
+    for row in rows:
+        stem = row["name"].replace("/", "__")
+        with open(pathlib.Path(out) / f"{stem}.games.csv", newline="") as f:
+            fun[row["environment"]["id"]] = np.array(
+                [fun_of_row(r, saved["coefficients"], better) for r in csv.DictReader(f)])
+    print(f"batch: {games} games a row, seed 2016, results in {out}")
+    print("| environment | mean F [95 % interval] | paired difference to e-random |")
+    print("|---|---|---|")
+    for name, values in fun.items():
+        _, lo, hi = paired_interval(values)
+        diff = ("" if name == "e-random" else
+                "%.0f [%.0f, %.0f]" % paired_interval(values - fun["e-random"]))
+        print(f"| {name} | {values.mean():.0f} [{lo:.0f}, {hi:.0f}] | {diff} |")
+    with open(pathlib.Path(out) / "ludo-4mn-learned.detectability.csv", newline="") as f:
+        print("| experiment | seat | outcomes | chi2 | p | detected |")
+        print("|---|---|---|---|---|---|")
+        for r in csv.DictReader(f):
+            print(f"| {r['experiment']} | {r['seat']} | {r['outcomes']} | "
+                  f"{float(r['chi2']):.1f} | {float(r['p']):.3g} | {r['detected']} |")
+    return 0
+
+
 def plot(curve, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -203,13 +283,27 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true",
                         help="benchmark: write nothing; exit 1 when the learned mean F is below "
                              f"{CHECK_LEVEL:.0f} or not above e-random's")
+    parser.add_argument("--in-batch", type=int, metavar="GAMES",
+                        help="no training: play the policy of --weights as a registered "
+                             "environment player in a batch with e-random and e-hillclimber, "
+                             "GAMES games a row, and print F and the detectability test")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("/tmp/ddalab-learned"),
+                        help="with --in-batch: the results folder (must not exist)")
     args = parser.parse_args(argv)
     if args.games < 2:
         parser.error("--games: expected at least 2")
+    if args.in_batch is not None:
+        if args.in_batch < 2:
+            parser.error("--in-batch: expected at least 2 games")
+        if not hasattr(ddalab, "register_environment"):
+            parser.error("--in-batch: this ddalab has no register_environment")
+        if args.out.exists():
+            parser.error(f"--out: {args.out} exists; give a new folder")
+        return batch_check(args.weights, args.in_batch, args.out)
     experiment = thesis_experiment(args.batch)
     env = EnvironmentEnv(experiment["game"]["id"], experiment["players"],
                          experiment["coefficients"], game_params=experiment["game"].get("params"))
-    policy = LinearSoftmaxPolicy(env)
+    policy = LinearSoftmaxPolicy.of(env)
     start, cpu = time.perf_counter(), time.process_time()
     theta, curve = train(env, policy)
     trained, trained_cpu = time.perf_counter() - start, time.process_time() - cpu
