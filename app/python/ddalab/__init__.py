@@ -17,4 +17,5 @@ from ._ddalab import (  # noqa: F401  (the package's public names)
     metrics,
     players,
 )
+from ._ddalab import PlayerError, Rng, register_environment, register_player, sample_outcome  # noqa: F401,E501  (players in Python)
 from . import rl  # noqa: F401,E402  (ddalab.rl.EnvironmentEnv: the Gymnasium environment)
