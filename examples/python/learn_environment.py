@@ -241,11 +241,12 @@ def batch_check(weights, games, out):
                 "%.0f [%.0f, %.0f]" % paired_interval(values - fun["e-random"]))
         print(f"| {name} | {values.mean():.0f} [{lo:.0f}, {hi:.0f}] | {diff} |")
     with open(pathlib.Path(out) / "ludo-4mn-learned.detectability.csv", newline="") as f:
-        print("| experiment | seat | outcomes | chi2 | p | detected |")
-        print("|---|---|---|---|---|---|")
+        print("| experiment | seat | outcomes | chi2 | p | detected | games to detect |")
+        print("|---|---|---|---|---|---|---|")
         for r in csv.DictReader(f):
             print(f"| {r['experiment']} | {r['seat']} | {r['outcomes']} | "
-                  f"{float(r['chi2']):.1f} | {float(r['p']):.3g} | {r['detected']} |")
+                  f"{float(r['chi2']):.1f} | {float(r['p']):.3g} | {r['detected']} | "
+                  f"{r['games_to_detect'] or ''} |")
     return 0
 
 
