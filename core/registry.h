@@ -46,6 +46,10 @@ struct PlayerSetup {
   StopToken stop = {};        // long decisions poll it and throw GameAbandoned when requested
   std::vector<SeatSetup> seats = {};  // environment players only: the seats, in seat order
   Objective objective = {};           // fun-seeking environment players: what they pursue
+  // What `game` is in the catalog: its entry and validated parameters, for players that report
+  // their set-up (Python players); null when the caller has only a bare Game (tools, tests).
+  const GameInfo* gameInfo = nullptr;
+  const Json* gameParams = nullptr;
 };
 
 // A player acts in the roles it has a factory for: regular players decide for a seat, environment

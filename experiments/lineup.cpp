@@ -32,15 +32,24 @@ Lineup buildLineup(const Experiment& e, StopToken stop, const std::vector<bool>&
   for (size_t seat = 0; seat < e.players.size(); ++seat) {
     const PlayerEntry& p = e.players[seat];
     const bool person = seat < people.size() && people[seat];
-    lineup.players.push_back(
-        person ? nullptr : p.info->makeRegular({*e.game, p.level, p.params, e.coefficients, stop}));
+    PlayerSetup setup{*e.game, p.level, p.params, e.coefficients, stop};
+    setup.gameInfo = e.gameInfo;
+    setup.gameParams = &e.gameParams;
+    lineup.players.push_back(person ? nullptr : p.info->makeRegular(setup));
     models.push_back(person ? SeatSetup{} : SeatSetup{p.info, p.level, p.params});
   }
   Objective objective = e.objective;
   objective.estimate = winRateEstimate;
-  lineup.environment =
-      e.environment.info->makeEnvironment({*e.game, 100, e.environment.params, e.coefficients, stop,
-                                           std::move(models), std::move(objective)});
+  PlayerSetup setup{*e.game,
+                    100,
+                    e.environment.params,
+                    e.coefficients,
+                    stop,
+                    std::move(models),
+                    std::move(objective)};
+  setup.gameInfo = e.gameInfo;
+  setup.gameParams = &e.gameParams;
+  lineup.environment = e.environment.info->makeEnvironment(setup);
   return lineup;
 }
 

@@ -11,9 +11,11 @@ namespace ddalab {
 OpponentModel::OpponentModel(OpponentModelKind kind, const PlayerSetup& setup) : kind_(kind) {
   if (kind == OpponentModelKind::Greedy) return;
   for (const SeatSetup& seat : setup.seats) {
+    PlayerSetup model{setup.game, seat.level, seat.params, setup.coefficients, setup.stop};
+    model.gameInfo = setup.gameInfo;
+    model.gameParams = setup.gameParams;
     seats_.push_back(seat.info && seat.info->canAct(PlayerKind::Regular)
-                         ? seat.info->makeRegular({setup.game, seat.level, seat.params,
-                                                   setup.coefficients, setup.stop})
+                         ? seat.info->makeRegular(model)
                          : nullptr);
     levels_.push_back(seat.level);
     ranks_.push_back(seats_.back() && seat.info->ranksActions);

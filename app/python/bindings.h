@@ -9,5 +9,7 @@ namespace ddalab::python {
 void bindCatalog(pybind11::module_& m);
 // Game, State, Bot: stepping a game action by action (OpenSpiel's vocabulary).
 void bindState(pybind11::module_& m);
+// register_player, register_environment, Rng, sample_outcome, PlayerError: players in Python.
+void bindPlayers(pybind11::module_& m);
 
 }  // namespace ddalab::python

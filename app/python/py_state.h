@@ -35,6 +35,10 @@ struct PyState {
   std::array<Rng, kMaxPlayers> players;
 
   PyState(std::shared_ptr<const Game> game, std::string gameId, uint64_t seed);
+  // A copy of `state` and `trace` (what a Python player's choose() sees); its random streams
+  // are its own (seed 0), not the game's.
+  PyState(std::shared_ptr<const Game> game, std::string gameId, const State& state,
+          const MetricsTracker& trace);
   PyState(const PyState& other);
   PyState& operator=(const PyState&) = delete;
 
