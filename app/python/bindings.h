@@ -9,5 +9,7 @@ namespace ddalab::python {
 void bindCatalog(pybind11::module_& m);
 // Game, State, Bot: stepping a game action by action (OpenSpiel's vocabulary).
 void bindState(pybind11::module_& m);
+// _run (ddalab.run's engine) and WriteError: a batch run into a results folder.
+void bindRun(pybind11::module_& m);
 
 }  // namespace ddalab::python

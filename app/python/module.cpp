@@ -13,4 +13,5 @@ PYBIND11_MODULE(_ddalab, m) {
   pybind11::register_exception<ddalab::InputError>(m, "InputError", PyExc_ValueError);
   ddalab::python::bindCatalog(m);
   ddalab::python::bindState(m);
+  ddalab::python::bindRun(m);
 }
