@@ -14,4 +14,5 @@ PYBIND11_MODULE(_ddalab, m) {
   ddalab::python::bindCatalog(m);
   ddalab::python::bindState(m);
   ddalab::python::bindRun(m);
+  ddalab::python::bindPlugins(m);
 }

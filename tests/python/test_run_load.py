@@ -295,3 +295,63 @@ def test_load_reads_a_sweeps_table(quick, tmp_path):
     assert set(results.sweep["@random_prob"].dropna()) == {0.1, 0.5}
     assert str(results.sweep["comparison"].dtype) == "category"
 
+
+def example_plugin(cli, source_dir, tmp_path):
+    """The example plug-in (examples/plugin-dice): the build's own (tests/plugins) when this
+    build has the tests, else compiled here against the source tree's headers (~7 s of CPU)."""
+    built = pathlib.Path(cli).resolve().parents[2] / "tests" / "plugins"
+    if (built / "libddalab_test_plugin_dice.so").is_file():
+        return built / "libddalab_test_plugin_dice.so"
+    dice = source_dir / "examples" / "plugin-dice"
+    plugin = tmp_path / "libdice.so"
+    subprocess.run(["g++", "-std=c++20", "-shared", "-fPIC", "-O0", f"-I{source_dir}",
+                    f'-DDDALAB_SDK_VERSION="{ddalab.__version__}"', '-DDICE_GAME_ID="pig"',
+                    '-DDICE_VERSION="1.0.0"', str(dice / "pig.cpp"), str(dice / "swing.cpp"),
+                    "-o", str(plugin)], check=True)
+    return plugin
+
+
+PLUGIN_CHILD = """
+import json, sys, ddalab
+assert "pig" not in [g["id"] for g in ddalab.games()]
+loaded = ddalab.load_plugin(sys.argv[1])
+again = ddalab.load_plugin(sys.argv[1])
+games = {g["id"]: g for g in ddalab.games()}
+players = [p["id"] for p in ddalab.players()]
+batch = json.loads(open(sys.argv[2]).read())
+for experiment in batch["experiments"]:
+    experiment["iterations"] = 5
+played = ddalab.run(batch, threads=1, out=sys.argv[3], progress=False)
+print(json.dumps({"loaded": loaded["games"], "again": again == loaded,
+                  "played": played.games.groupby("experiment", observed=True).size().tolist(),
+                  "swing": "swing" in played.games.columns,
+                  "origin": games["pig"]["origin"], "players": loaded["players"],
+                  "listed": all(p in players for p in loaded["players"]),
+                  "metrics": [m["key"] for m in ddalab.metrics()]}, default=str))
+"""
+
+
+def test_a_plugin_adds_its_games_and_players_to_the_catalog(cli, source_dir, tmp_path):
+    # In a process of its own: the plug-in's metric would become a column of later results.
+    plugin = example_plugin(cli, source_dir, tmp_path)
+    comparison = source_dir / "examples" / "plugin-dice" / "pig-comparison.json"
+    said = subprocess.run([sys.executable, "-c", PLUGIN_CHILD, str(plugin), str(comparison),
+                           str(tmp_path / "pig")],
+                          capture_output=True, text=True)
+    assert said.returncode == 0, said.stderr
+    got = json.loads(said.stdout)
+    assert got["loaded"] == ["pig"] and got["again"] and got["listed"] and got["players"]
+    assert str(plugin) in got["origin"]
+    assert "swing" in got["metrics"]
+    assert got["played"] == [5, 5] and got["swing"]  # a batch of its game, its metric a column
+
+
+def test_a_plugin_that_cannot_be_loaded_is_refused_naming_it(cli, tmp_path):
+    refusal(lambda: ddalab.load_plugin(tmp_path / "missing.so"), "missing.so")
+    (tmp_path / "text.so").write_text("not a shared library")
+    refusal(lambda: ddalab.load_plugin(tmp_path / "text.so"), "text.so")
+    wrong_abi = (pathlib.Path(cli).resolve().parents[2] / "tests" / "plugins" /
+                 "libddalab_test_plugin_wrong_abi.so")
+    if wrong_abi.is_file():  # built with the tests (tests/plugins)
+        refusal(lambda: ddalab.load_plugin(wrong_abi), wrong_abi.name, "ABI")
+    assert "pig" not in [g["id"] for g in ddalab.games()]

@@ -17,6 +17,6 @@ from ._ddalab import (  # noqa: F401  (the package's public names)
     metrics,
     players,
 )
-from ._ddalab import WriteError  # noqa: F401,E402  (run_bindings)
+from ._ddalab import WriteError, load_plugin  # noqa: F401,E402  (run_bindings, plugin_bindings)
 from .results import Results, load  # noqa: F401,E402
 from .run_batch import run  # noqa: F401,E402
