@@ -3,6 +3,7 @@ and the tables hold the CSVs' values exactly; Ctrl-C stops a run as the CLI's SI
 resume=True completes it; refusals name the file, the JSON path or the folder."""
 import copy
 import csv
+import io
 import json
 import math
 import numbers
@@ -173,6 +174,22 @@ def test_progress_updates_a_jupyter_display(monkeypatch):
     progress(3, 4, 65.0, 3725.0, "ludo-4hc/e-random")
     assert updates == ["[######################........] 3/4  75%  elapsed 1:05  left 1:02:05"
                        "  ludo-4hc/e-random"]
+
+
+def test_progress_is_a_bar_redrawn_in_place_on_a_terminal():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    from ddalab import run_batch as run_module
+    terminal = Terminal()
+    progress = run_module._Progress(terminal)
+    progress(1, 4, 0.5, 1.5, "a")
+    progress(4, 4, 1.0, 0.0, "b")
+    progress.finish()
+    assert terminal.getvalue() == (
+        "\r[#######.......................] 1/4  25%  elapsed 0:00  left 0:02  a\033[K"
+        "\r[##############################] 4/4 100%  elapsed 0:01  left 0:00  b\033[K\n")
 
 
 CHILD = """
