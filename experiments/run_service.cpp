@@ -32,10 +32,11 @@ class ExperimentRun {
 
   // Reads back the checkpoint of an interrupted run; returns how many games it held.
   size_t resume() {
-    const JournalScan scan = readJournalFrom(journalFile_, identity_, next(), [this](JournalEntry&& entry) {
-      add(entry.record);
-      writeGame(gamesCsvRow(entry.record, experiment_.players.size()), entry.trace);
-    });
+    const JournalScan scan =
+        readJournalFrom(journalFile_, identity_, next(), [this](JournalEntry&& entry) {
+          add(entry.record);
+          writeGame(gamesCsvRow(entry.record, experiment_.players.size()), entry.trace);
+        });
     validBytes_ = scan.validBytes;
     return scan.entries;
   }
@@ -175,6 +176,17 @@ void exportExperiment(const fs::path& from, const std::string& name, const fs::p
   fs::create_directories(to);
   for (const char* suffix : {".games.csv", ".summary.csv"})
     copyFile(from / (fileStem(name) + suffix), to);
+}
+
+fs::path defaultResultsFolder(const std::string& name) {
+  return fs::path("ddalab-out") / name;
+}
+
+FolderMode folderMode(bool resume, bool overwrite, const std::string& resumeName,
+                      const std::string& overwriteName) {
+  if (resume && overwrite) throw InputError(resumeName, "cannot be combined with " + overwriteName);
+  if (resume) return FolderMode::Resume;
+  return overwrite ? FolderMode::Overwrite : FolderMode::Fresh;
 }
 
 RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunControl& control) {
