@@ -14,7 +14,6 @@ from scripts/thesis_study_report.py, which prints the same table as markdown.
 import argparse
 import pathlib
 import sys
-import types
 
 import matplotlib
 import pandas as pd
@@ -26,29 +25,16 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 from thesis_study_report import COMPARISONS, EXTRA, ROWS, SHORT, THESIS_SCORE9  # noqa: E402
 
-try:
-    from ddalab import load  # issue 41's results reader
-except ImportError:
-    load = None
-
-
-def read_folder(folder):
-    """A stand-in for ddalab.load(folder) until it is merged (branch py-run; replace this
-    function by it at integration): the per-comparison CSVs the example needs, one DataFrame
-    each, the experiment split into its comparison and algorithm."""
-    def table(suffix):
-        frames = [pd.read_csv(path) for path in sorted(folder.glob(f"*.{suffix}.csv"))]
-        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    return types.SimpleNamespace(ranks=table("ranks"), scores=table("scores"))
+import ddalab  # noqa: E402  (PYTHONPATH=build/python)
 
 
 def ranks_of(folder):
     """The ranks table (score, interval, P(rank k) per experiment) of a results folder."""
-    results = load(folder) if load else read_folder(folder)
-    ranks = getattr(results, "ranks", None)
-    if ranks is None:  # a reader without the ranks files
-        ranks = read_folder(folder).ranks
-    if ranks.empty:
+    try:
+        ranks = ddalab.load(folder).ranks
+    except ddalab.InputError as error:  # not a results folder, or a damaged file: its message
+        sys.exit(str(error))
+    if ranks is None or ranks.empty:
         sys.exit(f"{folder}: no *.ranks.csv (expected a results folder of "
                  "experiments/thesis/all.json)")
     ranks = ranks.copy()

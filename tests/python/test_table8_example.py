@@ -57,7 +57,7 @@ def test_the_table_holds_the_ranks_scores_and_the_figure_is_written(source_dir, 
 
 def test_a_folder_without_results_is_refused(source_dir, tmp_path):
     done = run_example(source_dir, tmp_path)
-    assert done.returncode != 0 and "no *.ranks.csv" in done.stderr
+    assert done.returncode != 0 and "not a results folder" in done.stderr
     done = run_example(source_dir, tmp_path / "missing")
     assert done.returncode != 0 and "not a folder" in done.stderr
 
