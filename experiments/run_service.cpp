@@ -186,6 +186,17 @@ void exportExperiment(const fs::path& from, const std::string& name, const fs::p
     copyFile(from / (fileStem(name) + suffix), to);
 }
 
+fs::path defaultResultsFolder(const std::string& name) {
+  return fs::path("ddalab-out") / name;
+}
+
+FolderMode folderMode(bool resume, bool overwrite, const std::string& resumeName,
+                      const std::string& overwriteName) {
+  if (resume && overwrite) throw InputError(resumeName, "cannot be combined with " + overwriteName);
+  if (resume) return FolderMode::Resume;
+  return overwrite ? FolderMode::Overwrite : FolderMode::Fresh;
+}
+
 RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunControl& control) {
   workerThreads(request.threads);  // refuses a bad thread count before the folder is touched
   OutputFolder folder(request.out, request.batch, request.mode, request.traces, request.inputs);

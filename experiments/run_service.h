@@ -51,6 +51,15 @@ struct RunOutcome {
   bool complete = false;                     // every game of the batch is finished
 };
 
+// Where a run of the batch named `name` (a file's stem) goes when no folder is given:
+// ddalab-out/<name>, relative to the working directory (every front end's default).
+std::filesystem::path defaultResultsFolder(const std::string& name);
+
+// The folder mode a front end's two switches ask for; throws InputError at `resumeName` when
+// both are set (resuming keeps what overwriting would replace).
+FolderMode folderMode(bool resume, bool overwrite, const std::string& resumeName,
+                      const std::string& overwriteName);
+
 // Runs `request` into its folder; `control` stops it (finished games are kept and written).
 // Throws InputError when the folder cannot be used (before anything is computed) and
 // WriteError when a write fails (the run stops; no file under a final name is truncated).

@@ -1135,6 +1135,11 @@ TEST_CASE("a seat's observation hides the other hand, the deck and draws into th
         CHECK(s.hiddenOutcomeString().find("draws a card") != std::string::npos);
         state->outcomes(outcomes);
         gainsTellTheDraw = gainsTellTheDraw || drawChangesGains(s, outcomes);
+        // Two draws into the drawer's hand: the other seat's view is the same (no gain in it).
+        const auto first = state->clone(), last = state->clone();
+        first->apply(outcomes.front().action);
+        last->apply(outcomes.back().action);
+        CHECK(first->observationString(1 - drawer) == last->observationString(1 - drawer));
         state->apply(outcomes[rng.below(static_cast<uint32_t>(outcomes.size()))].action);
       } else {
         state->legalActions(legal);

@@ -56,13 +56,6 @@ struct StopSignalsHandled {
   StopSignalsHandled& operator=(const StopSignalsHandled&) = delete;
 };
 
-FolderMode folderMode(const po::variables_map& vm) {
-  if (vm.count("resume") && vm.count("overwrite"))
-    throw InputError("--resume", "cannot be combined with --overwrite");
-  if (vm.count("resume")) return FolderMode::Resume;
-  return vm.count("overwrite") ? FolderMode::Overwrite : FolderMode::Fresh;
-}
-
 RunRequest makeRequest(const po::variables_map& vm) {
   RunRequest request;
   const std::filesystem::path file = vm["batch"].as<std::string>();
@@ -76,13 +69,14 @@ RunRequest makeRequest(const po::variables_map& vm) {
               std::to_string(request.batch.shard->count);
   }
   request.out = vm.count("out") ? std::filesystem::path(vm["out"].as<std::string>())
-                                : std::filesystem::path("ddalab-out") / folder;
+                                : defaultResultsFolder(folder);
   if (vm.count("trace-detail") && !vm.count("trace"))
     throw InputError("--trace-detail", "needs --trace DIR (where the traces go)");
   if (vm.count("trace"))
     request.traces = TraceOutput{vm["trace"].as<std::string>(), vm.count("trace-detail") > 0};
   request.threads = vm["threads"].as<int>();
-  request.mode = folderMode(vm);
+  request.mode =
+      folderMode(vm.count("resume") > 0, vm.count("overwrite") > 0, "--resume", "--overwrite");
   request.inputs = {file};
   return request;
 }

@@ -14,4 +14,6 @@ PYBIND11_MODULE(_ddalab, m) {
   ddalab::python::bindCatalog(m);
   ddalab::python::bindState(m);
   ddalab::python::bindPlayers(m);
+  ddalab::python::bindRun(m);
+  ddalab::python::bindPlugins(m);
 }

@@ -304,6 +304,15 @@ void bindExperiment(py::module_& m) {
 void bindState(py::module_& m) {
   m.attr("ENVIRONMENT") = kEnvironment;
   m.attr("TERMINAL") = kTerminal;
+  m.def(
+      "game_seed",
+      [](uint64_t batchSeed, uint64_t iteration, uint64_t salt) {
+        return deriveGameSeed(batchSeed, iteration, salt);
+      },
+      py::arg("batch_seed"), py::arg("iteration"), py::arg("salt") = 0,
+      "The seed of game `iteration` of a batch of seed `batch_seed` (an experiment's `salt`, 0 "
+      "unless its file sets one), as the runner derives it: Game.new_initial_state() of it deals "
+      "that game, and an experiment's lineup stepping it plays the games CSV's row.");
   bindGame(m);
   bindStateClass(m);
   bindExperiment(m);

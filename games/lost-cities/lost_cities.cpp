@@ -333,7 +333,8 @@ std::string LostCitiesState::actionToString(Action action) const {
   return text + "pile " + kColourLetters[parts.source - 1];
 }
 
-std::string LostCitiesState::describePlayer(int p, bool handSeen) const {
+std::string LostCitiesState::describePlayer(int p, int viewer) const {
+  const bool handSeen = viewer < 0 || viewer == p;
   std::ostringstream out;
   out << "player " << p << ": ";
   if (handSeen)
@@ -348,7 +349,9 @@ std::string LostCitiesState::describePlayer(int p, bool handSeen) const {
     if (one.size()) out << ' ' << kColourLetters[c] << '[' << cardList(one) << ']';
   }
   out << " | score " << score(p);
-  if (handSeen) out << ", gain " << heuristicUnits(p);  // the gain weighs the hand's cards
+  // The gain weighs the hand's cards and the deck's: the seat knows the unseen cards, not which
+  // of them are in the deck, so its own gain would tell it about the other hand (gainsPublic).
+  if (viewer < 0) out << ", gain " << heuristicUnits(p);
   out << "\n  known to player " << 1 - p << " (taken from piles): " << cardList(known(1 - p))
       << "\n";
   return out.str();
@@ -367,7 +370,7 @@ std::string LostCitiesState::describe(int viewer) const {
   else
     out << "player " << player_ << (drawPending_ ? " draws from the deck" : " on turn");
   out << ", deck " << deckSize_ << (viewer < 0 && hasDeckOrder_ ? " (fixed order)" : "") << "\n";
-  for (int p = 0; p < 2; ++p) out << describePlayer(p, viewer < 0 || viewer == p);
+  for (int p = 0; p < 2; ++p) out << describePlayer(p, viewer);
   out << "piles:";
   for (int c = 0; c < kColours; ++c) {
     out << ' ' << kColourLetters[c] << '[';

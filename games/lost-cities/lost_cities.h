@@ -278,8 +278,9 @@ class LostCitiesState final : public State {
   // Every part is stale (cards were dealt anew).
   void movedAll() { staleParts_ = {kAllColours, kAllColours}; }
   CardSet unseenBy(int player) const;
-  // Player p's line: the hand when `handSeen`, else how many cards it holds.
-  std::string describePlayer(int p, bool handSeen) const;
+  // Player p's lines as seat `viewer` sees them (-1: everything): the hand when seen, else how
+  // many cards it holds; the gain only in the whole state.
+  std::string describePlayer(int p, int viewer) const;
   // The state as seat `viewer` sees it; -1: everything (toString).
   std::string describe(int viewer) const;
 

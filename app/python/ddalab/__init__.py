@@ -17,4 +17,9 @@ from ._ddalab import (  # noqa: F401  (the package's public names)
     metrics,
     players,
 )
+from ._ddalab import game_seed  # noqa: F401,E402  (the runner's seed of a batch's game)
 from ._ddalab import PlayerError, Rng, register_environment, register_player, sample_outcome  # noqa: F401,E501  (players in Python)
+from . import rl  # noqa: F401,E402  (ddalab.rl.EnvironmentEnv: the Gymnasium environment)
+from ._ddalab import WriteError, load_plugin  # noqa: F401,E402  (run_bindings, plugin_bindings)
+from .results import Results, load  # noqa: F401,E402
+from .run_batch import run  # noqa: F401,E402

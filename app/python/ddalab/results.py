@@ -1,0 +1,225 @@
+"""ddalab.load: a results folder (written by ``ddalab run`` or ``ddalab.run``) as pandas tables.
+
+Every number equals the CSV's: floats are parsed with pandas' round-trip precision, counts as
+integers, flags as booleans; names (experiments, comparisons, metrics, players, tests) become
+categoricals in the order the files list them. docs/python.md lists the tables.
+"""
+import json
+import pathlib
+import re
+
+import pandas as pd
+
+from ._ddalab import InputError
+
+__all__ = ["Results", "load"]
+
+# Column kinds; a column of no listed kind holds floats (a metric, a statistic, a score).
+_CATEGORY, _INT, _UINT, _NULLABLE_INT, _BOOL, _TEXT, _AXIS = (
+    "category", "int", "uint", "nullable int", "bool", "text", "axis")
+
+_SEAT_COUNT = re.compile(r"p\d+_(moves|turns|lead_rounds)$")
+_SEAT_CHANCE = re.compile(r"p\d+_chance$")
+
+# Each file kind: the columns its header must start with, and the kind of each known column.
+_GAMES = (["iteration", "seed", "rounds", "winner", "capped"],
+          {"iteration": _INT, "seed": _UINT, "rounds": _INT, "winner": _NULLABLE_INT,
+           "capped": _BOOL})
+_SUMMARY = (["experiment", "comparison", "game", "environment", "players", "games", "planned"],
+            {"experiment": _CATEGORY, "comparison": _CATEGORY, "game": _CATEGORY,
+             "environment": _CATEGORY, "players": _CATEGORY, "games": _INT, "planned": _INT})
+_STATS = (["metric", "mean", "std", "min", "max", "ci95_low", "ci95_high", "n"],
+          {"metric": _CATEGORY, "n": _INT})
+_SCORES = (["experiment"], {"experiment": _CATEGORY})
+_RANKS = (["experiment", "score9"], {"experiment": _CATEGORY, "replicates": _INT})
+_TESTS = (["experiment", "reference", "metric", "pairs", "difference"],
+          {"experiment": _CATEGORY, "reference": _CATEGORY, "metric": _CATEGORY,
+           "pairs": _INT, "test": _CATEGORY, "significant": _BOOL})
+_DETECTABILITY = (["experiment", "seat", "player", "outcomes", "chi2", "df", "p", "detected"],
+                  {"experiment": _CATEGORY, "seat": _INT, "player": _CATEGORY,
+                   "outcomes": _INT, "df": _INT, "detected": _BOOL,
+                   "games_to_detect": _NULLABLE_INT})
+_SWEEP = (["experiment", "comparison"],
+          {"experiment": _CATEGORY, "comparison": _CATEGORY, "games": _INT})
+
+# The per-comparison files: attribute -> file suffix and kind.
+_COMPARISON_FILES = {"scores": (".scores.csv", _SCORES), "ranks": (".ranks.csv", _RANKS),
+                     "tests": (".tests.csv", _TESTS),
+                     "detectability": (".detectability.csv", _DETECTABILITY)}
+
+
+class Results:
+    """The tables of one results folder; a table the folder does not hold is None.
+
+    folder: the folder (pathlib.Path); batch: its batch.json (a dict), None if absent.
+    summary: summary.csv, one row per experiment.
+    games: every experiment's <name>.games.csv, one row per game, an ``experiment`` column first.
+    stats: every experiment's <name>.summary.csv (each metric's mean, std, interval, n), an
+        ``experiment`` column first.
+    scores, ranks, tests, detectability: every comparison's <comparison>.*.csv, a
+        ``comparison`` column first.
+    sweep: sweep.csv (a sweep batch's points: the swept values in the @<axis> columns).
+    """
+
+    def __init__(self, folder, batch, summary, games, stats, scores=None, ranks=None,
+                 tests=None, detectability=None, sweep=None):
+        self.folder = folder
+        self.batch = batch
+        self.summary = summary
+        self.games = games
+        self.stats = stats
+        self.scores = scores
+        self.ranks = ranks
+        self.tests = tests
+        self.detectability = detectability
+        self.sweep = sweep
+
+    def tables(self):
+        """The names of the tables this folder holds."""
+        names = ["summary", "games", "stats", *_COMPARISON_FILES, "sweep"]
+        return [name for name in names if getattr(self, name) is not None]
+
+    def __repr__(self):
+        shapes = ", ".join(f"{name} {getattr(self, name).shape}" for name in self.tables())
+        return f"<ddalab.Results {str(self.folder)!r}: {shapes}>"
+
+
+def load(folder):
+    """The tables of the results folder ``folder`` (str or os.PathLike) as a Results.
+
+    Raises InputError (a ValueError) naming the file when the folder is missing or holds no
+    results (no summary.csv), a file a table needs is missing, a header is not the expected
+    one, or a value is not of its column's type.
+    """
+    folder = pathlib.Path(folder)
+    if not folder.is_dir():
+        raise InputError(f"{folder}: not a folder (expected a results folder of ddalab run)")
+    summary_file = folder / "summary.csv"
+    if not summary_file.is_file():
+        raise InputError(f"{folder}: not a results folder (no summary.csv)")
+    summary = _read(summary_file, _SUMMARY)
+    experiments = list(summary["experiment"].cat.categories)
+    comparisons = [c for c in summary["comparison"].cat.categories if c != ""]
+    games = _concat([_read(_experiment_file(folder, name, ".games.csv"), _GAMES)
+                     for name in experiments], "experiment", experiments, _GAMES)
+    stats = _concat([_read(_experiment_file(folder, name, ".summary.csv"), _STATS)
+                     for name in experiments], "experiment", experiments, _STATS)
+    tables = {}
+    for attribute, (suffix, kind) in _COMPARISON_FILES.items():
+        files = [folder / (_file_stem(c) + suffix) for c in comparisons]
+        present = [(c, f) for c, f in zip(comparisons, files) if f.is_file()]
+        if present:
+            tables[attribute] = _concat([_read(f, kind) for _, f in present], "comparison",
+                                        [c for c, _ in present], kind)
+    sweep_file = folder / "sweep.csv"
+    sweep = _read(sweep_file, _SWEEP) if sweep_file.is_file() else None
+    return Results(folder, _batch(folder / "batch.json"), summary, games, stats, sweep=sweep,
+                   **tables)
+
+
+def _file_stem(name):
+    """The file stem of an experiment or comparison name (results/experiment_result.cpp)."""
+    return name.replace("/", "__")
+
+
+def _experiment_file(folder, name, suffix):
+    path = folder / (_file_stem(name) + suffix)
+    if not path.is_file():
+        raise InputError(f"{path}: missing (summary.csv lists the experiment {name!r})")
+    return path
+
+
+def _batch(path):
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InputError(f"{path}: not a batch.json ({error})") from None
+
+
+def _concat(frames, key, names, kind):
+    """The frames one under the other, the column `key` (a categorical of `names`) first."""
+    if not frames:
+        return None
+    for frame, name in zip(frames, names):
+        frame.insert(0, key, name)
+    table = pd.concat(frames, ignore_index=True)
+    table[key] = pd.Categorical(table[key], categories=names)
+    for column in table.columns:
+        column_kind = _kind_of(column, kind[1])
+        if column_kind == _CATEGORY and str(table[column].dtype) != "category":
+            # the files listed different names: the categories of all, in order of appearance
+            order = list(dict.fromkeys(table[column].dropna()))
+            table[column] = pd.Categorical(table[column], categories=order)
+        elif column_kind in (_INT, _NULLABLE_INT) and table[column].isna().any():
+            # a column only some files have (seats of games with fewer players) stays integer,
+            # with <NA> in the gaps
+            table[column] = table[column].astype("Int64")
+    return table
+
+
+def _kind_of(column, kinds):
+    if column in kinds:
+        return kinds[column]
+    if _SEAT_COUNT.match(column):
+        return _INT
+    if _SEAT_CHANCE.match(column):
+        return _TEXT
+    if column.startswith("@"):
+        return _AXIS
+    return None
+
+
+def _read(path, kind):
+    """The CSV at `path` as a DataFrame typed by `kind` (its leading columns and column kinds)."""
+    leading, kinds = kind
+    try:
+        with open(path, encoding="utf-8", newline="") as file:
+            header = file.readline().rstrip("\r\n").split(",")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{path}: cannot read it ({error})") from None
+    if header[:len(leading)] != leading or len(set(header)) != len(header):
+        raise InputError(f"{path}: unexpected header; expected its columns to start with "
+                         f"{','.join(leading)} (each column once), got {','.join(header[:12])}")
+    floats = [c for c in header if _kind_of(c, kinds) is None]
+    try:
+        frame = pd.read_csv(path, dtype={c: (float if c in floats else str) for c in header},
+                            keep_default_na=False, na_values={c: [""] for c in floats},
+                            float_precision="round_trip", encoding="utf-8")
+    except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as error:
+        raise InputError(f"{path}: not a CSV of the expected columns ({error})") from None
+    for column in header:
+        column_kind = _kind_of(column, kinds)
+        if column_kind is not None:
+            frame[column] = _typed(frame[column], column_kind, path, column)
+    return frame
+
+
+def _typed(values, kind, path, column):
+    """`values` (the column's text) as `kind`; InputError naming the file and column if not."""
+    try:
+        if kind == _CATEGORY:
+            return pd.Categorical(values, categories=list(dict.fromkeys(values)))
+        if kind == _TEXT:
+            return values
+        if kind == _BOOL:
+            return values.map({"0": False, "1": True}.__getitem__).astype(bool)
+        if kind == _INT:
+            return pd.Series([int(v) for v in values], dtype="int64", index=values.index)
+        if kind == _UINT:
+            return pd.Series([int(v) for v in values], dtype="uint64", index=values.index)
+        if kind == _NULLABLE_INT:
+            return pd.array([int(v) if v != "" else pd.NA for v in values], dtype="Int64")
+        return _axis(values)
+    except (ValueError, KeyError, OverflowError, TypeError) as error:
+        raise InputError(f"{path}: column {column}: expected {kind} values ({error})") from None
+
+
+def _axis(values):
+    """A swept value: numbers where every point has one (gaps NaN), else a categorical."""
+    try:
+        return pd.Series([float(v) if v != "" else float("nan") for v in values],
+                         index=values.index)
+    except ValueError:
+        return pd.Categorical(values, categories=list(dict.fromkeys(values)))
