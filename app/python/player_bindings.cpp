@@ -8,7 +8,7 @@
 // The GIL rule: the batch's worker threads call Python players as they call any other; each call
 // into Python holds the GIL (Gil: py::gil_scoped_acquire) and nothing else, so Python players of
 // different games take turns while the C++ parts of the games run in parallel. The caller of a
-// run must release the GIL for the run's length (the run bindings do).
+// run must release the GIL for the run's length (ddalab.run does: run_bindings.cpp).
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -19,7 +19,6 @@
 #include "app/python/json_convert.h"
 #include "app/python/py_state.h"
 #include "core/catalog.h"
-#include "experiments/run_service.h"
 #include "players/registry.h"
 #include "players/simulation.h"
 
@@ -411,27 +410,6 @@ void registerPythonPlayer(PlayerKind kind, const std::string& id, const py::obje
   factory.inc_ref();  // kept for the process's life (Registration)
 }
 
-// Internal: the tests' way to run a batch until the run bindings exist (issue 41 item 2).
-py::dict runBatchForTests(const py::object& batch, const std::string& out, int threads,
-                          bool resume) {
-  RunRequest request;
-  request.batch = py::isinstance<py::dict>(batch) ? parseBatch(fromPython(batch, "batch"), "batch")
-                                                  : loadBatch(py::str(batch).cast<std::string>());
-  request.out = out;
-  request.threads = threads;
-  request.mode = resume ? FolderMode::Resume : FolderMode::Fresh;
-  RunControl control;
-  RunOutcome outcome;
-  {
-    py::gil_scoped_release release;  // the workers' Python players take the GIL in turn
-    outcome = runToFolder(request, RunEvents{}, control);
-  }
-  py::dict counts;
-  counts["games_played"] = outcome.gamesPlayed;
-  counts["games_resumed"] = outcome.gamesResumed;
-  return counts;
-}
-
 // ddalab.<name>(id, factory, description="", params=None) registering players of `kind`.
 void defRegister(py::module_& m, const char* name, PlayerKind kind, const char* doc) {
   m.def(
@@ -479,11 +457,6 @@ void bindPlayers(py::module_& m) {
               "Registers an environment player: factory(setup) returns an object whose "
               "choose(state, outcomes, rng, nature) returns the action of one of `outcomes` "
               "(docs/python.md).");
-  m.def("_run_batch_for_tests", &runBatchForTests, py::arg("batch"), py::arg("out"),
-        py::arg("threads") = 1, py::arg("resume") = false,
-        "INTERNAL, for the tests until ddalab.run exists: runs `batch` (a file or a dict) into "
-        "the folder `out` (fresh, or resumed) with the GIL released; {games_played, "
-        "games_resumed}.");
 }
 
 }  // namespace ddalab::python

@@ -48,10 +48,7 @@ class PyNatural:
 
 
 def run(batch, out, threads):
-    if hasattr(ddalab, "run"):
-        ddalab.run(batch, out=str(out), threads=threads, progress=False)
-    else:
-        ddalab._ddalab._run_batch_for_tests(batch, str(out), threads)
+    ddalab.run(batch, out=str(out), threads=threads, progress=False)
 
 
 def best_time(batch, threads, repeats):

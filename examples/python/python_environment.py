@@ -86,11 +86,8 @@ def comparison_batch(games):
 
 
 def run(batch, out):
-    """ddalab.run where the module has it; else the tests' internal runner."""
-    if hasattr(ddalab, "run"):
-        ddalab.run(batch, out=str(out), threads=0, progress=False)
-    else:
-        ddalab._ddalab._run_batch_for_tests(batch, str(out), 0)
+    """The batch run into `out` (every core); its tables (ddalab.load)."""
+    return ddalab.run(batch, out=str(out), threads=0, progress=False)
 
 
 def main():
@@ -99,15 +96,12 @@ def main():
     if out.exists():
         sys.exit(f"{out} exists: give a new folder")
     register()
-    run(comparison_batch(games), out)
-    scores = out / "ludo-4mn.scores.csv"
-    detectability = out / "ludo-4mn.detectability.csv"
+    results = run(comparison_batch(games), out)
     pd.set_option("display.width", 200)
-    print(f"{out}/{scores.name} (the comparison: each metric's mean, the scores):")
-    table = pd.read_csv(scores)
-    print(table[[c for c in SCORE_COLUMNS if c in table]].to_string(index=False))
-    print(f"\n{out}/{detectability.name} (is the DDA visible in the dice a seat is dealt?):")
-    table = pd.read_csv(detectability)
+    print(f"{out}/ludo-4mn.scores.csv (the comparison: each metric's mean, the scores):")
+    print(results.scores[[c for c in SCORE_COLUMNS if c in results.scores]].to_string(index=False))
+    print(f"\n{out}/ludo-4mn.detectability.csv (is the DDA visible in the dice a seat is dealt?):")
+    table = results.detectability
     print(table[[c for c in DETECT_COLUMNS if c in table]].to_string(index=False))
 
 if __name__ == "__main__":

@@ -50,8 +50,8 @@ def ludo_experiment(environment="e-random", seat="random", iterations=24, name="
 def run_games_csv(tmp_path, experiments, threads=1, tag="run"):
     """The games CSV of experiment "x" of a batch of `experiments`, run into a fresh folder."""
     out = tmp_path / f"{tag}-{next(_ids)}"
-    _ddalab._run_batch_for_tests({"format": "ddalab-batch/1", "seed": 7,
-                                   "experiments": experiments}, str(out), threads)
+    ddalab.run({"format": "ddalab-batch/1", "seed": 7, "experiments": experiments},
+               threads=threads, out=out, progress=False)
     return (out / "x.games.csv").read_bytes()
 
 
@@ -203,8 +203,8 @@ def test_an_illegal_action_names_the_player_and_the_action_and_stops_the_run(tmp
     cheating = ludo_experiment(player, iterations=5, name="cheating")
     out = tmp_path / "stopped"
     with pytest.raises(ddalab.PlayerError, match=f"'{player}'.*977"):
-        _ddalab._run_batch_for_tests({"format": "ddalab-batch/1", "seed": 7,
-                                       "experiments": [before, cheating]}, str(out), 2)
+        ddalab.run({"format": "ddalab-batch/1", "seed": 7, "experiments": [before, cheating]},
+                   threads=2, out=out, progress=False)
     assert (out / "x.games.csv").read_bytes().count(b"\n") == 6
 
 
@@ -239,7 +239,7 @@ def test_a_failing_game_keeps_the_finished_ones_and_the_run_resumes(tmp_path, th
                              ludo_experiment(player, iterations=12)]}
     out = tmp_path / "flaky"
     with pytest.raises(ddalab.PlayerError, match="flaky"):
-        _ddalab._run_batch_for_tests(batch, str(out), threads)
+        ddalab.run(batch, threads=threads, out=out, progress=False)
     kept = (out / "x.games.csv").read_bytes()
     expected = run_games_csv(tmp_path, [ludo_experiment(iterations=12)])
     assert (out / "before.games.csv").read_bytes().count(b"\n") == 5
@@ -247,7 +247,8 @@ def test_a_failing_game_keeps_the_finished_ones_and_the_run_resumes(tmp_path, th
         assert kept.count(b"\n") == 6
     assert set(kept.splitlines()) < set(expected.splitlines())  # (a stop's held-back games too)
     broken["game"] = None
-    counts = _ddalab._run_batch_for_tests(batch, str(out), threads, resume=True)
+    # the engine of ddalab.run, for the counts (threads, out, resume, overwrite, on_progress)
+    counts = _ddalab._run(batch, threads, str(out), True, False, None)
     assert counts["games_resumed"] == 4 + kept.count(b"\n") - 1 - held_back(kept, expected)
     assert counts["games_played"] == 12 - counts["games_resumed"] + 4
     assert (out / "x.games.csv").read_bytes() == expected
@@ -339,14 +340,10 @@ def test_the_python_environment_example_plays_its_comparison(tmp_path, source_di
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
     example.register()
-    example.run(example.comparison_batch(3), tmp_path / "out")
-    import pandas as pd
-
-    scores = pd.read_csv(tmp_path / "out" / "ludo-4mn.scores.csv")
-    assert list(scores["experiment"]) == [
+    results = example.run(example.comparison_batch(3), tmp_path / "out")
+    assert list(results.scores["experiment"]) == [
         "ludo-4mn/e-random", "ludo-4mn/e-closest", "ludo-4mn/e-hillclimber"]
-    games = pd.read_csv(tmp_path / "out" / "ludo-4mn__e-closest.games.csv")
-    assert len(games) == 3
+    assert list(results.summary["games"]) == [3, 3, 3]
 
 
 def test_a_python_seat_is_an_environment_players_model_of_that_seat(tmp_path):
