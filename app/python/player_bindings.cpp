@@ -12,6 +12,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <stdexcept>
 
@@ -379,6 +380,16 @@ void registerPythonPlayer(PlayerKind kind, const std::string& id, const py::obje
   const std::string call =
       std::string(kind == PlayerKind::Regular ? "register_player" : "register_environment") + "('" +
       textExcerpt(id) + "')";
+  // Ids land in file names, CSV cells and "id:level;id:level" lists: the characters built-in
+  // ids use, nothing that would need quoting anywhere.
+  constexpr size_t kMaxIdLength = 64;
+  const bool plain = std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+  if (!plain || id.size() > kMaxIdLength)
+    throw InputError(call + ".id", "expected letters, digits, '-', '_' or '.' (at most " +
+                                       std::to_string(kMaxIdLength) + "), got '" + textExcerpt(id) +
+                                       "'");
   if (!PyCallable_Check(factory.ptr()))
     throw py::type_error(call +
                          ": expected a callable factory (a class or a function taking the "

@@ -158,6 +158,11 @@ def test_a_taken_id_and_a_factory_that_is_not_callable_are_refused():
     ddalab.register_player(player, PyRandom)
     with pytest.raises(ddalab.InputError, match="taken by the player from python"):
         ddalab.register_environment(player, PyNatural)
+    for bad in ["a\x01b", "two words", "x:50", "a;b", "a,b", "x" * 65, "é"]:
+        with pytest.raises(ddalab.InputError, match=r"\.id: expected letters, digits"):
+            ddalab.register_player(bad, PyRandom)
+    with pytest.raises(ddalab.InputError, match="without an id"):
+        ddalab.register_player("", PyRandom)
     with pytest.raises(TypeError, match="callable factory"):
         ddalab.register_player(fresh_id("py-object"), PyRandom(None))
     player = fresh_id("py-no-choose")
