@@ -220,11 +220,7 @@ def batch_check(weights, games, out):
     batch = {"format": "ddalab-batch/1", "seed": 2016, "experiments": rows,
              "description": "ludo-4mn: the learned environment player against e-random and "
                             "e-hillclimber"}
-    run = getattr(ddalab, "run", None)
-    if run is not None:
-        run(batch, threads=1, out=str(out), progress=False)
-    else:  # before ddalab.run exists (issue 41's integration)
-        ddalab._ddalab._run_batch_for_tests(batch, str(out), 1)
+    ddalab.run(batch, threads=1, out=str(out), progress=False)
     better = {m["key"]: m["better"] for m in ddalab.metrics()}
     fun = {}
     for row in rows:
