@@ -172,6 +172,35 @@ def test_invalid_actions_are_refused_and_change_nothing():
     env.step(np.int64(valid - 1))  # numpy integers are actions
 
 
+def test_invalid_actions_drawn_naturally_when_asked():
+    """invalid_action="natural": an action outside the mask (but inside the action space) plays
+    the natural draw, e-random's, and says so; the episode is the runner's e-random game."""
+    env = lost_cities_env(invalid_action="natural")
+    reference = lost_cities_env()
+    _, info = env.reset(seed=8)
+    reference.reset(seed=8)
+    steps = invalid_steps = 0
+    done = False
+    while not done:
+        valid = int(info["action_mask"].sum())
+        action = env.max_outcomes - 1 if steps % 2 and valid < env.max_outcomes else valid - 1
+        expected = reference.natural_action() if action >= valid else action
+        _, _, terminated, truncated, info = env.step(action)
+        assert info["invalid_action"] == (action >= valid)
+        reference.step(expected)
+        assert env.state.to_string() == reference.state.to_string()
+        invalid_steps += info["invalid_action"]
+        steps += 1
+        done = terminated or truncated
+    assert invalid_steps > 0 and steps > invalid_steps
+    with pytest.raises(ValueError):  # outside the action space it is still refused
+        env2 = lost_cities_env(invalid_action="natural")
+        env2.reset(seed=8)
+        env2.step(env2.max_outcomes)
+    with pytest.raises(ValueError, match="invalid_action"):
+        lost_cities_env(invalid_action="skip")
+
+
 def test_hostile_arguments():
     with pytest.raises(ddalab.InputError):
         EnvironmentEnv("no-such-game", ["random"], {"tension": 1})
@@ -295,6 +324,9 @@ def test_gymnasium_check_env():
         "test_signatures_and_spaces and the others check the same contract without it")
     from gymnasium.utils.env_checker import check_env
     check_env(ludo_env(seed=0), skip_render_check=True)
+    # Lost Cities' nodes have fewer outcomes than the action space: check_env samples without
+    # the mask, so the natural draw stands in for an action outside it.
+    check_env(lost_cities_env(seed=0, invalid_action="natural"), skip_render_check=True)
 
 
 def resident_kib():

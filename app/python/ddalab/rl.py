@@ -142,11 +142,16 @@ class EnvironmentEnv(_Base):
     weights ({metric key: weight}), `game_params` the game's parameters, `max_rounds` an episode
     cut (truncated = True once the game has completed that many rounds at an agent decision;
     None: the game's own end only), `seed` the seed of the games dealt by ``reset()`` without a
-    seed, `max_outcomes` K (default: the game's bound from its rules, ``default_max_outcomes``).
+    seed, `max_outcomes` K (default: the game's bound from its rules, ``default_max_outcomes``),
+    `invalid_action` what an action outside the mask does: "raise" (ValueError, the default) or
+    "natural" (the outcome is drawn by its natural probability, as e-random draws it, and
+    ``info["invalid_action"]`` is True): agents and checkers that sample the whole action space
+    without the mask (gymnasium's ``check_env``) then work in games whose nodes have fewer than K
+    outcomes.
 
     Action i = the i-th outcome of the current environment node in the game's order
     (``State.chance_outcomes()``); ``info["action_mask"]`` marks the valid ones; an invalid action
-    raises ValueError. Reward = the change of F (``State.fun(coefficients)``) since the previous
+    raises ValueError (or is drawn naturally: `invalid_action`). Reward = the change of F (``State.fun(coefficients)``) since the previous
     agent decision, F before the first being 0: an episode's return is the game's F at its end.
     Observation = ``State.features()`` followed by the K natural probabilities of the outcomes
     (0 where no outcome), as float32.
@@ -155,7 +160,7 @@ class EnvironmentEnv(_Base):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, game, players, coefficients, game_params=None, max_rounds=None,
-                 seed=None, max_outcomes=None, render_mode=None):
+                 seed=None, max_outcomes=None, render_mode=None, invalid_action="raise"):
         if isinstance(game, _ddalab.Game):
             if game_params is not None:
                 raise ValueError("game_params: give them in the ddalab.Game or here, not both")
@@ -163,6 +168,10 @@ class EnvironmentEnv(_Base):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode: expected None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
+        if invalid_action not in ("raise", "natural"):
+            raise ValueError("invalid_action: expected 'raise' or 'natural', "
+                             f"got {invalid_action!r}")
+        self.invalid_action = invalid_action
         if isinstance(players, (str, dict)) or not hasattr(players, "__iter__"):
             raise ValueError(f"players: expected a list of player ids or objects, got {players!r}")
         self.experiment = _ddalab.Experiment({
@@ -226,7 +235,7 @@ class EnvironmentEnv(_Base):
             raise RuntimeError("step() before reset()")
         if self.state.is_terminal() or self._truncated():
             raise RuntimeError("step() after the episode ended: call reset()")
-        index = self._checked_action(action)
+        index, invalid = self._checked_action(action)
         self.state.apply(self._outcomes[index][0])
         self._advance()
         fun = self.state.fun(self.coefficients)
@@ -234,7 +243,9 @@ class EnvironmentEnv(_Base):
         self._fun = fun
         terminated = self.state.is_terminal()
         truncated = not terminated and self._truncated()
-        return self._observation(), float(reward), terminated, truncated, self._info(fun)
+        info = self._info(fun)
+        info["invalid_action"] = invalid
+        return self._observation(), float(reward), terminated, truncated, info
 
     def render(self):
         """The state as text ('ansi'); None without a render mode."""
@@ -287,10 +298,12 @@ class EnvironmentEnv(_Base):
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
             raise ValueError(f"step({action!r}): expected an integer action")
         if not 0 <= action < len(self._outcomes):
+            if self.invalid_action == "natural" and 0 <= action < self.max_outcomes:
+                return self.natural_action(), True
             raise ValueError(f"step({action}): this node has {len(self._outcomes)} outcomes "
                              f"(valid actions 0..{len(self._outcomes) - 1}; see "
                              "info['action_mask'])")
-        return int(action)
+        return int(action), False
 
     def _observation(self):
         features = self.state.features()
