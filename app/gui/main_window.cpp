@@ -314,20 +314,24 @@ StudyRun* MainWindow::study() const {
 void MainWindow::runStudy(StudySession session) {
   delete study_;  // one session at a time
   enterGameMode();
+  statusBar()->clearMessage();  // the researcher's last message is not the participant's
   study_ = new StudyRun(playMode_, std::move(session), this);
   connect(study_, &StudyRun::message, this,
           [this](const QString& text) { statusBar()->showMessage(text, 6000); });
   connect(study_, &StudyRun::failed, this,
           [this](const QString& why) { QMessageBox::critical(this, "Study session", why); });
+  // Over, the window stays the participant's until the researcher ends the session (endKeys).
   connect(study_, &StudyRun::completed, this, [this] {
-    lockForStudy(false);  // the researcher's again; the board still says thank you
     statusBar()->showMessage("The study session is complete: every game is kept with its answers");
   });
   connect(study_, &StudyRun::ended, this, [this] {
-    lockForStudy(false);
     statusBar()->showMessage("The study session has ended: " +
                              QString::fromStdString(study_->session().dropoutReason()) +
                              " (recorded)");
+  });
+  connect(study_, &StudyRun::endRequested, this, [this] {
+    if (leaveStudy("Ending the session"))
+      statusBar()->showMessage("The study session is ended: the window is the researcher's");
   });
   lockForStudy(true);
   study_->next();

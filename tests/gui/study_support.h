@@ -200,6 +200,14 @@ inline void verifyNothingRevealsTheCondition(const StudyProtocol& protocol,
                qPrintable("\"" + secret + "\" shown in: " + text));
 }
 
+// The researcher ends the study session with the keys no participant presses
+// (StudyRun::endKeys): the window is theirs again.
+inline void endAsTheResearcher(MainWindow& window) {
+  QTest::keySequence(&window, StudyRun::endKeys());
+  QTRY_VERIFY(!window.study());
+  QVERIFY(!window.lockedForStudy());
+}
+
 // Every action and shortcut of the window is hidden or disabled; each action's keys, pressed,
 // open nothing and leave the study where it is.
 inline void verifyNothingButTheGameAnswers(MainWindow& window) {

@@ -615,6 +615,36 @@ class GameModeTest : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(mode.round(), rounds, 60'000);
   }
 
+  // A replay at 1024 x 700 keeps the window's width at every round: the last one's status ("game
+  // over … ranking by gain …") wraps instead of widening the window (984 grew to 1,576 px and the
+  // live panel went off the screen).
+  void replayKeepsTheWindowsWidth() {
+    QTemporaryDir dir;
+    QProcess cli;
+    cli.start(kCli, {"run", QString(DDALAB_SOURCE_DIR) + "/experiments/quick.json", "--out",
+                     dir.filePath("out"), "--trace", dir.filePath("trace"), "--trace-detail", "-n",
+                     "1", "--quiet"});
+    QVERIFY(cli.waitForFinished(60'000));
+    QCOMPARE(cli.exitCode(), 0);
+    MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openTrace(dir.filePath("trace/ludo-4hc__e-hillclimber.trace.jsonl"), 0, true));
+    PlayMode& mode = *window.playMode();
+    QVERIFY(mode.replaying());
+    mode.showRound(1'000'000);  // the last round
+    auto* status = mode.findChild<QLabel*>("replayRound");
+    QVERIFY(status && status->text().contains("game over"));
+    QVERIFY2(window.minimumSizeHint().width() <= 1024,
+             qPrintable(QString::number(window.minimumSizeHint().width())));
+    QCOMPARE(window.width(), 1024);
+    QVERIFY(mode.panel()->geometry().right() <= mode.width());
+    QVERIFY(status->geometry().right() <= mode.width());
+    if (const QByteArray shots = qgetenv("DDALAB_SCREENSHOTS"); !shots.isEmpty())
+      window.grab().save(QString::fromUtf8(shots) + "/gui-b-replay-last-round.png");
+  }
+
   void replayReproducesTheRecordedGame() {
     QTemporaryDir dir;
     QProcess cli;

@@ -139,7 +139,8 @@ class StudyTest : public QObject {
     std::set<uint64_t> studySeeds;
     for (const PlannedGame& game : run.session().plan()) studySeeds.insert(game.seed);
     // The researcher's again: New game is a default game of a new seed at their pace.
-    QVERIFY(!window.lockedForStudy());
+    QVERIFY(window.lockedForStudy());  // until the researcher ends it
+    endAsTheResearcher(window);
     QVERIFY(window.menuBar()->isVisible());
     QAction* newGame = nullptr;
     for (QAction* a : window.findChildren<QAction*>())

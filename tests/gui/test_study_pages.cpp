@@ -3,6 +3,7 @@
 // pause left out), the questionnaire's timing, and the pages around the games (consent,
 // demographics, instructions, debrief) clicked through, declined, escaped and double-clicked.
 // With DDALAB_SCREENSHOTS=DIR the tests also save the pictures of the pages.
+#include <QAccessible>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QPushButton>
@@ -11,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <chrono>
 #include <fstream>
 #include <span>
@@ -169,6 +171,92 @@ Json readJson(const fs::path& file) {
   return Json::parse(std::ifstream(file));
 }
 
+// A protocol text that rich text would draw as something else: a coloured word, a link, a local
+// picture, an entity and an '&' that a button would take for a mnemonic.
+QString markup(const QString& where) {
+  return where + R"( <font color="red">red</font> <a href="https://example.org">link</a> )" +
+         R"(<img src="/etc/hosts"> &amp; R&D)";
+}
+
+// The short study with HTML in every text a participant reads: the consent and its buttons, the
+// demographics' questions and options (buttons and a list), the instructions, the debrief, the
+// items of its questionnaire with their ends, and an instrument's labels of every point.
+StudyProtocol protocolWithMarkup() {
+  Json document = protocolWithPages().document;
+  const auto m = [](const char* where) { return markup(where).toStdString(); };
+  document["consent"] = {{"text", m("consent")}, {"agree", m("agree")}, {"decline", m("decline")}};
+  document["demographics"] = Json::array(
+      {{{"key", "listed"},
+        {"text", m("list question")},
+        {"options", {m("l0"), m("l1"), m("l2"), m("l3"), m("l4"), m("l5"), m("l6")}}},
+       {{"key", "buttons"}, {"text", m("button question")}, {"options", {m("b0"), m("b1")}}}});
+  document["instructions"] = m("instructions");
+  document["debrief"] = m("debrief");
+  document["questionnaire"] = {
+      {"items",
+       {{{"key", "own"}, {"text", m("item")}, {"low", m("low")}, {"high", m("high")}},
+        {{"key", "moved"}, {"text", m("slider")}, {"scale", "slider100"},
+         {"low", m("none")}, {"high", m("all")}}}},
+      {"comment", true}};
+  document["instruments"] = Json::array({{{"format", "ddalab-instrument/1"},
+                                          {"id", "marked"},
+                                          {"name", "marked"},
+                                          {"source",
+                                           {{"authors", "a"},
+                                            {"year", 2026},
+                                            {"title", "t"},
+                                            {"publisher", "p"}}},
+                                          {"licence", {{"texts_included", true}, {"note", "n"}}},
+                                          {"scale", "likert5"},
+                                          {"from", 1},
+                                          {"anchors", {m("p1"), m("p2"), m("p3"), m("p4"), m("p5")}},
+                                          {"items", {{{"key", "pointed"}, {"text", m("pointed")}}}},
+                                          {"reverse_scored", Json::array()},
+                                          {"subscales", Json::array()}}});
+  return parseStudyProtocol(document, "markup.json");
+}
+
+// What `page` shows, as a person reads it: every label is plain text (never rich text), and each
+// of `texts` is shown literally by a label, a button (its '&' not a mnemonic), a list entry or a
+// text browser.
+void verifyShownLiterally(QWidget& page, const QStringList& texts) {
+  QStringList shown;
+  for (const QLabel* label : page.findChildren<QLabel*>()) {
+    QVERIFY2(label->textFormat() == Qt::PlainText, qPrintable("rich text: " + label->text()));
+    shown << label->text();
+  }
+  for (QAbstractButton* b : page.findChildren<QAbstractButton*>())
+    shown << QAccessible::queryAccessibleInterface(b)->text(QAccessible::Name);
+  for (const QComboBox* list : page.findChildren<QComboBox*>())
+    for (int i = 0; i < list->count(); ++i) shown << list->itemText(i);
+  for (const QTextBrowser* browser : page.findChildren<QTextBrowser*>()) {
+    shown << browser->toPlainText();
+    QVERIFY2(!browser->document()->toHtml().contains("<img"), "a picture in the text");
+  }
+  for (const QString& text : texts)
+    QVERIFY2(shown.contains(text), qPrintable("not shown as written: " + text + "\nshown: " +
+                                              shown.join(" | ")));
+}
+
+// The markup of `wheres` (markup("l0"), markup("l1"), ...).
+QStringList markups(std::initializer_list<const char*> wheres) {
+  QStringList texts;
+  for (const char* where : wheres) texts << markup(where);
+  return texts;
+}
+
+// The board and the live panel show nothing of a game: no board, no players, metrics, F or
+// environment decision — only the heading.
+void verifyBlankBoard(PlayMode& mode) {
+  QVERIFY(mode.blank());
+  QVERIFY(!mode.view() || !mode.view()->isVisible());
+  for (const QTableWidget* t : mode.panel()->findChildren<QTableWidget*>())
+    QVERIFY2(t->rowCount() == 0, qPrintable(QString("%1 rows").arg(t->rowCount())));
+  for (const QString& text : visibleTexts())
+    for (const char* told : {"drawn naturally", "steered", "F (", "fun score"})
+      QVERIFY2(!text.contains(told), qPrintable("shown: " + text));
+}
+
 }  // namespace
 
 class StudyPagesTest : public QObject {
@@ -258,7 +346,8 @@ class StudyPagesTest : public QObject {
     QTRY_VERIFY(completed);
     QCOMPARE(run.session().step(), SessionStep::Complete);
     QCOMPARE(mode.panel()->headingText(), QString("The session is complete — thank you"));
-    QVERIFY(!window.lockedForStudy());
+    QVERIFY(window.lockedForStudy());  // until the researcher ends it
+    endAsTheResearcher(window);
 
     // What the folder keeps, read back by the library.
     const StudySession kept = StudySession::read(folderOf(dir, "P01"));
@@ -288,6 +377,118 @@ class StudyPagesTest : public QObject {
     }
   }
 
+  // Every text of a protocol is shown as written (Qt::PlainText): HTML in the consent, its
+  // buttons, the demographics, the instructions, the debrief, the items, their ends and an
+  // instrument's point labels is neither drawn nor followed (no link, no local picture loaded).
+  void protocolTextsAreShownAsPlainText() {
+    QTemporaryDir dir;
+    const StudyProtocol protocol = protocolWithMarkup();
+    MainWindow window;
+    StudyRun& run = openSession(window, folderOf(dir, "P01"), protocol);
+    auto* consent = waitForPage<ConsentPage>(run);
+    QVERIFY(consent);
+    verifyShownLiterally(*consent, markups({"consent", "agree", "decline"}));
+    if (QTest::currentTestFailed()) return;
+    screenshot(*consent, "gui-b-plain-consent.png");
+    QTest::mouseClick(consent->agreeButton(), Qt::LeftButton);
+    auto* demographics = waitForPage<DemographicsPage>(run);
+    QVERIFY(demographics);
+    verifyShownLiterally(*demographics, markups({"list question", "button question", "l0", "l6",
+                                                 "b0", "b1"}));
+    if (QTest::currentTestFailed()) return;
+    screenshot(*demographics, "gui-b-plain-demographics.png");
+    answerDemographics(*demographics, protocol.pages.demographics);
+    QTest::mouseClick(demographics->submit(), Qt::LeftButton);
+    auto* instructions = waitForPage<TextPage>(run);
+    QVERIFY(instructions);
+    verifyShownLiterally(*instructions, markups({"instructions"}));
+    if (QTest::currentTestFailed()) return;
+    // The questionnaire and the debrief as the run shows them after a game.
+    Questionnaire q(protocol, "Game 1 of 2", &window);
+    q.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&q));
+    verifyShownLiterally(q, markups({"item", "low", "high", "slider", "none", "all", "pointed",
+                                     "p1", "p3", "p5"}));
+    if (QTest::currentTestFailed()) return;
+    screenshot(q, "gui-b-plain-questionnaire.png");
+    TextPage debrief("About this study", "Thank you for taking part",
+                     QString::fromStdString(protocol.pages.debrief), "Finish", &window);
+    debrief.show();
+    verifyShownLiterally(debrief, markups({"debrief"}));
+  }
+
+  // A protocol without a debrief: once the last questionnaire is submitted the window stays the
+  // participant's — menus hidden, every key but the researcher's dead, the close box refused, the
+  // board and the panel blank (nothing of the last game's F, metrics or environment) — until the
+  // researcher presses StudyRun::endKeys(). Then File → Run study… → Cancel still shows nothing of
+  // the study's games, the next participant's consent opens over a blank board, a minimised page
+  // comes back with its window, and the sessions list numbers the participants as
+  // allocation.jsonl does (from 0).
+  void studyStaysLockedUntilTheResearcherEndsIt() {
+    QTemporaryDir dir;
+    Json document = protocolWithPages().document;
+    document.erase("debrief");
+    const StudyProtocol protocol = parseStudyProtocol(document, "no-debrief.json");
+    MainWindow window;
+    StudyRun& run = openSession(window, folderOf(dir, "P01"), protocol);
+    PlayMode& mode = *window.playMode();
+    auto* consent = waitForPage<ConsentPage>(run);
+    QVERIFY(consent);
+    QVERIFY(!(consent->windowFlags() & Qt::WindowMinimizeButtonHint));
+    consent->setWindowState(Qt::WindowMinimized);  // a window manager's minimise
+    QTRY_VERIFY(!consent->isMinimized() && consent->isVisible() && !window.isMinimized());
+    mode.session()->setDelay(0);
+    std::mt19937 random(49);
+    completeByClicks(window, run, random);
+    if (QTest::currentTestFailed()) return;
+    QVERIFY(run.session().complete());
+    verifyNothingButTheGameAnswers(window);
+    verifyBlankBoard(mode);
+    if (QTest::currentTestFailed()) return;
+    QCOMPARE(mode.panel()->headingText(), QString("The session is complete — thank you"));
+    screenshot(window, "gui-b-study-over-locked.png");
+    {
+      DialogScript none({});
+      QVERIFY(!window.close());  // the close box: nothing happens, nothing is asked
+      QVERIFY(none.seen.isEmpty());
+    }
+    QVERIFY(window.isVisible() && window.study() == &run && window.lockedForStudy());
+
+    endAsTheResearcher(window);
+    if (QTest::currentTestFailed()) return;
+    QVERIFY(window.menuBar()->isVisible());
+    verifyBlankBoard(mode);
+    QAction* runStudy = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+      if (a->text() == "Run study…") runStudy = a;
+    QVERIFY(runStudy);
+    {
+      DialogScript cancel({[](QDialog* d) { d->reject(); }});
+      runStudy->trigger();
+      QCOMPARE(cancel.seen, QStringList{"Run a study session"});
+    }
+    verifyBlankBoard(mode);
+    if (QTest::currentTestFailed()) return;
+    screenshot(window, "gui-b-study-ended-by-researcher.png");
+
+    window.runStudy(StudySession::open(folderOf(dir, "P02"), protocol, "P02"));
+    auto* next = waitForPage<ConsentPage>(*window.study());
+    QVERIFY(next);
+    verifyBlankBoard(mode);
+    QCOMPARE(mode.panel()->headingText(), QString("Welcome"));
+    screenshot(window, "gui-b-study-next-participant.png");
+
+    SessionsDialog sessions(dir.path());
+    QCOMPARE(sessions.table()->rowCount(), 2);
+    for (const Allocation& a : readAllocations(dir.path().toStdString()))
+      for (int r = 0; r < 2; ++r)
+        if (sessions.table()->item(r, SessionsDialog::Participant)->text().toStdString() ==
+            a.participant)
+          QCOMPARE(sessions.table()->item(r, SessionsDialog::Number)->text(),
+                   QString::number(a.ordinal));
+    QCOMPARE(sessions.table()->item(0, SessionsDialog::Number)->text(), QString("0"));
+  }
+
   // Declining consent asks nothing more: the board says the session has ended, no game starts,
   // the window is the researcher's again, and consent.json records the refusal; resumed, the
   // session stays ended.
@@ -307,7 +508,8 @@ class StudyPagesTest : public QObject {
     QCOMPARE(window.playMode()->panel()->headingText(),
              QString("Thank you, the session has ended"));
     QVERIFY(!window.playMode()->studyGame());
-    QVERIFY(!window.lockedForStudy());
+    QVERIFY(window.lockedForStudy());  // until the researcher ends it
+    endAsTheResearcher(window);
     const StudySession kept = StudySession::read(folderOf(dir, "P01"));
     QCOMPARE(kept.step(), SessionStep::Declined);
     QVERIFY(kept.consent());

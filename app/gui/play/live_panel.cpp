@@ -99,6 +99,8 @@ LivePanel::LivePanel(QWidget* parent)
   QFont bold = heading_->font();
   bold.setBold(true);
   heading_->setFont(bold);
+  // Two lines kept however crowded the panel is: a replay's heading was cut to half a line.
+  heading_->setMinimumHeight(2 * heading_->fontMetrics().lineSpacing() + 4);
   decision_->setWordWrap(true);
   objective_->setWordWrap(true);
   objective_->setToolTip(
@@ -151,6 +153,15 @@ void LivePanel::setEnvironmentShown(bool shown) {
 
 void LivePanel::show(const PanelContent& content) {
   heading_->setText(content.heading);
+  if (content.blank) {
+    players_->setRowCount(0);
+    metrics_->setRowCount(0);
+    outcomes_->setRowCount(0);
+    objective_->clear();
+    decision_->clear();
+    breakdown_->clear();
+    return;
+  }
   showPlayers(content);
   showMetrics(content);
   showDecision(content);

@@ -64,6 +64,7 @@ struct PanelContent {
   std::function<QPixmap(Action)> iconOf;     // may draw an outcome (a HexaLines cell)
   Objective objective = {};                  // what the environment player pursues
   std::optional<double> objectiveValue;      // its value so far, beyond the weighted sum
+  bool blank = false;  // no game: the heading alone (no players, metrics, F or decision)
 };
 
 class LivePanel : public QWidget {

@@ -86,12 +86,20 @@ PlayMode::PlayMode(QWidget* parent)
       playBar_(new QWidget(this)),
       replayBar_(new QWidget(this)),
       roundSlider_(new QSlider(Qt::Horizontal, this)),
-      roundLabel_(new QLabel(this)) {
+      roundLabel_(new QLabel(this)),
+      blankBoard_(new QWidget(this)) {
+  centre_->addWidget(blankBoard_);
+  blankBoard_->hide();
   seed_->setMaximumWidth(170);
   seed_->setToolTip("The seed deals the game: the same seed and settings replay it exactly");
   pace_->setRange(0, 2000);
   pace_->setValue(600);
   roundLabel_->setObjectName("replayRound");
+  // Wrapped: the last round's one-line "game over … ranking by gain …" widened the window past
+  // the screen, pushing the live panel off it.
+  roundLabel_->setWordWrap(true);
+  // Two lines kept however crowded the window is (a wrapped label's height is otherwise squeezed).
+  roundLabel_->setMinimumHeight(2 * roundLabel_->fontMetrics().lineSpacing() + 4);
   pace_->setMaximumWidth(220);
   pace_->setToolTip("Milliseconds between the AIs' and the environment's actions");
   pause_->setCheckable(true);
@@ -112,8 +120,11 @@ PlayMode::PlayMode(QWidget* parent)
   play->addWidget(step_);
   play->addStretch();
 
-  auto* replay = new QHBoxLayout(replayBar_);
-  replay->setContentsMargins(0, 0, 0, 0);
+  // The controls on one line, what the round did on its own line below them (wrapped).
+  auto* replayRows = new QVBoxLayout(replayBar_);
+  replayRows->setContentsMargins(0, 0, 0, 0);
+  auto* replay = new QHBoxLayout;
+  replayRows->addLayout(replay);
   const auto button = [this, replay](const QString& text, const QString& tip, auto jump) {
     auto* b = new QPushButton(text, this);
     b->setToolTip(tip);
@@ -155,7 +166,7 @@ PlayMode::PlayMode(QWidget* parent)
   key(Qt::Key_Home, [this] { showRound(0); });
   key(Qt::Key_End, [this] { showRound(replay_->rounds()); });
   key(Qt::Key_Space, [this] { play_->toggle(); });
-  replay->addWidget(roundLabel_, 2);
+  replayRows->addWidget(roundLabel_);
   replayBar_->hide();
 
   auto* left = new QVBoxLayout;
@@ -223,6 +234,7 @@ bool PlayMode::newGame(const GameSetup& setup, QString* error) {
   replayBar_->hide();
   playBar_->show();
   studyGame_ = studyMode();
+  blank_ = false;
   seed_->setText(QString::number(setup.seed));
   setView(session_->experiment().gameInfo->id);
   refresh();
@@ -286,10 +298,12 @@ void PlayMode::setShowHidden(bool show) {
 }
 
 void PlayMode::refresh() {
-  if (!replay_ && !session_->started() && studyFinal_) {  // a study's page before any game
+  showBoard();
+  if (!replay_ && blank_) {  // a study's page, its end, or a study just left: nothing of a game
     PanelContent content;
-    content.heading = studyLabel_;
-    content.gainsHidden = true;
+    content.heading =
+        studyMode() ? studyLabel_ : QString("No game shown: Game → New game (Ctrl+G) starts one");
+    content.blank = true;
     panel_->show(content);
     return;
   }
@@ -316,7 +330,8 @@ void PlayMode::refresh() {
                                               : QPixmap();
                        },
                        session_->experiment().objective,
-                       std::nullopt};
+                       std::nullopt,
+                       false};
   showObjective(content, match.tracker(), state);
   panel_->show(content);
 }
@@ -331,6 +346,7 @@ int PlayMode::perspective(bool personTurn) const {
 
 void PlayMode::setStudyLabel(const QString& label, bool final) {
   studyFinal_ = final;
+  blank_ = label.isEmpty() ? blank_ || studyGame_ : final;
   const bool entering = studyLabel_.isEmpty() && !label.isEmpty();
   const bool leaving = !studyLabel_.isEmpty() && label.isEmpty();
   studyLabel_ = label;
@@ -392,6 +408,7 @@ QString PlayMode::heading(const State& state, bool personTurn) const {
 
 void PlayMode::openReplay(std::unique_ptr<Replay> replay, const std::string& gameId) {
   replay_ = std::move(replay);
+  blank_ = false;
   setView(gameId);
   playBar_->hide();
   replayBar_->show();
@@ -410,7 +427,14 @@ void PlayMode::showRound(int position) {
   refreshReplay();
 }
 
+void PlayMode::showBoard() {
+  const bool shown = view_ && (!blank_ || replay_);
+  if (view_) view_->setVisible(shown);
+  blankBoard_->setVisible(!shown);
+}
+
 void PlayMode::refreshReplay() {
+  showBoard();
   const State& state = replay_->stateAt(round_);
   if (view_) view_->showState(state, {}, false, 0);
   const Json& line = replay_->line();
@@ -437,7 +461,8 @@ void PlayMode::refreshReplay() {
                                                 : QPixmap();
                        },
                        replay_->objective(),
-                       std::nullopt};
+                       std::nullopt,
+                       false};
   showObjective(content, replay_->trackerAt(round_), state);
   panel_->show(content);
 }

@@ -52,8 +52,13 @@ class PlayMode : public QWidget {
   // bar only the pause is offered (no seed, no pace, no step). An empty label returns to the
   // ordinary game mode with the researcher's pace and a fresh seed. `final`: no game of the study
   // is played now (its pages before the first, its end): the heading says `label` alone (not the
-  // game's state), the game behind stands still, and there is no pause.
+  // game's state), the game behind stands still, and there is no pause. The board and the panel
+  // are blank from a `final` label (and after a study's game when the study is left) until the
+  // next game or replay starts: a participant never sees the game, gains or metrics of the one
+  // before, and the researcher's window never shows a study game's F or environment.
   void setStudyLabel(const QString& label, bool final = false);
+  // Whether the board and the panel are blank (see setStudyLabel).
+  bool blank() const { return blank_; }
   bool studyMode() const { return !studyLabel_.isEmpty(); }
   // Whether the game shown was started as a study's game (its settings are a hidden condition).
   bool studyGame() const { return studyGame_; }
@@ -85,6 +90,8 @@ class PlayMode : public QWidget {
   void setView(const std::string& gameId);
   void refresh();
   void refreshReplay();
+  // The board, or the blank that stands for it (blank(); no game's view yet).
+  void showBoard();
   std::vector<PlayerLine> playerLines(const State& state) const;
   // The seat whose hand the view shows: the person on turn, else the first person's seat.
   int perspective(bool personTurn) const;
@@ -114,6 +121,8 @@ class PlayMode : public QWidget {
   int studyPaceMs_ = kStudyPaceMs;
   bool studyGame_ = false;
   bool studyFinal_ = false;
+  bool blank_ = false;
+  QWidget* blankBoard_;  // stands where the board was while blank
   std::vector<QWidget*> notInStudies_;  // the parts of the play bar a study does not offer
 };
 

@@ -9,6 +9,8 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include "app/gui/text.h"
+
 namespace ddalab::gui {
 
 DemographicsPage::DemographicsPage(const std::vector<DemographicItem>& items, QWidget* parent)
@@ -18,7 +20,7 @@ DemographicsPage::DemographicsPage(const std::vector<DemographicItem>& items, QW
   auto* layout = new QVBoxLayout(content);
   for (size_t i = 0; i < items.size(); ++i) {
     const DemographicItem& item = items[i];
-    auto* question = new QLabel(QString::fromStdString(item.text), content);
+    auto* question = plainLabel(text(item.text), content);
     question->setWordWrap(true);
     if (i > 0) layout->addSpacing(10);
     layout->addWidget(question);
@@ -26,7 +28,7 @@ DemographicsPage::DemographicsPage(const std::vector<DemographicItem>& items, QW
       auto* list = new QComboBox(content);
       list->setObjectName(QString("item%1").arg(i));
       list->setPlaceholderText("choose…");
-      for (const std::string& o : item.options) list->addItem(QString::fromStdString(o));
+      for (const std::string& o : item.options) list->addItem(text(o));
       list->setCurrentIndex(-1);
       connect(list, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
       layout->addWidget(list, 0, Qt::AlignLeft);
@@ -37,7 +39,7 @@ DemographicsPage::DemographicsPage(const std::vector<DemographicItem>& items, QW
     auto* row = new QGridLayout;  // three options a line: long ones ("a few times a week") fit
     auto* group = new QButtonGroup(this);
     for (size_t o = 0; o < item.options.size(); ++o) {
-      auto* b = new QRadioButton(QString::fromStdString(item.options[o]), content);
+      auto* b = new QRadioButton(buttonText(text(item.options[o])), content);
       b->setObjectName(QString("item%1_%2").arg(i).arg(o));
       group->addButton(b, static_cast<int>(o));
       row->addWidget(b, static_cast<int>(o / 3), static_cast<int>(o % 3), Qt::AlignLeft);

@@ -15,6 +15,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "app/gui/text.h"
+
 namespace ddalab::gui {
 
 Questionnaire::Questionnaire(const StudyProtocol& protocol, const QString& heading, QWidget* parent)
@@ -28,13 +30,13 @@ Questionnaire::Questionnaire(const StudyProtocol& protocol, const QString& headi
   int row = 0;
   for (size_t i = 0; i < protocol.items.size(); ++i) {
     const StudyItem& item = protocol.items[i];
-    auto* text = new QLabel(QString::fromStdString(item.text), items);
-    text->setWordWrap(true);
+    auto* question = plainLabel(text(item.text), items);
+    question->setWordWrap(true);
     if (i > 0) grid->setRowMinimumHeight(row++, 8);  // a little room between the items
-    grid->addWidget(text, row++, 0, 1, 3);
+    grid->addWidget(question, row++, 0, 1, 3);
     // The ends' anchors beside the scale, unless every point has its label under it.
     const auto end = [&](const std::string& anchor) {
-      return new QLabel(item.anchors.empty() ? QString::fromStdString(anchor) : QString(), items);
+      return plainLabel(item.anchors.empty() ? text(anchor) : QString(), items);
     };
     grid->addWidget(end(item.low), row, 0, Qt::AlignRight);
     if (item.scale != StudyItem::Scale::Slider100)
@@ -50,7 +52,7 @@ Questionnaire::Questionnaire(const StudyProtocol& protocol, const QString& headi
   // out narrowed the view under them and cut the anchors on the right ("very difficul").
   scroll_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
   if (protocol.comment) {
-    body()->addWidget(new QLabel("Anything else about this game? (optional)", this));
+    body()->addWidget(plainLabel("Anything else about this game? (optional)", this));
     comment_ = new QPlainTextEdit(this);
     comment_->setMaximumHeight(70);
     body()->addWidget(comment_);
@@ -85,8 +87,8 @@ QLayout* Questionnaire::addPoints(size_t i, const StudyItem& item, QWidget* pare
     group->addButton(b, v);
     point->addWidget(b, 0, Qt::AlignHCenter);
     if (!item.anchors.empty()) {  // the label of every point ("slightly", "moderately", ...)
-      auto* anchor = new QLabel(
-          QString::fromStdString(item.anchors[static_cast<size_t>(v - item.min())]), parent);
+      auto* anchor =
+          plainLabel(text(item.anchors[static_cast<size_t>(v - item.min())]), parent);
       anchor->setAlignment(Qt::AlignHCenter);
       QFont small = anchor->font();
       small.setPointSizeF(small.pointSizeF() * 0.85);
@@ -95,7 +97,7 @@ QLayout* Questionnaire::addPoints(size_t i, const StudyItem& item, QWidget* pare
       int widest = 0;
       for (const std::string& label : item.anchors)
         widest =
-            std::max(widest, QFontMetrics(small).horizontalAdvance(QString::fromStdString(label)));
+            std::max(widest, QFontMetrics(small).horizontalAdvance(text(label)));
       anchor->setMinimumWidth(widest + 6);
       point->addWidget(anchor);
     }
@@ -116,7 +118,7 @@ QLayout* Questionnaire::addSlider(size_t i, const StudyItem& item, QWidget* pare
   s->setValue(static_cast<int>(item.midpoint()));
   s->setMinimumWidth(260);
   s->setObjectName(QString("item%1").arg(i));
-  auto* value = new QLabel("move the slider", parent);
+  auto* value = plainLabel("move the slider", parent);
   value->setMinimumWidth(110);
   connect(s, &QSlider::valueChanged, this, [this, i, value](int v) {
     moved_[i] = true;

@@ -17,6 +17,7 @@
 
 #include "app/gui/charts/charts.h"
 #include "app/gui/charts/sweep_charts.h"
+#include "app/gui/text.h"
 
 namespace ddalab::gui {
 
@@ -68,8 +69,8 @@ StudyAnalysisView::StudyAnalysisView(StudyAnalysis analysis, QWidget* parent)
   if (!analysis_.reliability.empty()) tabs_->addTab(reliabilityTab(), "Reliability");
   auto* layout = new QVBoxLayout(this);
   // Wrapped: a note is a sentence or two, and an unwrapped one widened the dialog past the screen.
-  const auto addLine = [&](const QString& text) {
-    auto* label = new QLabel(text, this);
+  const auto addLine = [&](const QString& line) {
+    auto* label = plainLabel(line, this);  // it may quote the protocol's names
     label->setWordWrap(true);
     layout->addWidget(label);
   };
@@ -98,7 +99,8 @@ QWidget* StudyAnalysisView::answersTab() {
   for (size_t i = 0; i < items.size(); ++i) {
     const StudyItem& item = analysis_.items[i];  // the means come in the questionnaire's order
     auto* view =
-        new QChartView(intervalBarChart(QString::fromStdString(item.text), "mean answer (95 % CI)",
+        new QChartView(intervalBarChart(text(item.text).toHtmlEscaped(),  // a chart's title is HTML
+                                        "mean answer (95 % CI)",
                                         byItem[items[i]], item.min(), item.max()),
                        charts);
     view->setObjectName(QString::fromStdString("chart_" + items[i]));

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/study/study_analysis_view.h"
+#include "app/gui/study/study_run.h"
 #include "studies/allocation.h"
 #include "studies/analysis.h"
 
@@ -80,7 +81,9 @@ StartStudyDialog::StartStudyDialog(QWidget* parent)
   problem_->setStyleSheet("color: #a00000");
   auto* note = new QLabel(
       "The participant then plays the protocol's games with the conditions hidden and answers "
-      "the questionnaire after each; every game and answer is kept the moment it exists.",
+      "the questionnaire after each; every game and answer is kept the moment it exists. The "
+      "window stays the participant's, menus hidden and its close box off, until you press " +
+          StudyRun::endKeys().toString(QKeySequence::NativeText) + ".",
       this);
   note->setWordWrap(true);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -212,7 +215,7 @@ void SessionsDialog::refresh() {
       const SessionStep step = s.step();
       who->setData(kMarkable, step != SessionStep::Complete && step != SessionStep::Declined &&
                                   step != SessionStep::DroppedOut);
-      cell(Number, QString::number(s.ordinal() + 1));
+      cell(Number, QString::number(s.ordinal()));  // as allocation.jsonl counts: from 0
       cell(Answered, QString("%1 of %2").arg(s.answered()).arg(s.plan().size()));
       cell(Status, QString::fromStdString(s.statusText()));
       complete += step == SessionStep::Complete;

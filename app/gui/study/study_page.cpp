@@ -1,5 +1,6 @@
 #include "app/gui/study/study_page.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -7,17 +8,21 @@
 #include <QScrollArea>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <memory>
+
+#include "app/gui/text.h"
 
 namespace ddalab::gui {
 
 StudyPage::StudyPage(const QString& title, const QString& heading, QWidget* parent)
     : QDialog(parent), body_(new QVBoxLayout), buttonRow_(new QHBoxLayout) {
   setWindowTitle(title);
-  setWindowFlags(windowFlags() & ~Qt::WindowCloseButtonHint);
+  // A title and nothing to press on it: no close, minimise, maximise or help button.
+  setWindowFlags(Qt::Dialog | Qt::CustomizeWindowHint | Qt::WindowTitleHint);
   auto* layout = new QVBoxLayout(this);
-  auto* head = new QLabel(heading, this);
+  auto* head = plainLabel(heading, this);
   head->setWordWrap(true);
   QFont bold = head->font();
   bold.setBold(true);
@@ -31,6 +36,20 @@ StudyPage::StudyPage(const QString& title, const QString& heading, QWidget* pare
 void StudyPage::showEvent(QShowEvent* event) {
   QDialog::showEvent(event);
   if (!clock_) clock_.emplace();
+}
+
+void StudyPage::changeEvent(QEvent* event) {
+  QDialog::changeEvent(event);
+  if (event->type() != QEvent::WindowStateChange || !isMinimized()) return;
+  // After the state change is handled: a window manager that minimised the page's group gets the
+  // window shown again too.
+  const auto restore = [](QWidget* w) {
+    if (w && w->isMinimized()) w->setWindowState(w->windowState() & ~Qt::WindowMinimized);
+  };
+  QTimer::singleShot(0, this, [this, restore] {
+    restore(parentWidget() ? parentWidget()->window() : nullptr);
+    restore(this);
+  });
 }
 
 ResponseTiming StudyPage::timing() const {
@@ -76,7 +95,7 @@ QPushButton* StudyPage::addButton(const QString& text) {
 }
 
 void StudyPage::addMissingLine() {
-  missing_ = new QLabel(this);
+  missing_ = plainLabel({}, this);
   missing_->setStyleSheet("color: #8a5a00");
   body_->addWidget(missing_);
 }

@@ -2,9 +2,10 @@
 // What every page a participant of a user study sees has in common (the consent, demographics,
 // instructions, questionnaire and debrief): a dialog over the board with a bold heading, its
 // content and its buttons at the bottom right; no Cancel and no Back (Esc and the close box do
-// nothing: the session needs the page's answer before it goes on); a clock started when the page
-// is first shown, which times the answer; and one answer only (a double click on its button
-// answers once).
+// nothing: the session needs the page's answer before it goes on; there is no minimise button,
+// and a page minimised anyway comes back at once with its window: minimising a dialog hid the
+// whole application from the participant); a clock started when the page is first shown, which
+// times the answer; and one answer only (a double click on its button answers once).
 #include <QDialog>
 #include <optional>
 
@@ -39,6 +40,8 @@ class StudyPage : public QDialog {
   // Esc and the window's close box do nothing.
   void reject() override {}
   void showEvent(QShowEvent* event) override;
+  // A minimised page (and the window under it) is shown again.
+  void changeEvent(QEvent* event) override;
   // The content goes here, between the heading and the buttons.
   QVBoxLayout* body() const { return body_; }
   // A text the participant reads, scrolling when long (shown as plain text: a protocol's text is

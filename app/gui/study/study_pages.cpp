@@ -3,6 +3,8 @@
 #include <QPushButton>
 #include <QTextBrowser>
 
+#include "app/gui/text.h"
+
 namespace ddalab::gui {
 
 ConsentPage::ConsentPage(const QString& text, const QString& agree, const QString& decline,
@@ -15,8 +17,8 @@ ConsentPage::ConsentPage(const QString& text, const QString& agree, const QStrin
     agreed_ = agreed;
     accept();
   };
-  connect(addButton(decline), &QPushButton::clicked, this, [answer] { answer(false); });
-  connect(addButton(agree), &QPushButton::clicked, this, [answer] { answer(true); });
+  connect(addButton(buttonText(decline)), &QPushButton::clicked, this, [answer] { answer(false); });
+  connect(addButton(buttonText(agree)), &QPushButton::clicked, this, [answer] { answer(true); });
   fitToText(shown);
 }
 

@@ -1,4 +1,9 @@
 #include "app/gui/study/study_run.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QKeyEvent>
+
 #include "app/gui/text.h"
 
 #include "app/gui/play/play_mode.h"
@@ -20,10 +25,29 @@ StudyRun::StudyRun(PlayMode* mode, StudySession session, QWidget* window)
     : QObject(mode), mode_(mode), session_(std::move(session)), window_(window) {
   connect(mode_->session(), &GameSession::finished, this, [this] { gameOver(); });
   mode_->setStudyPace(session_.protocol().paceMs);
+  qApp->installEventFilter(this);
 }
 
 StudyRun::~StudyRun() {
+  qApp->removeEventFilter(this);
   if (page_) page_->deleteLater();
+}
+
+QKeySequence StudyRun::endKeys() {
+  return QKeySequence(Qt::CTRL | Qt::ALT | Qt::SHIFT | Qt::Key_E);
+}
+
+bool StudyRun::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::KeyPress &&
+      QKeySequence(static_cast<QKeyEvent*>(event)->keyCombination()) == endKeys()) {
+    QMetaObject::invokeMethod(this, &StudyRun::endRequested, Qt::QueuedConnection);
+    return true;
+  }
+  if (watched == window_ && event->type() == QEvent::Close) {
+    event->ignore();  // ending a session is the researcher's (endKeys), not a participant's click
+    return true;
+  }
+  return QObject::eventFilter(watched, event);
 }
 
 Questionnaire* StudyRun::questionnaire() const {

@@ -5,7 +5,11 @@
 // session folder the moment it ends with the person's decisions and their times, the
 // questionnaire after each, the debrief; declining consent ends it. After a crash or a closed
 // window the session resumes at the page or game where it stopped (a game played but not
-// answered gets its questionnaire first).
+// answered gets its questionnaire first). From the first page until the researcher ends it, the
+// session is the participant's: the window's close box does nothing and only the researcher's
+// keys (endKeys()) end it — after the last page too, so the next participant finds the window as
+// the researcher left it, never with its menus open.
+#include <QKeySequence>
 #include <QObject>
 #include <QPointer>
 #include <functional>
@@ -40,6 +44,10 @@ class StudyRun : public QObject {
   int playing() const { return playing_; }
   // "Game 2 of 6" for game `index`.
   QString label(int index) const;
+  // The researcher's keys that end the session (endRequested): Ctrl+Alt+Shift+E, a chord no
+  // participant presses by chance, shown on no participant's page (the README and the Run study
+  // dialog name it).
+  static QKeySequence endKeys();
 
  signals:
   // Every game of the session is played and answered, and the debrief read.
@@ -51,6 +59,13 @@ class StudyRun : public QObject {
   void message(const QString& text);
   // A file could not be written (the disk, the folder); the session stops there.
   void failed(const QString& why);
+  // The researcher pressed endKeys(): the window ends the session (asking first while it is not
+  // over). Emitted queued: the run may be deleted by whoever answers it.
+  void endRequested();
+
+ protected:
+  // The researcher's keys anywhere in the application, and the window's close box (ignored).
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void play(const PlannedGame& game);
