@@ -7,6 +7,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QPaintEngine>
+#include <QPainterPath>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -31,6 +33,7 @@
 #include "app/gui/views/generic_view.h"
 #include "app/gui/views/hexalines_view.h"
 #include "app/gui/views/ludo_view.h"
+#include "app/gui/views/lost_cities_view.h"
 #include "core/params.h"
 #include "core/status.h"
 #include "experiments/batch.h"
@@ -130,6 +133,82 @@ GameView::HitArea areaStartingWith(const GameView& view, const QString& prefix) 
   for (const auto& a : view.hitAreas())
     if (a.label.startsWith(prefix)) return a;
   return {};
+}
+
+// A paint device that keeps what is painted on it: the texts drawn and the pen styles of the
+// lines and paths (a board rendered onto it tells which marks it draws besides colour).
+class RecordingDevice : public QPaintDevice {
+ public:
+  explicit RecordingDevice(QSize size) : size_(size) {}
+  QPaintEngine* paintEngine() const override { return &engine_; }
+  QStringList texts() const { return engine_.texts; }
+  QSet<int> penStyles() const { return engine_.styles; }
+
+ protected:
+  int metric(PaintDeviceMetric m) const override {
+    switch (m) {
+      case PdmWidth:
+        return size_.width();
+      case PdmHeight:
+        return size_.height();
+      case PdmDpiX:
+      case PdmDpiY:
+      case PdmPhysicalDpiX:
+      case PdmPhysicalDpiY:
+        return 96;
+      case PdmDepth:
+        return 32;
+      case PdmDevicePixelRatio:
+        return 1;
+      case PdmDevicePixelRatioScaled:
+        return static_cast<int>(devicePixelRatioFScale());
+      case PdmWidthMM:
+        return size_.width() * 254 / 960;
+      case PdmHeightMM:
+        return size_.height() * 254 / 960;
+      default:
+        return 256;
+    }
+  }
+
+ private:
+  struct Engine : QPaintEngine {
+    Engine() : QPaintEngine(QPaintEngine::AllFeatures) {}
+    bool begin(QPaintDevice*) override { return true; }
+    bool end() override { return true; }
+    void updateState(const QPaintEngineState& state) override {
+      if (state.state() & DirtyPen) pen = state.pen();
+    }
+    void drawPixmap(const QRectF&, const QPixmap&, const QRectF&) override {}
+    void drawTextItem(const QPointF&, const QTextItem& item) override { texts << item.text(); }
+    void drawPath(const QPainterPath&) override { styles.insert(pen.style()); }
+    void drawLines(const QLineF*, int) override { styles.insert(pen.style()); }
+    void drawPolygon(const QPointF*, int, PolygonDrawMode) override {}
+    void drawEllipse(const QRectF&) override {}
+    void drawRects(const QRectF*, int) override {}
+    Type type() const override { return QPaintEngine::User; }
+    QPen pen;
+    QStringList texts;
+    QSet<int> styles;
+  };
+  QSize size_;
+  mutable Engine engine_;
+};
+
+// The game `id`'s first state at a regular player's decision (chance dealt by its first
+// outcome).
+std::unique_ptr<State> firstDecision(const std::string& id, int players = 2) {
+  const GameInfo& info = findById<GameInfo>(gameRegistry(), id, "game", "game");
+  Json params = Json::object();
+  if (id == "ludo") params["players"] = players;
+  std::unique_ptr<State> state =
+      info.make(validateParams(info.params, params, "params"))->newGame(3);
+  while (state->isEnvironmentNode()) {
+    std::vector<Outcome> outcomes;
+    state->outcomes(outcomes);
+    state->apply(outcomes.front().action);
+  }
+  return state;
 }
 
 // A HexaLines game at red's decision: red's bend (sides 0 and 1, six orientations) stands in
@@ -419,6 +498,68 @@ class GameModeTest : public QObject {
     QCOMPARE(three.size(), QSize(32, 32));
     QVERIFY(three != dice.outcomeIcon(*roll, 4, 32).toImage());  // the faces differ
     QVERIFY(dice.outcomeIcon(*state, 0, 32).isNull());           // not a Ludo state
+  }
+
+  // No board tells seats apart by colour alone (red and green look alike under deuteranopia):
+  // Ludo's pieces carry their seat's letter (two players: R and G, four pieces each), HexaLines'
+  // green lines are dashed and blue ones dotted in white, every Lost Cities card shows its
+  // expedition's shape in its corner (a different shape per expedition), and the live panel's
+  // players carry the board's letters.
+  void boardsTellSeatsApartWithoutColour() {
+    const std::unique_ptr<State> ludo = firstDecision("ludo");
+    LudoView ludoView;
+    ludoView.resize(600, 600);
+    ludoView.showState(*ludo, {}, false, 0);
+    RecordingDevice pieces(ludoView.size());
+    ludoView.render(&pieces);
+    QCOMPARE(pieces.texts().count("R"), 4);
+    QCOMPARE(pieces.texts().count("G"), 4);
+    QCOMPARE(ludoView.playerMark(1), QString("G"));  // two players sit at seats 0 and 2
+
+    const std::unique_ptr<State> hexa = firstDecision("hexalines");
+    HexaLinesView hexaView;
+    hexaView.resize(600, 600);
+    hexaView.showState(*hexa, {}, false, 0);
+    RecordingDevice lines(hexaView.size());
+    hexaView.render(&lines);
+    QVERIFY2(lines.penStyles().contains(Qt::DashLine) && lines.penStyles().contains(Qt::DotLine),
+             "green and blue sources are dashed and dotted");
+    QCOMPARE(hexaView.playerMark(1), QString("G"));
+
+    const std::unique_ptr<State> cards = firstDecision("lost-cities");
+    std::vector<Action> legal;
+    cards->legalActions(legal);
+    LostCitiesView cardsView;
+    cardsView.resize(900, 600);
+    cardsView.showState(*cards, legal, true, cards->actor());
+    const QImage board = cardsView.grab().toImage();
+    std::map<int, QImage> cornerOf;  // per hand card: its shape's corner
+    const std::vector<GameView::HitArea> hand = cardsView.hitAreas();
+    QVERIFY(hand.size() >= 8);
+    for (const GameView::HitArea& card : hand) {
+      const QRect r = card.rect.toAlignedRect();
+      const int side = static_cast<int>(std::min(r.width(), r.height()) * 0.3);
+      const QImage corner = board.copy(r.right() - side - 3, r.bottom() - side - 3, side, side);
+      int dark = 0;
+      for (int y = 0; y < corner.height(); ++y)
+        for (int x = 0; x < corner.width(); ++x) dark += qGray(corner.pixel(x, y)) < 0x70;
+      QVERIFY2(dark > 3, qPrintable("no shape on " + card.label));
+      cornerOf[static_cast<int>(cornerOf.size())] = corner;
+    }
+    // Cards of different expeditions differ in their corners (colours aside).
+    QSet<QString> shapes;
+    for (const auto& [i, corner] : cornerOf) {
+      QString mask;
+      for (int y = 0; y < corner.height(); ++y)
+        for (int x = 0; x < corner.width(); ++x) mask += qGray(corner.pixel(x, y)) < 0x70 ? '#' : '.';
+      shapes.insert(mask);
+    }
+    QVERIFY2(shapes.size() >= 2, "every expedition drew the same mark");
+    if (const QByteArray shots = qgetenv("DDALAB_SCREENSHOTS"); !shots.isEmpty()) {
+      board.save(QString::fromUtf8(shots) + "/gui-b-lost-cities-shapes.png");
+      ludoView.grab().save(QString::fromUtf8(shots) + "/gui-b-ludo-letters.png");
+      hexaView.grab().save(QString::fromUtf8(shots) + "/gui-b-hexalines-marks.png");
+    }
   }
 
   // A click on something that is not a legal target changes nothing and says why.

@@ -121,16 +121,24 @@ def check_elements(driver, screen, where, fail):
         fail.check(count(driver, ".pile") == 5, where, "five discard piles")
         deck = driver.find_element(By.CSS_SELECTOR, ".deck").get_attribute("data-size")
         fail.check(deck == str(o["deck"]), where, f"the deck's size {o['deck']}, not {deck}")
+        fail.check(count(driver, ".card .expedition-mark") == count(driver, ".card"), where,
+                   "every card shows its expedition's shape, not only its colour")
         for colour in range(5):
             shown = count(driver, f".expedition[data-colour='{colour}'] .card")
             wanted = len(o["you"]["expeditions"][colour]) + len(o["opponent"]["expeditions"][colour])
             fail.check(shown == wanted, where, f"{wanted} expedition cards of colour {colour}")
     elif game == "ludo":
         fail.check(count(driver, ".piece") == 4 * len(o["seats"]), where, "four pieces a seat")
+        letters = [m.text for m in driver.find_elements(By.CSS_SELECTOR, ".piece-mark")]
+        wanted = sorted("RBGY"[s["seat"]] for s in o["seats"] for _ in range(4))
+        fail.check(sorted(letters) == wanted, where,
+                   f"every piece carries its seat's letter {wanted}, not only its colour: {letters}")
     elif game == "maze":
         fail.check(count(driver, ".move") == len(legal), where, "a target per legal action")
     elif game == "hexalines":
         fail.check(count(driver, ".field") == len(o["cells"]), where, "every field")
+        fail.check(count(driver, "line.line-mark") == 2, where,
+                   "the green and blue sources dashed and dotted, not only coloured")
     else:
         fail.check(count(driver, "pre.observation") == 1, where, "the observation text")
         fail.check(count(driver, "button.action") == len(legal), where, "a button per action")

@@ -3,6 +3,7 @@
 #include <QHeaderView>
 #include <QIcon>
 #include <QLabel>
+#include <QPainter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -30,6 +31,25 @@ void setCell(QTableWidget* t, int row, int column, const QString& text, bool rig
 // What the panel shows instead of a number that would tell hidden information.
 const QString kHidden = "hidden";
 const char* const kRevealHint = "View → Show hidden information shows it (for researchers).";
+
+// A disc in the player's colour with their letter, as the board draws the player: the row is
+// found by the letter too, not only by its colour.
+QIcon markIcon(const QColor& colour, const QString& mark) {
+  QPixmap pixmap(18, 18);
+  pixmap.fill(Qt::transparent);
+  QPainter painter(&pixmap);
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setPen(QPen(colour.darker(160), 1));
+  painter.setBrush(colour);
+  painter.drawEllipse(QRectF(1, 1, 16, 16));
+  QFont font = painter.font();
+  font.setBold(true);
+  font.setPixelSize(11);
+  painter.setFont(font);
+  painter.setPen(colour.lightness() > 150 ? Qt::black : Qt::white);
+  painter.drawText(QRectF(0, 0, 18, 18), Qt::AlignCenter, mark);
+  return QIcon(pixmap);
+}
 
 QString number(double v, int decimals = 3) {
   return QString::number(v, 'f', decimals);
@@ -174,6 +194,7 @@ void LivePanel::showPlayers(const PanelContent& content) {
     const int row = static_cast<int>(p);
     setCell(players_, row, 0, QString::fromStdString(players[p].label), false);
     players_->item(row, 0)->setForeground(players[p].colour.darker(130));
+    players_->item(row, 0)->setIcon(markIcon(players[p].colour, players[p].mark));
     setCell(players_, row, 1, content.gainsHidden ? kHidden : number(players[p].gain, 2));
     setCell(players_, row, 2, content.gainsHidden ? kHidden : number(players[p].status, 2));
   }

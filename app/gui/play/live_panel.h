@@ -49,6 +49,7 @@ struct PlayerLine {
   std::string label;  // "seat 0: hillclimber:50" or "seat 1: you"
   double gain = 0, status = 0;
   QColor colour;  // the player's colour on the game's view
+  QString mark;   // the letter drawn with that colour on the view (GameView::playerMark)
 };
 
 // One moment of a game as the panel shows it.

@@ -270,7 +270,8 @@ std::vector<PlayerLine> PlayMode::playerLines(const State& state) const {
               ":" + std::to_string(players[static_cast<size_t>(p)].value("level", 100));
     }
     lines.push_back({label, state.gain(p), statuses[static_cast<size_t>(p)],
-                     view_ ? view_->playerColour(p) : seatColour(p)});
+                     view_ ? view_->playerColour(p) : seatColour(p),
+                     view_ ? view_->playerMark(p) : seatLetter(p)});
   }
   return lines;
 }

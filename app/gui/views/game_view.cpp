@@ -97,6 +97,15 @@ QColor seatColour(int seat) {
   return kColours[((seat % 4) + 4) % 4];
 }
 
+QString seatLetter(int seat) {
+  static const char* const kLetters[] = {"R", "B", "G", "Y"};  // seatColour's, in order
+  return kLetters[((seat % 4) + 4) % 4];
+}
+
+QString GameView::playerMark(int player) const {
+  return seatLetter(player);
+}
+
 QPixmap GameView::outcomeIcon(const State& before, Action outcome, int size) const {
   (void)before;
   (void)outcome;

@@ -42,6 +42,9 @@ class GameView : public QWidget {
   virtual std::vector<HitArea> hitAreas() const = 0;
   // The colour that stands for `player` on this view (and in the live panel).
   virtual QColor playerColour(int player) const;
+  // The letter drawn with that colour on this view and in the live panel ("R" for red): a seat is
+  // never told apart by colour alone (red and green look alike to one person in twelve).
+  virtual QString playerMark(int player) const;
   // A picture of environment outcome `outcome` at `before` for the live panel and replays,
   // `size` pixels square (a die's face, a HexaLines cell; null: the text says it all).
   virtual QPixmap outcomeIcon(const State& before, Action outcome, int size) const;
@@ -84,5 +87,7 @@ GameView* makeGameView(const std::string& gameId, QWidget* parent);
 
 // A player's colour on every view and in the live panel (seat order).
 QColor seatColour(int seat);
+// The letter of seatColour(seat): "R", "B", "G", "Y".
+QString seatLetter(int seat);
 
 }  // namespace ddalab::gui

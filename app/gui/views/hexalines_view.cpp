@@ -88,10 +88,19 @@ QPainterPath segmentPath(QPointF centre, double apothem, const hl::Shape& shape,
   return path;
 }
 
+// The pattern drawn in white along player `player`'s strokes, so that a line's owner shows
+// without its colour (red and green look alike to many): red plain, green dashed, blue dotted.
+Qt::PenStyle strokeMark(int player) {
+  static const Qt::PenStyle kMarks[hl::kColours] = {Qt::NoPen, Qt::DashLine, Qt::DotLine};
+  return player >= 0 && player < hl::kColours ? kMarks[player] : Qt::NoPen;
+}
+
 // One cell: the hexagon filled with `fill`, each segment a stroke in its colour over a casing
-// of the fill (so a crossing segment visibly passes over the other).
+// of the fill (so a crossing segment visibly passes over the other), with its player's
+// strokeMark (`marks`, per segment; none: unmarked).
 void drawCell(QPainter& painter, QPointF centre, double size, const hl::Shape& shape,
-              const std::array<QColor, hl::kMaxSegments>& colours, const QColor& fill) {
+              const std::array<QColor, hl::kMaxSegments>& colours, const QColor& fill,
+              const std::array<Qt::PenStyle, hl::kMaxSegments>& marks = {}) {
   painter.setPen(QPen(kOutline, 1));
   painter.setBrush(fill);
   painter.drawPolygon(hexagon(centre, size));
@@ -104,6 +113,10 @@ void drawCell(QPainter& painter, QPointF centre, double size, const hl::Shape& s
     painter.drawPath(path);
     painter.setPen(QPen(colours[segment], width, Qt::SolidLine, Qt::FlatCap, Qt::RoundJoin));
     painter.drawPath(path);
+    if (marks[segment] != Qt::NoPen) {
+      painter.setPen(QPen(Qt::white, width * 0.35, marks[segment], Qt::FlatCap, Qt::RoundJoin));
+      painter.drawPath(path);
+    }
     const std::vector<int> sides = sidesOf(shape, segment);
     if (sides.size() < 3) continue;
     painter.setPen(Qt::NoPen);
@@ -179,6 +192,10 @@ const hl::HexaLinesState* HexaLinesView::hexState() const {
 QColor HexaLinesView::playerColour(int player) const {
   static const int kSeatOfColour[hl::kColours] = {0, 2, 1};  // seatColour: red, blue, green
   return seatColour(kSeatOfColour[((player % 3) + 3) % 3]);
+}
+
+QString HexaLinesView::playerMark(int player) const {
+  return QString(kPlayerColourNames[((player % 3) + 3) % 3]).left(1);
 }
 
 HexaLinesView::Layout HexaLinesView::layout() const {
@@ -348,19 +365,27 @@ void HexaLinesView::paintBoard(QPainter& painter, const Layout& l) const {
       continue;
     }
     std::array<QColor, hl::kMaxSegments> colours;
-    for (int s = 0; s < hl::kMaxSegments; ++s)
+    std::array<Qt::PenStyle, hl::kMaxSegments> marks{};
+    for (int s = 0; s < hl::kMaxSegments; ++s) {
       colours[s] = cell.colour[s] == hl::kNobody ? kUncoloured : playerColour(cell.colour[s]);
+      marks[s] = cell.colour[s] == hl::kNobody ? Qt::NoPen : strokeMark(cell.colour[s]);
+    }
     const QColor fill =
         cell.owner == hl::kNobody ? kGreyCell : tint(playerColour(cell.owner), 0.72);
-    drawCell(painter, centre, l.size, cell.shape, colours, fill);
+    drawCell(painter, centre, l.size, cell.shape, colours, fill, marks);
   }
   // The sources: a stroke from the centre's hub through each player's side.
   const QPointF hub = l.fieldCentre(board.hexOf(board.centre()));
   const double apothem = l.size * kSqrt3 / 2;
   for (int p = 0; p < hl::kColours; ++p) {
     const QColor colour = state.alive(p) ? playerColour(p) : kDead;
+    const QLineF source(hub, hub + sideDirection(hl::HexaLinesState::sourceSide(p)) * apothem);
     painter.setPen(QPen(colour, l.size * 0.16, Qt::SolidLine, Qt::FlatCap));
-    painter.drawLine(hub, hub + sideDirection(hl::HexaLinesState::sourceSide(p)) * apothem);
+    painter.drawLine(source);
+    if (strokeMark(p) != Qt::NoPen) {
+      painter.setPen(QPen(Qt::white, l.size * 0.16 * 0.35, strokeMark(p), Qt::FlatCap));
+      painter.drawLine(source);
+    }
   }
   painter.setPen(Qt::NoPen);
   painter.setBrush(QColor(0x3a, 0x3a, 0x3a));

@@ -27,6 +27,7 @@ class HexaLinesView final : public GameView {
   std::vector<HitArea> hitAreas() const override;
   // Red, green, blue: the colours of the game's players (not the other games' seat colours).
   QColor playerColour(int player) const override;
+  QString playerMark(int player) const override;
   // Where the centre of `field` is drawn (tests click cells that take no click).
   QPointF fieldCentre(int field) const;
 

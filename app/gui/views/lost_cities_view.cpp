@@ -1,6 +1,8 @@
 #include "app/gui/views/lost_cities_view.h"
 
 #include <QPainter>
+#include <QPolygonF>
+#include <algorithm>
 
 #include "games/lost-cities/lost_cities.h"
 
@@ -37,6 +39,45 @@ QString cardText(int kind) {
   return lc::rankOf(kind) == lc::kWagerRank ? QString("W") : QString::number(lc::valueOf(kind));
 }
 
+// Expedition `colour`'s shape, drawn in `pen` within `box` (a square): yellow a circle, blue a
+// square, white a diamond, green a triangle, red a cross — the expeditions are never told apart
+// by colour alone (green and red look alike to many).
+void drawExpeditionShape(QPainter& painter, const QRectF& box, int colour, const QColor& pen) {
+  painter.save();
+  painter.setPen(QPen(pen, std::max(1.5, box.width() * 0.14)));
+  painter.setBrush(Qt::NoBrush);
+  const QRectF r = box.adjusted(box.width() * 0.15, box.height() * 0.15, -box.width() * 0.15,
+                                -box.height() * 0.15);
+  const QPointF c = r.center();
+  switch (colour) {
+    case 0:
+      painter.drawEllipse(r);
+      break;
+    case 1:
+      painter.drawRect(r);
+      break;
+    case 2:
+      painter.drawPolygon(QPolygonF({QPointF(c.x(), r.top()), QPointF(r.right(), c.y()),
+                                     QPointF(c.x(), r.bottom()), QPointF(r.left(), c.y())}));
+      break;
+    case 3:
+      painter.drawPolygon(QPolygonF(
+          {QPointF(c.x(), r.top()), QPointF(r.right(), r.bottom()), QPointF(r.left(), r.bottom())}));
+      break;
+    default:
+      painter.drawLine(r.topLeft(), r.bottomRight());
+      painter.drawLine(r.topRight(), r.bottomLeft());
+      break;
+  }
+  painter.restore();
+}
+
+// The shape's square in the bottom right corner of a card or slot `rect`.
+QRectF shapeBox(const QRectF& rect) {
+  const double side = std::min(rect.width(), rect.height()) * 0.3;
+  return QRectF(rect.right() - side - 3, rect.bottom() - side - 3, side, side);
+}
+
 void drawCard(QPainter& painter, const QRectF& rect, int kind) {
   painter.setPen(QPen(QColor(0x30, 0x30, 0x30), 1.2));
   painter.setBrush(kCardColours[lc::colourOf(kind)]);
@@ -47,6 +88,7 @@ void drawCard(QPainter& painter, const QRectF& rect, int kind) {
   painter.setFont(font);
   painter.setPen(Qt::black);
   painter.drawText(rect.adjusted(4, 2, -4, -2), Qt::AlignLeft | Qt::AlignTop, cardText(kind));
+  drawExpeditionShape(painter, shapeBox(rect), lc::colourOf(kind), QColor(0x30, 0x30, 0x30));
 }
 
 void drawBack(QPainter& painter, const QRectF& rect) {
@@ -216,6 +258,10 @@ void LostCitiesView::paintEvent(QPaintEvent*) {
     painter.setBrush(Qt::NoBrush);
     painter.drawRoundedRect(l.opponentExpeditions[c], 5, 5);
     painter.drawRoundedRect(l.ownExpeditions[c], 5, 5);
+    for (const QRectF& slot : {l.opponentExpeditions[c], l.ownExpeditions[c]})  // under the cards
+      drawExpeditionShape(painter, QRectF(slot.center().x() - l.cardWidth * 0.15, slot.top() + 6,
+                                          l.cardWidth * 0.3, l.cardWidth * 0.3),
+                          c, kCardColours[c].darker(130));
     const auto theirs = cardsOfColour(state->expeditions(opponent), c);
     for (size_t i = 0; i < theirs.size(); ++i)
       drawCard(painter, l.stackCard(l.opponentExpeditions[c], int(i), int(theirs.size())),
@@ -230,6 +276,7 @@ void LostCitiesView::paintEvent(QPaintEvent*) {
       painter.setPen(QPen(kCardColours[c], 2));
       painter.setBrush(QColor(0x3a, 0x5d, 0x46));
       painter.drawRoundedRect(l.piles[c], 5, 5);
+      drawExpeditionShape(painter, shapeBox(l.piles[c]), c, kCardColours[c]);
     }
   }
   drawBack(painter, l.deck);

@@ -2,6 +2,7 @@
 
 #include <QPainter>
 #include <QPainterPath>
+#include <algorithm>
 #include <array>
 
 #include "games/ludo/ludo.h"
@@ -112,6 +113,11 @@ QColor LudoView::playerColour(int player) const {
   return seatColour(state ? state->seatOf(player) : player);
 }
 
+QString LudoView::playerMark(int player) const {
+  const auto* state = dynamic_cast<const LudoState*>(this->state());
+  return seatLetter(state ? state->seatOf(player) : player);
+}
+
 std::vector<GameView::HitArea> LudoView::hitAreas() const {
   return areasOf(targets());
 }
@@ -152,6 +158,11 @@ void LudoView::paintEvent(QPaintEvent*) {
     painter.setBrush(Qt::white);
     painter.drawRoundedRect(rect.adjusted(2, 2, -2, -2), 8, 8);
   }
+  // Each piece carries its seat's letter: red and green pieces look alike to many.
+  QFont letterFont = painter.font();
+  letterFont.setBold(true);
+  letterFont.setPixelSize(std::max(8, static_cast<int>(cell(0, 0).width() * 0.3)));
+  painter.setFont(letterFont);
   for (int seat = 0; seat < ludo::kSeats; ++seat) {
     if (!seatPlays(*state, seat)) continue;
     for (int i = 0; i < ludo::kPieces; ++i) {
@@ -161,6 +172,9 @@ void LudoView::paintEvent(QPaintEvent*) {
       painter.setPen(QPen(seatColour(seat).darker(160), 2));
       painter.setBrush(seatColour(seat));
       painter.drawEllipse(r.center(), radius, radius);
+      painter.setPen(seat == 3 ? Qt::black : Qt::white);  // legible on yellow too
+      painter.drawText(QRectF(r.center() - QPointF(radius, radius), QSizeF(2 * radius, 2 * radius)),
+                       Qt::AlignCenter, seatLetter(seat));
     }
   }
   const QRectF centre = cell(kCentre.first, kCentre.second).adjusted(6, 6, -6, -6);

@@ -19,6 +19,7 @@ class LudoView final : public GameView {
   std::vector<HitArea> hitAreas() const override;
   // The colour of the board seat player `player` sits on (two players sit opposite: 0 and 2).
   QColor playerColour(int player) const override;
+  QString playerMark(int player) const override;
   // The die showing the rolled face.
   QPixmap outcomeIcon(const State& before, Action outcome, int size) const override;
 

@@ -11,6 +11,9 @@ const SVG = "http://www.w3.org/2000/svg";
 
 // Seat colours as ddalab-gui draws them (seatColour): red, blue, green, yellow.
 const SEAT_COLOURS = ["#d63a32", "#2f6fc9", "#2e9b4a", "#e0b11c"];
+// Their letters, drawn on every piece: a seat is never told by colour alone (red and green look
+// alike to many).
+const SEAT_LETTERS = ["R", "B", "G", "Y"];
 const HIGHLIGHT = "#ff8c00";
 
 // ---- small DOM helpers -------------------------------------------------------------------
@@ -242,8 +245,13 @@ function drawLudo(screen, choose) {
   for (const { seat, pieces } of o.seats) {
     pieces.forEach((r, index) => {
       const [x, y] = ludoCell(seat, pieces, index);
-      const piece = svg("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.3, fill: SEAT_COLOURS[seat],
-                                    stroke: "#222222", "stroke-width": 0.06, class: "piece" });
+      const piece = svg("g", {}, [
+        svg("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.3, fill: SEAT_COLOURS[seat],
+                        stroke: "#222222", "stroke-width": 0.06, class: "piece" }),
+        svgText(x + 0.5, y + 0.64, SEAT_LETTERS[seat],
+                { class: "piece-mark", "text-anchor": "middle", "font-size": 0.4,
+                  fill: seat === 3 ? "#000000" : "#ffffff" }),
+      ]);
       const action = r < 0 ? LUDO_ENTER : r;
       if (seat !== o.yourSeat || !legal.has(action)) return part.append(piece);
       const ring = svg("rect", { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.2,
@@ -286,11 +294,29 @@ function lcAction(kind, discard, source) { return kind * 2 * LC_SOURCES + (disca
 
 const CARD_W = 80, CARD_H = 112, GAP = 14, COLUMN = CARD_W + GAP, STACK_STEP = 34;
 
+// Expedition `colour`'s shape in the square (x, y, side), as ddalab-gui draws it: yellow a
+// circle, blue a square, white a diamond, green a triangle, red a cross (green and red cards look
+// alike to many).
+function expeditionMark(x, y, side, colour, stroke) {
+  const a = { fill: "none", stroke, "stroke-width": side * 0.14 };
+  const i = side * 0.15, l = x + i, t = y + i, r = x + side - i, b = y + side - i;
+  const cx = x + side / 2, cy = y + side / 2;
+  const shapes = [
+    () => [svg("circle", { cx, cy, r: (r - l) / 2, ...a })],
+    () => [svg("rect", { x: l, y: t, width: r - l, height: b - t, ...a })],
+    () => [svg("polygon", { points: `${cx},${t} ${r},${cy} ${cx},${b} ${l},${cy}`, ...a })],
+    () => [svg("polygon", { points: `${cx},${t} ${r},${b} ${l},${b}`, ...a })],
+    () => [svg("line", { x1: l, y1: t, x2: r, y2: b, ...a }), svg("line", { x1: r, y1: t, x2: l, y2: b, ...a })],
+  ];
+  return svg("g", { class: "expedition-mark", "data-colour": colour }, shapes[colour]());
+}
+
 function card(x, y, kind, extra = {}) {
   return svg("g", { class: "card", "data-kind": kind, ...extra }, [
     svg("rect", { x, y, width: CARD_W, height: CARD_H, rx: 8, fill: LC_COLOURS[lcColour(kind)],
                   stroke: "#303030", "stroke-width": 2 }),
     svgText(x + 7, y + 29, lcValueText(kind), { class: "card-value" }),
+    expeditionMark(x + CARD_W - 29, y + CARD_H - 29, 24, lcColour(kind), "#303030"),
   ]);
 }
 
@@ -386,7 +412,8 @@ function drawLostCities(screen, choose, memory) {
     const group = svg("g", { class: "pile", "data-colour": c, "data-size": pile.size });
     if (pile.top === null)
       group.append(svg("rect", { x, y: rows.piles, width: CARD_W, height: CARD_H, rx: 8,
-                                 fill: "#3a5d46", stroke: LC_COLOURS[c], "stroke-width": 3 }));
+                                 fill: "#3a5d46", stroke: LC_COLOURS[c], "stroke-width": 3 }),
+                   expeditionMark(x + CARD_W - 29, rows.piles + CARD_H - 29, 24, c, LC_COLOURS[c]));
     else
       group.append(card(x, rows.piles, pile.top));
     group.append(svgText(x + CARD_W / 2, rows.piles + CARD_H + 26, `${pile.size}`,
@@ -497,6 +524,15 @@ function segmentPath(cx, cy, apothem, sides, segments) {
   return sides.map((s) => `M${p(at(s, 1))} Q${p(at(s, 0.45))} ${p(junction)}`).join(" ");
 }
 
+// The white pattern along player `player`'s strokes (none for red), as ddalab-gui draws it: a
+// line's owner shows without its colour (red and green look alike to many).
+function lineMark(player, width) {
+  const dashes = [null, `${4 * width * 0.35} ${2 * width * 0.35}`, `${width * 0.35} ${2 * width * 0.35}`];
+  if (!(player >= 1 && player <= 2)) return null;
+  return { class: "line-mark", fill: "none", stroke: "#ffffff", "stroke-width": width * 0.35,
+           "stroke-dasharray": dashes[player] };
+}
+
 // A cell: the hexagon, each segment a coloured stroke over a casing of the fill.
 function hexCell(cx, cy, size, shape, colours, fill, rotation = 0) {
   const group = svg("g", { class: "cell" });
@@ -509,6 +545,8 @@ function hexCell(cx, cy, size, shape, colours, fill, rotation = 0) {
     const colour = colours[s] >= 0 ? HEX_COLOURS[colours[s]] : HEX_UNCOLOURED;
     lines.append(svg("path", { d, fill: "none", stroke: fill, "stroke-width": width * 2 }));
     lines.append(svg("path", { d, fill: "none", stroke: colour, "stroke-width": width }));
+    const mark = lineMark(colours[s], width);
+    if (mark) lines.append(svg("path", { d, ...mark }));
   });
   group.append(lines);
   return group;
@@ -586,8 +624,10 @@ function drawHexaLines(screen, choose, memory) {
   for (let p = 0; p < 3; ++p) {
     const [dx, dy] = sideDirection(2 * p);
     const apothem = (size * SQRT3) / 2;
-    part.append(svg("line", { x1: hub[0], y1: hub[1], x2: hub[0] + dx * apothem, y2: hub[1] + dy * apothem,
-                              stroke: o.alive[p] ? HEX_COLOURS[p] : HEX_DEAD, "stroke-width": size * 0.16 }));
+    const ends = { x1: hub[0], y1: hub[1], x2: hub[0] + dx * apothem, y2: hub[1] + dy * apothem };
+    part.append(svg("line", { ...ends, stroke: o.alive[p] ? HEX_COLOURS[p] : HEX_DEAD, "stroke-width": size * 0.16 }));
+    const mark = lineMark(p, size * 0.16);
+    if (mark) part.append(svg("line", { ...ends, ...mark }));
   }
   part.append(svg("circle", { cx: hub[0], cy: hub[1], r: size * 0.2, fill: "#3a3a3a" }));
 
