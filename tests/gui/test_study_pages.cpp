@@ -415,6 +415,8 @@ class StudyPagesTest : public QObject {
                      QString::fromStdString(protocol.pages.debrief), "Finish", &window);
     debrief.show();
     verifyShownLiterally(debrief, markups({"debrief"}));
+    // A refusal of the Run study dialog may quote a protocol's text: plain too.
+    QCOMPARE(StartStudyDialog().problem()->textFormat(), Qt::PlainText);
   }
 
   // A protocol without a debrief: once the last questionnaire is submitted the window stays the

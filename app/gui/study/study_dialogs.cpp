@@ -78,6 +78,7 @@ StartStudyDialog::StartStudyDialog(QWidget* parent)
   });
   protocol_->setMinimumWidth(380);
   problem_->setWordWrap(true);
+  problem_->setTextFormat(Qt::PlainText);  // a refusal may quote the protocol's texts
   problem_->setStyleSheet("color: #a00000");
   auto* note = new QLabel(
       "The participant then plays the protocol's games with the conditions hidden and answers "
