@@ -93,6 +93,13 @@ StudySessions readStudySessions(std::span<const fs::path> folders) {
   return study;
 }
 
+std::string nothingToCompare(const StudyProtocol& protocol) {
+  if (protocol.conditions.size() >= 2) return "";
+  return "protocol '" + protocol.name + "' has one condition (" +
+         (protocol.conditions.empty() ? std::string() : protocol.conditions.front().name) +
+         "): nothing to compare; its analysis reports descriptives and reliability only";
+}
+
 std::string SessionFlow::text() const {
   std::string t = std::to_string(opened) + (opened == 1 ? " session: " : " sessions: ");
   std::string parts;
@@ -594,8 +601,12 @@ StudyAnalysis analyzeStudy(const StudySessions& answered, uint64_t seed, bool fu
     return a;
   }
   addMeans(study, all, a);
-  addMixedModels(study, all, a);
-  addComparisons(study, all, a);
+  if (const std::string why = nothingToCompare(study.protocol); !why.empty()) {
+    a.notes.push_back(why);
+  } else {
+    addMixedModels(study, all, a);
+    addComparisons(study, all, a);
+  }
   if (!full) return a;
   addCorrelations(study, all, splitmix64(seed), a);
   addNoticed(study, all, a);
@@ -834,9 +845,12 @@ void printStudyAnalysis(std::ostream& out, const StudyAnalysis& a) {
     out << "  " << std::left << std::setw(24) << m.condition << std::setw(14) << m.item
         << std::right << std::setw(7) << fixed(m.mean, 2) << "  [" << fixed(m.low, 2) << ", "
         << fixed(m.high, 2) << "]  " << m.games << " games\n";
-  printMixed(out, a);
-  out << "\nWithin participants, the nonparametric check (Wilcoxon signed-rank on "
-         "participants' means; exploratory: Holm)\n";
+  const bool compared = !a.mixedItems.empty();  // none: one condition (a note says so)
+  if (compared) {
+    printMixed(out, a);
+    out << "\nWithin participants, the nonparametric check (Wilcoxon signed-rank on "
+           "participants' means; exploratory: Holm)\n";
+  }
   for (const auto& c : a.comparisons)
     out << "  " << std::left << std::setw(14) << c.item << role(c.primary) << c.first << " - "
         << c.second << std::right << ": " << fixed(c.meanDifference, 2) << ", W+ "

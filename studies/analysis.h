@@ -151,6 +151,10 @@ struct StudyAnalysis {
   std::string flow;  // SessionFlow::text() of the sessions read
 };
 
+// "" when the protocol has two conditions or more; else why its conditions cannot be compared:
+// one condition (the analysis reports descriptives and reliability only; validate warns of it).
+std::string nothingToCompare(const StudyProtocol& protocol);
+
 // Analyzes every answered game of the sessions; `seed` drives the bootstrap and the folds. Without
 // `full`, only the means and the within-participant comparisons (what a power analysis needs).
 StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed = 0x5713ull, bool full = true);

@@ -359,6 +359,20 @@ expect 2 "--participant-sd: applies to --power" "$ddalab" study simulate "$study
 expect 2 "unknown item 'nothing'" "$ddalab" study simulate "$study" -n 6 --power 2 \
   --effect nothing:no-dda=1
 
+# A protocol of one condition (the format allows 1-12): nothing to compare, said, never a crash
+# (every study command segfaulted in minimumDetectableEffect).
+one="$work/one-condition.json"
+sed -e '/"name": "e-hillclimber/d' -e 's/"e-random"}},$/"e-random"}}/' "$study" >"$one"
+nothing="protocol 'user-study-ludo' has one condition (no-dda): nothing to compare"
+expect 0 "WARNING: $nothing" "$ddalab" study validate "$one"
+expect 0 "WARNING: $nothing" "$ddalab" study validate "$one" -n 12
+expect 2 "--power: $nothing" "$ddalab" study simulate "$one" -n 6 --power 5
+expect 2 "--power: $nothing" "$ddalab" study simulate "$one" -n 6 --power 2 --power-games
+expect 0 "simulated 3 participants" "$ddalab" study simulate "$one" -n 3 --out "$work/one" --threads 1
+expect 0 "note: $nothing" "$ddalab" study analyze "$work/one" --out "$work/one-analysis"
+[ -s "$work/one-analysis/study-means.csv" ] || fail "study analyze of one condition wrote no means"
+expect 0 "wrote $work/one.csv (3 participants" "$ddalab" study export "$work/one" --out "$work/one.csv"
+
 # bench runs every workload on 1 and 2 threads with identical results, and writes them as
 # batches that ddalab run runs.
 expect 0 "signature: " "$ddalab" bench --scale 40

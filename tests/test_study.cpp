@@ -8,6 +8,7 @@
 #include <functional>
 #include <numeric>
 #include <set>
+#include <sstream>
 
 #include "results/file_io.h"
 #include "results/statistics.h"
@@ -308,6 +309,34 @@ TEST_CASE("study simulate writes ordinary sessions that study analyze reads", "[
   const std::vector<fs::path> mixed = {dir.path() / "pilot", dir.path() / "other/p01"};
   CHECK_THROWS_WITH(readStudySessions(mixed),
                     Catch::Contains("other/p01") && Catch::Contains("different protocols"));
+}
+
+TEST_CASE("a study of one condition is analysed: descriptives and reliability, nothing compared",
+          "[study][simulate]") {
+  const TempDir dir;
+  Json document = ludoProtocol();
+  document["conditions"] = Json::array({document["conditions"][0]});
+  document["games_per_condition"] = 2;
+  const StudyProtocol p = parseStudyProtocol(document, "one.json");
+  StudySimulation s;
+  s.participants = 3;
+  s.threads = 1;
+  simulateStudy(p, dir.path() / "pilot", s);
+  const std::vector<fs::path> folders = {dir.path() / "pilot"};
+  const StudySessions study = readStudySessions(folders);
+  const StudyAnalysis a = analyzeStudy(study);
+  CHECK(a.games == 6);
+  CHECK(a.means.size() == p.items.size());  // one condition's mean per item
+  CHECK(a.comparisons.empty());
+  CHECK(a.mixedItems.empty());
+  CHECK(std::find(a.notes.begin(), a.notes.end(), nothingToCompare(p)) != a.notes.end());
+  std::ostringstream printed;
+  printStudyAnalysis(printed, a);
+  CHECK_THAT(printed.str(), Catch::Contains("nothing to compare") &&
+                                !Catch::Contains("Conditions compared") &&
+                                !Catch::Contains("Within participants"));
+  writeStudyAnalysis(dir.path() / "analysis", a, study.protocol);
+  CHECK(fs::exists(dir.path() / "analysis/study-means.csv"));
 }
 
 namespace {
