@@ -20,6 +20,12 @@ namespace fs = std::filesystem;
 namespace {
 
 void countInFlow(const StudySession& s, SessionFlow& flow) {
+  // Games without a recorded consent (consent.json missing or not agreed) count as declined:
+  // what such a session holds is never analysed.
+  if (!s.consented() && !s.games().empty()) {
+    ++flow.declined;
+    return;
+  }
   switch (s.step()) {
     case SessionStep::Declined:
       ++flow.declined;
@@ -81,10 +87,10 @@ StudySessions readStudySessions(std::span<const fs::path> folders) {
     }
     if (study.flow.opened++ == 0) study.protocol = s.protocol();
     countInFlow(s, study.flow);
-    if (s.answered() > 0)
+    if (s.consented() && s.answered() > 0)
       study.sessions.push_back(std::move(s));
     else
-      ++study.flow.withoutAnswers;
+      ++study.flow.notAnalysed;
   }
   if (study.sessions.empty())
     throw InputError(sessions.front().string(),
@@ -116,7 +122,7 @@ std::string SessionFlow::text() const {
   add(dropped, "dropped out (" + reasons + ")");
   add(complete, "complete");
   add(inProgress, "in progress");
-  return t + parts + "; analysed: the " + std::to_string(opened - withoutAnswers) +
+  return t + parts + "; analysed: the " + std::to_string(opened - notAnalysed) +
          " with an answered game";
 }
 
