@@ -7,11 +7,13 @@
 #include <numeric>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include "results/csv.h"
 #include "results/file_io.h"
 #include "results/significance.h"
+#include "studies/allocation.h"
 
 namespace ddalab {
 
@@ -38,6 +40,20 @@ void countInFlow(const StudySession& s, SessionFlow& flow) {
       break;
     default:
       ++flow.inProgress;
+  }
+}
+
+// The allocation log of every study folder the sessions were created in (their parent folders,
+// as StudySession::open allocates), read with the one reader and refused as serve refuses it: a
+// damaged log or another protocol's cannot stand behind an analysis.
+void checkAllocationLogs(std::span<const fs::path> sessions, const StudyProtocol& protocol) {
+  std::set<fs::path> studies;
+  for (const fs::path& folder : sessions) {
+    std::error_code error;
+    const fs::path real = fs::weakly_canonical(fs::absolute(folder), error);
+    fs::path study = (error ? folder : real).parent_path();
+    if (study.empty()) study = ".";
+    if (studies.insert(study).second) readAllocations(study, protocol);
   }
 }
 
@@ -92,6 +108,7 @@ StudySessions readStudySessions(std::span<const fs::path> folders) {
     else
       ++study.flow.notAnalysed;
   }
+  checkAllocationLogs(sessions, study.protocol);
   if (study.sessions.empty())
     throw InputError(sessions.front().string(),
                      "no participant has answered a game yet (" + study.flow.text() +

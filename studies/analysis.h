@@ -42,7 +42,8 @@ struct StudySessions {
 };
 // Sessions without an answered game (declined, dropped out before, not begun) or without a
 // recorded consent when the protocol asks for one are counted in `flow` and left out of
-// `sessions`; InputError when no session has an answered game.
+// `sessions`; InputError when no session has an answered game, and for an allocation log of the
+// sessions' study folders that readAllocations refuses.
 StudySessions readStudySessions(std::span<const std::filesystem::path> folders);
 // Throws InputError naming `option` unless `out` may receive an analysis: missing or a folder,
 // and neither one of the folders read (`inputs`, the study's session folders) nor inside one,

@@ -15,6 +15,7 @@
 #include "results/file_io.h"
 #include "studies/allocation.h"
 #include "studies/export.h"
+#include "studies/online_study.h"
 #include "studies/simulate.h"
 #include "tests/support.h"
 
@@ -398,7 +399,8 @@ TEST_CASE("the allocation log survives a torn line, and refuses what it cannot t
   CHECK(readText(log) == good);
   const TempDir folder;
   fs::create_directory(folder.path() / kAllocationLogName);
-  CHECK_THROWS(allocateParticipant(folder.path(), p, "z"));
+  CHECK_THAT(refusalOf([&] { allocateParticipant(folder.path(), p, "z"); }),
+             Catch::Contains("allocation.jsonl: is a folder; expected the study's allocation log"));
 }
 
 namespace {
@@ -493,6 +495,66 @@ TEST_CASE("a session without a recorded consent is never analysed or exported: i
                std::ofstream(c) << R"({"agreed": 1, "timing": {}})";
              }),
              Catch::Contains("bob/consent.json: $.agreed: expected true or false"));
+}
+
+TEST_CASE("study analyze, export and serve read the allocation log alike: each damage refused",
+          "[study][records][export]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  twoCompleteAndOneDeclined(dir.path() / "study", p);
+  const fs::path good = dir.path() / "study" / kAllocationLogName;
+  const std::vector<std::string> log = lines(good);
+  REQUIRE(log.size() == 4);  // ann, bob, dee allocated; dee's dropout
+  CHECK(analysisRefusal(dir.path() / "study") == "accepted");
+  const TempDir otherStudy;
+  Json otherDocument = protocolWithPages();
+  otherDocument["seed"] = 12;
+  allocateParticipant(otherStudy.path(), parseStudyProtocol(otherDocument, "q.json"), "ann");
+  int variant = 0;
+  // The study folder with its log replaced by `damage`; analyze's refusal of it, and of one of
+  // its session folders (whose study folder's log is the one it was allocated in).
+  const auto refusals = [&](const std::function<void(const fs::path&)>& damage) {
+    const fs::path study =
+        copyOf(dir.path() / "study", dir.path() / ("variant" + std::to_string(++variant)));
+    fs::remove(study / kAllocationLogName);
+    damage(study / kAllocationLogName);
+    const std::string refused = analysisRefusal(study);
+    CHECK(analysisRefusal(study / "ann") == refused);
+    // serve refuses it at start, before any participant comes.
+    const StudyProtocol protocol = p;
+    CHECK(refusalOf([&] { OnlineStudy(protocol, study, {0, 1, 30, 30, std::string(64, 'b'), {}}); }) ==
+          refused);
+    return refused;
+  };
+  const auto text = [&](const std::string& content) {
+    return refusals([&](const fs::path& file) { std::ofstream(file) << content; });
+  };
+  const std::string all = log[0] + "\n" + log[1] + "\n" + log[2] + "\n" + log[3] + "\n";
+  CHECK(text(all + R"({"event": "allocated", "partic)") == "accepted");  // a torn last line: a crash
+  CHECK_THAT(text(log[0] + "\n" + R"({"event": "allocated", "partic)" + "\n" + log[1] + "\n"),
+             Catch::Contains("allocation.jsonl:2:"));
+  CHECK_THAT(text(all + log[1] + "\n"),
+             Catch::Contains("allocation.jsonl:5: allocates participant 'bob' or number 1 a "
+                             "second time; expected each once"));
+  Json number = Json::parse(log[1]);
+  number["participant"] = "zed";
+  CHECK_THAT(text(all + number.dump() + "\n"),
+             Catch::Contains("allocation.jsonl:5: allocates participant 'zed' or number 1"));
+  CHECK_THAT(text(all + R"({"event": "dropout", "participant": "nobody", "reason": "x"})" + "\n"),
+             Catch::Contains("allocation.jsonl:5: records a dropout of 'nobody', who was never "
+                             "allocated"));
+  CHECK_THAT(text(readText(otherStudy.path() / kAllocationLogName)),
+             Catch::Contains("allocation.jsonl: holds participants of another protocol "
+                             "(participant 'ann'); expected one study per folder"));
+  CHECK_THAT(refusals([&](const fs::path& file) { fs::create_symlink(good, file); }),
+             Catch::Contains("allocation.jsonl: is a symbolic link; expected the study's "
+                             "allocation log, a regular file"));
+  CHECK_THAT(refusals([](const fs::path& file) { REQUIRE(::mkfifo(file.c_str(), 0600) == 0); }),
+             Catch::Contains("allocation.jsonl: is a FIFO"));
+  CHECK_THAT(refusals([](const fs::path& file) { fs::create_directory(file); }),
+             Catch::Contains("allocation.jsonl: is a folder"));
+  // A study folder without a log (simulated, or older than the log) is read as before.
+  CHECK(refusals([](const fs::path&) {}) == "accepted");
 }
 
 TEST_CASE("generated ids are pseudonyms from the OS's random source", "[study][records]") {
