@@ -311,6 +311,38 @@ TEST_CASE("study simulate writes ordinary sessions that study analyze reads", "[
                     Catch::Contains("other/p01") && Catch::Contains("different protocols"));
 }
 
+namespace {
+
+// The folders of sessions `folders` name, read together: the refusal's message or "accepted".
+std::string analyzeRefusal(const std::vector<fs::path>& folders) {
+  try {
+    readStudySessions(folders);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+// Simulates `participants` participants of the Ludo protocol (or `protocol`) into `out` on one
+// thread.
+std::vector<StudySession> simulated(const fs::path& out, int participants,
+                                    const Json& protocol = ludoProtocol()) {
+  StudySimulation s;
+  s.participants = participants;
+  s.threads = 1;
+  return simulateStudy(parseStudyProtocol(protocol, "p.json"), out, s);
+}
+
+Json readJsonFile(const fs::path& file) {
+  return Json::parse(std::ifstream(file));
+}
+
+void writeJsonFile(const fs::path& file, const Json& j) {
+  std::ofstream(file, std::ios::trunc) << j.dump(2);
+}
+
+}  // namespace
+
 TEST_CASE("a study of one condition is analysed: descriptives and reliability, nothing compared",
           "[study][simulate]") {
   const TempDir dir;
@@ -318,10 +350,7 @@ TEST_CASE("a study of one condition is analysed: descriptives and reliability, n
   document["conditions"] = Json::array({document["conditions"][0]});
   document["games_per_condition"] = 2;
   const StudyProtocol p = parseStudyProtocol(document, "one.json");
-  StudySimulation s;
-  s.participants = 3;
-  s.threads = 1;
-  simulateStudy(p, dir.path() / "pilot", s);
+  simulated(dir.path() / "pilot", 3, document);
   const std::vector<fs::path> folders = {dir.path() / "pilot"};
   const StudySessions study = readStudySessions(folders);
   const StudyAnalysis a = analyzeStudy(study);
@@ -338,36 +367,6 @@ TEST_CASE("a study of one condition is analysed: descriptives and reliability, n
   writeStudyAnalysis(dir.path() / "analysis", a, study.protocol);
   CHECK(fs::exists(dir.path() / "analysis/study-means.csv"));
 }
-
-namespace {
-
-// The folders of sessions `folders` name, read together: the refusal's message or "accepted".
-std::string analyzeRefusal(const std::vector<fs::path>& folders) {
-  try {
-    readStudySessions(folders);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "accepted";
-}
-
-// Simulates `participants` participants of the Ludo protocol into `out` on one thread.
-std::vector<StudySession> simulated(const fs::path& out, int participants) {
-  StudySimulation s;
-  s.participants = participants;
-  s.threads = 1;
-  return simulateStudy(parseStudyProtocol(ludoProtocol(), "p.json"), out, s);
-}
-
-Json readJsonFile(const fs::path& file) {
-  return Json::parse(std::ifstream(file));
-}
-
-void writeJsonFile(const fs::path& file, const Json& j) {
-  std::ofstream(file, std::ios::trunc) << j.dump(2);
-}
-
-}  // namespace
 
 TEST_CASE("study analyze counts each session once: the same folder twice, a copy, a link",
           "[study]") {
