@@ -75,6 +75,13 @@ void checkReplaceable(const fs::path& file) {
                                       "it and leaves this one alone; give the path of a file");
 }
 
+void checkRegularFile(const fs::path& file, const std::string& expected) {
+  struct stat status {};
+  if (::lstat(file.c_str(), &status) != 0 || S_ISREG(status.st_mode)) return;
+  throw InputError(file.string(),
+                   "is " + kindOf(status.st_mode) + "; expected " + expected + ", a regular file");
+}
+
 OutputFile::OutputFile(fs::path file) : file_(std::move(file)) {
   checkReplaceable(file_);
   std::string name = ".";  // built piece by piece: "." + std::string trips g++ 12's -Wrestrict

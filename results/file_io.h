@@ -21,6 +21,11 @@ class WriteError : public std::runtime_error {
 // link, device, FIFO or socket): writing there would replace it.
 void checkReplaceable(const std::filesystem::path& file);
 
+// Throws InputError naming `file` when it exists and is not a regular file (a folder, symbolic
+// link, device, FIFO or socket), saying it expected `expected` ("the study's allocation log"):
+// a record read as it is, not through a link that could lead anywhere or a pipe that never ends.
+void checkRegularFile(const std::filesystem::path& file, const std::string& expected);
+
 // Whether `inner` is `outer` or inside it, by file-system identity (symbolic links, "..",
 // hard-linked or bind-mounted folders see through); false when `outer` does not exist.
 bool isWithin(const std::filesystem::path& inner, const std::filesystem::path& outer);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <map>
 #include <random>
 #include <set>
@@ -25,22 +26,38 @@ namespace {
 constexpr size_t kMaxLogBytes = 64 << 20;
 const InputFileKind kSessionKind{64 << 20, "a session file of ddalab"};
 
+constexpr const char* kLogExpected = "the study's allocation log";
+
+// How the log is opened: to read (a shared lock; nothing created, nothing written) or to append
+// (an exclusive lock; created when missing).
+enum class LogAccess { Read, Append };
+
 // The log, opened and locked against other processes (flock) while it lives: one allocation at a
-// time, even from two windows or a server's threads on the same study folder.
+// time, even from two windows or a server's threads on the same study folder, and no reader sees
+// half an append. Refused by name (InputError) when it is not a regular file: a folder, a
+// symbolic link (O_NOFOLLOW, against a swap after the check too) or a FIFO, opened without
+// blocking so that a pipe cannot hang the reader.
 class LockedLog {
  public:
-  explicit LockedLog(const fs::path& file) : file_(file) {
-    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  LockedLog(const fs::path& file, LogAccess access) : file_(file) {
+    checkRegularFile(file, kLogExpected);
+    const int flags = access == LogAccess::Append ? O_RDWR | O_CREAT : O_RDONLY | O_NONBLOCK;
+    fd_ = ::open(file.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd_ < 0) {
-      if (errno == ELOOP) checkReplaceable(file);  // a symbolic link: refused by name
-      throw WriteError(file, "open", errno);
+      const int error = errno;
+      checkRegularFile(file, kLogExpected);  // replaced since the check
+      if (access == LogAccess::Read)
+        throw InputError(file.string(), std::string("cannot open the file: ") +
+                                            std::strerror(error) + "; expected " + kLogExpected);
+      throw WriteError(file, "open", error);
     }
     struct stat info {};
     if (::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) {
       ::close(fd_);
-      throw InputError(file.string(), "expected a regular file (the study's allocation log)");
+      throw InputError(file.string(), std::string("is not a regular file; expected ") +
+                                          kLogExpected + ", a regular file");
     }
-    if (::flock(fd_, LOCK_EX) != 0) {
+    if (::flock(fd_, access == LogAccess::Append ? LOCK_EX : LOCK_SH) != 0) {
       const int error = errno;
       ::close(fd_);
       throw WriteError(file, "lock", error);
@@ -148,6 +165,15 @@ LogState parseLog(const fs::path& file, const std::string& text) {
   return state;
 }
 
+// Refuses a log with an allocation made under another protocol than the one of `checksum`.
+void checkOneProtocol(const fs::path& file, const LogState& state, const std::string& checksum) {
+  for (size_t i = 0; i < state.allocations.size(); ++i)
+    if (state.checksums[i] != checksum)
+      throw InputError(file.string(), "holds participants of another protocol (participant '" +
+                                          textExcerpt(state.allocations[i].participant) +
+                                          "'); expected one study per folder");
+}
+
 std::string logLine(const Json& record) {
   Json line = record;
   line["at"] = utcTimestamp(std::chrono::system_clock::now());
@@ -219,11 +245,26 @@ int leastUsedRow(const StudyProtocol& protocol, std::span<const Allocation> allo
 
 }  // namespace
 
-std::vector<Allocation> readAllocations(const fs::path& studyFolder) {
+namespace {
+
+LogState readLog(const fs::path& studyFolder) {
   const fs::path file = studyFolder / kAllocationLogName;
   if (!fs::exists(fs::symlink_status(file))) return {};
-  LockedLog log(file);
-  return parseLog(file, log.read()).allocations;
+  const LockedLog log(file, LogAccess::Read);
+  return parseLog(file, log.read());
+}
+
+}  // namespace
+
+std::vector<Allocation> readAllocations(const fs::path& studyFolder) {
+  return readLog(studyFolder).allocations;
+}
+
+std::vector<Allocation> readAllocations(const fs::path& studyFolder,
+                                        const StudyProtocol& protocol) {
+  const LogState state = readLog(studyFolder);
+  checkOneProtocol(studyFolder / kAllocationLogName, state, sha256Hex(protocol.document.dump()));
+  return state.allocations;
 }
 
 Allocation allocateParticipant(const fs::path& studyFolder, const StudyProtocol& protocol,
@@ -231,14 +272,10 @@ Allocation allocateParticipant(const fs::path& studyFolder, const StudyProtocol&
   fs::create_directories(studyFolder);
   const fs::path file = studyFolder / kAllocationLogName;
   const bool existed = fs::exists(fs::symlink_status(file));
-  LockedLog log(file);
+  LockedLog log(file, LogAccess::Append);
   LogState state = parseLog(file, log.read());
   const std::string checksum = sha256Hex(protocol.document.dump());
-  for (size_t i = 0; i < state.allocations.size(); ++i)
-    if (state.checksums[i] != checksum)
-      throw InputError(file.string(), "holds participants of another protocol (participant '" +
-                                          state.allocations[i].participant +
-                                          "'); expected one study per folder");
+  checkOneProtocol(file, state, checksum);
   std::string lines;
   if (!existed || state.allocations.empty())
     for (const Allocation& a : sessionsWithoutLog(studyFolder, protocol)) {
@@ -267,7 +304,7 @@ void recordDropoutInLog(const fs::path& studyFolder, const std::string& particip
                         const std::string& reason) {
   const fs::path file = studyFolder / kAllocationLogName;
   if (!fs::exists(fs::symlink_status(file))) return;  // a study without allocation (simulated)
-  LockedLog log(file);
+  LockedLog log(file, LogAccess::Append);
   const LogState state = parseLog(file, log.read());
   for (const Allocation& a : state.allocations)
     if (a.participant == participant && !a.droppedOut) {

@@ -24,10 +24,17 @@ struct Allocation {
   bool droppedOut = false;
 };
 
-// The allocations of a study folder as its log records them (empty without a log); InputError
-// naming the log, its line and what was expected for a line that is not a valid record (a torn
-// last line, the trace of a crash while appending, is ignored).
+// The allocations of a study folder as its log records them (empty without a log), read under a
+// shared lock: the one reader of the log (serve at start, analyze, export, allocating). InputError
+// naming the log, its line and what was expected for a line that is not a valid record, a
+// participant or number allocated twice, a dropout of someone never allocated, or a log that is
+// not a regular file (a folder, symbolic link, FIFO); a torn last line, the trace of a crash while
+// appending, is ignored.
 std::vector<Allocation> readAllocations(const std::filesystem::path& studyFolder);
+// The same, refusing too a log with participants allocated under another protocol than
+// `protocol` (one study per folder).
+std::vector<Allocation> readAllocations(const std::filesystem::path& studyFolder,
+                                        const StudyProtocol& protocol);
 
 // Allocates `participant` in `studyFolder` under `protocol` and appends it to the log (locked
 // against other processes, synced): the next unused number, and a random row among the least

@@ -7,11 +7,13 @@
 #include <numeric>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include "results/csv.h"
 #include "results/file_io.h"
 #include "results/significance.h"
+#include "studies/allocation.h"
 
 namespace ddalab {
 
@@ -20,6 +22,12 @@ namespace fs = std::filesystem;
 namespace {
 
 void countInFlow(const StudySession& s, SessionFlow& flow) {
+  // Games without a recorded consent (consent.json missing or not agreed) count as declined:
+  // what such a session holds is never analysed.
+  if (!s.consented() && !s.games().empty()) {
+    ++flow.declined;
+    return;
+  }
   switch (s.step()) {
     case SessionStep::Declined:
       ++flow.declined;
@@ -32,6 +40,20 @@ void countInFlow(const StudySession& s, SessionFlow& flow) {
       break;
     default:
       ++flow.inProgress;
+  }
+}
+
+// The allocation log of every study folder the sessions were created in (their parent folders,
+// as StudySession::open allocates), read with the one reader and refused as serve refuses it: a
+// damaged log or another protocol's cannot stand behind an analysis.
+void checkAllocationLogs(std::span<const fs::path> sessions, const StudyProtocol& protocol) {
+  std::set<fs::path> studies;
+  for (const fs::path& folder : sessions) {
+    std::error_code error;
+    const fs::path real = fs::weakly_canonical(fs::absolute(folder), error);
+    fs::path study = (error ? folder : real).parent_path();
+    if (study.empty()) study = ".";
+    if (studies.insert(study).second) readAllocations(study, protocol);
   }
 }
 
@@ -81,16 +103,24 @@ StudySessions readStudySessions(std::span<const fs::path> folders) {
     }
     if (study.flow.opened++ == 0) study.protocol = s.protocol();
     countInFlow(s, study.flow);
-    if (s.answered() > 0)
+    if (s.consented() && s.answered() > 0)
       study.sessions.push_back(std::move(s));
     else
-      ++study.flow.withoutAnswers;
+      ++study.flow.notAnalysed;
   }
+  checkAllocationLogs(sessions, study.protocol);
   if (study.sessions.empty())
     throw InputError(sessions.front().string(),
                      "no participant has answered a game yet (" + study.flow.text() +
                          "); expected at least one answered game to analyse");
   return study;
+}
+
+std::string nothingToCompare(const StudyProtocol& protocol) {
+  if (protocol.conditions.size() >= 2) return "";
+  return "protocol '" + protocol.name + "' has one condition (" +
+         (protocol.conditions.empty() ? std::string() : protocol.conditions.front().name) +
+         "): nothing to compare; its analysis reports descriptives and reliability only";
 }
 
 std::string SessionFlow::text() const {
@@ -109,7 +139,7 @@ std::string SessionFlow::text() const {
   add(dropped, "dropped out (" + reasons + ")");
   add(complete, "complete");
   add(inProgress, "in progress");
-  return t + parts + "; analysed: the " + std::to_string(opened - withoutAnswers) +
+  return t + parts + "; analysed: the " + std::to_string(opened - notAnalysed) +
          " with an answered game";
 }
 
@@ -594,8 +624,12 @@ StudyAnalysis analyzeStudy(const StudySessions& answered, uint64_t seed, bool fu
     return a;
   }
   addMeans(study, all, a);
-  addMixedModels(study, all, a);
-  addComparisons(study, all, a);
+  if (const std::string why = nothingToCompare(study.protocol); !why.empty()) {
+    a.notes.push_back(why);
+  } else {
+    addMixedModels(study, all, a);
+    addComparisons(study, all, a);
+  }
   if (!full) return a;
   addCorrelations(study, all, splitmix64(seed), a);
   addNoticed(study, all, a);
@@ -834,9 +868,12 @@ void printStudyAnalysis(std::ostream& out, const StudyAnalysis& a) {
     out << "  " << std::left << std::setw(24) << m.condition << std::setw(14) << m.item
         << std::right << std::setw(7) << fixed(m.mean, 2) << "  [" << fixed(m.low, 2) << ", "
         << fixed(m.high, 2) << "]  " << m.games << " games\n";
-  printMixed(out, a);
-  out << "\nWithin participants, the nonparametric check (Wilcoxon signed-rank on "
-         "participants' means; exploratory: Holm)\n";
+  const bool compared = !a.mixedItems.empty();  // none: one condition (a note says so)
+  if (compared) {
+    printMixed(out, a);
+    out << "\nWithin participants, the nonparametric check (Wilcoxon signed-rank on "
+           "participants' means; exploratory: Holm)\n";
+  }
   for (const auto& c : a.comparisons)
     out << "  " << std::left << std::setw(14) << c.item << role(c.primary) << c.first << " - "
         << c.second << std::right << ": " << fixed(c.meanDifference, 2) << ", W+ "

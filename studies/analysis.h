@@ -28,7 +28,8 @@ struct SessionFlow {
   size_t declined = 0;                       // declined consent
   std::map<std::string, size_t> droppedOut;  // by reason, declined consent left out
   size_t complete = 0, inProgress = 0;
-  size_t withoutAnswers = 0;  // left out of the analysis: not one game answered
+  // Left out of the analysis: not one game answered, or no recorded consent (counted as declined).
+  size_t notAnalysed = 0;
   // "14 sessions: 1 declined consent, 2 dropped out (withdrawn 1, timed out 1), 10 complete,
   // 1 in progress; analysed: the 12 with an answered game".
   std::string text() const;
@@ -39,8 +40,10 @@ struct StudySessions {
   std::vector<StudySession> sessions;  // those with at least one answered game
   SessionFlow flow = {};
 };
-// Sessions without an answered game (declined, dropped out before, not begun) are counted in
-// `flow` and left out of `sessions`; InputError when no session has an answered game.
+// Sessions without an answered game (declined, dropped out before, not begun) or without a
+// recorded consent when the protocol asks for one are counted in `flow` and left out of
+// `sessions`; InputError when no session has an answered game, and for an allocation log of the
+// sessions' study folders that readAllocations refuses.
 StudySessions readStudySessions(std::span<const std::filesystem::path> folders);
 // Throws InputError naming `option` unless `out` may receive an analysis: missing or a folder,
 // and neither one of the folders read (`inputs`, the study's session folders) nor inside one,
@@ -150,6 +153,10 @@ struct StudyAnalysis {
   std::vector<std::string> notes;
   std::string flow;  // SessionFlow::text() of the sessions read
 };
+
+// "" when the protocol has two conditions or more; else why its conditions cannot be compared:
+// one condition (the analysis reports descriptives and reliability only; validate warns of it).
+std::string nothingToCompare(const StudyProtocol& protocol);
 
 // Analyzes every answered game of the sessions; `seed` drives the bootstrap and the folds. Without
 // `full`, only the means and the within-participant comparisons (what a power analysis needs).

@@ -213,6 +213,7 @@ OnlineStudy::OnlineStudy(const StudyProtocol& protocol, fs::path dir, OnlineStud
   if (!protocol.online.completionRedirect.empty())
     completion_["redirect"] = protocol.online.completionRedirect;
   fs::create_directories(dir_);
+  readAllocations(dir_, protocol_);  // an unusable log is refused now, not at every new session
   sessions_ = std::make_unique<Sessions>(
       protocol_, dir_, pool_, settings_.paceMs < 0 ? protocol_.paceMs : settings_.paceMs);
   limit_ = std::make_unique<CreationLimit>(settings_.creationsPerMinute);

@@ -157,7 +157,13 @@ void checkPowerModel(const PowerModel& model) {
     throw InputError("--period-effect", "expected a finite number of scale points");
 }
 
+void checkSomethingToCompare(const StudyProtocol& protocol) {
+  const std::string why = nothingToCompare(protocol);
+  if (!why.empty()) throw InputError("--power", why + "; expected 2 or more conditions");
+}
+
 ModelPower modelPower(const StudyProtocol& protocol, const PowerModel& model, int repetitions) {
+  checkSomethingToCompare(protocol);
   checkPowerModel(model);
   const TestedItem item = testedItem(protocol, model);
   ModelPower power;
@@ -199,6 +205,7 @@ ModelPower modelPower(const StudyProtocol& protocol, const PowerModel& model, in
 
 DetectableEffect minimumDetectableEffect(const StudyProtocol& protocol, const PowerModel& model,
                                          int repetitions, double target, double precision) {
+  checkSomethingToCompare(protocol);
   const TestedItem item = testedItem(protocol, model);
   bool preregistered = false;
   const Contrast first = testedContrasts(protocol, &preregistered).front();
@@ -244,6 +251,7 @@ int participantsForWilcoxon(const StudyProtocol& protocol) {
 }
 
 std::string designWarning(const StudyProtocol& protocol, size_t participants) {
+  if (!nothingToCompare(protocol).empty()) return "";
   const int needed = participantsForWilcoxon(protocol);
   if (participants >= static_cast<size_t>(needed)) return "";
   const bool preregistered = !protocol.analysis.primaryItem.empty();
@@ -258,6 +266,7 @@ std::string designWarning(const StudyProtocol& protocol, size_t participants) {
 constexpr int kDesignNoteStudies = 100;
 
 std::string mixedModelDesignNote(const StudyProtocol& protocol, size_t participants) {
+  if (const std::string why = nothingToCompare(protocol); !why.empty()) return "WARNING: " + why;
   PowerModel model;
   model.participants = static_cast<int>(std::max<size_t>(participants, 2));
   const DetectableEffect mde = minimumDetectableEffect(protocol, model, kDesignNoteStudies);

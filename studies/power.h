@@ -48,13 +48,19 @@ struct ModelPower {
 // Throws InputError naming the option for a negative or non-finite SD, fewer than 2 participants.
 void checkPowerModel(const PowerModel& model);
 
+// Throws InputError (--power) with nothingToCompare's reason (studies/analysis.h) when there is
+// one: a power analysis of one condition has nothing to compare.
+void checkSomethingToCompare(const StudyProtocol& protocol);
+
 // How often the contrasts are rejected over `repetitions` studies drawn from `model` (seeded).
+// InputError (--power) for a protocol with nothing to compare.
 ModelPower modelPower(const StudyProtocol& protocol, const PowerModel& model, int repetitions);
 
 // The smallest effect (in scale points, planted on the first row's first condition over any
 // planted effects) that the first row rejects in `target` of `repetitions` studies: bisection
 // over [0, the scale's range] with the same seeds at every step (common random numbers), to
-// `precision` points. NaN when even the whole range falls short.
+// `precision` points. NaN when even the whole range falls short. InputError (--power) for a
+// protocol with nothing to compare.
 struct DetectableEffect {
   double effect = NAN, precision = 0;
   ModelPowerRow atEffect;  // the power evaluated at `effect`
@@ -67,13 +73,14 @@ DetectableEffect minimumDetectableEffect(const StudyProtocol& protocol, const Po
 // protocol's alpha after Holm over its exploratory tests (the primary test alone, unadjusted).
 int participantsForWilcoxon(const StudyProtocol& protocol);
 // A one-line warning when `participants` cannot make the study's tests significant ("" when they
-// can), naming the number needed.
+// can or there is nothing to compare), naming the number needed.
 std::string designWarning(const StudyProtocol& protocol, size_t participants);
 
 // A line for validate and analyze: the minimum detectable effect (80 % power) of the mixed model
 // for `participants`, at the default variances, on the item and contrast the power analysis
 // tests; it starts "WARNING:" when that effect is above a sixth of the item's scale range (or the
-// design detects nothing) and more participants are needed.
+// design detects nothing) and more participants are needed; nothingToCompare's warning for a
+// protocol of one condition.
 std::string mixedModelDesignNote(const StudyProtocol& protocol, size_t participants);
 
 }  // namespace ddalab

@@ -1046,10 +1046,12 @@ StudySession StudySession::withDerivedAnswers(
 
 namespace {
 
-// A page record (consent.json, instructions.json, ...) of `folder`, or none when absent.
+// A page record (consent.json, instructions.json, ...) of `folder`, or none when absent; refused
+// when it is not a regular file (a link to another session's consent is not this one's).
 std::optional<Json> readRecord(const fs::path& folder, const char* name) {
   const fs::path file = folder / name;
   if (!fs::exists(fs::symlink_status(file))) return std::nullopt;
+  checkRegularFile(file, "the participant's record");
   return readJson(file);
 }
 
@@ -1125,6 +1127,10 @@ SessionStep StudySession::step() const {
   if (next()) return needsAnswersOnly() ? SessionStep::Questionnaire : SessionStep::Game;
   if (!pages.debrief.empty() && !debrief_) return SessionStep::Debrief;
   return SessionStep::Complete;
+}
+
+bool StudySession::consented() const {
+  return simulated_ || protocol_->pages.consent.empty() || (consent_ && !declined_);
 }
 
 std::string StudySession::statusText() const {

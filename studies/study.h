@@ -254,6 +254,9 @@ class StudySession {
   // What the participant gave and when (none before they did, or when the protocol asks nothing).
   const std::optional<ResponseTiming>& consent() const { return consent_; }
   const std::optional<DemographicAnswers>& demographics() const { return demographics_; }
+  // Whether the participant's answers may be analysed and exported: consent.json records that
+  // they agreed, or the protocol asks no consent (a simulated participant is never asked).
+  bool consented() const;
   // Why the participant left ("declined consent", "withdrawn", "timed out"); "" while they have
   // not.
   const std::string& dropoutReason() const { return dropoutReason_; }

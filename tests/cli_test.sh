@@ -359,6 +359,58 @@ expect 2 "--participant-sd: applies to --power" "$ddalab" study simulate "$study
 expect 2 "unknown item 'nothing'" "$ddalab" study simulate "$study" -n 6 --power 2 \
   --effect nothing:no-dda=1
 
+# A protocol of one condition (the format allows 1-12): nothing to compare, said, never a crash
+# (every study command segfaulted in minimumDetectableEffect).
+one="$work/one-condition.json"
+sed -e '/"name": "e-hillclimber/d' -e 's/"e-random"}},$/"e-random"}}/' "$study" >"$one"
+nothing="protocol 'user-study-ludo' has one condition (no-dda): nothing to compare"
+expect 0 "WARNING: $nothing" "$ddalab" study validate "$one"
+expect 0 "WARNING: $nothing" "$ddalab" study validate "$one" -n 12
+expect 2 "--power: $nothing" "$ddalab" study simulate "$one" -n 6 --power 5
+expect 2 "--power: $nothing" "$ddalab" study simulate "$one" -n 6 --power 2 --power-games
+expect 0 "simulated 3 participants" "$ddalab" study simulate "$one" -n 3 --out "$work/one" --threads 1
+expect 0 "note: $nothing" "$ddalab" study analyze "$work/one" --out "$work/one-analysis"
+[ -s "$work/one-analysis/study-means.csv" ] || fail "study analyze of one condition wrote no means"
+expect 0 "wrote $work/one.csv (3 participants" "$ddalab" study export "$work/one" --out "$work/one.csv"
+
+# analyze and export read the study folder's allocation log as serve does: a damaged one is
+# refused, naming it (they never read it). A simulated study folder with a log written for it.
+mkdir -p "$work/alloc"
+cp -r "$work/pilot2" "$work/alloc/study"
+sum=$(sed -n 's/.*"protocol_sha256": "\([0-9a-f]*\)".*/\1/p' "$work/alloc/study/p01/session.json" | head -1)
+line() { printf '{"event":"allocated","participant":"%s","ordinal":%d,"row":%d,"protocol_sha256":"%s"}\n' "$@"; }
+log="$work/alloc/study/allocation.jsonl"
+{ line p01 0 0 "$sum"; line p02 1 1 "$sum"; line p03 2 2 "$sum"; } >"$work/alloc/good.jsonl"
+{ line p01 0 0 "0$sum"; } >"$work/alloc-other.jsonl"
+cp "$work/alloc/good.jsonl" "$log"
+expect 0 "Within participants" "$ddalab" study analyze "$work/alloc/study"
+{ line p01 0 0 "$sum"; echo '{"event": "allocated", "partic'; line p02 1 1 "$sum"; } >"$log"
+expect 2 "allocation.jsonl:2:" "$ddalab" study analyze "$work/alloc/study"
+expect 2 "allocation.jsonl:2:" "$ddalab" study export "$work/alloc/study" --out "$work/alloc.csv"
+{ cat "$work/alloc/good.jsonl"; line p01 5 0 "$sum"; } >"$log"
+expect 2 "allocation.jsonl:4: allocates participant 'p01' or number 5 a second time" "$ddalab" \
+  study analyze "$work/alloc/study"
+{ cat "$work/alloc/good.jsonl"; line p09 1 0 "$sum"; } >"$log"
+expect 2 "allocation.jsonl:4: allocates participant 'p09' or number 1" "$ddalab" study export \
+  "$work/alloc/study" --out "$work/alloc.csv"
+{ cat "$work/alloc/good.jsonl"; echo '{"event":"dropout","participant":"nobody","reason":"withdrawn"}'; } >"$log"
+expect 2 "allocation.jsonl:4: records a dropout of 'nobody', who was never allocated" "$ddalab" \
+  study analyze "$work/alloc/study/p01"
+cp "$work/alloc-other.jsonl" "$log"
+expect 2 "allocation.jsonl: holds participants of another protocol" "$ddalab" study analyze \
+  "$work/alloc/study"
+rm "$log" && ln -s "$work/alloc/good.jsonl" "$log"
+expect 2 "allocation.jsonl: is a symbolic link" "$ddalab" study export "$work/alloc/study" \
+  --out "$work/alloc.csv"
+rm "$log" && mkfifo "$log"
+expect 2 "allocation.jsonl: is a FIFO" timeout 20 "$ddalab" study analyze "$work/alloc/study"
+rm "$log" && mkdir "$log"
+expect 2 "allocation.jsonl: is a folder" "$ddalab" study analyze "$work/alloc/study"
+[ ! -e "$work/alloc.csv" ] || fail "a refused study export wrote its file"
+# serve refuses it at start, exit 2 (it answered HTTP 500 to every new session).
+expect 2 "alloc/study/allocation.jsonl: is a folder" timeout 60 "$ddalab" serve "$study" \
+  --dir "$work/alloc/study" --port 0
+
 # bench runs every workload on 1 and 2 threads with identical results, and writes them as
 # batches that ddalab run runs.
 expect 0 "signature: " "$ddalab" bench --scale 40

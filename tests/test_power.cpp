@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "core/params.h"
+#include "experiments/json_input.h"
+#include "studies/analysis.h"
 #include "studies/power.h"
 
 using namespace ddalab;
@@ -25,6 +27,15 @@ StudyProtocol preregisteredLudo() {
   p.analysis.primaryFirst = "e-hillclimber";
   p.analysis.primarySecond = "no-dda";
   return p;
+}
+
+// The shipped Ludo protocol with its first condition only (no-dda): the format allows 1-12.
+StudyProtocol oneConditionLudo() {
+  const std::filesystem::path file = std::filesystem::path(DDALAB_TEST_DATA) / ".." / ".." /
+                                     "studies" / "protocols" / "user-study-ludo.json";
+  Json document = Json::parse(readInputFile(file, {1 << 20, "a protocol"}));
+  document["conditions"] = Json::array({document["conditions"][0]});
+  return parseStudyProtocol(document, "one.json");
 }
 
 PowerModel planted(int participants, double points, uint64_t seed = 1) {
@@ -132,4 +143,24 @@ TEST_CASE("hostile power options are refused", "[power]") {
   m.residualSd = NAN;
   m.participants = 1;
   CHECK_THROWS_WITH(modelPower(p, m, 10), Catch::Contains("--participants"));
+}
+
+TEST_CASE("a protocol of one condition has nothing to compare: a warning, never a crash",
+          "[power]") {
+  // minimumDetectableEffect took the first of no contrasts: validate, simulate --power and analyze
+  // segfaulted.
+  const StudyProtocol one = oneConditionLudo();
+  const std::string why = nothingToCompare(one);
+  CHECK(why ==
+        "protocol 'user-study-ludo' has one condition (no-dda): nothing to compare; its analysis "
+        "reports descriptives and reliability only");
+  CHECK(nothingToCompare(shippedLudo()).empty());
+  CHECK(mixedModelDesignNote(one, 12) == "WARNING: " + why);
+  CHECK(designWarning(one, 3).empty());  // no test to make significant
+  PowerModel model;
+  CHECK_THROWS_WITH(modelPower(one, model, 10),
+                    Catch::Contains("--power: " + why + "; expected 2 or more conditions"));
+  CHECK_THROWS_WITH(minimumDetectableEffect(one, model, 10), Catch::Contains(why));
+  CHECK_THROWS_WITH(checkSomethingToCompare(one), Catch::Contains(why));
+  CHECK_NOTHROW(checkSomethingToCompare(shippedLudo()));
 }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <numeric>
 #include <set>
+#include <sstream>
 
 #include "results/file_io.h"
 #include "results/statistics.h"
@@ -322,12 +323,14 @@ std::string analyzeRefusal(const std::vector<fs::path>& folders) {
   return "accepted";
 }
 
-// Simulates `participants` participants of the Ludo protocol into `out` on one thread.
-std::vector<StudySession> simulated(const fs::path& out, int participants) {
+// Simulates `participants` participants of the Ludo protocol (or `protocol`) into `out` on one
+// thread.
+std::vector<StudySession> simulated(const fs::path& out, int participants,
+                                    const Json& protocol = ludoProtocol()) {
   StudySimulation s;
   s.participants = participants;
   s.threads = 1;
-  return simulateStudy(parseStudyProtocol(ludoProtocol(), "p.json"), out, s);
+  return simulateStudy(parseStudyProtocol(protocol, "p.json"), out, s);
 }
 
 Json readJsonFile(const fs::path& file) {
@@ -339,6 +342,31 @@ void writeJsonFile(const fs::path& file, const Json& j) {
 }
 
 }  // namespace
+
+TEST_CASE("a study of one condition is analysed: descriptives and reliability, nothing compared",
+          "[study][simulate]") {
+  const TempDir dir;
+  Json document = ludoProtocol();
+  document["conditions"] = Json::array({document["conditions"][0]});
+  document["games_per_condition"] = 2;
+  const StudyProtocol p = parseStudyProtocol(document, "one.json");
+  simulated(dir.path() / "pilot", 3, document);
+  const std::vector<fs::path> folders = {dir.path() / "pilot"};
+  const StudySessions study = readStudySessions(folders);
+  const StudyAnalysis a = analyzeStudy(study);
+  CHECK(a.games == 6);
+  CHECK(a.means.size() == p.items.size());  // one condition's mean per item
+  CHECK(a.comparisons.empty());
+  CHECK(a.mixedItems.empty());
+  CHECK(std::find(a.notes.begin(), a.notes.end(), nothingToCompare(p)) != a.notes.end());
+  std::ostringstream printed;
+  printStudyAnalysis(printed, a);
+  CHECK_THAT(printed.str(), Catch::Contains("nothing to compare") &&
+                                !Catch::Contains("Conditions compared") &&
+                                !Catch::Contains("Within participants"));
+  writeStudyAnalysis(dir.path() / "analysis", a, study.protocol);
+  CHECK(fs::exists(dir.path() / "analysis/study-means.csv"));
+}
 
 TEST_CASE("study analyze counts each session once: the same folder twice, a copy, a link",
           "[study]") {

@@ -2,8 +2,11 @@
 // the protocol; a UTC timestamp and a response time on every decision and answer; pseudonymous
 // ids; random balanced allocation in a crash-safe log that dropouts and deleted folders cannot
 // unbalance or make reuse seeds.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <set>
@@ -12,6 +15,7 @@
 #include "results/file_io.h"
 #include "studies/allocation.h"
 #include "studies/export.h"
+#include "studies/online_study.h"
 #include "studies/simulate.h"
 #include "tests/support.h"
 
@@ -395,7 +399,162 @@ TEST_CASE("the allocation log survives a torn line, and refuses what it cannot t
   CHECK(readText(log) == good);
   const TempDir folder;
   fs::create_directory(folder.path() / kAllocationLogName);
-  CHECK_THROWS(allocateParticipant(folder.path(), p, "z"));
+  CHECK_THAT(refusalOf([&] { allocateParticipant(folder.path(), p, "z"); }),
+             Catch::Contains("allocation.jsonl: is a folder; expected the study's allocation log"));
+}
+
+namespace {
+
+// A study folder of two complete sessions, "ann" and "bob" (allocated in its log), and "dee", who
+// declined consent.
+void twoCompleteAndOneDeclined(const fs::path& study, const StudyProtocol& p) {
+  for (const char* id : {"ann", "bob"}) {
+    StudySession s = StudySession::open(study / id, p, id);
+    start(s);
+    finish(s);
+  }
+  StudySession::open(study / "dee", p, "dee").recordConsent(false, timing(100));
+}
+
+// A copy of the study folder `from` as `to`, for one hostile variant.
+fs::path copyOf(const fs::path& from, const fs::path& to) {
+  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  return to;
+}
+
+// readStudySessions's refusal of `folder` ("accepted" when it reads it).
+std::string analysisRefusal(const fs::path& folder) {
+  const std::vector<fs::path> folders = {folder};
+  return refusalOf([&] { readStudySessions(folders); });
+}
+
+}  // namespace
+
+TEST_CASE("a session without a recorded consent is never analysed or exported: it counts as declined",
+          "[study][records][export]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  twoCompleteAndOneDeclined(dir.path() / "study", p);
+  StudySession::open(dir.path() / "study" / "eve", p, "eve");  // reading the consent now
+  const auto analysed = [](const fs::path& study) {
+    const std::vector<fs::path> folders = {study};
+    return readStudySessions(folders);
+  };
+  const std::string bob = hashedParticipantId("pages", "bob");
+  {
+    const StudySessions all = analysed(dir.path() / "study");
+    CHECK(all.sessions.size() == 2);
+    CHECK(all.flow.text() ==
+          "4 sessions: 1 declined consent, 2 complete, 1 in progress; analysed: the 2 with an "
+          "answered game");
+    CHECK_THAT(tidyExportCsv(all, false), Catch::Contains(bob));
+  }
+  // Bob's consent recorded as declined, or not recorded at all: his answers are not Bob's to give.
+  const fs::path declined = copyOf(dir.path() / "study", dir.path() / "declined");
+  std::ofstream(declined / "bob" / "consent.json", std::ios::trunc)
+      << R"({"agreed": false, "timing": {"shown_at": "2026-11-27T10:00:00.000Z",
+             "answered_at": "2026-11-27T10:00:01.250Z", "response_ms": 8000}})";
+  const fs::path missing = copyOf(dir.path() / "study", dir.path() / "missing");
+  fs::remove(missing / "bob" / "consent.json");
+  for (const fs::path& study : {declined, missing}) {
+    INFO(study.filename().string());
+    const StudySessions read = analysed(study);
+    REQUIRE(read.sessions.size() == 1);
+    CHECK(read.sessions[0].participant() == "ann");
+    CHECK(read.flow.text() ==
+          "4 sessions: 2 declined consent, 1 complete, 1 in progress; analysed: the 1 with an "
+          "answered game");
+    CHECK(analyzeStudy(read).participants == 1);
+    const std::string csv = tidyExportCsv(read, false);
+    CHECK(csv.find(bob) == std::string::npos);
+    CHECK_THAT(csv, Catch::Contains(hashedParticipantId("pages", "ann")));
+  }
+  // A tampered consent record is refused, naming it: a link (here to Dee's declined consent, which
+  // is not Bob's), a folder, a FIFO, not JSON, a wrong type.
+  int variant = 0;
+  const auto tampered = [&](const std::function<void(const fs::path&)>& damage) {
+    const fs::path study =
+        copyOf(dir.path() / "study", dir.path() / ("tampered" + std::to_string(++variant)));
+    const fs::path consent = study / "bob" / "consent.json";
+    fs::remove(consent);
+    damage(consent);
+    return analysisRefusal(study);
+  };
+  CHECK_THAT(tampered([&](const fs::path& c) {
+               fs::create_symlink(c.parent_path().parent_path() / "dee" / "consent.json", c);
+             }),
+             Catch::Contains("bob/consent.json: is a symbolic link; expected the participant's "
+                             "record, a regular file"));
+  CHECK_THAT(tampered([](const fs::path& c) { fs::create_directory(c); }),
+             Catch::Contains("bob/consent.json: is a folder"));
+  CHECK_THAT(tampered([](const fs::path& c) { REQUIRE(::mkfifo(c.c_str(), 0600) == 0); }),
+             Catch::Contains("bob/consent.json: is a FIFO"));
+  CHECK_THAT(tampered([](const fs::path& c) { std::ofstream(c) << "agreed"; }),
+             Catch::Contains("bob/consent.json:1:"));
+  CHECK_THAT(tampered([](const fs::path& c) {
+               std::ofstream(c) << R"({"agreed": 1, "timing": {}})";
+             }),
+             Catch::Contains("bob/consent.json: $.agreed: expected true or false"));
+}
+
+TEST_CASE("study analyze, export and serve read the allocation log alike: each damage refused",
+          "[study][records][export]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  twoCompleteAndOneDeclined(dir.path() / "study", p);
+  const fs::path good = dir.path() / "study" / kAllocationLogName;
+  const std::vector<std::string> log = lines(good);
+  REQUIRE(log.size() == 4);  // ann, bob, dee allocated; dee's dropout
+  CHECK(analysisRefusal(dir.path() / "study") == "accepted");
+  const TempDir otherStudy;
+  Json otherDocument = protocolWithPages();
+  otherDocument["seed"] = 12;
+  allocateParticipant(otherStudy.path(), parseStudyProtocol(otherDocument, "q.json"), "ann");
+  int variant = 0;
+  // The study folder with its log replaced by `damage`; analyze's refusal of it, and of one of
+  // its session folders (whose study folder's log is the one it was allocated in).
+  const auto refusals = [&](const std::function<void(const fs::path&)>& damage) {
+    const fs::path study =
+        copyOf(dir.path() / "study", dir.path() / ("variant" + std::to_string(++variant)));
+    fs::remove(study / kAllocationLogName);
+    damage(study / kAllocationLogName);
+    const std::string refused = analysisRefusal(study);
+    CHECK(analysisRefusal(study / "ann") == refused);
+    // serve refuses it at start, before any participant comes.
+    const StudyProtocol protocol = p;
+    CHECK(refusalOf([&] { OnlineStudy(protocol, study, {0, 1, 30, 30, std::string(64, 'b'), {}}); }) ==
+          refused);
+    return refused;
+  };
+  const auto text = [&](const std::string& content) {
+    return refusals([&](const fs::path& file) { std::ofstream(file) << content; });
+  };
+  const std::string all = log[0] + "\n" + log[1] + "\n" + log[2] + "\n" + log[3] + "\n";
+  CHECK(text(all + R"({"event": "allocated", "partic)") == "accepted");  // a torn last line: a crash
+  CHECK_THAT(text(log[0] + "\n" + R"({"event": "allocated", "partic)" + "\n" + log[1] + "\n"),
+             Catch::Contains("allocation.jsonl:2:"));
+  CHECK_THAT(text(all + log[1] + "\n"),
+             Catch::Contains("allocation.jsonl:5: allocates participant 'bob' or number 1 a "
+                             "second time; expected each once"));
+  Json number = Json::parse(log[1]);
+  number["participant"] = "zed";
+  CHECK_THAT(text(all + number.dump() + "\n"),
+             Catch::Contains("allocation.jsonl:5: allocates participant 'zed' or number 1"));
+  CHECK_THAT(text(all + R"({"event": "dropout", "participant": "nobody", "reason": "x"})" + "\n"),
+             Catch::Contains("allocation.jsonl:5: records a dropout of 'nobody', who was never "
+                             "allocated"));
+  CHECK_THAT(text(readText(otherStudy.path() / kAllocationLogName)),
+             Catch::Contains("allocation.jsonl: holds participants of another protocol "
+                             "(participant 'ann'); expected one study per folder"));
+  CHECK_THAT(refusals([&](const fs::path& file) { fs::create_symlink(good, file); }),
+             Catch::Contains("allocation.jsonl: is a symbolic link; expected the study's "
+                             "allocation log, a regular file"));
+  CHECK_THAT(refusals([](const fs::path& file) { REQUIRE(::mkfifo(file.c_str(), 0600) == 0); }),
+             Catch::Contains("allocation.jsonl: is a FIFO"));
+  CHECK_THAT(refusals([](const fs::path& file) { fs::create_directory(file); }),
+             Catch::Contains("allocation.jsonl: is a folder"));
+  // A study folder without a log (simulated, or older than the log) is read as before.
+  CHECK(refusals([](const fs::path&) {}) == "accepted");
 }
 
 TEST_CASE("generated ids are pseudonyms from the OS's random source", "[study][records]") {

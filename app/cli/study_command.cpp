@@ -32,6 +32,10 @@ constexpr const char* kStudyUsage =
 // The one-line warning of a design whose tests cannot be significant at its size, or (without a
 // size) how many participants its tests need.
 void printDesignWarning(const StudyProtocol& protocol, std::optional<int> participants) {
+  if (!nothingToCompare(protocol).empty()) {  // no design to size: the note says so, once
+    std::cout << mixedModelDesignNote(protocol, 0) << "\n";
+    return;
+  }
   if (!participants) {
     for (size_t n : {12, 24, 48}) std::cout << mixedModelDesignNote(protocol, n) << "\n";
     std::cout << "  the Wilcoxon check needs at least " << participantsForWilcoxon(protocol)
@@ -201,6 +205,7 @@ int simulate(const std::string& file, const po::variables_map& vm) {
     const int repetitions = vm["power"].as<int>();
     if (repetitions < 1 || repetitions > 100000)
       throw InputError("--power", "expected 1..100000 repetitions");
+    checkSomethingToCompare(protocol);
     if (vm.count("power-games")) return gamePower(protocol, simulation, repetitions);
     return modelPowerReport(protocol, simulation, vm, repetitions);
   }
