@@ -111,7 +111,8 @@ TEST_CASE("a protocol's consent, demographics, instructions and debrief are read
   CHECK_THAT(with("/demographics/1/key", "enjoyment"),  // an item of the questionnaire
              Catch::Contains("$.demographics[1].key: the key 'enjoyment' is used twice"));
   CHECK_THAT(with("/demographics/0/key", "age band"), Catch::Contains("a CSV column"));
-  CHECK_THAT(with("/demographics/0/options/0", "a\nb"), Catch::Contains("a one-line label"));
+  CHECK_THAT(with("/demographics/0/options/0", "a\nb"),
+             Catch::Contains("options[0]: expected a text without control characters"));
   CHECK_THAT(with("/demographics/0/free_text", true), Catch::Contains("unknown key 'free_text'"));
   CHECK_THAT(with("/instructions", 5), Catch::Contains("$.instructions: expected a text"));
   CHECK_THAT(with("/debrief", Json::array()), Catch::Contains("$.debrief: expected a text"));
