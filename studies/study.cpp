@@ -884,6 +884,40 @@ StudyAnswers readAnswers(const fs::path& file, const StudyProtocol& protocol,
   return answers;
 }
 
+// The person's decisions at `where` against the game's trace: each at a seat a person plays
+// (`people`), in a round the trace records, with an action a player made in that round (the trace
+// holds what the game applied, legal moves only); InputError naming the field otherwise.
+void checkDecisionsPlayed(const std::vector<DecisionTiming>& decisions, const Json& trace,
+                          const std::vector<bool>& people, const std::string& where) {
+  const auto rounds = trace.find("rounds");
+  const size_t played = rounds != trace.end() && rounds->is_array() ? rounds->size() : 0;
+  for (size_t i = 0; i < decisions.size(); ++i) {
+    const DecisionTiming& d = decisions[i];
+    const std::string at = where + "[" + std::to_string(i) + "]";
+    const auto seat = static_cast<size_t>(d.seat);  // parseDecision: in [0, kMaxPlayers)
+    if (seat >= people.size() || !people[seat])
+      throw InputError(
+          at + ".seat",
+          "expected the participant's seat " +
+              std::to_string(std::find(people.begin(), people.end(), true) - people.begin()) +
+              ", got " + std::to_string(d.seat) + " (an AI's)");
+    if (static_cast<size_t>(d.round) >= played)
+      throw InputError(at + ".round", "expected a round the game's trace records (0 to " +
+                                          std::to_string(static_cast<long long>(played) - 1) +
+                                          "), got " + std::to_string(d.round));
+    const Json& round = (*rounds)[static_cast<size_t>(d.round)];
+    bool made = false;
+    if (round.is_object() && round.contains("actions") && round["actions"].is_array())
+      for (const Json& action : round["actions"])
+        made = made || (action.is_object() && action.value("by", Json()) == Json("player") &&
+                        action.value("id", Json()) == Json(d.action));
+    if (!made)
+      throw InputError(at + ".action",
+                       "expected a move played in round " + std::to_string(d.round) +
+                           " (one of the trace's, legal), got " + std::to_string(d.action));
+  }
+}
+
 // game-NN.json of game `planned` (its number, condition, record of the plan's seed and a trace),
 // with its answers when they were given.
 SessionGame readGame(const fs::path& folder, const StudyProtocol& protocol,
@@ -912,6 +946,8 @@ SessionGame readGame(const fs::path& folder, const StudyProtocol& protocol,
     for (size_t i = 0; i < decisions->size(); ++i)
       game.decisions.push_back(
           parseDecision((*decisions)[i], fields.at("decisions") + "[" + std::to_string(i) + "]"));
+    checkDecisionsPlayed(game.decisions, fields.get("trace"), protocol.people(),
+                         fields.at("decisions"));
   }
   const fs::path answers = answersFile(folder, planned.index);
   if (fs::exists(answers)) game.answers = readAnswers(answers, protocol, planned);

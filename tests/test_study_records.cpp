@@ -52,12 +52,23 @@ GameRecord recordOf(const PlannedGame& g) {
   return r;
 }
 
+// A game's trace whose round 3 holds the person's move 17 (the decision `finish` records).
+Json traceWithMove() {
+  Json rounds = Json::array();
+  for (int r = 0; r < 4; ++r)
+    rounds.push_back({{"actor", r % 2}, {"actions", Json::array({{{"by", "player"}, {"id", 2}}})}});
+  rounds[3]["actor"] = 0;
+  rounds[3]["actions"] =
+      Json::array({{{"by", "environment"}, {"id", 5}}, {{"by", "player"}, {"id", 17}}});
+  return {{"rounds", rounds}};
+}
+
 // Plays and answers every game of `s` (answers 4, times given), then the debrief.
 void finish(StudySession& s) {
   while (s.step() == SessionStep::Game) {
     const PlannedGame g = *s.next();
     const DecisionTiming d{3, 0, 17, timing(900)};
-    s.saveGame(g, recordOf(g), Json::object(), std::span(&d, 1));
+    s.saveGame(g, recordOf(g), traceWithMove(), std::span(&d, 1));
     StudyAnswers a{std::vector<double>(s.protocol().items.size(), 4), ""};
     a.timing = timing(5000);
     a.itemMs.assign(s.protocol().items.size(), 1200);
@@ -72,6 +83,25 @@ void start(StudySession& s) {
   s.saveDemographics({{"25-34", "weekly"}, timing(4000)});
   s.recordInstructionsRead(timing(2000));
 }
+
+// Copies of the session folder `session`, each with one value of one file set, read back.
+class TamperedCopies {
+ public:
+  explicit TamperedCopies(fs::path session) : session_(std::move(session)) {}
+  // The refusal of reading a copy whose `file` has `value` at JSON pointer `pointer`.
+  std::string refusal(const char* file, const char* pointer, const Json& value) {
+    const fs::path folder = session_.parent_path() / ("bad" + std::to_string(++copies_));
+    fs::copy(session_, folder, fs::copy_options::recursive);
+    Json j = fs::exists(folder / file) ? Json::parse(readText(folder / file)) : Json::object();
+    j[Json::json_pointer(pointer)] = value;
+    std::ofstream(folder / file, std::ios::trunc) << j.dump();
+    return refusalOf([&] { StudySession::read(folder); });
+  }
+
+ private:
+  fs::path session_;
+  int copies_ = 0;
+};
 
 std::vector<std::string> lines(const fs::path& file) {
   std::ifstream in(file);
@@ -274,14 +304,9 @@ TEST_CASE("a session read back refuses timestamps and times that are not", "[stu
     start(s);
     finish(s);
   }
-  int copies = 0;
+  TamperedCopies copies(dir.path() / "cal");
   const auto set = [&](const char* file, const char* pointer, const Json& value) {
-    const fs::path folder = dir.path() / ("bad" + std::to_string(++copies));
-    fs::copy(dir.path() / "cal", folder, fs::copy_options::recursive);
-    Json j = fs::exists(folder / file) ? Json::parse(readText(folder / file)) : Json::object();
-    j[Json::json_pointer(pointer)] = value;
-    std::ofstream(folder / file, std::ios::trunc) << j.dump();
-    return refusalOf([&] { StudySession::read(folder); });
+    return copies.refusal(file, pointer, value);
   };
   CHECK_THAT(set("consent.json", "/timing/shown_at", "yesterday"),
              Catch::Contains("consent.json: $.timing.shown_at: expected a UTC time"));
@@ -304,6 +329,42 @@ TEST_CASE("a session read back refuses timestamps and times that are not", "[stu
              Catch::Contains("dropout.json: $.reason: expected a non-empty string"));
   CHECK_THAT(set("session.json", "/row", 6), Catch::Contains("session.json: $.row"));
   CHECK_THAT(set("session.json", "/id_origin", "stolen"), Catch::Contains("$.id_origin"));
+}
+
+TEST_CASE("a session read back refuses an answer before its showing and a move no one played",
+          "[study][records]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  {
+    StudySession s = StudySession::open(dir.path() / "dan", p, "dan");
+    start(s);
+    finish(s);
+  }
+  REQUIRE_NOTHROW(StudySession::read(dir.path() / "dan"));
+  TamperedCopies copies(dir.path() / "dan");
+  const char* early = "2026-11-27T09:59:59.999Z";  // before timing()'s shown_at
+  CHECK_THAT(copies.refusal("consent.json", "/timing/answered_at", early),
+             Catch::Contains("consent.json: $.timing.answered_at: expected a time not before "
+                             "shown_at (2026-11-27T10:00:00.000Z), got \"2026-11-27T09:59:59"));
+  CHECK_THAT(copies.refusal("answers-02.json", "/timing/answered_at", early),
+             Catch::Contains("answers-02.json: $.timing.answered_at: expected a time not before"));
+  CHECK_THAT(copies.refusal("game-01.json", "/decisions/0/answered_at", early),
+             Catch::Contains("game-01.json: $.decisions[0].answered_at: expected a time not"));
+  // The AI's seat (1), a move the round does not hold, the environment's move, a round the game
+  // never had.
+  CHECK_THAT(copies.refusal("game-01.json", "/decisions/0/seat", 1),
+             Catch::Contains("game-01.json: $.decisions[0].seat: expected the participant's seat "
+                             "0, got 1 (an AI's)"));
+  CHECK_THAT(copies.refusal("game-02.json", "/decisions/0/action", 18),
+             Catch::Contains("game-02.json: $.decisions[0].action: expected a move played in "
+                             "round 3 (one of the trace's, legal), got 18"));
+  CHECK_THAT(copies.refusal("game-02.json", "/decisions/0/action", 5),
+             Catch::Contains("game-02.json: $.decisions[0].action: expected a move played"));
+  CHECK_THAT(copies.refusal("game-03.json", "/decisions/0/round", 4),
+             Catch::Contains("game-03.json: $.decisions[0].round: expected a round the game's "
+                             "trace records (0 to 3), got 4"));
+  CHECK_THAT(copies.refusal("game-03.json", "/trace", Json::object()),
+             Catch::Contains("game-03.json: $.decisions[0].round: expected a round"));
 }
 
 TEST_CASE("allocation: random among the least used rows, seeded, balanced, never a number twice",
