@@ -84,6 +84,13 @@ void start(StudySession& s) {
   s.recordInstructionsRead(timing(2000));
 }
 
+// The session of `id` in the study folder `study`, taken through every page and game.
+void completeSession(const fs::path& study, const StudyProtocol& p, const std::string& id) {
+  StudySession s = StudySession::open(study / id, p, id);
+  start(s);
+  finish(s);
+}
+
 // Copies of the session folder `session`, each with one value of one file set, read back.
 class TamperedCopies {
  public:
@@ -299,11 +306,7 @@ TEST_CASE("declining consent ends the session, is recorded and frees the order r
 TEST_CASE("a session read back refuses timestamps and times that are not", "[study][records]") {
   const TempDir dir;
   const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
-  {
-    StudySession s = StudySession::open(dir.path() / "cal", p, "cal");
-    start(s);
-    finish(s);
-  }
+  completeSession(dir.path(), p, "cal");
   TamperedCopies copies(dir.path() / "cal");
   const auto set = [&](const char* file, const char* pointer, const Json& value) {
     return copies.refusal(file, pointer, value);
@@ -335,11 +338,7 @@ TEST_CASE("a session read back refuses an answer before its showing and a move n
           "[study][records]") {
   const TempDir dir;
   const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
-  {
-    StudySession s = StudySession::open(dir.path() / "dan", p, "dan");
-    start(s);
-    finish(s);
-  }
+  completeSession(dir.path(), p, "dan");
   REQUIRE_NOTHROW(StudySession::read(dir.path() / "dan"));
   TamperedCopies copies(dir.path() / "dan");
   const char* early = "2026-11-27T09:59:59.999Z";  // before timing()'s shown_at
