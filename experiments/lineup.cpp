@@ -20,8 +20,19 @@ Experiment parsePlayedExperiment(const Json& experiment, uint64_t seed, const st
   checked["iterations"] = 1;
   if (!checked.contains("name")) checked["name"] = "game";
   if (checked.contains("players") && checked["players"].is_array())
-    for (Json& p : checked["players"])
-      if (p.is_object() && p.value("id", "") == kPersonSeat) p = {{"id", "random"}};
+    for (size_t seat = 0; seat < checked["players"].size(); ++seat) {
+      Json& p = checked["players"][seat];
+      if (!p.is_object() || p.value("id", "") != kPersonSeat) continue;
+      // A person has no level or parameters: a seat that gives them would have them ignored.
+      for (const auto& member : p.items())
+        if (member.key() != "id")
+          throw InputError(
+              source + ": $.players[" + std::to_string(seat) + "]." + textExcerpt(member.key()),
+              "a person's seat takes no '" + textExcerpt(member.key()) +
+                  "' (it would be ignored); expected {\"id\": \"" + std::string(kPersonSeat) +
+                  "\"}");
+      p = {{"id", "random"}};
+    }
   return parseExperiment(checked, seed, source).experiments.front();
 }
 

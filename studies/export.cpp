@@ -32,12 +32,14 @@ std::string orderRow(const StudySession& s) {
 }
 
 std::string header(const StudyProtocol& protocol) {
-  std::string h = "participant,order_row,status";
-  for (const DemographicItem& item : protocol.pages.demographics) (h += ',') += item.key;
-  h += ",period,condition,condition_number,game,game_seed,decisions,decision_ms_median";
-  for (const MetricInfo& info : allMetrics()) (h += ',') += std::string(info.key);
-  return h + ",item,answer,item_ms,questionnaire_shown_at,questionnaire_answered_at," +
-         "questionnaire_ms\n";
+  std::string h;
+  const auto add = [&h](const std::string& column) { (h += h.empty() ? "" : ",") += column; };
+  for (const char* column : kExportParticipantColumns) add(column);
+  for (const DemographicItem& item : protocol.pages.demographics) add(item.key);
+  for (const char* column : kExportGameColumns) add(column);
+  for (const MetricInfo& info : allMetrics()) add(info.key);
+  for (const char* column : kExportAnswerColumns) add(column);
+  return h + "\n";
 }
 
 // The participant's columns: id, order row, status and demographics (NA where not given).

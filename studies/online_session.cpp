@@ -255,11 +255,16 @@ std::unique_ptr<AppendFile> OnlineSession::readMoves(int index,
   if (!std::filesystem::is_regular_file(moves)) return nullptr;  // made at the first move
   uintmax_t whole = 0;                                           // the bytes of the complete lines
   {
+    const std::vector<bool> people = session_.protocol().people();
     const std::string text = readInputFile(moves, {16 << 20, "a moves file"});
     for (size_t start = 0, line = 1; text.find('\n', start) != std::string::npos; ++line) {
       const size_t end = text.find('\n', start);
       const std::string where = moves.string() + ": line " + std::to_string(line);
       kept.push_back(parseDecision(parseJsonText(text.substr(start, end - start), where), where));
+      const auto seat = static_cast<size_t>(kept.back().seat);  // parseDecision: not negative
+      if (seat >= people.size() || !people[seat])
+        throw InputError(where + ".seat", "expected the participant's seat, got " +
+                                              std::to_string(kept.back().seat) + " (an AI's)");
       whole = start = end + 1;
     }
   }

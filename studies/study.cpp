@@ -8,6 +8,7 @@
 #include <numeric>
 #include <set>
 
+#include "core/metrics.h"
 #include "core/rng.h"
 #include "experiments/json_input.h"
 #include "experiments/sha256.h"
@@ -28,7 +29,8 @@ const InputFileKind kSessionFileKind{64 << 20, "a session file of ddalab"};
 // Games a participant may be asked to play: a session is hours of people's time, not thousands.
 constexpr int kMaxGamesPerCondition = 100;
 constexpr size_t kMaxConditions = 12;
-constexpr size_t kMaxItems = 60;  // the GEQ core module has 33
+constexpr size_t kMaxItems = 60;               // in all: the GEQ core module has 33
+constexpr size_t kMaxQuestionnaireItems = 30;  // the protocol's own
 constexpr size_t kMaxDemographics = 20;
 constexpr size_t kMaxPageText = 20'000;  // a consent form of several pages
 
@@ -40,11 +42,78 @@ void checkColumnKey(const std::string& key, const std::string& where) {
           where, "expected letters, digits and '_' (a CSV column), got '" + textExcerpt(key) + "'");
 }
 
+// Throws at `where` when `key` (of `what`) is one of the `columns` that `writer` writes itself:
+// its header would hold that column twice, which pandas and R read wrongly.
+void checkNotOwnColumn(const std::string& key, const std::vector<std::string>& columns,
+                       const std::string& where, const std::string& what,
+                       const std::string& writer) {
+  if (std::find(columns.begin(), columns.end(), key) == columns.end()) return;
+  std::string names;
+  for (const std::string& column : columns) names += (names.empty() ? "" : ", ") + column;
+  throw InputError(where, "the key '" + key + "' of " + what + " is a column " + writer +
+                              " writes itself; expected a key other than " + names);
+}
+
+// An item's key is a column of answers.csv.
+void checkItemKeyNotOwnColumn(const std::string& key, const std::string& where,
+                              const std::string& what) {
+  checkNotOwnColumn(key, answersCsvOwnColumns(), where, what, "answers.csv");
+}
+
+// The characters of UTF-8 `text` (checkShownTexts has refused invalid UTF-8).
+size_t characterCount(std::string_view text) {
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // not a continuation byte
+  }));
+}
+
+// The byte offset of `text`'s first control character or invalid UTF-8 (line breaks and tabs
+// allowed in a `multiLine` text); npos when there is none.
+size_t findUnshowable(std::string_view text, bool multiLine) {
+  for (size_t from = 0;;) {
+    const size_t at = findUnprintable(text.substr(from));
+    if (at == std::string_view::npos) return at;
+    if (!multiLine || (text[from + at] != '\n' && text[from + at] != '\t')) return from + at;
+    from += at + 1;
+  }
+}
+
+// Every text of a protocol is shown: `validate`, `analyze` and `serve` print its name, conditions,
+// items and instruments on a terminal, which would obey an escape sequence; the GUI and the web
+// page show the rest. No string or key at `path` in `node` may hold a control character or
+// invalid UTF-8; the long texts a page shows as paragraphs (the description, consent, instructions
+// and debrief) may hold line breaks and tabs. The completion and online settings are left to their
+// own checks, which allow printable ASCII only and say so.
+void checkShownTexts(const Json& node, const std::string& path) {
+  static const std::set<std::string> kMultiLine = {"$.description", "$.consent.text",
+                                                   "$.instructions", "$.debrief"};
+  if (path == "$.completion" || path == "$.online") return;
+  if (node.is_string()) {
+    const bool multiLine = kMultiLine.count(path) > 0;
+    if (findUnshowable(node.get_ref<const std::string&>(), multiLine) != std::string::npos)
+      throw InputError(path, std::string("expected a text without control characters") +
+                                 (multiLine ? " other than line breaks and tabs" : "") +
+                                 " (a terminal would obey them) and in UTF-8, got " +
+                                 jsonExcerpt(node));
+  } else if (node.is_object()) {
+    for (const auto& [key, value] : node.items()) {
+      if (findUnshowable(key, false) != std::string::npos)
+        throw InputError(path + "." + textExcerpt(key),
+                         "expected a key without control characters and in UTF-8");
+      checkShownTexts(value, path + "." + key);
+    }
+  } else if (node.is_array()) {
+    for (size_t i = 0; i < node.size(); ++i)
+      checkShownTexts(node[i], path + "[" + std::to_string(i) + "]");
+  }
+}
+
 StudyItem parseItem(const Json& node, const std::string& path) {
   JsonFields fields(node, path, {"key", "text", "scale", "from", "low", "high"});
   StudyItem item;
   item.key = fields.string("key");
   checkColumnKey(item.key, fields.at("key"));
+  checkItemKeyNotOwnColumn(item.key, fields.at("key"), "a questionnaire item");
   item.text = fields.string("text");
   const std::string scale = fields.string("scale", "likert7");
   if (scale == "slider100")
@@ -75,9 +144,10 @@ std::vector<StudyItem> parseQuestionnaire(const JsonFields& fields, bool& commen
     comment = c->get<bool>();
   }
   const Json& list = q.get("items");
-  if (!list.is_array() || list.empty() || list.size() > kMaxItems)
-    throw InputError(q.at("items"), "expected an array of 1 to " + std::to_string(kMaxItems) +
-                                        " items, got " + jsonExcerpt(list));
+  if (!list.is_array() || list.empty() || list.size() > kMaxQuestionnaireItems)
+    throw InputError(q.at("items"), "expected an array of 1 to " +
+                                        std::to_string(kMaxQuestionnaireItems) + " items, got " +
+                                        jsonExcerpt(list));
   std::vector<StudyItem> items;
   for (size_t i = 0; i < list.size(); ++i)
     items.push_back(parseItem(list[i], q.at("items") + "[" + std::to_string(i) + "]"));
@@ -125,6 +195,9 @@ void addInstruments(const JsonFields& fields, StudyProtocol& p, Json& document,
   for (size_t i = 0; i < list->size(); ++i) {
     const std::string at = fields.at("instruments") + "[" + std::to_string(i) + "]";
     const StudyInstrument instrument = resolveInstrument((*list)[i], at, base, chance);
+    if (!(*list)[i].is_object()) checkShownTexts(instrument.document, at);  // a file's, a built-in
+    for (const StudyItem& item : instrument.items)
+      checkItemKeyNotOwnColumn(item.key, at, "an item of " + instrument.id);
     const size_t first = p.items.size();
     p.items.insert(p.items.end(), instrument.items.begin(), instrument.items.end());
     for (StudySubscale s : instrument.subscales) {
@@ -208,6 +281,21 @@ void validateSimulatedPerson(const StudyProtocol& p, const std::string& source) 
 }
 
 }  // namespace
+
+std::vector<std::string> answersCsvOwnColumns() {
+  std::vector<std::string> columns(kAnswersCsvLeadColumns.begin(), kAnswersCsvLeadColumns.end());
+  columns.push_back(kAnswersCsvCommentColumn);
+  return columns;
+}
+
+std::vector<std::string> exportOwnColumns() {
+  std::vector<std::string> columns(kExportParticipantColumns.begin(),
+                                   kExportParticipantColumns.end());
+  columns.insert(columns.end(), kExportGameColumns.begin(), kExportGameColumns.end());
+  for (const MetricInfo& info : allMetrics()) columns.push_back(info.key);
+  columns.insert(columns.end(), kExportAnswerColumns.begin(), kExportAnswerColumns.end());
+  return columns;
+}
 
 std::vector<StudyItem> defaultStudyItems(const std::string& gameId) {
   return parseInstrument(builtinInstrument("ddalab-quick", "ddalab-quick"), "ddalab-quick",
@@ -302,10 +390,11 @@ StudyAnalysisPlan parseAnalysisPlan(const Json& node, const std::string& path,
   return plan;
 }
 
-// A text a participant reads (consent, instructions, debrief) at `where`: non-empty, bounded.
+// A text a participant reads (consent, instructions, debrief) at `where`: non-empty, bounded in
+// characters (a form in French or Greek is as long as one in English).
 std::string pageText(const Json& node, const std::string& where) {
   if (!node.is_string() || node.get<std::string>().empty() ||
-      node.get<std::string>().size() > kMaxPageText)
+      characterCount(node.get<std::string>()) > kMaxPageText)
     throw InputError(where, "expected a text of 1 to " + std::to_string(kMaxPageText) +
                                 " characters, got " + jsonExcerpt(node));
   return node.get<std::string>();
@@ -314,8 +403,7 @@ std::string pageText(const Json& node, const std::string& where) {
 // A button's or an option's label at `where`: non-empty, one line, bounded.
 std::string labelText(const Json& node, const std::string& where) {
   if (!node.is_string() || node.get<std::string>().empty() ||
-      node.get<std::string>().size() > 200 ||
-      node.get<std::string>().find('\n') != std::string::npos)
+      characterCount(node.get<std::string>()) > 200)  // one line: checkShownTexts
     throw InputError(where,
                      "expected a one-line label of 1 to 200 characters, got " + jsonExcerpt(node));
   return node.get<std::string>();
@@ -362,6 +450,8 @@ StudyPages parsePages(const JsonFields& fields, const StudyProtocol& p) {
     for (size_t i = 0; i < items->size(); ++i) {
       const std::string at = fields.at("demographics") + "[" + std::to_string(i) + "]";
       pages.demographics.push_back(parseDemographic((*items)[i], at));
+      checkNotOwnColumn(pages.demographics.back().key, exportOwnColumns(), at + ".key",
+                        "a demographics question", "the export");
       if (!keys.insert(pages.demographics.back().key).second)
         throw InputError(at + ".key", "the key '" + pages.demographics.back().key +
                                           "' is used twice (by an item or another question); "
@@ -433,6 +523,7 @@ StudyProtocol parseStudyProtocol(const Json& document, const std::string& source
                                  const std::optional<fs::path>& base) {
   try {
     checkNestingDepth(document, source);
+    checkShownTexts(document, "$");  // before any message quotes one
     JsonFields fields(document, "$",
                       {"format",
                        "name",
@@ -793,6 +884,40 @@ StudyAnswers readAnswers(const fs::path& file, const StudyProtocol& protocol,
   return answers;
 }
 
+// The person's decisions at `where` against the game's trace: each at a seat a person plays
+// (`people`), in a round the trace records, with an action a player made in that round (the trace
+// holds what the game applied, legal moves only); InputError naming the field otherwise.
+void checkDecisionsPlayed(const std::vector<DecisionTiming>& decisions, const Json& trace,
+                          const std::vector<bool>& people, const std::string& where) {
+  const auto rounds = trace.find("rounds");
+  const size_t played = rounds != trace.end() && rounds->is_array() ? rounds->size() : 0;
+  for (size_t i = 0; i < decisions.size(); ++i) {
+    const DecisionTiming& d = decisions[i];
+    const std::string at = where + "[" + std::to_string(i) + "]";
+    const auto seat = static_cast<size_t>(d.seat);  // parseDecision: in [0, kMaxPlayers)
+    if (seat >= people.size() || !people[seat])
+      throw InputError(
+          at + ".seat",
+          "expected the participant's seat " +
+              std::to_string(std::find(people.begin(), people.end(), true) - people.begin()) +
+              ", got " + std::to_string(d.seat) + " (an AI's)");
+    if (static_cast<size_t>(d.round) >= played)
+      throw InputError(at + ".round", "expected a round the game's trace records (0 to " +
+                                          std::to_string(static_cast<long long>(played) - 1) +
+                                          "), got " + std::to_string(d.round));
+    const Json& round = (*rounds)[static_cast<size_t>(d.round)];
+    bool made = false;
+    if (round.is_object() && round.contains("actions") && round["actions"].is_array())
+      for (const Json& action : round["actions"])
+        made = made || (action.is_object() && action.value("by", Json()) == Json("player") &&
+                        action.value("id", Json()) == Json(d.action));
+    if (!made)
+      throw InputError(at + ".action",
+                       "expected a move played in round " + std::to_string(d.round) +
+                           " (one of the trace's, legal), got " + std::to_string(d.action));
+  }
+}
+
 // game-NN.json of game `planned` (its number, condition, record of the plan's seed and a trace),
 // with its answers when they were given.
 SessionGame readGame(const fs::path& folder, const StudyProtocol& protocol,
@@ -821,6 +946,8 @@ SessionGame readGame(const fs::path& folder, const StudyProtocol& protocol,
     for (size_t i = 0; i < decisions->size(); ++i)
       game.decisions.push_back(
           parseDecision((*decisions)[i], fields.at("decisions") + "[" + std::to_string(i) + "]"));
+    checkDecisionsPlayed(game.decisions, fields.get("trace"), protocol.people(),
+                         fields.at("decisions"));
   }
   const fs::path answers = answersFile(folder, planned.index);
   if (fs::exists(answers)) game.answers = readAnswers(answers, protocol, planned);
@@ -1332,9 +1459,11 @@ void StudySession::writeCsvs() const {
     games += gamesCsvRow(g.record, seats);
   }
   writeFileAtomically(folder_ / "games.csv", games);
-  std::string answers = "game,condition";
+  std::string answers;
+  for (const char* column : kAnswersCsvLeadColumns)
+    (answers += answers.empty() ? "" : ",") += column;
   for (const StudyItem& item : protocol.items) answers += "," + item.key;
-  answers += ",comment\n";
+  answers += std::string(",") + kAnswersCsvCommentColumn + "\n";
   for (const SessionGame& g : games_) {
     if (!g.answers) continue;
     answers += std::to_string(g.plan.index + 1) + "," +

@@ -3,6 +3,7 @@
 // AIs, under which conditions (environment players), in which order and with which questionnaire
 // after every game; a session folder keeps one participant's games and answers, each written the
 // moment it exists, so that a session survives a crash and resumes at the next game.
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -75,6 +76,28 @@ inline constexpr int kDefaultStudyPaceMs = 600;
 // Participant numbers a study folder may hold (its plans' seeds are 1000 x number + game); a
 // session file's "ordinal" is at most this.
 inline constexpr long long kMaxSessionOrdinal = 1'000'000;
+
+// The columns the study's CSV writers write themselves beside a protocol's keys: answers.csv puts
+// the items' keys between its own, the export (studies/export.cpp) the demographics' keys after
+// its participant columns. The writers build their headers from these lists, and a protocol with a
+// key among them is refused, so that no header holds a column twice.
+inline constexpr std::array<const char*, 2> kAnswersCsvLeadColumns = {"game", "condition"};
+inline constexpr const char* kAnswersCsvCommentColumn = "comment";
+inline constexpr std::array<const char*, 3> kExportParticipantColumns = {"participant", "order_row",
+                                                                         "status"};
+inline constexpr std::array<const char*, 7> kExportGameColumns = {
+    "period",    "condition", "condition_number",  "game",
+    "game_seed", "decisions", "decision_ms_median"};  // then every metric's column
+inline constexpr std::array<const char*, 6> kExportAnswerColumns = {"item",
+                                                                    "answer",
+                                                                    "item_ms",
+                                                                    "questionnaire_shown_at",
+                                                                    "questionnaire_answered_at",
+                                                                    "questionnaire_ms"};
+// Every column of answers.csv that is not an item's.
+std::vector<std::string> answersCsvOwnColumns();
+// Every column of the export that is not a demographics question's (the metrics' included).
+std::vector<std::string> exportOwnColumns();
 
 struct StudyProtocol {
   std::string name;

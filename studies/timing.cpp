@@ -85,8 +85,15 @@ ResponseTiming parseTiming(const Json& node, const std::string& where) {
   if (!node.is_object())
     throw InputError(where, "expected {\"shown_at\", \"answered_at\", \"response_ms\"}, got " +
                                 jsonExcerpt(node));
-  return {timestampField(node, "shown_at", where), timestampField(node, "answered_at", where),
-          wholeField(node, "response_ms", 0, kMaxResponseMs, where)};
+  ResponseTiming timing{timestampField(node, "shown_at", where),
+                        timestampField(node, "answered_at", where),
+                        wholeField(node, "response_ms", 0, kMaxResponseMs, where)};
+  // utcTimestamp's fixed-width form orders as text does.
+  if (timing.answeredAt < timing.shownAt)
+    throw InputError(where + ".answered_at", "expected a time not before shown_at (" +
+                                                 timing.shownAt + "), got \"" + timing.answeredAt +
+                                                 "\"");
+  return timing;
 }
 
 Json decisionJson(const DecisionTiming& d) {

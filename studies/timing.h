@@ -38,7 +38,8 @@ class ResponseClock {
 // {"shown_at", "answered_at", "response_ms"}.
 Json timingJson(const ResponseTiming& timing);
 // Reads timingJson's object at `where` (a file and JSON path): both timestamps in the format
-// utcTimestamp writes, a response time in [0, 10^9] ms; InputError naming the field otherwise.
+// utcTimestamp writes, the answer's not before the showing, a response time in [0, 10^9] ms;
+// InputError naming the field otherwise.
 ResponseTiming parseTiming(const Json& node, const std::string& where);
 
 // A person's decision in a game: the round it was made in, the seat, the action and when the

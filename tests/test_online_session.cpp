@@ -198,6 +198,18 @@ TEST_CASE("an online session restarted in the middle of a game replays the perso
   // A line that is not a decision (not torn by a kill: it ends in a newline) is refused.
   std::ofstream(moves, std::ios::binary) << "{\"round\": 0}\n" << kept;
   CHECK_THROWS_AS(OnlineSession(StudySession::open(folder, *protocol, "p"), pool, 0), InputError);
+  // A move at the AI's seat, or answered before it was shown, is refused naming line and field.
+  const auto refusedWith = [&](const char* key, const Json& value) {
+    Json move = Json::parse(kept.substr(0, kept.find('\n')));
+    move[key] = value;
+    std::ofstream(moves, std::ios::binary) << kept << move.dump() << "\n";
+    return refusalOf([&] { OnlineSession(StudySession::open(folder, *protocol, "p"), pool, 0); });
+  };
+  CHECK_THAT(
+      refusedWith("seat", 1),
+      Catch::Contains("moves-01.jsonl: line 7.seat: expected the participant's seat, got 1"));
+  CHECK_THAT(refusedWith("answered_at", "2000-01-01T00:00:00.000Z"),
+             Catch::Contains("moves-01.jsonl: line 7.answered_at: expected a time not before"));
   // A kill in the middle of an append leaves a torn last line: dropped, the file cut back.
   std::ofstream(moves, std::ios::binary) << kept << "{\"round\": 7, \"se";
   OnlineSession again(StudySession::open(folder, *protocol, "p"), pool, 0);

@@ -56,12 +56,23 @@ GameRecord recordOf(const PlannedGame& g) {
   return r;
 }
 
+// A game's trace whose round 3 holds the person's move 17 (the decision `finish` records).
+Json traceWithMove() {
+  Json rounds = Json::array();
+  for (int r = 0; r < 4; ++r)
+    rounds.push_back({{"actor", r % 2}, {"actions", Json::array({{{"by", "player"}, {"id", 2}}})}});
+  rounds[3]["actor"] = 0;
+  rounds[3]["actions"] =
+      Json::array({{{"by", "environment"}, {"id", 5}}, {{"by", "player"}, {"id", 17}}});
+  return {{"rounds", rounds}};
+}
+
 // Plays and answers every game of `s` (answers 4, times given), then the debrief.
 void finish(StudySession& s) {
   while (s.step() == SessionStep::Game) {
     const PlannedGame g = *s.next();
     const DecisionTiming d{3, 0, 17, timing(900)};
-    s.saveGame(g, recordOf(g), Json::object(), std::span(&d, 1));
+    s.saveGame(g, recordOf(g), traceWithMove(), std::span(&d, 1));
     StudyAnswers a{std::vector<double>(s.protocol().items.size(), 4), ""};
     a.timing = timing(5000);
     a.itemMs.assign(s.protocol().items.size(), 1200);
@@ -76,6 +87,32 @@ void start(StudySession& s) {
   s.saveDemographics({{"25-34", "weekly"}, timing(4000)});
   s.recordInstructionsRead(timing(2000));
 }
+
+// The session of `id` in the study folder `study`, taken through every page and game.
+void completeSession(const fs::path& study, const StudyProtocol& p, const std::string& id) {
+  StudySession s = StudySession::open(study / id, p, id);
+  start(s);
+  finish(s);
+}
+
+// Copies of the session folder `session`, each with one value of one file set, read back.
+class TamperedCopies {
+ public:
+  explicit TamperedCopies(fs::path session) : session_(std::move(session)) {}
+  // The refusal of reading a copy whose `file` has `value` at JSON pointer `pointer`.
+  std::string refusal(const char* file, const char* pointer, const Json& value) {
+    const fs::path folder = session_.parent_path() / ("bad" + std::to_string(++copies_));
+    fs::copy(session_, folder, fs::copy_options::recursive);
+    Json j = fs::exists(folder / file) ? Json::parse(readText(folder / file)) : Json::object();
+    j[Json::json_pointer(pointer)] = value;
+    std::ofstream(folder / file, std::ios::trunc) << j.dump();
+    return refusalOf([&] { StudySession::read(folder); });
+  }
+
+ private:
+  fs::path session_;
+  int copies_ = 0;
+};
 
 std::vector<std::string> lines(const fs::path& file) {
   std::ifstream in(file);
@@ -115,7 +152,8 @@ TEST_CASE("a protocol's consent, demographics, instructions and debrief are read
   CHECK_THAT(with("/demographics/1/key", "enjoyment"),  // an item of the questionnaire
              Catch::Contains("$.demographics[1].key: the key 'enjoyment' is used twice"));
   CHECK_THAT(with("/demographics/0/key", "age band"), Catch::Contains("a CSV column"));
-  CHECK_THAT(with("/demographics/0/options/0", "a\nb"), Catch::Contains("a one-line label"));
+  CHECK_THAT(with("/demographics/0/options/0", "a\nb"),
+             Catch::Contains("options[0]: expected a text without control characters"));
   CHECK_THAT(with("/demographics/0/free_text", true), Catch::Contains("unknown key 'free_text'"));
   CHECK_THAT(with("/instructions", 5), Catch::Contains("$.instructions: expected a text"));
   CHECK_THAT(with("/debrief", Json::array()), Catch::Contains("$.debrief: expected a text"));
@@ -272,19 +310,10 @@ TEST_CASE("declining consent ends the session, is recorded and frees the order r
 TEST_CASE("a session read back refuses timestamps and times that are not", "[study][records]") {
   const TempDir dir;
   const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
-  {
-    StudySession s = StudySession::open(dir.path() / "cal", p, "cal");
-    start(s);
-    finish(s);
-  }
-  int copies = 0;
+  completeSession(dir.path(), p, "cal");
+  TamperedCopies copies(dir.path() / "cal");
   const auto set = [&](const char* file, const char* pointer, const Json& value) {
-    const fs::path folder = dir.path() / ("bad" + std::to_string(++copies));
-    fs::copy(dir.path() / "cal", folder, fs::copy_options::recursive);
-    Json j = fs::exists(folder / file) ? Json::parse(readText(folder / file)) : Json::object();
-    j[Json::json_pointer(pointer)] = value;
-    std::ofstream(folder / file, std::ios::trunc) << j.dump();
-    return refusalOf([&] { StudySession::read(folder); });
+    return copies.refusal(file, pointer, value);
   };
   CHECK_THAT(set("consent.json", "/timing/shown_at", "yesterday"),
              Catch::Contains("consent.json: $.timing.shown_at: expected a UTC time"));
@@ -307,6 +336,38 @@ TEST_CASE("a session read back refuses timestamps and times that are not", "[stu
              Catch::Contains("dropout.json: $.reason: expected a non-empty string"));
   CHECK_THAT(set("session.json", "/row", 6), Catch::Contains("session.json: $.row"));
   CHECK_THAT(set("session.json", "/id_origin", "stolen"), Catch::Contains("$.id_origin"));
+}
+
+TEST_CASE("a session read back refuses an answer before its showing and a move no one played",
+          "[study][records]") {
+  const TempDir dir;
+  const StudyProtocol p = parseStudyProtocol(protocolWithPages(), "p.json");
+  completeSession(dir.path(), p, "dan");
+  REQUIRE_NOTHROW(StudySession::read(dir.path() / "dan"));
+  TamperedCopies copies(dir.path() / "dan");
+  const char* early = "2026-11-27T09:59:59.999Z";  // before timing()'s shown_at
+  CHECK_THAT(copies.refusal("consent.json", "/timing/answered_at", early),
+             Catch::Contains("consent.json: $.timing.answered_at: expected a time not before "
+                             "shown_at (2026-11-27T10:00:00.000Z), got \"2026-11-27T09:59:59"));
+  CHECK_THAT(copies.refusal("answers-02.json", "/timing/answered_at", early),
+             Catch::Contains("answers-02.json: $.timing.answered_at: expected a time not before"));
+  CHECK_THAT(copies.refusal("game-01.json", "/decisions/0/answered_at", early),
+             Catch::Contains("game-01.json: $.decisions[0].answered_at: expected a time not"));
+  // The AI's seat (1), a move the round does not hold, the environment's move, a round the game
+  // never had.
+  CHECK_THAT(copies.refusal("game-01.json", "/decisions/0/seat", 1),
+             Catch::Contains("game-01.json: $.decisions[0].seat: expected the participant's seat "
+                             "0, got 1 (an AI's)"));
+  CHECK_THAT(copies.refusal("game-02.json", "/decisions/0/action", 18),
+             Catch::Contains("game-02.json: $.decisions[0].action: expected a move played in "
+                             "round 3 (one of the trace's, legal), got 18"));
+  CHECK_THAT(copies.refusal("game-02.json", "/decisions/0/action", 5),
+             Catch::Contains("game-02.json: $.decisions[0].action: expected a move played"));
+  CHECK_THAT(copies.refusal("game-03.json", "/decisions/0/round", 4),
+             Catch::Contains("game-03.json: $.decisions[0].round: expected a round the game's "
+                             "trace records (0 to 3), got 4"));
+  CHECK_THAT(copies.refusal("game-03.json", "/trace", Json::object()),
+             Catch::Contains("game-03.json: $.decisions[0].round: expected a round"));
 }
 
 TEST_CASE("allocation: random among the least used rows, seeded, balanced, never a number twice",
