@@ -252,18 +252,13 @@ void OnlineSession::finishGame() {
 std::unique_ptr<AppendFile> OnlineSession::readMoves(int index,
                                                      std::deque<DecisionTiming>& kept) const {
   const std::filesystem::path moves = movesFile(session_.folder(), index);
-  if (!std::filesystem::is_regular_file(moves)) return nullptr;  // made at the first move
-  uintmax_t whole = 0;                                           // the bytes of the complete lines
-  {
-    const std::string text = readInputFile(moves, {16 << 20, "a moves file"});
-    for (size_t start = 0, line = 1; text.find('\n', start) != std::string::npos; ++line) {
-      const size_t end = text.find('\n', start);
-      const std::string where = moves.string() + ": line " + std::to_string(line);
-      kept.push_back(parseDecision(parseJsonText(text.substr(start, end - start), where), where));
-      whole = start = end + 1;
-    }
-  }
-  return std::make_unique<AppendFile>(moves, whole);
+  if (!std::filesystem::exists(std::filesystem::symlink_status(moves)))
+    return nullptr;  // made at the first move
+  const JsonLines lines = readJsonLines(moves, {16 << 20, "a moves file"});
+  for (size_t line = 0; line < lines.values.size(); ++line)
+    kept.push_back(parseDecision(lines.values[line],
+                                 moves.string() + ": line " + std::to_string(line + 1)));
+  return std::make_unique<AppendFile>(moves, lines.completeBytes);
 }
 
 void OnlineSession::saveMove(const DecisionTiming& decision) {

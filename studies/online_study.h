@@ -61,7 +61,8 @@ struct OnlineStudySettings {
 class OnlineStudy {
  public:
   // Serves `protocol`'s sessions in `dir` (created; its token file read, a torn last record
-  // dropped). `protocol` must outlive the study.
+  // dropped). InputError naming `dir` when it is not a folder, or naming the token file's line
+  // for any other damaged record. `protocol` must outlive the study.
   OnlineStudy(const StudyProtocol& protocol, std::filesystem::path dir,
               OnlineStudySettings settings);
   ~OnlineStudy();  // stops the reaper; sessions give up their decisions in flight

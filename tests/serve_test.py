@@ -161,7 +161,8 @@ def hostile(server, token, other, study):
         check(b"root:" not in text, "%s %s served a system file" % (method, path))
         check(json.loads(text).get("error"), "%s %s: a JSON error" % (method, path))
     for raw, what in [(b"{", "truncated JSON"), (b"[1]", "an array"), (b'{"agree": "yes"}', "a string"),
-                      (b'{"agree": true, "agree": false}', "a duplicate key"), (b"\xff\xfe", "not UTF-8")]:
+                      (b'{"agree": true, "agree": false}', "a duplicate key"), (b"\xff\xfe", "not UTF-8"),
+                      (b'{"agree": true}\x00garbage', "a NUL byte and garbage after the object")]:
         status, text, _ = server.request("POST", "/api/v1/session/consent", raw=raw, token=token)
         check(status == 400, "%s: %d" % (what, status))
         check("error" in json.loads(text), "%s: a JSON error" % what)
@@ -251,6 +252,20 @@ def idle(folder, study):
     check(len(dropouts) == 3, "dropout.json of the earlier server's idle session: %s" % dropouts)
 
 
+def study_folder_refused(folder, protocol):
+    """--dir naming a file, a FIFO or a path under a file: exit 2 naming it (was exit 1,
+    "filesystem error")."""
+    fifo, plain = os.path.join(folder, "a-fifo"), os.path.join(folder, "a-file")
+    os.mkfifo(fifo)
+    with open(plain, "w") as f:
+        f.write("x")
+    for path, kind in [(fifo, "is a FIFO"), (plain, "is a file"), (os.path.join(plain, "study"), "cannot be created")]:
+        result = subprocess.run([DDALAB, "serve", protocol, "--dir", path, "--port", "0"],
+                                capture_output=True, text=True, timeout=30)
+        check(result.returncode == 2 and (path + ": " + kind) in result.stderr,
+              "--dir %s: exit %d %s" % (path, result.returncode, result.stderr[-300:]))
+
+
 def main():
     rng = random.Random(11)
     with tempfile.TemporaryDirectory() as folder:
@@ -323,6 +338,7 @@ def main():
         check(result.returncode == 0, "study export: %s" % result.stderr)
 
         idle(folder, os.path.join(folder, "idle"))
+        study_folder_refused(folder, protocol)
 
     api = sorted(t for m, p, t in latencies if p.startswith("/api/v1/session/action"))
     reads = sorted(t for m, p, t in latencies if p == "/api/v1/session")
