@@ -233,10 +233,13 @@ void OnlineSession::scheduleDecision() {
 
 void OnlineSession::finishGame() {
   Game& g = *game_;
-  const GameRecord record = g.match->record();
-  g.recorder->finish(record);
-  const Json trace = traceJson(g.experiment, 0, g.plan.seed, g.trace, true, g.people);
-  session_.saveGame(g.plan, record, trace, g.decisions);
+  // Saved already when an earlier attempt failed after saving it (rewriting the CSVs).
+  if (session_.games().size() <= static_cast<size_t>(g.plan.index)) {
+    const GameRecord record = g.match->record();
+    g.recorder->finish(record);
+    const Json trace = traceJson(g.experiment, 0, g.plan.seed, g.trace, true, g.people);
+    session_.saveGame(g.plan, record, trace, g.decisions);
+  }
   lastBoard_ = g.seatNow();
   g.movesLog.reset();
   const std::filesystem::path moves = movesFile(session_.folder(), g.plan.index);
@@ -419,12 +422,19 @@ void OnlineSession::submitAction(const Json& body) {
   const Action action = static_cast<Action>(wanted);
   DecisionTiming decision{g.match->state().roundsCompleted(), g.seat, action,
                           (g.turnShown ? *g.turnShown : *g.turnBegan).stop()};
+  // Acknowledged exactly when durable: kept first, so a move that cannot be written (a full disk:
+  // WriteError, HTTP 503) is not applied and the participant's retry is the same turn.
+  saveMove(decision);
   g.match->apply(action);
   g.decisions.push_back(decision);
   g.turnShown.reset();
   g.turnBegan.reset();
-  saveMove(decision);
-  advance();
+  try {
+    advance();
+  } catch (const WriteError&) {
+    // The move is kept; a game it ended is saved again at the next screen (which reports the
+    // failure if it persists).
+  }
 }
 
 void OnlineSession::submitAnswers(const Json& body) {

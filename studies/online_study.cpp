@@ -465,6 +465,12 @@ ApiReply OnlineStudy::handle(const ApiRequest& request) {
     return apiError(400, e.message(), e.path());
   } catch (const StepConflict& e) {
     return apiError(409, e.what());
+  } catch (const WriteError& e) {
+    // Nothing was applied (submissions are applied once durable): the page sends it again.
+    print(std::string("cannot record: ") + e.what());
+    ApiReply reply = apiError(503, "the study cannot record right now; try again in a moment");
+    reply.headers = {{"Retry-After", "2"}};
+    return reply;
   } catch (const std::exception& e) {
     print(std::string("error: ") + e.what());
     return apiError(500, "the server could not do it");

@@ -70,7 +70,8 @@ class OnlineStudy {
   OnlineStudy& operator=(const OnlineStudy&) = delete;
 
   // The API's answer to `request` (docs/web-api.md, "The endpoints"); never throws: bad input is
-  // 400, a wrong step 409, anything unexpected 500 (logged as a progress line). Thread-safe.
+  // 400, a wrong step 409, a record that cannot be written 503 (nothing applied; logged),
+  // anything unexpected 500 (logged as a progress line). Thread-safe.
   ApiReply handle(const ApiRequest& request);
   // Starts a thread that records idle sessions as dropouts (those this server has open, and,
   // once a minute, those an earlier server left on disk); it stops with the study.

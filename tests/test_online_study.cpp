@@ -1,11 +1,13 @@
 // The online study's API without HTTP (studies/online_study.h, what `ddalab serve` answers):
 // routing and status codes, tokens, the protocol's id parameter, the creation limit and the
 // researcher's endpoints, each refusal next to the request it refuses.
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <latch>
 #include <mutex>
@@ -312,6 +314,80 @@ TEST_CASE("a damaged token file is refused at start naming its line; only a torn
   CHECK(readText(file) == kept);
   for (const std::string& token : tokens)
     CHECK(study.handle({"GET", "/api/v1/session", {}, "", "10.0.0.1", token}).status == 200);
+}
+
+namespace {
+
+// Writes past `bytes` of any file fail with EFBIG (as on a full disk) while this lives.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &old_);
+    previous_ = std::signal(SIGXFSZ, SIG_IGN);  // the write fails instead of killing the process
+    const rlimit limit{bytes, old_.rlim_max};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, previous_);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+ private:
+  rlimit old_{};
+  void (*previous_)(int) = SIG_DFL;
+};
+
+// The screen once it is the person's turn (or not a game).
+Json personsTurn(Study& s, const std::string& token) {
+  for (int poll = 0; poll < 20000; ++poll) {
+    Json screen = s.call("GET", "/api/v1/session", token).body;
+    if (screen.at("kind") != "game" || screen.at("waiting") == false) return screen;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  FAIL("the person's turn never came");
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a move that cannot be written is not applied: 503, and the retry is kept once",
+          "[online][api]") {
+  // On a full disk the move was applied, the participant told 500, and the board moved on.
+  Study s;
+  const std::string token = s.create("ann");
+  REQUIRE(s.call("POST", "/api/v1/session/consent", token, R"({"agree": true})").status == 200);
+  const fs::path folder = [&] {
+    for (const auto& e : fs::directory_iterator(s.dir.path() / "study"))
+      if (e.is_directory()) return e.path();
+    return fs::path();
+  }();
+  const fs::path moves = folder / "moves-01.jsonl";
+  const auto move = [&](const Json& screen) {
+    REQUIRE(screen.at("kind") == "game");
+    const Json action = screen.at("board").at("legal").at(0).at("action");
+    return s.call("POST", "/api/v1/session/action", token, Json{{"action", action}}.dump());
+  };
+  REQUIRE(move(personsTurn(s, token)).status == 200);  // the moves file holds one line
+  const std::string kept = readText(moves);
+  REQUIRE(std::count(kept.begin(), kept.end(), '\n') == 1);
+  const Json before = personsTurn(s, token);
+  ApiReply refused;
+  {
+    FileSizeLimit full(kept.size() + 5);  // the next line is written in part, then fails
+    refused = move(before);
+  }
+  CHECK(refused.status == 503);
+  CHECK(refused.body.at("error").get<std::string>().starts_with("the study cannot record right now"));
+  CHECK(readText(moves) == kept);  // no partial line left to append after
+  CHECK(personsTurn(s, token) == before);  // not applied: the same turn
+  REQUIRE(move(before).status == 200);  // the page's retry
+  const std::string now = readText(moves);
+  CHECK(std::count(now.begin(), now.end(), '\n') == 2);
+  CHECK(now.starts_with(kept));
+  CHECK(Json::parse(now.substr(kept.size())).at("action") ==
+        before.at("board").at("legal").at(0).at("action"));
 }
 
 TEST_CASE("a body with a NUL byte and bytes after the object is refused", "[online][api]") {
