@@ -210,6 +210,12 @@ std::string syntaxReason(const BoundedDomBuilder::Failure& failure) {
 }  // namespace
 
 Json parseJsonText(std::string_view text, const std::string& source) {
+  // nlohmann's lexer takes a NUL byte outside a string for the end of the input (for C strings):
+  // `{"a": 1}` NUL garbage parsed as the object. JSON has no NUL outside strings, and in a
+  // string it must be escaped (\u0000).
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
+    throw errorAt(text, nul, source, "not valid JSON",
+                  "a NUL byte; expected none (in a string, write \\u0000)");
   Json document;
   BoundedDomBuilder builder(document);
   if (Json::sax_parse(text.data(), text.data() + text.size(), &builder)) return document;
@@ -230,6 +236,26 @@ Json parseJsonText(std::string_view text, const std::string& source) {
                   textExcerpt(failure.lastToken) + "; expected a magnitude of at most 1.8e308");
   throw errorAt(text, failure.position == 0 ? 0 : failure.position - 1, source, "not valid JSON",
                 syntaxReason(failure));
+}
+
+JsonLines readJsonLines(const std::filesystem::path& file, const InputFileKind& kind) {
+  JsonLines lines;
+  std::error_code error;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, error))) return lines;
+  const std::string text = readInputFile(file, kind);
+  size_t start = 0;
+  for (size_t end, line = 1; (end = text.find('\n', start)) != std::string::npos; ++line) {
+    try {
+      lines.values.push_back(parseJsonText(std::string_view(text).substr(start, end - start), ""));
+    } catch (const InputError& e) {
+      throw InputError(file.string() + ": line " + std::to_string(line),
+                       e.message() + "; expected a JSON record on every line (only a torn last "
+                                     "line, without its newline, is dropped)");
+    }
+    start = end + 1;
+  }
+  lines.completeBytes = start;
+  return lines;
 }
 
 // Whether `v` is an integer (not a float, however integral: 1e30 is out of every range) in

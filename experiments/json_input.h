@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/params.h"
 
@@ -27,6 +28,16 @@ std::string tooLargeMessage(const std::string& size, const InputFileKind& kind);
 // Parses JSON text into a document; every failure (syntax, nesting deeper than kMaxJsonDepth,
 // duplicate keys, numbers out of range) is an InputError at the line and column of `source`.
 Json parseJsonText(std::string_view text, const std::string& source);
+
+// A file of one JSON value a line that is only appended to (serve's tokens, a game's moves): its
+// complete lines, parsed, and the bytes they take. Only a torn last line (no newline: a kill
+// during an append) is left out, for the writer to cut; any other line that is not JSON is an
+// InputError naming the file and the line, and nothing is dropped. A missing file has no lines.
+struct JsonLines {
+  std::vector<Json> values;
+  uintmax_t completeBytes = 0;
+};
+JsonLines readJsonLines(const std::filesystem::path& file, const InputFileKind& kind);
 
 // Whether `v` is an integer (not a float, however integral: 1e30 is out of every range) in
 // [min, max]; compared without conversions that could wrap.

@@ -144,11 +144,15 @@ bool isTemporaryFileName(std::string_view name) {
 AppendFile::AppendFile(fs::path file, uintmax_t keepBytes) : file_(std::move(file)) {
   checkReplaceable(file_);
   fd_ = openOrThrow(file_, O_WRONLY | O_CREAT, file_);
-  if (::ftruncate(fd_, static_cast<off_t>(keepBytes)) != 0 || ::lseek(fd_, 0, SEEK_END) < 0) {
+  const off_t end = ::ftruncate(fd_, static_cast<off_t>(keepBytes)) == 0
+                        ? ::lseek(fd_, 0, SEEK_END)
+                        : static_cast<off_t>(-1);
+  if (end < 0) {
     const int error = errno;
     ::close(fd_);
     throw WriteError(file_, "prepare", error);
   }
+  size_ = static_cast<uintmax_t>(end);
   buffer_.reserve(kBufferSize);
 }
 
@@ -162,13 +166,32 @@ void AppendFile::write(std::string_view bytes) {
 }
 
 void AppendFile::flush() {
-  writeAll(fd_, buffer_, file_);
+  try {
+    writeAll(fd_, buffer_, file_);
+  } catch (const WriteError&) {
+    cutBack(size_);
+    throw;
+  }
+  size_ += buffer_.size();
   buffer_.clear();
 }
 
 void AppendFile::sync() {
+  const uintmax_t before = size_;
   flush();
-  if (::fdatasync(fd_) != 0 && errno != EINVAL) throw WriteError(file_, "sync", errno);
+  if (::fdatasync(fd_) != 0 && errno != EINVAL) {
+    const int error = errno;
+    cutBack(before);
+    throw WriteError(file_, "sync", error);
+  }
+}
+
+// Best effort: the error being reported is the write's, not this one's.
+void AppendFile::cutBack(uintmax_t bytes) {
+  buffer_.clear();
+  if (::ftruncate(fd_, static_cast<off_t>(bytes)) == 0 &&
+      ::lseek(fd_, static_cast<off_t>(bytes), SEEK_SET) >= 0)
+    size_ = bytes;
 }
 
 void syncFolder(const fs::path& folder) {

@@ -80,15 +80,20 @@ class AppendFile {
 
   // Appends `bytes` to the buffer (written by flush, or when the buffer is large).
   void write(std::string_view bytes);
-  // Writes the buffer to the file; throws WriteError.
+  // Writes the buffer to the file; throws WriteError. A failed write (a full disk) leaves the
+  // file as it was before it and drops the buffer: no partial line is left to append after.
   void flush();
-  // flush(), then waits until the data is on the disk; throws WriteError.
+  // flush(), then waits until the data is on the disk; throws WriteError, the file cut back to
+  // what it held before the call (so a caller may answer "not recorded" and be right).
   void sync();
 
  private:
+  void cutBack(uintmax_t bytes);  // truncates to `bytes`, drops the buffer
+
   std::filesystem::path file_;
   int fd_ = -1;
   std::string buffer_;
+  uintmax_t size_ = 0;  // the file's bytes, all written (the buffer not counted)
 };
 
 // Syncs the folder itself, so that renames and new files in it survive a power cut.

@@ -233,10 +233,13 @@ void OnlineSession::scheduleDecision() {
 
 void OnlineSession::finishGame() {
   Game& g = *game_;
-  const GameRecord record = g.match->record();
-  g.recorder->finish(record);
-  const Json trace = traceJson(g.experiment, 0, g.plan.seed, g.trace, true, g.people);
-  session_.saveGame(g.plan, record, trace, g.decisions);
+  // Saved already when an earlier attempt failed after saving it (rewriting the CSVs).
+  if (session_.games().size() <= static_cast<size_t>(g.plan.index)) {
+    const GameRecord record = g.match->record();
+    g.recorder->finish(record);
+    const Json trace = traceJson(g.experiment, 0, g.plan.seed, g.trace, true, g.people);
+    session_.saveGame(g.plan, record, trace, g.decisions);
+  }
   lastBoard_ = g.seatNow();
   g.movesLog.reset();
   const std::filesystem::path moves = movesFile(session_.folder(), g.plan.index);
@@ -252,23 +255,19 @@ void OnlineSession::finishGame() {
 std::unique_ptr<AppendFile> OnlineSession::readMoves(int index,
                                                      std::deque<DecisionTiming>& kept) const {
   const std::filesystem::path moves = movesFile(session_.folder(), index);
-  if (!std::filesystem::is_regular_file(moves)) return nullptr;  // made at the first move
-  uintmax_t whole = 0;                                           // the bytes of the complete lines
-  {
-    const std::vector<bool> people = session_.protocol().people();
-    const std::string text = readInputFile(moves, {16 << 20, "a moves file"});
-    for (size_t start = 0, line = 1; text.find('\n', start) != std::string::npos; ++line) {
-      const size_t end = text.find('\n', start);
-      const std::string where = moves.string() + ": line " + std::to_string(line);
-      kept.push_back(parseDecision(parseJsonText(text.substr(start, end - start), where), where));
-      const auto seat = static_cast<size_t>(kept.back().seat);  // parseDecision: not negative
-      if (seat >= people.size() || !people[seat])
-        throw InputError(where + ".seat", "expected the participant's seat, got " +
-                                              std::to_string(kept.back().seat) + " (an AI's)");
-      whole = start = end + 1;
-    }
+  if (!std::filesystem::exists(std::filesystem::symlink_status(moves)))
+    return nullptr;  // made at the first move
+  const std::vector<bool> people = session_.protocol().people();
+  const JsonLines lines = readJsonLines(moves, {16 << 20, "a moves file"});
+  for (size_t line = 0; line < lines.values.size(); ++line) {
+    const std::string where = moves.string() + ": line " + std::to_string(line + 1);
+    kept.push_back(parseDecision(lines.values[line], where));
+    const auto seat = static_cast<size_t>(kept.back().seat);  // parseDecision: not negative
+    if (seat >= people.size() || !people[seat])
+      throw InputError(where + ".seat", "expected the participant's seat, got " +
+                                            std::to_string(kept.back().seat) + " (an AI's)");
   }
-  return std::make_unique<AppendFile>(moves, whole);
+  return std::make_unique<AppendFile>(moves, lines.completeBytes);
 }
 
 void OnlineSession::saveMove(const DecisionTiming& decision) {
@@ -429,12 +428,19 @@ void OnlineSession::submitAction(const Json& body) {
   const Action action = static_cast<Action>(wanted);
   DecisionTiming decision{g.match->state().roundsCompleted(), g.seat, action,
                           (g.turnShown ? *g.turnShown : *g.turnBegan).stop()};
+  // Acknowledged exactly when durable: kept first, so a move that cannot be written (a full disk:
+  // WriteError, HTTP 503) is not applied and the participant's retry is the same turn.
+  saveMove(decision);
   g.match->apply(action);
   g.decisions.push_back(decision);
   g.turnShown.reset();
   g.turnBegan.reset();
-  saveMove(decision);
-  advance();
+  try {
+    advance();
+  } catch (const WriteError&) {
+    // The move is kept; a game it ended is saved again at the next screen (which reports the
+    // failure if it persists).
+  }
 }
 
 void OnlineSession::submitAnswers(const Json& body) {

@@ -67,7 +67,8 @@ class OnlineSession {
   Json screen();
   // The participant's submission `kind` ("consent", "demographics", "read", "action",
   // "answers") with its body; InputError for a body that is not as docs/web-api.md says (path
-  // = the JSON path), StepConflict when the session is not at that step; WriteError.
+  // = the JSON path), StepConflict when the session is not at that step; WriteError when its
+  // record cannot be written (a move is then not applied: it is applied once kept).
   void submit(const std::string& kind, const Json& body);
   // The participant left (an idle timeout): recorded as a dropout unless the session ended.
   void drop(const std::string& reason);

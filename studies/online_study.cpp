@@ -36,6 +36,33 @@ std::chrono::milliseconds idleLimit(const OnlineStudySettings& settings) {
   return std::chrono::milliseconds(static_cast<int64_t>(settings.timeoutMinutes * 60000));
 }
 
+// Creates the study folder when missing; refuses a path that names something else (a file, a
+// FIFO) or cannot be made, naming it (create_directories' exception was an exit 1).
+void prepareStudyFolder(const fs::path& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (fs::is_directory(dir)) return;
+  std::string problem = "cannot be created (" + error.message() + ")";
+  switch (fs::status(dir, error).type()) {
+    case fs::file_type::regular:
+      problem = "is a file";
+      break;
+    case fs::file_type::fifo:
+      problem = "is a FIFO (named pipe)";
+      break;
+    case fs::file_type::socket:
+      problem = "is a socket";
+      break;
+    case fs::file_type::block:
+    case fs::file_type::character:
+      problem = "is a device";
+      break;
+    default:
+      break;
+  }
+  throw InputError(dir.string(), problem + "; expected the study folder (made when missing)");
+}
+
 ApiReply jsonReply(int status, Json body) {
   ApiReply reply;
   reply.status = status;
@@ -80,25 +107,32 @@ class OnlineStudy::Sessions {
  public:
   Sessions(const StudyProtocol& protocol, fs::path dir, DecisionPool& pool, int paceMs)
       : protocol_(protocol), dir_(std::move(dir)), pool_(pool), paceMs_(paceMs) {
-    std::ifstream in(dir_ / kTokensFile, std::ios::binary);
-    std::string line;
-    uintmax_t valid = 0;  // the bytes up to the last whole record (a kill may tear the last one)
-    while (std::getline(in, line) && !in.eof()) {
-      try {
-        const Json j = Json::parse(line);
-        tokens_[j.at("sha256").get<std::string>()] = j.at("participant").get<std::string>();
-        valid += line.size() + 1;
-      } catch (const std::exception&) {
-        break;
-      }
+    // Only a torn last line (a kill while appending) is cut; any other damage is refused, and
+    // nothing is cut: a damaged middle line once truncated every later participant's token.
+    const fs::path file = dir_ / kTokensFile;
+    const JsonLines lines = readJsonLines(file, {1u << 30, "serve's token file"});
+    for (size_t line = 0; line < lines.values.size(); ++line) {
+      const Json& record = lines.values[line];
+      const std::string where = file.string() + ": line " + std::to_string(line + 1);
+      JsonFields fields(record, where + ": $", {"sha256", "participant"});
+      const std::string hash = fields.string("sha256"), participant = fields.string("participant");
+      if (hash.size() != 64 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+        throw InputError(fields.at("sha256"), "expected 64 lower-case hexadecimal digits");
+      if (!validParticipantId(participant))
+        throw InputError(fields.at("participant"),
+                         "expected 1 to 100 letters, digits, '-', '_' or '.'");
+      tokens_[hash] = participant;
     }
-    tokensFile_ = std::make_unique<AppendFile>(dir_ / kTokensFile, valid);
+    tokensFile_ = std::make_unique<AppendFile>(file, lines.completeBytes);
   }
 
-  // A new token for `participant`'s session (created when new); `given`: the platform's id.
+  // A new token for `participant`'s session (created when new); `given`: the platform's id. The
+  // bool: whether the session existed (resumed). Of simultaneous first requests for one id,
+  // exactly one creates it: whether it existed is decided where it is opened, one at a time.
   std::pair<std::string, bool> open(const std::string& participant, bool given) {
-    const bool existed = fs::exists(folderOf(participant) / "session.json");
-    session(participant, given ? StudySession::IdOrigin::Given : StudySession::IdOrigin::Generated);
+    bool existed = true;
+    session(participant, given ? StudySession::IdOrigin::Given : StudySession::IdOrigin::Generated,
+            &existed);
     const std::string token = newToken();
     const std::string hash = sha256Hex(token);
     {
@@ -150,17 +184,19 @@ class OnlineStudy::Sessions {
   }
   // Opening a session writes its folder (fsyncs): one at a time, but without holding mutex_, so
   // requests to sessions already open do not wait (200 participants arriving at once made every
-  // request wait up to 8 s behind the creations).
+  // request wait up to 8 s behind the creations). `existed` (when given) is set to whether the
+  // session was on disk or open before this call.
   std::shared_ptr<OnlineSession> session(const std::string& participant,
-                                         StudySession::IdOrigin origin) {
+                                         StudySession::IdOrigin origin, bool* existed = nullptr) {
     if (auto s = alreadyOpen(participant)) return s;
     std::lock_guard creating(creationMutex_);
-    return openHere(participant, origin);
+    return openHere(participant, origin, existed);
   }
   // session() with creationMutex_ held.
   std::shared_ptr<OnlineSession> openHere(const std::string& participant,
-                                          StudySession::IdOrigin origin) {
+                                          StudySession::IdOrigin origin, bool* existed = nullptr) {
     if (auto s = alreadyOpen(participant)) return s;  // opened while this one waited
+    if (existed) *existed = fs::exists(folderOf(participant) / "session.json");
     auto s = std::make_shared<OnlineSession>(
         StudySession::open(folderOf(participant), protocol_, participant, origin), pool_, paceMs_);
     std::lock_guard lock(mutex_);
@@ -212,7 +248,7 @@ OnlineStudy::OnlineStudy(const StudyProtocol& protocol, fs::path dir, OnlineStud
   if (!protocol.online.completionCode.empty()) completion_["code"] = protocol.online.completionCode;
   if (!protocol.online.completionRedirect.empty())
     completion_["redirect"] = protocol.online.completionRedirect;
-  fs::create_directories(dir_);
+  prepareStudyFolder(dir_);
   readAllocations(dir_, protocol_);  // an unusable log is refused now, not at every new session
   sessions_ = std::make_unique<Sessions>(
       protocol_, dir_, pool_, settings_.paceMs < 0 ? protocol_.paceMs : settings_.paceMs);
@@ -430,6 +466,12 @@ ApiReply OnlineStudy::handle(const ApiRequest& request) {
     return apiError(400, e.message(), e.path());
   } catch (const StepConflict& e) {
     return apiError(409, e.what());
+  } catch (const WriteError& e) {
+    // Nothing was applied (submissions are applied once durable): the page sends it again.
+    print(std::string("cannot record: ") + e.what());
+    ApiReply reply = apiError(503, "the study cannot record right now; try again in a moment");
+    reply.headers = {{"Retry-After", "2"}};
+    return reply;
   } catch (const std::exception& e) {
     print(std::string("error: ") + e.what());
     return apiError(500, "the server could not do it");

@@ -61,7 +61,8 @@ struct OnlineStudySettings {
 class OnlineStudy {
  public:
   // Serves `protocol`'s sessions in `dir` (created; its token file read, a torn last record
-  // dropped). `protocol` must outlive the study.
+  // dropped). InputError naming `dir` when it is not a folder, or naming the token file's line
+  // for any other damaged record. `protocol` must outlive the study.
   OnlineStudy(const StudyProtocol& protocol, std::filesystem::path dir,
               OnlineStudySettings settings);
   ~OnlineStudy();  // stops the reaper; sessions give up their decisions in flight
@@ -69,7 +70,8 @@ class OnlineStudy {
   OnlineStudy& operator=(const OnlineStudy&) = delete;
 
   // The API's answer to `request` (docs/web-api.md, "The endpoints"); never throws: bad input is
-  // 400, a wrong step 409, anything unexpected 500 (logged as a progress line). Thread-safe.
+  // 400, a wrong step 409, a record that cannot be written 503 (nothing applied; logged),
+  // anything unexpected 500 (logged as a progress line). Thread-safe.
   ApiReply handle(const ApiRequest& request);
   // Starts a thread that records idle sessions as dropouts (those this server has open, and,
   // once a minute, those an earlier server left on disk); it stops with the study.

@@ -14,8 +14,19 @@ server itself (/admin's "latency"; pace 0: the AI's pace excluded), the server's
 The protocol: the shipped Lost Cities protocol with 1 game per condition, hand 5, an AI at level 5
 and games capped at --rounds rounds (a short game, still a whole session).
 
+With --slow-clients N the participants play session after session while N slow clients from
+another address (127.0.0.2) each send a header line or a body byte every 2 s: a window without
+them, the attack (at most 50 s), a window without them again. Checks besides: the server
+answers the attacker's connections over its per-address limit 503 at once, cuts the ones it took
+at the read deadline, and the participants' p95 latency during the attack stays within 2x the
+larger p95 of the windows without it (70 such clients held all 64 request threads: every
+participant waited).
+
+Every participant connects from an address of its own (127.1.x.y: loopback, to 127.0.0.1), as
+real participants do: the server limits the connections one address may have open.
+
 usage: serve_load.py DDALAB SOURCE_DIR [--participants N] [--rounds R] [--kill] [--close]
-                     [--threads T]
+                     [--threads T] [--slow-clients N]
 exit 0: passed, 1: failed, 77: skipped (no /proc to read the server's RSS and CPU from)
 """
 import argparse
@@ -43,6 +54,8 @@ parser.add_argument("--kill", action="store_true")
 parser.add_argument("--close", action="store_true", help="a new connection per request")
 parser.add_argument("--threads", type=int, default=2, help="the server's --threads (AI decisions)")
 parser.add_argument("--keep", help="copy the study folder here at the end")
+parser.add_argument("--slow-clients", type=int, default=0,
+                    help="slow clients in the attack phase (participants play session after session)")
 ARGS = parser.parse_args()
 
 errors = []
@@ -50,6 +63,7 @@ client_ms = {}  # "METHOD path" -> the durations the clients measured, in ms
 acknowledged = {}  # participant -> {game index: [actions answered 200]}
 cut_actions = {}  # participant -> {game index: action requests cut by the kill}
 answered_first = [0]  # participants past their first questionnaire
+timeline = []  # (start, ms) of every participant's GET session and POST action
 servers_started = [1]  # a screen read from a server the kill ended may be stale on the next one
 
 
@@ -63,8 +77,8 @@ class Connection:
     """HTTP/1.1 to the server, kept alive between requests unless --close (or the server closes
     it); a request the connection loses is sent again on a new one, and noted as cut."""
 
-    def __init__(self, port):
-        self.port, self.streams, self.cut = port, None, False
+    def __init__(self, port, source):
+        self.port, self.source, self.streams, self.cut = port, source, None, False
 
     async def request(self, method, path, body=None, token=None):
         data = b"" if body is None else json.dumps(body).encode()
@@ -77,11 +91,15 @@ class Connection:
         while True:
             try:
                 if self.streams is None:
-                    self.streams = await asyncio.open_connection("127.0.0.1", self.port)
+                    self.streams = await asyncio.open_connection("127.0.0.1", self.port,
+                                                                 local_addr=(self.source, 0))
                 start = time.perf_counter()
                 status, text, close = await self.exchange(message)
-                client_ms.setdefault(method + " " + path.split("?")[0], []).append(
-                    1000 * (time.perf_counter() - start))
+                ms = 1000 * (time.perf_counter() - start)
+                endpoint = method + " " + path.split("?")[0]
+                client_ms.setdefault(endpoint, []).append(ms)
+                if endpoint in ("GET /api/v1/session", "POST /api/v1/session/action"):
+                    timeline.append((start, ms))
                 if close:
                     self.drop()
                 return status, json.loads(text) if text else None
@@ -130,9 +148,15 @@ def body(screen, rng):
                        "item_ms": {i["key"]: 5 for i in screen["items"]}, "comment": ""}
 
 
-async def participant(k, port, done):
+def source_address(k):
+    """Participant k's own loopback address (127.0.0.x is left to the slow clients)."""
+    return "127.1.%d.%d" % (k // 250, k % 250 + 1)
+
+
+async def participant(k, port, done, name=None):
     """One whole session; returns when it is complete (or after far too many screens)."""
-    name, rng, connection = "load-%d" % k, random.Random(k), Connection(port)
+    name = name or "load-%d" % k
+    rng, connection = random.Random(name), Connection(port, source_address(k))
     acks, cuts = acknowledged.setdefault(name, {}), cut_actions.setdefault(name, {})
     status, created = await connection.request("POST", "/api/v1/sessions?PROLIFIC_PID=" + name, {})
     if status not in (200, 201):
@@ -250,6 +274,104 @@ async def load(protocol, study, port):
     return done, progress, printed, max(rss, more_rss), cpu + more_cpu, wall
 
 
+class SlowClients:
+    """N connections from 127.0.0.2, each sending a header line (even ones) or a body byte (odd
+    ones) every 2 s; a connection the server ends is opened again at the next tick."""
+
+    def __init__(self, port, n):
+        self.refused, self.cut, self.stopping = 0, 0, False
+        self.tasks = [asyncio.create_task(self.client(port, k)) for k in range(n)]
+
+    async def client(self, port, k):
+        body = k % 2 == 1
+        while not self.stopping:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+            except OSError:
+                await asyncio.sleep(2)
+                continue
+            writer.write(b"POST /api/v1/session/action HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+                         (b"Content-Length: 4000\r\n\r\n" if body else b""))
+            while not self.stopping:
+                try:
+                    answer = await asyncio.wait_for(reader.read(4096), 2)
+                except asyncio.TimeoutError:  # the server is still reading: a little more
+                    writer.write(b"1" if body else b"X-Slow: 1\r\n")
+                    continue
+                except OSError:
+                    answer = b""
+                if answer.startswith(b"HTTP/1.1 503"):
+                    self.refused += 1
+                else:
+                    self.cut += 1
+                break
+            writer.close()
+            await asyncio.sleep(2)
+
+    async def stop(self):
+        self.stopping = True
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+def p95_between(start, end):
+    values = [ms for t, ms in timeline if start <= t < end]
+    return percentile(values, 0.95), len(values)
+
+
+async def slow_clients(protocol, study, port):
+    """Participants play session after session through three windows: without slow clients,
+    with ARGS.slow_clients of them, without them again."""
+    options = ("--creations-per-minute", "30", "--threads", str(ARGS.threads))
+    server = t.Server(protocol, study, *options, port=port)
+    done, playing, start = [], [True], time.time()
+
+    async def player(k):
+        for j in range(1000):
+            if not playing[0]:
+                return
+            await participant(k, port, done, "load-%d-%d" % (k, j))
+
+    players = [asyncio.create_task(player(k)) for k in range(ARGS.participants)]
+    while len(acknowledged) < ARGS.participants:  # every player has started a session
+        await asyncio.sleep(0.05)
+    windows = {}
+    begin = time.perf_counter()
+    await asyncio.sleep(10)
+    windows["before"] = (begin, time.perf_counter())
+    attack = SlowClients(port, ARGS.slow_clients)
+    limit = 16  # the server's default --connections-per-address
+    begin = time.perf_counter()
+    while attack.refused < ARGS.slow_clients - limit and time.perf_counter() - begin < 15:
+        await asyncio.sleep(0.05)  # the first connections taken, the others refused at once
+    t.check(attack.refused >= ARGS.slow_clients - limit,
+            "slow clients over the per-address limit refused at once: %d" % attack.refused)
+    await asyncio.sleep(15)
+    while attack.cut == 0 and time.perf_counter() - begin < 45:  # the deadline ends the ones taken
+        await asyncio.sleep(0.05)
+    windows["during"] = (begin, time.perf_counter())
+    await attack.stop()
+    print("slow clients: %d connections refused at once (503), %d cut at the read deadline, for %.1f s" % (
+        attack.refused, attack.cut, windows["during"][1] - begin))
+    t.check(attack.cut > 0, "slow clients cut at the read deadline")
+    begin = time.perf_counter()
+    await asyncio.sleep(10)
+    windows["after"] = (begin, time.perf_counter())
+    playing[0] = False
+    await asyncio.gather(*players)
+    p95 = {name: p95_between(*window) for name, window in windows.items()}
+    for name, (value, n) in p95.items():
+        print("  participants' requests %s the slow clients: n=%d p95 %.1f ms" % (name, n, value))
+    baseline = max(p95["before"][0], p95["after"][0])
+    t.check(p95["during"][0] <= 2 * baseline,
+            "the participants' p95 during the slow clients within 2x its value without them: %.1f ms, %.1f ms" % (
+                p95["during"][0], baseline))
+    wall = time.time() - start
+    rss, cpu = usage(server.process.pid)
+    progress = server_latency(server)
+    printed = server.stop()
+    return done, progress, printed, rss, cpu, wall
+
+
 def main():
     if not os.path.exists("/proc/self/stat"):
         print("skipped: no /proc to read the server's RSS and CPU from")
@@ -260,8 +382,9 @@ def main():
         with open(protocol, "w") as f:
             json.dump(document, f)
         study = os.path.join(folder, "study")
-        done, progress, printed, rss, cpu, wall = asyncio.run(load(protocol, study, free_port()))
-        n = ARGS.participants
+        run = slow_clients if ARGS.slow_clients else load
+        done, progress, printed, rss, cpu, wall = asyncio.run(run(protocol, study, free_port()))
+        n = len(acknowledged)  # the sessions started
         print("%d participants%s: %d complete by the clients, %d on disk (/admin), %d dropped out, "
               "%d errors %s, %.1f s" % (n, " (server killed mid-load)" if ARGS.kill else "", len(done),
                                        progress.get("complete", -1), progress.get("dropped_out", -1),

@@ -10,11 +10,14 @@ import io
 import json
 import os
 import random
+import select
 import signal
+import socket
 import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -161,7 +164,8 @@ def hostile(server, token, other, study):
         check(b"root:" not in text, "%s %s served a system file" % (method, path))
         check(json.loads(text).get("error"), "%s %s: a JSON error" % (method, path))
     for raw, what in [(b"{", "truncated JSON"), (b"[1]", "an array"), (b'{"agree": "yes"}', "a string"),
-                      (b'{"agree": true, "agree": false}', "a duplicate key"), (b"\xff\xfe", "not UTF-8")]:
+                      (b'{"agree": true, "agree": false}', "a duplicate key"), (b"\xff\xfe", "not UTF-8"),
+                      (b'{"agree": true}\x00garbage', "a NUL byte and garbage after the object")]:
         status, text, _ = server.request("POST", "/api/v1/session/consent", raw=raw, token=token)
         check(status == 400, "%s: %d" % (what, status))
         check("error" in json.loads(text), "%s: a JSON error" % what)
@@ -251,6 +255,78 @@ def idle(folder, study):
     check(len(dropouts) == 3, "dropout.json of the earlier server's idle session: %s" % dropouts)
 
 
+def study_folder_refused(folder, protocol):
+    """--dir naming a file, a FIFO or a path under a file: exit 2 naming it (was exit 1,
+    "filesystem error")."""
+    fifo, plain = os.path.join(folder, "a-fifo"), os.path.join(folder, "a-file")
+    os.mkfifo(fifo)
+    with open(plain, "w") as f:
+        f.write("x")
+    for path, kind in [(fifo, "is a FIFO"), (plain, "is a file"), (os.path.join(plain, "study"), "cannot be created")]:
+        result = subprocess.run([DDALAB, "serve", protocol, "--dir", path, "--port", "0"],
+                                capture_output=True, text=True, timeout=30)
+        check(result.returncode == 2 and (path + ": " + kind) in result.stderr,
+              "--dir %s: exit %d %s" % (path, result.returncode, result.stderr[-300:]))
+
+
+def trickle(held, cut, seconds):
+    """Sends on each of `held` a header line (the first) or a body byte (the others) every second
+    until the server ends it (its answer, EOF or an error into `cut`), for at most `seconds`."""
+    start = time.time()
+    while len(cut) < len(held) and time.time() - start < seconds:
+        ready, _, _ = select.select([c for c in held if c not in cut], [], [], 1.0)
+        for connection in ready:
+            try:
+                cut[connection] = connection.recv(4096)
+            except OSError as error:
+                cut[connection] = str(error).encode()
+        for k, connection in enumerate(held):
+            if connection not in cut and connection not in ready:
+                try:
+                    connection.sendall(b"X-Slow: 1\r\n" if k == 0 else b"1")
+                except OSError as error:
+                    cut[connection] = str(error).encode()
+
+
+def slow_clients(folder, protocol):
+    """A client that sends its request a piece a second (httplib's 5 s timeout per read never
+    fires) holds a request thread only until the read deadline (10 s for request line, headers
+    and body), and one address only holds --connections-per-address threads: its next connection
+    is answered 503 at once, and other addresses are served meanwhile (70 such connections held
+    all 64 threads)."""
+    server = Server(protocol, os.path.join(folder, "slow"), "--connections-per-address", "2")
+    port = int(server.base.rsplit(":", 1)[1])
+    held, cut = [], {}
+    for line in (b"GET /api/v1/session HTTP/1.1\r\n",
+                 b"POST /api/v1/session/consent HTTP/1.1\r\nContent-Length: 100\r\n\r\n{"):
+        connection = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=("127.0.0.3", 0))
+        connection.sendall(line)
+        held.append(connection)
+    slow = threading.Thread(target=trickle, args=(held, cut, 30))
+    slow.start()
+    # The third connection from 127.0.0.3 is answered 503 without its request being read, once
+    # the server has taken up the first two (until then it may still be admitted).
+    refused, start = b"", time.time()
+    while not refused.startswith(b"HTTP/1.1 503") and time.time() - start < 15:
+        extra = socket.create_connection(("127.0.0.1", port), timeout=2, source_address=("127.0.0.3", 0))
+        try:
+            refused = extra.recv(4096)
+        except socket.timeout:
+            refused = b"no answer"
+        extra.close()
+    check(refused.startswith(b"HTTP/1.1 503") and b"too many connections" in refused,
+          "a third slow connection from one address: %r" % refused[:200])
+    status, _, _ = server.request("GET", "/index.html")  # from 127.0.0.1: served meanwhile
+    check(status == 200, "another address is served while one holds its connections: %d" % status)
+    slow.join()
+    check(len(cut) == len(held) and all(r == b"" or r.startswith(b"HTTP/1.1 4") or b"reset" in r.lower()
+                                        for r in cut.values()),
+          "slow requests cut by the read deadline within 30 s: %s" % list(cut.values()))
+    for connection in held:
+        connection.close()
+    server.stop()
+
+
 def main():
     rng = random.Random(11)
     with tempfile.TemporaryDirectory() as folder:
@@ -323,6 +399,8 @@ def main():
         check(result.returncode == 0, "study export: %s" % result.stderr)
 
         idle(folder, os.path.join(folder, "idle"))
+        study_folder_refused(folder, protocol)
+        slow_clients(folder, protocol)
 
     api = sorted(t for m, p, t in latencies if p.startswith("/api/v1/session/action"))
     reads = sorted(t for m, p, t in latencies if p == "/api/v1/session")

@@ -12,7 +12,9 @@ exit 0: passed, 1: failed, 77: skipped (no nginx or openssl; the check without a
 """
 import http.client
 import json
+import multiprocessing
 import os
+import select
 import shutil
 import signal
 import socket
@@ -20,6 +22,7 @@ import ssl
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import serve_test as t  # reads DDALAB and SOURCE_DIR from sys.argv[1:3]
@@ -80,7 +83,7 @@ def nginx_config(folder, tls_port, http_port, serve_port, cert, key):
 worker_processes 1;
 pid {d}/nginx.pid;
 error_log {d}/error.log;
-events {{ worker_connections 64; }}
+events {{ worker_connections 512; }}
 http {{
     access_log {d}/access.log;
     client_body_temp_path {d}/body;
@@ -126,6 +129,7 @@ def through_nginx(protocol, study, folder, nginx):
         check(up, "nginx listens: %s" % (proxy.stderr.read() if proxy.poll() is not None else "timeout"))
         if up:
             session_over_https(study, cert, tls_port, http_port)
+            slow_clients_absorbed(cert, tls_port)
     finally:
         proxy.send_signal(signal.SIGQUIT)  # a graceful stop of the nginx this test started
         try:
@@ -182,6 +186,96 @@ def session_over_https(study, cert, tls_port, http_port):
     status, _, response = request(plain, "GET", "/?participant=p1")
     check(status == 301 and response.getheader("Location", "").startswith("https://"),
           "plain HTTP is sent to https: %d %s" % (status, response.getheader("Location")))
+
+
+def slow_client(context, tls_port, body, stop, counts, lock):
+    """One slow client from 127.0.0.2: a header line (or a body byte) every 2 s over TLS; what
+    nginx answers is counted by its status line, and a connection it ends is opened again."""
+    while not stop.is_set():
+        connection = None
+        try:
+            raw = socket.create_connection(("127.0.0.1", tls_port), timeout=10, source_address=("127.0.0.2", 0))
+            connection = context.wrap_socket(raw, server_hostname="study.example.org")
+            connection.sendall(b"POST /api/v1/session/consent HTTP/1.1\r\nHost: study.example.org\r\n" +
+                               (b"Content-Length: 4000\r\n\r\n" if body else b""))
+            with lock:
+                counts["connected"] += 1
+            while not stop.is_set():
+                ready, _, _ = select.select([connection], [], [], 2)
+                if ready:
+                    answer = connection.recv(4096)
+                    with lock:
+                        key = answer[:12].decode("latin-1") if answer else "closed"
+                        counts[key] = counts.get(key, 0) + 1
+                    break
+                connection.sendall(b"1" if body else b"X-Slow: 1\r\n")
+        except (OSError, ssl.SSLError):
+            with lock:
+                counts["error"] = counts.get("error", 0) + 1
+        finally:
+            if connection:
+                connection.close()
+        stop.wait(2)
+
+
+def slow_clients(cert, tls_port, n, stop, connected, results):
+    """`n` slow clients (threads) until `stop`; what nginx answered them into `results`."""
+    context = ssl.create_default_context(cafile=cert)
+    lock, counts = threading.Lock(), {"connected": 0}
+    clients = [threading.Thread(target=slow_client, args=(context, tls_port, k % 2 == 1, stop, counts, lock))
+               for k in range(n)]
+    for client in clients:
+        client.start()
+    while not stop.wait(0.05):
+        with lock:
+            connected.value = counts["connected"]
+    for client in clients:
+        client.join()
+    results.put(counts)
+
+
+def slow_clients_absorbed(cert, tls_port, n=70):
+    """The slow-client attack on ddalab (tests/serve_load.py) through the configuration: nginx
+    holds the 70 slow connections itself, answers the ones over its per-address limit 503, and a
+    participant's requests (another address) go on as fast as without them."""
+    context = ssl.create_default_context(cafile=cert)
+
+    def https(source="127.0.0.1"):
+        return http.client.HTTPSConnection("127.0.0.1", tls_port, context=context, timeout=30,
+                                           source_address=(source, 0))
+
+    status, text, _ = request(https("127.0.0.5"), "POST", "/api/v1/sessions?PROLIFIC_PID=tls-slow", {})
+    check(status == 201, "a session for the slow-client check: %d" % status)
+    token = json.loads(text)["token"]
+
+    def p95(count=40):
+        times = []
+        for _ in range(count):
+            start = time.perf_counter()
+            status, _, _ = request(https(), "GET", "/api/v1/session", token=token)
+            times.append(time.perf_counter() - start)
+            check(status == 200, "a participant's request: %d" % status)
+        return sorted(times)[int(0.95 * count) - 1]
+
+    before = p95()
+    # The slow clients run in a process of their own: their threads would hold this one's GIL
+    # and slow the participant's client, not the server.
+    stop, connected, results = multiprocessing.Event(), multiprocessing.Value("i", 0), multiprocessing.Queue()
+    attack = multiprocessing.Process(target=slow_clients, args=(cert, tls_port, n, stop, connected, results))
+    attack.start()
+    start = time.time()
+    while connected.value < n and time.time() - start < 30:  # every slow client connected
+        time.sleep(0.05)
+    check(connected.value >= n, "the slow clients connected: %d" % connected.value)
+    during = p95()
+    stop.set()
+    counts = results.get(timeout=60)
+    attack.join(timeout=60)
+    after = p95()
+    print("participant's p95 through nginx: %.1f ms without slow clients, %.1f ms with %d, %.1f ms after; "
+          "the slow clients got %s" % (1000 * before, 1000 * during, n, 1000 * after, counts))
+    check(during <= 2 * max(before, after), "the participant's p95 within 2x with the slow clients")
+    check(counts.get("HTTP/1.1 503", 0) > 0, "nginx refuses an address's requests over its limit: %s" % counts)
 
 
 def raw_too_big():

@@ -1,10 +1,15 @@
 // The online study's API without HTTP (studies/online_study.h, what `ddalab serve` answers):
 // routing and status codes, tokens, the protocol's id parameter, the creation limit and the
 // researcher's endpoints, each refusal next to the request it refuses.
+#include <sys/resource.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
+#include <latch>
 #include <mutex>
 #include <thread>
 
@@ -225,4 +230,191 @@ TEST_CASE("the idle check survives the study folder deleted under the server", "
   CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
           return line.find("idle check failed") != std::string::npos;
         }) >= 1);
+}
+
+TEST_CASE("simultaneous creations of one participant id: one creates it, the others resume",
+          "[online][api]") {
+  // Each checked whether the folder existed before any had created it: 20 got 201
+  // "resumed": false and 20 "started" lines were printed, for one folder.
+  TempDir dir;
+  const StudyProtocol protocol = onlineProtocol(Json{{"id_param", "PROLIFIC_PID"}});
+  std::mutex mutex;
+  std::vector<std::string> lines;
+  OnlineStudySettings settings{0, 1, 100, 30, kSecret, [&](const std::string& line) {
+                                 std::lock_guard lock(mutex);
+                                 lines.push_back(line);
+                               }};
+  OnlineStudy study(protocol, dir.path() / "study", settings);
+  constexpr int kRequests = 20;
+  std::vector<ApiReply> replies(kRequests);
+  {
+    std::latch start(kRequests);  // all threads ask at once
+    std::vector<std::jthread> threads;
+    for (int i = 0; i < kRequests; ++i)
+      threads.emplace_back([&, i] {
+        start.arrive_and_wait();
+        replies[static_cast<size_t>(i)] = study.handle(
+            {"POST", "/api/v1/sessions", {{"PROLIFIC_PID", "P-same"}}, "", "10.0.0.1", ""});
+      });
+  }
+  int created = 0, resumed = 0;
+  for (const ApiReply& r : replies) {
+    created += r.status == 201 && r.body.at("resumed") == false;
+    resumed += r.status == 200 && r.body.at("resumed") == true;
+  }
+  CHECK(created == 1);
+  CHECK(resumed == kRequests - 1);
+  CHECK(std::count(lines.begin(), lines.end(), "started P-same") == 1);
+  for (const ApiReply& r : replies)  // every token opens the one session
+    CHECK(study.handle({"GET", "/api/v1/session", {}, "", "10.0.0.1", r.body.at("token")}).status ==
+          200);
+}
+
+TEST_CASE("a damaged token file is refused at start naming its line; only a torn last line is cut",
+          "[online][api]") {
+  // A damaged middle line ended the reading there and cut the file: every later participant's
+  // token was lost on restart (3 of 4 got 401).
+  TempDir dir;
+  const StudyProtocol protocol = onlineProtocol(Json::object());
+  const fs::path folder = dir.path() / "study", file = folder / "serve-tokens.jsonl";
+  const OnlineStudySettings settings{0, 1, 30, 30, kSecret, {}};
+  std::vector<std::string> tokens;
+  {
+    OnlineStudy study(protocol, folder, settings);
+    for (const char* who : {"ann", "bob", "cid", "dan"})
+      tokens.push_back(
+          study.handle({"POST", "/api/v1/sessions", {{"participant", who}}, "", "10.0.0.1", ""})
+              .body.at("token"));
+  }
+  const std::string kept = readText(file);
+  const size_t second = kept.find('\n') + 1, third = kept.find('\n', second) + 1;
+  REQUIRE(std::count(kept.begin(), kept.end(), '\n') == 4);
+  const std::string badLine = kept.substr(0, second) + "{\"sha256\": tr" + kept.substr(third - 1);
+  const std::string badHash =
+      kept.substr(0, second) + R"({"sha256": "abc", "participant": "bob"})" + kept.substr(third - 1);
+  const std::string badId = kept.substr(0, second) + "{\"sha256\": \"" + std::string(64, 'a') +
+                            R"(", "participant": "../x"})" + kept.substr(third - 1);
+  for (const auto& [damaged, expected] :
+       {std::pair{badLine, file.string() + ": line 2"},
+        std::pair{badHash, file.string() + ": line 2: $.sha256"},
+        std::pair{badId, file.string() + ": line 2: $.participant"},
+        std::pair{kept + "\n{\"sha2", file.string() + ": line 5"}}) {  // an empty middle line
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << damaged;
+    try {
+      OnlineStudy study(protocol, folder, settings);
+      FAIL("accepted: " << damaged);
+    } catch (const InputError& e) {
+      CHECK_THAT(e.what(), Catch::Matchers::StartsWith(expected));
+    }
+    CHECK(readText(file) == damaged);  // nothing cut
+  }
+  // A kill while appending tears the last line (no newline): dropped, every token still opens.
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << kept << "{\"sha256\": \"0a";
+  OnlineStudy study(protocol, folder, settings);
+  CHECK(readText(file) == kept);
+  for (const std::string& token : tokens)
+    CHECK(study.handle({"GET", "/api/v1/session", {}, "", "10.0.0.1", token}).status == 200);
+}
+
+namespace {
+
+// Writes past `bytes` of any file fail with EFBIG (as on a full disk) while this lives.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &old_);
+    previous_ = std::signal(SIGXFSZ, SIG_IGN);  // the write fails instead of killing the process
+    const rlimit limit{bytes, old_.rlim_max};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, previous_);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+ private:
+  rlimit old_{};
+  void (*previous_)(int) = SIG_DFL;
+};
+
+// The screen once it is the person's turn (or not a game).
+Json personsTurn(Study& s, const std::string& token) {
+  for (int poll = 0; poll < 20000; ++poll) {
+    Json screen = s.call("GET", "/api/v1/session", token).body;
+    if (screen.at("kind") != "game" || screen.at("waiting") == false) return screen;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  FAIL("the person's turn never came");
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a move that cannot be written is not applied: 503, and the retry is kept once",
+          "[online][api]") {
+  // On a full disk the move was applied, the participant told 500, and the board moved on.
+  Study s;
+  const std::string token = s.create("ann");
+  REQUIRE(s.call("POST", "/api/v1/session/consent", token, R"({"agree": true})").status == 200);
+  const fs::path folder = [&] {
+    for (const auto& e : fs::directory_iterator(s.dir.path() / "study"))
+      if (e.is_directory()) return e.path();
+    return fs::path();
+  }();
+  const fs::path moves = folder / "moves-01.jsonl";
+  const auto move = [&](const Json& screen) {
+    REQUIRE(screen.at("kind") == "game");
+    const Json action = screen.at("board").at("legal").at(0).at("action");
+    return s.call("POST", "/api/v1/session/action", token, Json{{"action", action}}.dump());
+  };
+  REQUIRE(move(personsTurn(s, token)).status == 200);  // the moves file holds one line
+  const std::string kept = readText(moves);
+  REQUIRE(std::count(kept.begin(), kept.end(), '\n') == 1);
+  const Json before = personsTurn(s, token);
+  ApiReply refused;
+  {
+    FileSizeLimit full(kept.size() + 5);  // the next line is written in part, then fails
+    refused = move(before);
+  }
+  CHECK(refused.status == 503);
+  CHECK(refused.body.at("error").get<std::string>().starts_with("the study cannot record right now"));
+  CHECK(readText(moves) == kept);  // no partial line left to append after
+  CHECK(personsTurn(s, token) == before);  // not applied: the same turn
+  REQUIRE(move(before).status == 200);  // the page's retry
+  const std::string now = readText(moves);
+  CHECK(std::count(now.begin(), now.end(), '\n') == 2);
+  CHECK(now.starts_with(kept));
+  CHECK(Json::parse(now.substr(kept.size())).at("action") ==
+        before.at("board").at("legal").at(0).at("action"));
+}
+
+TEST_CASE("a body with a NUL byte and bytes after the object is refused", "[online][api]") {
+  // nlohmann's parser stopped at the NUL: {"agree": true} NUL garbage was a consent.
+  Study s;
+  const std::string token = s.create("ann");
+  const ApiReply refused = s.call("POST", "/api/v1/session/consent", token,
+                                  std::string("{\"agree\": true}\0garbage", 23));
+  CHECK(refused.status == 400);
+  CHECK_THAT(refused.body.at("error").get<std::string>(), Catch::Matchers::Contains("NUL"));
+  CHECK(s.call("GET", "/api/v1/session", token).body.at("kind") == "consent");
+}
+
+TEST_CASE("a study folder path naming a file or a FIFO is refused naming it", "[online][api]") {
+  TempDir dir;
+  const StudyProtocol protocol = onlineProtocol(Json::object());
+  const fs::path file = dir.write("file", "x"), fifo = dir.path() / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (const auto& [path, kind] :
+       {std::pair{file, "is a file"}, std::pair{fifo, "is a FIFO"},
+        std::pair{file / "study", "cannot be created"}}) {
+    try {
+      OnlineStudy study(protocol, path, {0, 1, 30, 30, kSecret, {}});
+      FAIL("accepted " << path);
+    } catch (const InputError& e) {
+      CHECK(e.path() == path.string());
+      CHECK_THAT(e.message(), Catch::Matchers::StartsWith(kind));
+    }
+  }
 }

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "app/cli/options.h"
+#include "app/cli/serve_connections.h"
 #include "app/cli/serve_timing.h"
 #include "app/cli/web_files.h"
 #include "experiments/json_input.h"
@@ -22,6 +23,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr size_t kMaxBodyBytes = 16 * 1024;
+// A connection's request line, headers and body must arrive within this (a slow client held a
+// request thread for as long as it kept sending; docs/web-api.md, "Limits").
+constexpr std::chrono::seconds kRequestReadDeadline{10};
 
 std::mutex printMutex;
 void progress(const std::string& line) {
@@ -89,7 +93,7 @@ int serveCommand(const Args& args) {
   po::options_description options("serve options");
   std::string protocolFile, dir, bind, secretFile;
   std::vector<std::string> trustedProxies;
-  int port = 8080, paceMs = -1, threads = 2, creations = 30;
+  int port = 8080, paceMs = -1, threads = 2, creations = 30, connectionsPerAddress = 16;
   double timeoutMinutes = 0;
   options.add_options()("protocol", po::value(&protocolFile)->required(), "the study protocol")(
       "dir", po::value(&dir)->required(), "the study folder (sessions, allocation log)")(
@@ -102,6 +106,9 @@ int serveCommand(const Args& args) {
       "the /admin secret (64 hex digits); default: a new one, printed at start")(
       "creations-per-minute", po::value(&creations),
       "sessions one address may create a minute (default 30)")(
+      "connections-per-address", po::value(&connectionsPerAddress),
+      "connections one address may have open at once, more are answered 503 (default 16; "
+      "a --trusted-proxy is not limited)")(
       "trusted-proxy", po::value(&trustedProxies)->composing(),
       "a reverse proxy's address (e.g. 127.0.0.1): its X-Forwarded-For names the participant's "
       "address; repeatable")("threads", po::value(&threads),
@@ -117,6 +124,8 @@ int serveCommand(const Args& args) {
   if (port < 0 || port > 65535) throw InputError("--port", "expected 0 to 65535");
   if (threads < 1 || threads > 64) throw InputError("--threads", "expected 1 to 64");
   if (creations < 1) throw InputError("--creations-per-minute", "expected at least 1");
+  if (connectionsPerAddress < 1 || connectionsPerAddress > 64)
+    throw InputError("--connections-per-address", "expected 1 to 64 (the request threads)");
   for (const std::string& proxy : trustedProxies)
     if (proxy.empty() || proxy.find_first_not_of("0123456789abcdefABCDEF.:") != std::string::npos)
       throw InputError("--trusted-proxy", "expected an IP address such as 127.0.0.1, got " + proxy);
@@ -139,7 +148,8 @@ int serveCommand(const Args& args) {
   LatencyTable latency(servedEndpoints());
   OnlineStudy study(protocol, dir,
                     {paceMs, threads, creations, timeoutMinutes, secret, progress, &latency});
-  httplib::Server http;
+  ConnectionLimit connections(static_cast<size_t>(connectionsPerAddress), trustedProxies);
+  GuardedServer http(kRequestReadDeadline, connections);
   http.set_payload_max_length(kMaxBodyBytes);
   http.set_default_headers(
       {{"Content-Security-Policy",

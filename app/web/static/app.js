@@ -18,13 +18,23 @@ function el(tag, attrs = {}, children = []) {
   return node;
 }
 
+// A 503 means the server applied nothing (it cannot record right now, or this address has too
+// many connections open): the same request is sent again after the Retry-After it gives.
 async function call(method, path, body) {
   const headers = { "Content-Type": "application/json" };
   const token = localStorage.getItem(TOKEN_KEY);
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(`${API}/${path}`, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  for (;;) {
+    response = await fetch(`${API}/${path}`, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status !== 503) break;
+    const seconds = Number(response.headers.get("Retry-After"));
+    status.textContent = "The study cannot record right now; trying again…";
+    await new Promise((resolve) => { setTimeout(resolve, 1000 * Math.min(30, Math.max(0.5, seconds || 2))); });
+  }
+  if (status.textContent.startsWith("The study cannot record")) status.textContent = "";
   const json = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = new Error(json.error || `HTTP ${response.status}`);
