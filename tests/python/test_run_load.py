@@ -286,6 +286,45 @@ def test_a_failed_write_is_an_os_error(quick, tmp_path):
     assert said.stdout.startswith("WriteError "), said.stdout
 
 
+HOSTILE_DICTS_CHILD = """
+import json, sys, ddalab
+batch = json.loads(sys.argv[1])
+deep = 0
+for _ in range(20000):
+    deep = [deep]
+batch["experiments"][0]["coefficients"]["lead"] = deep
+cyclic = json.loads(sys.argv[1])
+cyclic["experiments"][1]["game"]["params"]["me"] = cyclic
+looped = []
+looped.append(looped)
+for call in (lambda: ddalab.run(batch, out=sys.argv[2], progress=False),
+             lambda: ddalab.run(cyclic, out=sys.argv[2], progress=False),
+             lambda: ddalab.Game("ludo", {"players": looped})):
+    try:
+        call()
+        print("accepted")
+    except ddalab.InputError as error:
+        print(error)
+"""
+
+
+def test_a_dict_nested_too_deeply_or_inside_itself_is_refused_naming_the_path(quick, tmp_path):
+    # In a child process: before the fix the conversion recursed until the stack overflowed.
+    said = subprocess.run([sys.executable, "-c", HOSTILE_DICTS_CHILD,
+                           json.dumps(with_iterations(quick, 1)), str(tmp_path / "r")],
+                          capture_output=True, text=True)
+    assert said.returncode == 0, (said.returncode, said.stderr)
+    deep, cyclic, looped = said.stdout.splitlines()
+    # The batch, experiments, the experiment, coefficients, lead: the 65th level is lead + 60 [0].
+    assert deep == ("$.experiments[0].coefficients.lead" + "[0]" * 60 + ": arrays and objects "
+                    "nested more than 64 levels deep; expected at most 64 levels"), deep
+    assert cyclic.startswith("$.experiments[1].game.params.me: the dict at $ contains itself"), \
+        cyclic
+    assert looped.startswith("params.players[0]: the list at params.players contains itself"), \
+        looped
+    assert not (tmp_path / "r").exists()  # refused before the folder was touched
+
+
 def test_load_refuses_what_is_not_a_results_folder_naming_the_file(quick, tmp_path):
     refusal(lambda: ddalab.load(tmp_path / "missing"), "missing", "not a folder")
     refusal(lambda: ddalab.load(tmp_path), str(tmp_path), "no summary.csv")
