@@ -341,6 +341,25 @@ def test_load_refuses_what_is_not_a_results_folder_naming_the_file(quick, tmp_pa
     refusal(lambda: ddalab.load(tmp_path / "r"), str(games), "missing")
 
 
+def test_load_refuses_a_damaged_cell_as_ddalab_score_does(cli, quick, tmp_path):
+    ddalab.run(with_iterations(quick, 3), threads=1, out=tmp_path / "r", progress=False)
+    games = tmp_path / "r" / "ludo-4hc__e-random.games.csv"
+    text = games.read_text()
+    header = text.split("\n", 1)[0].split(",")
+    column = header.index("tension")
+    lines = text.splitlines(keepends=True)
+    for damaged in ("", "0\0"):  # an empty metric cell, a NUL byte
+        cells = lines[2].split(",")
+        cells[column] = damaged
+        games.write_text("".join(lines[:2] + [",".join(cells)] + lines[3:]))
+        said = subprocess.run([cli, "score", str(tmp_path / "r")], capture_output=True,
+                              text=True)
+        assert said.returncode == 2, said.stderr
+        message = said.stderr.split("error: ", 1)[1].strip()
+        assert f"{games}:3: column {column + 1}: (tension) expected a number" in message
+        refusal(lambda: ddalab.load(tmp_path / "r"), message)
+
+
 def test_load_reads_a_sweeps_table(quick, tmp_path):
     batch = with_iterations(quick, 3)
     batch["experiments"][1]["sweep"] = [{"path": "environment.params.random_prob",
