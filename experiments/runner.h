@@ -117,7 +117,7 @@ struct RunOptions {
   std::function<void(const ExperimentResult&)> onExperimentDone;
   RunControl* control = nullptr;  // to stop the run; null: runs to the end
   // Games may finish at most this far ahead of the first not yet delivered (PlayOptions::window):
-  // a stop set by an event (onProgress) lands within a few windows of it whatever the load.
+  // a stop set by an event (onProgress) lands within two windows of it whatever the load.
   size_t window = PlayOptions{}.window;
 };
 
