@@ -52,6 +52,7 @@ class ExperimentRun {
     options.traces = request_.traces.has_value();
     options.traceDetail = request_.traces && request_.traces->detail;
     options.csvRows = true;
+    options.window = request_.window;
     options.blocks = &blocks_;
     size_t played = 0;
     try {

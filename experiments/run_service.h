@@ -29,6 +29,9 @@ struct RunRequest {
   int threads = 0;                    // 1..1024; 0 = every core
   FolderMode mode = FolderMode::Fresh;
   std::vector<std::filesystem::path> inputs;  // files the run must never write (its batch file)
+  // Games may finish at most this far ahead of the first not yet delivered (PlayOptions::window):
+  // a stop set by an event (onGame) lands within two windows of its game whatever the load.
+  size_t window = PlayOptions{}.window;
 };
 
 // Called on the thread that called runToFolder.

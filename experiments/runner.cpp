@@ -301,6 +301,7 @@ std::vector<ExperimentResult> runBatch(const Batch& batch, const RunOptions& opt
     play.threads = options.threads;
     play.tickSeconds = std::min(0.05, options.progressInterval);
     play.blocks = &blocks;
+    play.window = options.window;
     playIterations(
         batch, e, 0, play, control,
         [&](FinishedGame&& game, bool) {

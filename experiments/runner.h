@@ -116,6 +116,9 @@ struct RunOptions {
   // Called as soon as an experiment is finished (or stopped).
   std::function<void(const ExperimentResult&)> onExperimentDone;
   RunControl* control = nullptr;  // to stop the run; null: runs to the end
+  // Games may finish at most this far ahead of the first not yet delivered (PlayOptions::window):
+  // a stop set by an event (onProgress) lands within two windows of it whatever the load.
+  size_t window = PlayOptions{}.window;
 };
 
 // Runs the experiments in order, each spread over the worker threads. Results are identical

@@ -107,6 +107,10 @@ bool present(const fs::path& path) {
 void checkScheduling(const SlurmOptions& o) {
   if (o.shards < 1 || o.shards > 100000)
     throw InputError("--shards", "expected 1..100000 array tasks, got " + std::to_string(o.shards));
+  if (o.cpusPerTask < 0)
+    throw InputError("--cpus-per-task",
+                     "expected a number of CPUs >= 1 (or 0: the cluster's default), got " +
+                         std::to_string(o.cpusPerTask));
   checkWord(o.name, "--job-name");
   for (const auto& [value, option] : {std::pair{o.partition, "--partition"},
                                       {o.time, "--time"},

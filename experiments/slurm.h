@@ -40,11 +40,12 @@ std::string slurmMergeScript(const SlurmOptions& options);
 
 // Writes <work>/shards.list, <work>/batch.json (toJson(batch): what every task runs) and the two
 // scripts. Before writing anything it throws InputError, naming the option and the path, for
-// options Slurm would refuse (shards 1..100000, a name with spaces, ...), a work folder sbatch
-// cannot name (a newline or a backslash in its path), an `out` that is a file or a non-empty
-// folder, `out` and the work folder the same or one inside the other, a `ddalab` that is not an
-// executable file, and a work folder holding other files, another batch's shards or the shards
-// of another shard count (the same batch's are kept: submitted again, its tasks resume them).
+// options Slurm would refuse (shards 1..100000, cpus per task < 0, a name with spaces, ...), a work
+// folder sbatch cannot name (a newline or a backslash in its path), an `out` that is a file or a
+// non-empty folder, `out` and the work folder the same or one inside the other, a `ddalab` that is
+// not an executable file, and a work folder holding other files, another batch's shards or the
+// shards of another shard count (the same batch's are kept: submitted again, its tasks resume
+// them).
 SlurmJob writeSlurmJob(const Batch& batch, SlurmOptions options);
 
 }  // namespace ddalab

@@ -249,6 +249,13 @@ std::vector<PlacedAxis> parseSweep(const Json& node, const std::string& where) {
 // first group varies slowest.
 std::vector<std::vector<size_t>> axisGroups(const std::vector<PlacedAxis>& axes) {
   std::vector<std::vector<size_t>> groups;  // axis indices
+  // A zip on the first axis has nothing to move with: the author likely meant to zip it with the
+  // axis after it, so it is refused rather than crossed.
+  if (!axes.empty() && axes.front().axis.zip)
+    throw InputError(axes.front().where + ".combine",
+                     "\"zip\" moves an axis with the one before it, and this is the first axis; "
+                     "expected \"combine\": \"zip\" on the axes that move with it (or "
+                     "{\"combine\": \"zip\", \"axes\": [...]} to zip them all)");
   for (size_t a = 0; a < axes.size(); ++a) {
     if (axes[a].axis.zip && !groups.empty()) {
       const size_t first = groups.back().front();

@@ -105,6 +105,8 @@ expect 2 "error: --out .*a-file: exists and is not a folder" "$ddalab" slurm "$b
 expect 2 "error: --work .*a-file: exists and is not a folder" "$ddalab" slurm "$batch" --shards 2 \
   --out "$work/r4" --work "$work/a-file" -n 4
 expect 2 "holds other files" "$ddalab" slurm "$batch" --shards 2 --out "$work/r4" --work "$work/fake" -n 4
+expect 2 "error: --cpus-per-task: expected a number of CPUs >= 1 (or 0: the cluster's default), got -1" \
+  "$ddalab" slurm "$batch" --shards 2 --out "$work/r4" -n 4 --cpus-per-task -1
 [ -e "$work/r4" ] || [ -e "$work/r4.slurm" ] && fail "a refused slurm wrote its folders"
 expect 0 "wrote" "$ddalab" slurm "$batch" --shards 2 --out "$work/r5" -n 4
 expect 2 "was written for 2 shards.*not --shards 3" "$ddalab" slurm "$batch" --shards 3 \

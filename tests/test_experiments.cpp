@@ -167,6 +167,9 @@ TEST_CASE("stop keeps every finished game, unchanged, and starts no new experime
   options.threads = 2;
   options.control = &control;
   options.progressInterval = 0.001;
+  // Workers at most 4 games ahead of the reports: the stop lands long before game 400 however
+  // the threads are scheduled (a loaded machine only slows the games).
+  options.window = 4;
   options.onProgress = [&control](const Progress& p) {
     if (p.gamesDone >= 5) control.stop.store(true);
   };

@@ -225,11 +225,17 @@ TEST_CASE("the idle check survives the study folder deleted under the server", "
               .status == 201);
   study.startReaper();
   fs::remove_all(dir.path() / "study");
-  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
-  std::lock_guard lock(mutex);
-  CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
-          return line.find("idle check failed") != std::string::npos;
-        }) >= 1);
+  // Waits for the report (the reaper passes every 0.2 s; the bound only ends a failing test).
+  const auto reported = [&] {
+    std::lock_guard lock(mutex);
+    return std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+      return line.find("idle check failed") != std::string::npos;
+    });
+  };
+  const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!reported() && std::chrono::steady_clock::now() < limit)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(reported());
 }
 
 TEST_CASE("simultaneous creations of one participant id: one creates it, the others resume",

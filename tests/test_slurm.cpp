@@ -96,6 +96,11 @@ TEST_CASE("ddalab slurm refuses a work folder sbatch cannot name, naming the cha
   CHECK_THROWS_WITH(writeSlurmJob(batch, o), Contains("--work ") && Contains("a newline"));
   o.partition = "a\rb";
   CHECK_THROWS_WITH(writeSlurmJob(batch, o), Contains("--partition: expected one word"));
+  o.partition = "";
+  o.cpusPerTask = -1;  // Slurm would refuse the #SBATCH line only once the job is submitted
+  CHECK_THROWS_WITH(
+      writeSlurmJob(batch, o),
+      Contains("--cpus-per-task: expected a number of CPUs >= 1") && Contains("got -1"));
   CHECK(fs::is_empty(dir.path()));     // nothing written
   o = optionsIn(dir, "res\nnewline");  // a newline only in the commands: quoted, accepted
   o.work = dir.path() / "work";

@@ -155,6 +155,15 @@ TEST_CASE("sweep refusals name the file, the axis and what was expected", "[swee
   CHECK_THAT(refused({{{"path", "coefficients.lead"}, {"values", {1, 2}}},
                       {{"path", "coefficients.tension"}, {"values", {1}}, {"combine", "zip"}}}),
              Contains("sweep[1]: zipped with coefficients.lead: expected 2 values, got 1"));
+  // A zip on the first axis has no axis before it to move with: refused, not crossed.
+  CHECK_THAT(refused({{{"path", "coefficients.lead"}, {"values", {1, 2}}, {"combine", "zip"}},
+                      {{"path", "coefficients.tension"}, {"values", {3, 4}}}}),
+             Contains("file.json: $.experiments[0].sweep[0].combine: \"zip\" moves an axis with "
+                      "the one before it, and this is the first axis"));
+  CHECK_THAT(
+      errorOf(batchOf({ludoExperiment("c/a", "e-hillclimber", 2)},
+                      {{{"path", "coefficients.lead"}, {"values", {1}}, {"combine", "zip"}}})),
+      Contains("$.sweep[0].combine: \"zip\" moves an axis"));
   // Two rows of one comparison with sweeps of their own would not pair.
   Json a = ludoExperiment("c/a", "e-hillclimber", 2), b = ludoExperiment("c/b", "e-hillclimber", 2);
   a["sweep"] = b["sweep"] = {{{"path", "coefficients.lead"}, {"values", {1, 2}}}};

@@ -12,6 +12,7 @@
 #include "app/python/json_convert.h"
 #include "experiments/batch.h"
 #include "experiments/run_service.h"
+#include "results/csv.h"
 #include "results/file_io.h"
 
 namespace py = pybind11;
@@ -98,6 +99,13 @@ py::dict run(const py::object& batch, int threads, const std::optional<std::file
   return result;
 }
 
+// Reads the results folder's summary.csv and every games file as `ddalab score` and the GUI do
+// (one game at a time), so that ddalab.load refuses what they refuse, with their message.
+void checkResultsFolder(const std::filesystem::path& folder) {
+  py::gil_scoped_release released;
+  readResultsDir(folder, [](const ExperimentLabel&) {}, [](const GameRecord&) {});
+}
+
 }  // namespace
 
 void bindRun(py::module_& m) {
@@ -107,6 +115,9 @@ void bindRun(py::module_& m) {
   m.def("_run", &run, py::arg("batch"), py::arg("threads"), py::arg("out"), py::arg("resume"),
         py::arg("overwrite"), py::arg("on_progress"),
         "Runs a batch (a file path or a dict) into a results folder; ddalab.run wraps it.");
+  m.def("_check_results_folder", &checkResultsFolder, py::arg("folder"),
+        "Raises InputError, as `ddalab score` refuses it, for a results folder whose summary.csv "
+        "or games files are damaged (an empty or non-numeric cell, a row out of order, ...).");
 }
 
 }  // namespace ddalab::python

@@ -122,9 +122,11 @@ struct Driver {
     return call(method, path, body, token);
   }
 
-  // The screen once the AI and the environment have moved (pace 0: soon).
+  // The screen once the AI and the environment have moved (pace 0: soon; the bound only makes a
+  // game that never comes back a finding, however loaded the machine).
   Json settled() {
-    for (int i = 0; i < 200000; ++i) {
+    const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (std::chrono::steady_clock::now() < limit) {
       Json screen = session("GET", "/api/v1/session").body;
       if (screen.value("kind", "") != "game" || !screen.value("waiting", false)) return screen;
       std::this_thread::sleep_for(std::chrono::microseconds(20));

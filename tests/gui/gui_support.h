@@ -22,6 +22,16 @@
 
 namespace ddalab::gui {
 
+// How long a test waits for a condition: Qt's QTRY_VERIFY and QTRY_COMPARE give up after 5 s,
+// which a loaded machine can exceed while an AI thinks or a batch runs. Every wait ends as soon
+// as its condition holds; the bound only ends a test that fails.
+inline constexpr int kWaitMs = 60'000;
+#undef QTRY_VERIFY
+#define QTRY_VERIFY(expr) QTRY_VERIFY_WITH_TIMEOUT(expr, ::ddalab::gui::kWaitMs)
+#undef QTRY_COMPARE
+#define QTRY_COMPARE(expr, expected) \
+  QTRY_COMPARE_WITH_TIMEOUT(expr, expected, ::ddalab::gui::kWaitMs)
+
 // Plays a person's part in the dialogs the window opens, one step per dialog shown, in order.
 // A dialog beyond the script is cancelled (and counted), so that a test never hangs on it.
 class DialogScript : public QObject {

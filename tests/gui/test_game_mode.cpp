@@ -876,7 +876,7 @@ class GameModeTest : public QObject {
     mode.session()->setDelay(0);
     QVERIFY(mode.newGame(setup));
     // The environment rolls first; then MCTS decides for seat 0 on the worker thread.
-    QTRY_VERIFY_WITH_TIMEOUT(mode.session()->thinking() && mode.session()->thinker() == 0, 10'000);
+    QTRY_VERIFY_WITH_TIMEOUT(mode.session()->thinking() && mode.session()->thinker() == 0, kWaitMs);
     QElapsedTimer clock;
     clock.start();
     qint64 worst = 0, last = 0;

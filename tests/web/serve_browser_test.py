@@ -38,7 +38,7 @@ def drawn(driver):
     return json.loads(text) if text else None
 
 
-def wait_for_change(driver, before, seconds=20):
+def wait_for_change(driver, before, seconds=120):  # the bound only ends a failing test
     end = time.time() + seconds
     while time.time() < end:
         screen = drawn(driver)

@@ -10,7 +10,7 @@ import re
 
 import pandas as pd
 
-from ._ddalab import InputError
+from ._ddalab import InputError, _check_results_folder
 
 __all__ = ["Results", "load"]
 
@@ -89,7 +89,8 @@ def load(folder):
 
     Raises InputError (a ValueError) naming the file when the folder is missing or holds no
     results (no summary.csv), a file a table needs is missing, a header is not the expected
-    one, or a value is not of its column's type.
+    one, or a value is not of its column's type; summary.csv and the games files are checked by
+    the reader of ``ddalab score`` and the GUI, which refuses what they refuse.
     """
     folder = pathlib.Path(folder)
     if not folder.is_dir():
@@ -100,8 +101,13 @@ def load(folder):
     summary = _read(summary_file, _SUMMARY)
     experiments = list(summary["experiment"].cat.categories)
     comparisons = [c for c in summary["comparison"].cat.categories if c != ""]
-    games = _concat([_read(_experiment_file(folder, name, ".games.csv"), _GAMES)
-                     for name in experiments], "experiment", experiments, _GAMES)
+    games_files = [_experiment_file(folder, name, ".games.csv") for name in experiments]
+    # The games as `ddalab score` and the GUI read them: what they refuse (an empty metric cell,
+    # a NUL byte, games out of order, a count summary.csv contradicts) is refused here too, with
+    # their message, instead of becoming NaN.
+    _check_results_folder(folder)
+    games = _concat([_read(path, _GAMES) for path in games_files], "experiment", experiments,
+                    _GAMES)
     stats = _concat([_read(_experiment_file(folder, name, ".summary.csv"), _STATS)
                      for name in experiments], "experiment", experiments, _STATS)
     tables = {}
