@@ -7,6 +7,8 @@
 #include <QDialog>
 #include <QElapsedTimer>
 #include <QMessageBox>
+#include <QPainter>
+#include <QPixmap>
 #include <QPointer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -72,6 +74,20 @@ inline void click(QDialog* dialog, const QString& text) {
 
 inline DialogScript::Step press(const QString& text) {
   return [text](QDialog* d) { click(d, text); };
+}
+
+// With DDALAB_SHOTS set to a folder: saves `window` with `dialog` drawn over its middle, as a
+// person sees them, as <DDALAB_SHOTS>/<name>.png (for looking at a dialog; no test reads it).
+inline void shotOfDialog(QWidget& window, QDialog* dialog, const QString& name) {
+  const QString folder = qEnvironmentVariable("DDALAB_SHOTS");
+  if (folder.isEmpty()) return;
+  QPixmap canvas = window.grab();
+  const QPixmap box = dialog->grab();
+  QPainter painter(&canvas);
+  painter.drawPixmap((canvas.width() - box.width()) / 2, (canvas.height() - box.height()) / 2,
+                     box);
+  painter.end();
+  canvas.save(folder + "/" + name + ".png");
 }
 
 // quick.json (two Ludo rows) with `iterations` games each, written into `dir`; returns its path.
