@@ -99,6 +99,16 @@ inline QString smallBatch(const QTemporaryDir& dir, int iterations) {
   return file;
 }
 
+// smallBatch with the master seed `seed`, written as `name` into `dir`; returns its path.
+inline QString smallBatchWithSeed(const QTemporaryDir& dir, int iterations, uint64_t seed,
+                                  const QString& name) {
+  Json document = Json::parse(std::ifstream(smallBatch(dir, iterations).toStdString()));
+  document["seed"] = seed;
+  const QString file = dir.filePath(name);
+  std::ofstream(file.toStdString()) << document.dump(2);
+  return file;
+}
+
 // Waits until a person is to move or the game is over; false on a timeout.
 inline bool waitForPerson(GameSession& session) {
   QElapsedTimer clock;

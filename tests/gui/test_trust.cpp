@@ -130,6 +130,27 @@ DialogScript::Step chooseFile(const QString& file, const QString& button) {
   };
 }
 
+// Runs the batch `file` with the CLI into `out` and kills it (SIGKILL: no file but the
+// checkpoint is brought up to date) once the checkpoint of its first experiment holds 20 games;
+// returns the games that checkpoint keeps (0 when it never got there).
+size_t killRunInItsFirstExperiment(const QString& file, const QString& out) {
+  const Batch batch = loadBatch(file.toStdString());
+  const std::filesystem::path journal = std::filesystem::path(out.toStdString()) / ".ddalab" /
+                                        (fileStem(batch.experiments[0].name) + ".journal");
+  const auto checkpointed = [&] {
+    size_t games = 0;
+    readJournal(journal, playIdentity(batch, 0), [&](JournalEntry&&) { return ++games, true; });
+    return games;
+  };
+  QProcess cli;
+  cli.start(kCli, {"run", file, "--out", out, "--quiet", "--threads", "2"});
+  const bool reached = QTest::qWaitFor(
+      [&] { return std::filesystem::exists(journal) && checkpointed() >= 20; }, 60'000);
+  cli.kill();
+  cli.waitForFinished(10'000);
+  return reached ? checkpointed() : 0;
+}
+
 // The games rows of the games CSV of `experiment` in the results folder `dir` (none: no file).
 int gamesInCsv(const QString& dir, const QString& experiment) {
   const QByteArray bytes =
@@ -349,10 +370,7 @@ class TrustTest : public QObject {
     QVERIFY(openAndRun(window, smallBatch(dir, 3)));
     BatchMode& batch = *window.batch();
     QCOMPARE(batch.queue()->games(), size_t(6));
-    Json other = Json::parse(std::ifstream(smallBatch(dir, 3).toStdString()));
-    other["seed"] = 7;
-    const QString otherFile = dir.filePath("other.json");
-    std::ofstream(otherFile.toStdString()) << other.dump(2);
+    const QString otherFile = smallBatchWithSeed(dir, 3, 7, "other.json");
     const QString saved = dir.filePath("saved");
     QStringList buttons;
     const DialogScript::Step lookThenSaveAll = [&](QDialog* d) {
@@ -486,21 +504,7 @@ class TrustTest : public QObject {
     QTemporaryDir dir;
     const QString file = smallBatch(dir, 3000);
     const QString killed = dir.filePath("killed");
-    const Batch batch = loadBatch(file.toStdString());
-    const std::filesystem::path journal = std::filesystem::path(killed.toStdString()) /
-                                          ".ddalab" /
-                                          (fileStem(batch.experiments[0].name) + ".journal");
-    const auto checkpointed = [&] {
-      size_t games = 0;
-      readJournal(journal, playIdentity(batch, 0), [&](JournalEntry&&) { return ++games, true; });
-      return games;
-    };
-    QProcess cli;
-    cli.start(kCli, {"run", file, "--out", killed, "--quiet", "--threads", "2"});
-    QTRY_VERIFY_WITH_TIMEOUT(std::filesystem::exists(journal) && checkpointed() >= 20, 60'000);
-    cli.kill();
-    QVERIFY(cli.waitForFinished(10'000));
-    const size_t games = checkpointed();
+    const size_t games = killRunInItsFirstExperiment(file, killed);
     QVERIFY(games > 0 && games < 3000);
     MainWindow window;
     QString error;
@@ -603,22 +607,7 @@ class TrustTest : public QObject {
       window.batch()->openSession(session);
       QVERIFY(window.batch()->openBatch(file, true));
     }
-    const Batch batch = loadBatch(file.toStdString());
-    const std::filesystem::path journal =
-        std::filesystem::path(session.toStdString()) / "results" / ".ddalab" /
-        (fileStem(batch.experiments[0].name) + ".journal");
-    const auto checkpointed = [&] {
-      size_t games = 0;
-      readJournal(journal, playIdentity(batch, 0), [&](JournalEntry&&) { return ++games, true; });
-      return games;
-    };
-    QProcess cli;
-    cli.start(kCli, {"run", file, "--out", dir.filePath("session/results"), "--quiet",
-                     "--threads", "2"});
-    QTRY_VERIFY_WITH_TIMEOUT(std::filesystem::exists(journal) && checkpointed() >= 20, 60'000);
-    cli.kill();  // SIGKILL: no file but the checkpoint is brought up to date
-    QVERIFY(cli.waitForFinished(10'000));
-    const size_t games = checkpointed();
+    const size_t games = killRunInItsFirstExperiment(file, dir.filePath("session/results"));
     QVERIFY(games > 0 && games < 3000);
     MainWindow window;
     window.batch()->openSession(session);

@@ -65,10 +65,7 @@ class WindowTest : public QObject {
   // is reported damaged (it was, at every launch, and the seed went back to 42).
   void emptyQueueIsARestorableSession() {
     QTemporaryDir dir;
-    Json document = Json::parse(std::ifstream(smallBatch(dir, 1).toStdString()));
-    document["seed"] = 777;
-    const QString file = dir.filePath("seed777.json");
-    std::ofstream(file.toStdString()) << document.dump(2);
+    const QString file = smallBatchWithSeed(dir, 1, 777, "seed777.json");
     const QString session = dir.filePath("session");
     {
       MainWindow window;
