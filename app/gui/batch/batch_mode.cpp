@@ -18,6 +18,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -95,6 +96,18 @@ bool isShippedExample(const QString& file) {
   const QString shipped = QDir(StartPage::shippedExperiments()).canonicalPath();
   const QString canonical = QFileInfo(file).canonicalFilePath();
   return !shipped.isEmpty() && (canonical == shipped || canonical.startsWith(shipped + "/"));
+}
+
+// Who holds a lock (FolderInUse::holder), with its Unix time shown as a person reads a time.
+QString holderText(const std::string& holder) {
+  QString text = QString::fromStdString(holder);
+  const QRegularExpression since("since (\\d+) \\(Unix time\\)");
+  const QRegularExpressionMatch match = since.match(text);
+  if (match.hasMatch())
+    text.replace(match.capturedStart(), match.capturedLength(),
+                 "since " + QDateTime::fromSecsSinceEpoch(match.captured(1).toLongLong())
+                                .toString("yyyy-MM-dd hh:mm:ss"));
+  return text;
 }
 
 // Why `file` (a shipped example) is not saved over.
@@ -666,12 +679,12 @@ bool BatchMode::openSession(const QString& dir) {
     sessionLock_ = std::make_unique<FolderLock>(folder, ".ddalab-gui.lock");
   } catch (const std::exception& e) {
     const auto* inUse = dynamic_cast<const FolderInUse*>(&e);
+    const QString holder = inUse ? holderText(inUse->holder()) : QString();
     const QString why =
         inUse ? "The session folder " + dir + " is in use by another ddalab-gui window (" +
-                    QString::fromStdString(inUse->holder()) + ")."
+                    holder + ")."
               : "The session folder cannot be used: " + QString::fromStdString(e.what());
-    status_->setText(inUse ? "the session is in use by " +
-                                 QString::fromStdString(inUse->holder()) +
+    status_->setText(inUse ? "the session is in use by " + holder +
                                  ": this window keeps nothing across restarts"
                            : "no session: " + QString::fromStdString(e.what()));
     log(why);
