@@ -84,8 +84,7 @@ inline void shotOfDialog(QWidget& window, QDialog* dialog, const QString& name) 
   QPixmap canvas = window.grab();
   const QPixmap box = dialog->grab();
   QPainter painter(&canvas);
-  painter.drawPixmap((canvas.width() - box.width()) / 2, (canvas.height() - box.height()) / 2,
-                     box);
+  painter.drawPixmap((canvas.width() - box.width()) / 2, (canvas.height() - box.height()) / 2, box);
   painter.end();
   canvas.save(folder + "/" + name + ".png");
 }

@@ -16,8 +16,8 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QProcess>
-#include <QSignalSpy>
 #include <QProgressBar>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -153,9 +153,8 @@ size_t killRunInItsFirstExperiment(const QString& file, const QString& out) {
 
 // The games rows of the games CSV of `experiment` in the results folder `dir` (none: no file).
 int gamesInCsv(const QString& dir, const QString& experiment) {
-  const QByteArray bytes =
-      fileBytes(dir + "/" + QString::fromStdString(fileStem(experiment.toStdString())) +
-                ".games.csv");
+  const QByteArray bytes = fileBytes(
+      dir + "/" + QString::fromStdString(fileStem(experiment.toStdString())) + ".games.csv");
   return bytes.isEmpty() ? -1 : static_cast<int>(bytes.count('\n')) - 1;
 }
 
@@ -392,8 +391,8 @@ class TrustTest : public QObject {
       QCOMPARE(script.unexpected, size_t(0));
     }
     {
-      DialogScript script({chooseFile(otherFile, "Open"), press("Save all…"),
-                           chooseFile(saved, "Save")});
+      DialogScript script(
+          {chooseFile(otherFile, "Open"), press("Save all…"), chooseFile(saved, "Save")});
       pressKey(window, Qt::Key_O, Qt::ControlModifier);
       QTRY_COMPARE(script.seen.size(), 3);
       QCOMPARE(script.unexpected, size_t(0));
@@ -431,8 +430,8 @@ class TrustTest : public QObject {
   void saveAllSavesWhatTheQueueShows() {
     QTemporaryDir dir;
     const QString session = dir.filePath("session");
-    const QString first = QString::fromStdString(
-        loadBatch(smallBatch(dir, 3).toStdString()).experiments[0].name);
+    const QString first =
+        QString::fromStdString(loadBatch(smallBatch(dir, 3).toStdString()).experiments[0].name);
     {
       MainWindow window;
       window.batch()->openSession(session);
@@ -510,8 +509,9 @@ class TrustTest : public QObject {
     QString error;
     QVERIFY2(window.batch()->openResults(killed, true, &error), qPrintable(error));
     QCOMPARE(window.batch()->queue()->entry(0).games(), games);
-    QCOMPARE(window.batch()->queue()->data(window.batch()->queue()->index(0, QueueModel::Iterations),
-                                           Qt::DisplayRole)
+    QCOMPARE(window.batch()
+                 ->queue()
+                 ->data(window.batch()->queue()->index(0, QueueModel::Iterations), Qt::DisplayRole)
                  .toString(),
              QString("%1 / 3000").arg(games));
     // The same folder as a session's results: the same count.

@@ -274,9 +274,8 @@ void BatchMode::buildActions() {
                  [this] { stop(); });
   resume_ =
       action("Resume", QKeySequence("Shift+F5"), "Continue the stopped run", [this] { resume(); });
-  saveAll_ = action(
-      "Save all…", QKeySequence("Ctrl+Alt+S"), "Save every result as ddalab run --out writes it",
-      [this] { saveAllAsked(); });
+  saveAll_ = action("Save all…", QKeySequence("Ctrl+Alt+S"),
+                    "Save every result as ddalab run --out writes it", [this] { saveAllAsked(); });
 }
 
 void BatchMode::refreshGames() {
@@ -526,7 +525,7 @@ bool BatchMode::askToSave(const QString& title, const QString& question, const Q
     box.exec();
     const QAbstractButton* clicked = box.clickedButton();
     if (clicked == go) return true;
-    const bool saved = clicked == saveGames       ? saveAllAsked()
+    const bool saved = clicked == saveGames      ? saveAllAsked()
                        : clicked == saveSettings ? saveQueue()
                                                  : false;
     if (!saved) return false;  // cancelled, or a save cancelled or failed: nothing is lost
@@ -681,8 +680,8 @@ bool BatchMode::openSession(const QString& dir) {
     const auto* inUse = dynamic_cast<const FolderInUse*>(&e);
     const QString holder = inUse ? holderText(inUse->holder()) : QString();
     const QString why =
-        inUse ? "The session folder " + dir + " is in use by another ddalab-gui window (" +
-                    holder + ")."
+        inUse ? "The session folder " + dir + " is in use by another ddalab-gui window (" + holder +
+                    ")."
               : "The session folder cannot be used: " + QString::fromStdString(e.what());
     status_->setText(inUse ? "the session is in use by " + holder +
                                  ": this window keeps nothing across restarts"
@@ -755,8 +754,7 @@ void BatchMode::restoreSession() {
       if (!error) games = "; its results folder as " + path(keptGames) + ", Open results… shows it";
     }
     model_->clear();
-    status_->setText("the last session could not be restored (kept as " + path(kept) + games +
-                     ")");
+    status_->setText("the last session could not be restored (kept as " + path(kept) + games + ")");
     log(QString::fromStdString(e.what()));
   }
   updateActions();
