@@ -593,8 +593,12 @@ const ComparisonAnalysis* BatchMode::analysisOf(int row) const {
 
 bool BatchMode::folderHoldsQueue() const {
   const std::optional<fs::path> folder = runFolder();
-  return folder && model_->rowCount() > 0 &&
-         toJson(loadBatch(*folder / "batch.json")) == toJson(model_->batch(seed()));
+  if (!folder || model_->rowCount() == 0) return false;
+  // The experiments and the seed: what the queue shows of a batch (a shard's or a sweep's
+  // other fields are the folder's own).
+  const Json held = toJson(loadBatch(*folder / "batch.json"));
+  const Json shown = toJson(model_->batch(seed()));
+  return held.at("experiments") == shown.at("experiments") && held.at("seed") == shown.at("seed");
 }
 
 void BatchMode::refreshAnalyses() {
