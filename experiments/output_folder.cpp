@@ -1,16 +1,11 @@
 #include "experiments/output_folder.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
+#include "experiments/folder_lock.h"
 #include "experiments/journal.h"
 #include "experiments/runner.h"
 #include "results/csv.h"
@@ -35,18 +30,8 @@ constexpr std::array<std::string_view, 7> kResultSuffixes = {
     ".games.csv", ".summary.csv",       ".scores.csv", ".trace.jsonl",
     ".tests.csv", ".detectability.csv", ".ranks.csv"};
 
-std::string errorText(int error) {
-  return std::strerror(error);
-}
-
 bool endsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
-std::string hostName() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "unknown host";
-  return name;
 }
 
 std::string readSmallFile(const fs::path& file) {
@@ -163,15 +148,6 @@ bool holdsUnfinishedRun(const fs::path& dir) {
 
 namespace {
 
-// Whether a process holds the lock file `file` (a missing file is held by nobody).
-bool lockHeld(const fs::path& file) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (fd < 0) return false;
-  const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
-  ::close(fd);
-  return held;
-}
-
 // Whether `name` in a results folder is something a run writes (results, state, lock, temporaries).
 bool isRunEntry(const fs::path& entry) {
   const std::string name = entry.filename().string();
@@ -246,53 +222,23 @@ OutputFolder::OutputFolder(fs::path dir, const Batch& batch, FolderMode mode,
     if (traceDir) removeTemporaryFiles(*traceDir);
     classify(batch, mode, traceDir, inputs);
   } catch (...) {
-    ::unlink((dir_ / kLockName).c_str());
-    ::close(lockFd_);
+    lock_.reset();
     throw;
   }
 }
 
-OutputFolder::~OutputFolder() {
-  // Unlinked before it is unlocked: a run waiting on this lock file sees it replaced (see lock()).
-  ::unlink((dir_ / kLockName).c_str());
-  ::close(lockFd_);
-}
+OutputFolder::~OutputFolder() = default;
 
 void OutputFolder::lock() {
-  const fs::path file = dir_ / kLockName;
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-      throw InputError("--out " + dir_.string(),
-                       "cannot create " + file.string() + ": " + errorText(errno));
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const std::string holder = readSmallFile(file);
-      ::close(fd);
-      throw InputError("--out " + dir_.string(),
-                       "the folder is in use by another run (" +
-                           (holder.empty() ? std::string("starting") : holder) +
-                           "); wait for it to end or choose another --out");
-    }
-    // The lock counts only if the file is still the one at that path: the previous holder
-    // unlinks it before unlocking.
-    struct stat held {
-    }, named{};
-    if (::fstat(fd, &held) == 0 && ::stat(file.c_str(), &named) == 0 &&
-        held.st_ino == named.st_ino && held.st_dev == named.st_dev) {
-      const std::string owner =
-          "pid " + std::to_string(::getpid()) + " on host " + hostName() + ", since " +
-          std::to_string(static_cast<long long>(std::time(nullptr))) + " (Unix time)";
-      if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, owner.data(), owner.size(), 0) < 0) {
-        const int error = errno;
-        ::close(fd);
-        throw WriteError(file, "write", error);
-      }
-      lockFd_ = fd;
-      return;
-    }
-    ::close(fd);
+  try {
+    lock_ = std::make_unique<FolderLock>(dir_, kLockName);
+  } catch (const FolderInUse& e) {
+    throw InputError("--out " + dir_.string(), "the folder is in use by another run (" +
+                                                   e.holder() +
+                                                   "); wait for it to end or choose another --out");
+  } catch (const InputError& e) {
+    throw InputError("--out " + dir_.string(), e.message());
   }
-  throw InputError("--out " + dir_.string(), "could not take the folder's lock");
 }
 
 namespace {

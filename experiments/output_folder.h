@@ -4,6 +4,7 @@
 // files the run was started from.
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -12,6 +13,8 @@
 #include "experiments/batch.h"
 
 namespace ddalab {
+
+class FolderLock;
 
 // What to do with a folder that already holds results.
 enum class FolderMode {
@@ -97,7 +100,7 @@ class OutputFolder {
 
   std::filesystem::path dir_;
   std::filesystem::path stateDir_;
-  int lockFd_ = -1;
+  std::unique_ptr<FolderLock> lock_;
   bool resuming_ = false;
   bool complete_ = false;
   std::string traceKind_;  // "none", "plain" or "detail": a run resumes the way it started

@@ -164,14 +164,45 @@ void copyFile(const fs::path& file, const fs::path& to) {
   out.commit();
 }
 
+// Writes the CSVs of experiment `index` of `batch` into `to` from the games the results folder
+// `from` keeps of it (readKeptGames: its checkpoint, else its games CSV), as the run writes
+// them; none when it keeps no game.
+std::optional<ExperimentSummary> exportKeptGames(const fs::path& from, const Batch& batch,
+                                                 size_t index, const fs::path& to) {
+  const Experiment& experiment = batch.experiments[index];
+  SummaryBuilder summary(labelOf(experiment));
+  std::optional<GamesCsvWriter> games;
+  readKeptGames(from, experiment, playIdentity(batch, index), [&](const GameRecord& record) {
+    if (!games) games.emplace(to, summary.label());
+    games->add(record);
+    summary.add(record);
+    return true;
+  });
+  if (!games) return std::nullopt;
+  games->commit();
+  ExperimentSummary written = summary.summary();
+  writeSummaryCsv(to, written);
+  return written;
+}
+
 }  // namespace
 
 void exportResults(const fs::path& from, const fs::path& to, FolderMode mode) {
   const Batch batch = loadBatch(from / "batch.json");
   if (fs::exists(to) && fs::equivalent(from, to)) return;  // already there
   OutputFolder folder(to, batch, mode, std::nullopt, {});
-  const std::vector<ExperimentSummary> summaries = summarizeResultsDir(from);  // checks them
+  // The experiments summary.csv lists are copied file for file (it checks them); a run killed
+  // (not stopped) wrote no summary.csv, and its games are in the checkpoints only: those
+  // experiments are written from what a resumed run continues from, so that every reader of
+  // either folder counts the same games.
+  std::vector<ExperimentSummary> summaries;
+  if (fs::exists(from / "summary.csv")) summaries = summarizeResultsDir(from);
   for (const ExperimentSummary& s : summaries) exportExperiment(from, s.label.name, to);
+  for (size_t i = summaries.size(); i < batch.experiments.size(); ++i) {
+    std::optional<ExperimentSummary> kept = exportKeptGames(from, batch, i, to);
+    if (!kept) break;
+    summaries.push_back(std::move(*kept));
+  }
   writeBatchCsvs(to, summaries);
   const std::vector<ComparisonAnalysis> analyses = analyzeResultsDir(to, summaries);
   writeAnalysisCsvs(to, analyses);

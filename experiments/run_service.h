@@ -72,7 +72,9 @@ RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunCo
 
 // Copies the results folder `from` (written by runToFolder) into `to`, file for file as
 // `ddalab run --out` writes them, with the checks of a run into `to` (lock; a folder holding
-// other results is refused unless `mode` is Overwrite). Throws InputError or WriteError.
+// other results is refused unless `mode` is Overwrite); the games of a run killed mid-experiment,
+// which only its checkpoints hold, are written as CSVs (`to` keeps what `from` would resume
+// from). Throws InputError or WriteError.
 void exportResults(const std::filesystem::path& from, const std::filesystem::path& to,
                    FolderMode mode);
 

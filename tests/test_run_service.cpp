@@ -427,6 +427,29 @@ TEST_CASE("temporary files a killed run left behind are cleaned up", "[service]"
   CHECK_FALSE(fs::exists(dir.path() / ".summary.csv.ddalab-tmp-99999"));
 }
 
+TEST_CASE("an export of a killed run's folder holds the games its checkpoints keep", "[service]") {
+  TempDir dir;
+  const Batch batch = twoExperiments(400);
+  const fs::path from = dir.path() / "killed";
+  runAndStop(requestFor(batch, from), 5, true);
+  // What a kill leaves: the checkpoints, no CSV under its final name.
+  fs::remove(from / "summary.csv");
+  size_t kept = 0;
+  for (size_t i = 0; i < batch.experiments.size(); ++i) {
+    for (const char* suffix : {".games.csv", ".summary.csv"})
+      fs::remove(from / (fileStem(batch.experiments[i].name) + suffix));
+    readKeptGames(from, batch.experiments[i], playIdentity(batch, i),
+                  [&](const GameRecord&) { return ++kept, true; });
+  }
+  REQUIRE(kept > 0);
+  REQUIRE(kept < 800);
+  exportResults(from, dir.path() / "copy", FolderMode::Fresh);
+  size_t copied = 0;
+  for (const ExperimentSummary& s : summarizeResultsDir(dir.path() / "copy")) copied += s.games;
+  CHECK(copied == kept);
+  CHECK(holdsUnfinishedRun(dir.path() / "copy"));  // a resumed run continues from them
+}
+
 TEST_CASE("streamed summaries equal in-memory ones, and score reads a folder in one pass",
           "[service]") {
   TempDir dir;

@@ -21,11 +21,13 @@
 #include "app/gui/charts/charts.h"
 #include "app/gui/charts/sweep_charts.h"
 #include "app/gui/charts/sweep_view.h"
+#include "app/gui/image_file.h"
 #include "app/gui/main_window.h"
 #include "app/gui/play/play_mode.h"
 #include "experiments/batch.h"
 #include "games/registry.h"
 #include "results/csv.h"
+#include "results/file_io.h"
 
 namespace ddalab::gui {
 
@@ -55,6 +57,13 @@ std::vector<ExperimentValues> readValues(const fs::path& dir) {
 
 QString fileName(const std::string& stem) {
   return QString::fromStdString(fileStem(stem));
+}
+
+// Writes a chart's image with `save` (through the checked file layer); a path that is not a
+// regular file is refused with what it is (InputError), a failed write throws.
+void saveChecked(const QString& file, const std::function<bool()>& save) {
+  checkReplaceable(file.toStdString());
+  if (!save()) throw std::runtime_error("cannot write " + file.toStdString());
 }
 
 // A swept batch's charts of each of `columns` (of sweep.csv): the column against each axis, and
@@ -88,8 +97,8 @@ QStringList exportSweepCharts(const fs::path& dir, std::span<const ExperimentSum
     for (const std::string& axis : table.axes)
       for (const QString& suffix : suffixes) {
         const QString file = path("sweep.line." + key + "." + fileName(axis), suffix);
-        if (!saveChart(sweepLineChart(table, *column, axis), file, size))
-          throw std::runtime_error("cannot write " + file.toStdString());
+        saveChecked(file,
+                    [&] { return saveChart(sweepLineChart(table, *column, axis), file, size); });
         written << file;
       }
     for (const std::string& s : series) {
@@ -99,8 +108,7 @@ QStringList exportSweepCharts(const fs::path& dir, std::span<const ExperimentSum
         HeatMap map;
         map.show(table, *column, s, axes[0], axes[1]);
         const QString file = path("sweep.heatmap." + key + "." + fileName(s), suffix);
-        if (!saveWidget(map, file, size))
-          throw std::runtime_error("cannot write " + file.toStdString());
+        saveChecked(file, [&] { return saveWidget(map, file, size); });
         written << file;
       }
     }
@@ -118,7 +126,9 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
   const fs::path dir = results.toStdString();
   const std::vector<ExperimentValues> experiments = readValues(dir);
   const std::vector<ExperimentSummary> summaries = summarizeResultsDir(dir);
-  QDir().mkpath(out);
+  if (!QDir().mkpath(out))
+    throw InputError("--out " + out.toStdString(),
+                     "cannot create the folder (is it a file?); expected a folder for the charts");
   QStringList written;
   std::vector<std::pair<std::string, std::vector<size_t>>> groups;
   for (size_t i = 0; i < experiments.size(); ++i) {
@@ -134,8 +144,7 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
     const QStringList suffixes = svg ? QStringList{"png", "svg"} : QStringList{"png"};
     for (const QString& suffix : suffixes) {
       const QString file = QDir(out).filePath(stem + "." + suffix);
-      if (!saveChart(make(), file, size))
-        throw std::runtime_error("cannot write " + file.toStdString());
+      saveChecked(file, [&] { return saveChart(make(), file, size); });
       written << file;
     }
   };
@@ -182,10 +191,11 @@ const QStringList kViews = {"queue",     "histogram",     "compare",     "scores
                             "settings",  "ludo",          "lost-cities", "maze",
                             "hexalines", "game-settings", "replay"};
 
-// Saves `widget` as the PNG `file`; throws when it cannot be written.
+// Saves `widget` as the PNG `file` through the checked file layer; throws InputError for a path
+// that is not a regular file (a FIFO once blocked forever, a symbolic link had its target
+// overwritten), WriteError when it cannot be written.
 void save(QWidget& widget, const QString& file) {
-  if (!widget.grab().save(file))
-    throw std::runtime_error(file.toStdString() + ": cannot write the image");
+  writeImageFile(file, widget.grab().toImage());
 }
 
 }  // namespace
@@ -196,6 +206,7 @@ QStringList screenshotViews() {
 
 void screenshot(const QString& file, const QString& view, const QString& open, QSize size,
                 const std::vector<int>& rows, uint64_t seed, int rounds) {
+  checkReplaceable(file.toStdString());  // before a window is built: refused at once
   const bool game = std::any_of(gameRegistry().begin(), gameRegistry().end(),
                                 [&](const GameInfo& g) { return g.id == view.toStdString(); });
   if (!kViews.contains(view) && !game)

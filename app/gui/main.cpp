@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,19 @@ void quietHeadlessNotes(QtMsgType type, const QMessageLogContext& context, const
       text.startsWith("QStandardPaths: XDG_RUNTIME_DIR not set"))
     return;
   defaultHandler(type, context, text);
+}
+
+// The whole number `option` was given (`low` .. `high`); none, having said why, when it is
+// anything else ("abc", "-1", "3.5" were taken as 0 or cut).
+std::optional<qulonglong> parseWhole(const QCommandLineParser& parser, const QString& option,
+                                     qulonglong low, qulonglong high) {
+  const QString text = parser.value(option).trimmed();
+  bool ok = !text.startsWith('-') && !text.startsWith('+');
+  const qulonglong value = ok ? text.toULongLong(&ok, 10) : 0;
+  if (ok && value >= low && value <= high) return value;
+  std::fprintf(stderr, "error: --%s expects a whole number %llu .. %llu, got '%s'\n",
+               qPrintable(option), low, high, qPrintable(parser.value(option)));
+  return std::nullopt;
 }
 
 QSize parseSize(const QString& text) {
@@ -132,6 +147,11 @@ int main(int argc, char** argv) {
   }
   if (parser.isSet("help")) parser.showHelp(0);
 
+  const std::optional<qulonglong> seedValue =
+      parseWhole(parser, "seed", 0, std::numeric_limits<uint64_t>::max());
+  const std::optional<qulonglong> roundsValue =
+      parseWhole(parser, "rounds", 0, std::numeric_limits<int>::max());
+  if (!seedValue || !roundsValue) return 2;
   const QSize imageSize = parseSize(parser.value(size));
   if (!imageSize.isValid() || imageSize.isEmpty()) {
     std::fprintf(stderr, "error: --size expects WIDTHxHEIGHT, e.g. 1400x900\n");
@@ -161,7 +181,7 @@ int main(int argc, char** argv) {
       for (const QString& row : parser.value(select).split(',', Qt::SkipEmptyParts))
         rows.push_back(row.toInt());
       ddalab::gui::screenshot(parser.value(shot), parser.value(view), parser.value(open), imageSize,
-                              rows, parser.value(seed).toULongLong(), parser.value(rounds).toInt());
+                              rows, *seedValue, static_cast<int>(*roundsValue));
       return 0;
     }
     if (parser.isSet(probe))

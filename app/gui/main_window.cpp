@@ -49,6 +49,8 @@ MainWindow::MainWindow(QWidget* parent)
   connect(quit_, &QAction::triggered, this, &QWidget::close);
   buildGameActions();
   addToolBar(batch_->toolBar());
+  connect(batch_->toolBar()->toggleViewAction(), &QAction::triggered, this,
+          [this](bool shown) { batchToolBarWanted_ = shown; });
   modes_->addWidget(batch_);
   modes_->addWidget(playMode_);
   setCentralWidget(modes_);
@@ -409,7 +411,7 @@ void MainWindow::keepPlayedGame() {
 void MainWindow::showBatchMode() {
   batchMode_->setChecked(true);
   modes_->setCurrentWidget(batch_);
-  batch_->toolBar()->show();
+  batch_->toolBar()->setVisible(batchToolBarWanted_);
   batch_->progressBar()->show();
   batch_->statusLabel()->show();
   setWindowTitle(batch_->title());
@@ -522,8 +524,10 @@ void MainWindow::restoreSettings() {
   QSettings s;
   restoreGeometry(s.value("window/geometry").toByteArray());
   restoreState(s.value("window/state").toByteArray());
-  // The window starts in the batch mode, whose toolbar the state of a game mode left hidden.
-  batch_->toolBar()->show();
+  // The window starts in the batch mode, whose toolbar the state of a game mode left hidden:
+  // shown unless the person hid it.
+  batchToolBarWanted_ = s.value("window/batchToolBar", true).toBool();
+  batch_->toolBar()->setVisible(batchToolBarWanted_);
   batch_->restoreSettings();
   if (!s.contains("window/geometry"))  // within the screen, with room for the frame
     resize(QSize(1400, 900).boundedTo(screen()->availableGeometry().size() - QSize(40, 60)));
@@ -537,6 +541,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   QSettings s;
   s.setValue("window/geometry", saveGeometry());
   s.setValue("window/state", saveState());
+  s.setValue("window/batchToolBar", batchToolBarWanted_);
   batch_->saveSettings();
   event->accept();
 }

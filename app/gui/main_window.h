@@ -92,6 +92,9 @@ class MainWindow : public QMainWindow {
   QPointer<StudyRun> study_;
   std::optional<std::filesystem::path> playedGames_;
   bool lockedForStudy_ = false;
+  // Whether the person wants the batch toolbar (hidden with its context menu): kept across
+  // restarts, and the batch mode shows it only then (the game mode hides it regardless).
+  bool batchToolBarWanted_ = true;
   std::vector<QPointer<QAction>> hiddenForStudy_;
   std::vector<QPointer<QShortcut>> disabledForStudy_;
 };

@@ -7,6 +7,8 @@
 #include <QDialog>
 #include <QElapsedTimer>
 #include <QMessageBox>
+#include <QPainter>
+#include <QPixmap>
 #include <QPointer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -84,11 +86,34 @@ inline DialogScript::Step press(const QString& text) {
   return [text](QDialog* d) { click(d, text); };
 }
 
+// With DDALAB_SHOTS set to a folder: saves `window` with `dialog` drawn over its middle, as a
+// person sees them, as <DDALAB_SHOTS>/<name>.png (for looking at a dialog; no test reads it).
+inline void shotOfDialog(QWidget& window, QDialog* dialog, const QString& name) {
+  const QString folder = qEnvironmentVariable("DDALAB_SHOTS");
+  if (folder.isEmpty()) return;
+  QPixmap canvas = window.grab();
+  const QPixmap box = dialog->grab();
+  QPainter painter(&canvas);
+  painter.drawPixmap((canvas.width() - box.width()) / 2, (canvas.height() - box.height()) / 2, box);
+  painter.end();
+  canvas.save(folder + "/" + name + ".png");
+}
+
 // quick.json (two Ludo rows) with `iterations` games each, written into `dir`; returns its path.
 inline QString smallBatch(const QTemporaryDir& dir, int iterations) {
   Json document = Json::parse(std::ifstream(DDALAB_SOURCE_DIR "/experiments/quick.json"));
   for (Json& e : document.at("experiments")) e["iterations"] = iterations;
   const QString file = dir.filePath("small.json");
+  std::ofstream(file.toStdString()) << document.dump(2);
+  return file;
+}
+
+// smallBatch with the master seed `seed`, written as `name` into `dir`; returns its path.
+inline QString smallBatchWithSeed(const QTemporaryDir& dir, int iterations, uint64_t seed,
+                                  const QString& name) {
+  Json document = Json::parse(std::ifstream(smallBatch(dir, iterations).toStdString()));
+  document["seed"] = seed;
+  const QString file = dir.filePath(name);
   std::ofstream(file.toStdString()) << document.dump(2);
   return file;
 }

@@ -3,6 +3,8 @@
 // byte-identical files to `ddalab run`, also after Stop and Resume; histograms count every game;
 // the comparison chart shows the library's ratios; --export-charts writes real images; the
 // window keeps answering while a batch runs.
+#include <sys/stat.h>
+
 #include <QAbstractSeries>
 #include <QAction>
 #include <QBarSeries>
@@ -687,6 +689,91 @@ class GuiTest : public QObject {
              qPrintable(error));
     // The good trace still renders.
     QCOMPARE(gui({"--screenshot", png, "--view", "replay", "--open", trace}).first, 0);
+  }
+
+  // --screenshot and --export-charts write as the CLI writes (results/file_io.h): onto a FIFO
+  // the screenshot once blocked forever, through a symbolic link it overwrote the link's target;
+  // both are refused (exit 2, the file and what it is), the link and its target left as they are.
+  void headlessWritesOnlyRegularFiles() {
+    QTemporaryDir dir;
+    const auto gui = [&](const QStringList& arguments) {
+      QProcess process;
+      process.start(kGui, arguments);
+      if (!process.waitForFinished(60'000)) {  // blocked: the test fails, the process is ended
+        process.kill();
+        process.waitForFinished();
+        return std::pair(-1, QString("blocked"));
+      }
+      return std::pair(process.exitCode(), QString(process.readAllStandardError()));
+    };
+    const QString fifo = dir.filePath("shot.png");
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0644), 0);
+    {
+      const auto [code, error] = gui({"--screenshot", fifo, "--view", "queue"});
+      QCOMPARE(code, 2);
+      QVERIFY2(error.contains(fifo) && error.contains("FIFO"), qPrintable(error));
+    }
+    const auto fileBytes = [](const QString& file) {
+      QFile f(file);
+      return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QString target = dir.filePath("target.txt");
+    const auto keep = [&](const QString& file) {
+      QFile f(file);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("keep me");
+    };
+    keep(target);
+    const QString link = dir.filePath("link.png");
+    QVERIFY(QFile::link(target, link));
+    {
+      const auto [code, error] = gui({"--screenshot", link, "--view", "queue"});
+      QCOMPARE(code, 2);
+      QVERIFY2(error.contains(link) && error.contains("symbolic link"), qPrintable(error));
+      QVERIFY(QFileInfo(link).isSymLink());
+      QCOMPARE(fileBytes(target), QByteArray("keep me"));
+    }
+    // A chart export onto a link in the charts folder: refused, nothing written through it.
+    QCOMPARE(runCli({"run", smallBatch(dir, 2), "--out", dir.filePath("r"), "--quiet"}), 0);
+    QProcess list;  // the first chart it writes
+    list.start(kGui, {"--export-charts", dir.filePath("r"), "--out", dir.filePath("first")});
+    QVERIFY(list.waitForFinished(60'000));
+    QCOMPARE(list.exitCode(), 0);
+    const QString firstChart =
+        QFileInfo(QString(list.readAllStandardOutput()).split('\n').front()).fileName();
+    QVERIFY(!firstChart.isEmpty());
+    QVERIFY(QDir().mkpath(dir.filePath("charts")));
+    QVERIFY(QFile::link(target, dir.filePath("charts/" + firstChart)));
+    const auto [code, error] =
+        gui({"--export-charts", dir.filePath("r"), "--out", dir.filePath("charts")});
+    QCOMPARE(code, 2);
+    QVERIFY2(error.contains(firstChart) && error.contains("symbolic link"), qPrintable(error));
+    QCOMPARE(fileBytes(target), QByteArray("keep me"));
+    QVERIFY(QFileInfo(dir.filePath("charts/" + firstChart)).isSymLink());
+  }
+
+  // --seed and --rounds take whole numbers: "abc", "-1" and "3.5" are refused naming the option
+  // (they were read as 0 and a screenshot written).
+  void numberOptionsRefuseOtherText() {
+    QTemporaryDir dir;
+    const QString png = dir.filePath("shot.png");
+    for (const QString option : {"--seed", "--rounds"})
+      for (const QString value : {"abc", "-1", "3.5", ""}) {
+        QProcess process;
+        process.start(kGui, {"--screenshot", png, "--view", "ludo", option, value});
+        QVERIFY(process.waitForFinished(60'000));
+        const QString error = process.readAllStandardError();
+        QVERIFY2(process.exitCode() == 2, qPrintable(option + " " + value + ": " + error));
+        QVERIFY2(error.contains("error: " + option) && error.contains("whole number"),
+                 qPrintable(error));
+        QVERIFY(!QFileInfo::exists(png));
+      }
+    QProcess good;
+    good.start(kGui, {"--screenshot", png, "--view", "ludo", "--seed", "18446744073709551615",
+                      "--rounds", "2"});
+    QVERIFY(good.waitForFinished(60'000));
+    QCOMPARE(good.exitCode(), 0);
+    QVERIFY(QFileInfo::exists(png));
   }
 
   // --export-charts writes every expected chart as a non-blank PNG of the requested size.

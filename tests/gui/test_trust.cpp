@@ -9,14 +9,15 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QProcess>
-#include <QSignalSpy>
 #include <QProgressBar>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -36,6 +37,7 @@
 #include "app/gui/play/play_mode.h"
 #include "experiments/batch.h"
 #include "experiments/journal.h"
+#include "experiments/output_folder.h"
 #include "results/experiment_result.h"
 #include "tests/gui/gui_support.h"
 
@@ -116,6 +118,44 @@ QByteArray fileBytes(const QString& file) {
   QFile f(file);
   f.open(QIODevice::ReadOnly);
   return f.readAll();
+}
+
+// In a file dialog: chooses `file` (typed as a person types it) and presses `button`.
+DialogScript::Step chooseFile(const QString& file, const QString& button) {
+  return [file, button](QDialog* d) {
+    auto* files = qobject_cast<QFileDialog*>(d);
+    QVERIFY(files);
+    files->selectFile(file);
+    click(d, button);
+  };
+}
+
+// Runs the batch `file` with the CLI into `out` and kills it (SIGKILL: no file but the
+// checkpoint is brought up to date) once the checkpoint of its first experiment holds 20 games;
+// returns the games that checkpoint keeps (0 when it never got there).
+size_t killRunInItsFirstExperiment(const QString& file, const QString& out) {
+  const Batch batch = loadBatch(file.toStdString());
+  const std::filesystem::path journal = std::filesystem::path(out.toStdString()) / ".ddalab" /
+                                        (fileStem(batch.experiments[0].name) + ".journal");
+  const auto checkpointed = [&] {
+    size_t games = 0;
+    readJournal(journal, playIdentity(batch, 0), [&](JournalEntry&&) { return ++games, true; });
+    return games;
+  };
+  QProcess cli;
+  cli.start(kCli, {"run", file, "--out", out, "--quiet", "--threads", "2"});
+  const bool reached = QTest::qWaitFor(
+      [&] { return std::filesystem::exists(journal) && checkpointed() >= 20; }, 60'000);
+  cli.kill();
+  cli.waitForFinished(10'000);
+  return reached ? checkpointed() : 0;
+}
+
+// The games rows of the games CSV of `experiment` in the results folder `dir` (none: no file).
+int gamesInCsv(const QString& dir, const QString& experiment) {
+  const QByteArray bytes = fileBytes(
+      dir + "/" + QString::fromStdString(fileStem(experiment.toStdString())) + ".games.csv");
+  return bytes.isEmpty() ? -1 : static_cast<int>(bytes.count('\n')) - 1;
 }
 
 }  // namespace
@@ -318,6 +358,176 @@ class TrustTest : public QObject {
     QVERIFY(window.close());  // nothing unsaved any more: no question
   }
 
+  // Ctrl+O with finished games unsaved asks, offering Save all… for the games (it once offered
+  // Save batch…, which saved the settings and then discarded the games): a save cancelled keeps
+  // everything; a save done keeps the games in the folder chosen, and then the other batch
+  // opens. Quit offers the same.
+  void unsavedGamesDialogSavesTheGames() {
+    QTemporaryDir dir;
+    MainWindow window;
+    window.resize(1024, 700);
+    QVERIFY(openAndRun(window, smallBatch(dir, 3)));
+    BatchMode& batch = *window.batch();
+    QCOMPARE(batch.queue()->games(), size_t(6));
+    const QString otherFile = smallBatchWithSeed(dir, 3, 7, "other.json");
+    const QString saved = dir.filePath("saved");
+    QStringList buttons;
+    const DialogScript::Step lookThenSaveAll = [&](QDialog* d) {
+      for (QAbstractButton* b : d->findChildren<QAbstractButton*>()) buttons << b->text();
+      shotOfDialog(window, d, "gui-a-unsaved-games");
+      click(d, "Save all…");
+    };
+    {
+      DialogScript script(
+          {chooseFile(otherFile, "Open"), lookThenSaveAll, [](QDialog* d) { d->reject(); }});
+      pressKey(window, Qt::Key_O, Qt::ControlModifier);
+      QTRY_COMPARE(script.seen.size(), 3);
+      QVERIFY2(script.seen[1].contains("6 finished games are not saved"),
+               qPrintable(script.seen[1]));
+      QVERIFY2(!buttons.contains("Save batch…"), qPrintable(buttons.join(", ")));
+      // The folder dialog cancelled: nothing is discarded, nothing opened.
+      QCOMPARE(batch.queue()->games(), size_t(6));
+      QVERIFY2(window.windowTitle().contains("small.json"), qPrintable(window.windowTitle()));
+      QCOMPARE(script.unexpected, size_t(0));
+    }
+    {
+      DialogScript script(
+          {chooseFile(otherFile, "Open"), press("Save all…"), chooseFile(saved, "Save")});
+      pressKey(window, Qt::Key_O, Qt::ControlModifier);
+      QTRY_COMPARE(script.seen.size(), 3);
+      QCOMPARE(script.unexpected, size_t(0));
+    }
+    for (int row = 0; row < 2; ++row)  // the games are in the folder chosen
+      QCOMPARE(gamesInCsv(saved, QString::fromStdString(
+                                     loadBatch(otherFile.toStdString()).experiments[row].name)),
+               3);
+    // Then the other batch opened (another seed: none of the games is its).
+    QVERIFY2(window.windowTitle().contains("other.json"), qPrintable(window.windowTitle()));
+    QCOMPARE(batch.queue()->games(), size_t(0));
+    // Quit with unsaved games offers Save all… too; Cancel stays.
+    QVERIFY(runWithF5(window));
+    {
+      DialogScript script({[&](QDialog* d) {
+        shotOfDialog(window, d, "gui-a-unsaved-games-quit");
+        QVERIFY(d->findChildren<QAbstractButton*>().size() >= 3);
+        bool offersSaveAll = false;
+        for (QAbstractButton* b : d->findChildren<QAbstractButton*>())
+          offersSaveAll = offersSaveAll || b->text() == "Save all…";
+        QVERIFY(offersSaveAll);
+        click(d, "Cancel");
+      }});
+      QVERIFY(!window.close());
+      QCOMPARE(script.seen.size(), 1);
+      QVERIFY(window.isVisible());
+      QCOMPARE(batch.queue()->games(), size_t(6));
+    }
+  }
+
+  // Save all saves what the queue shows: after a damaged session.json was set aside, the empty
+  // queue has nothing to save (it once wrote the last session's games and said "saved 0"), and
+  // those games are kept aside too; a queue changed since its run is brought up to date by
+  // Start (nothing runs again) before Save all writes it.
+  void saveAllSavesWhatTheQueueShows() {
+    QTemporaryDir dir;
+    const QString session = dir.filePath("session");
+    const QString first =
+        QString::fromStdString(loadBatch(smallBatch(dir, 3).toStdString()).experiments[0].name);
+    {
+      MainWindow window;
+      window.batch()->openSession(session);
+      QVERIFY(openAndRun(window, smallBatch(dir, 3)));
+    }
+    {
+      QFile damaged(session + "/session.json");
+      QVERIFY(damaged.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      damaged.write("{not json");
+    }
+    const QString target = dir.filePath("saved-empty");
+    {
+      MainWindow window;
+      window.batch()->openSession(session);
+      QCOMPARE(window.batch()->queue()->rowCount(), 0);
+      QVERIFY(showActive(window));
+      DialogScript script({chooseFile(target, "Save"), press("OK")});
+      QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier | Qt::AltModifier);
+      QApplication::processEvents();
+      QVERIFY(!QFileInfo::exists(target));
+      const QStringList kept =
+          QDir(session).entryList({"results.damaged-*"}, QDir::Dirs | QDir::NoDotAndDotDot);
+      QCOMPARE(kept.size(), 1);  // the last session's games, untouched
+      QCOMPARE(gamesInCsv(session + "/" + kept.front(), first), 3);
+    }
+    // A row removed after the run: Save all refuses to save the folder's two rows…
+    MainWindow window;
+    window.resize(1024, 700);
+    QVERIFY(openAndRun(window, smallBatch(dir, 3)));
+    BatchMode& batch = *window.batch();
+    {
+      DialogScript script({press("Yes")});
+      batch.selectRow(1);
+      pressKey(window, Qt::Key_Delete);
+      QTRY_COMPARE(script.seen.size(), 1);
+    }
+    const QString saved = dir.filePath("saved-one");
+    {
+      DialogScript script({chooseFile(saved, "Save"), [&](QDialog* d) {
+                             shotOfDialog(window, d, "gui-a-save-all-stale");
+                             click(d, "OK");
+                           }});
+      pressKey(window, Qt::Key_S, Qt::ControlModifier | Qt::AltModifier);
+      QTRY_COMPARE(script.seen.size(), 2);
+      QVERIFY2(script.seen[1].contains("Start (F5)"), qPrintable(script.seen[1]));
+      QVERIFY(!QFileInfo::exists(saved + "/summary.csv"));
+    }
+    // … Start brings the folder up to the queue without a question or a game played again.
+    {
+      DialogScript script({});
+      QVERIFY(runWithF5(window));
+      QCOMPARE(script.seen.size(), 0);
+      QCOMPARE(batch.runner()->gamesPlayed(), size_t(0));
+    }
+    {
+      DialogScript script({chooseFile(saved, "Save")});
+      pressKey(window, Qt::Key_S, Qt::ControlModifier | Qt::AltModifier);
+      QTRY_COMPARE(script.seen.size(), 1);
+    }
+    QTRY_VERIFY(QFileInfo::exists(saved + "/summary.csv"));
+    const Batch written = loadBatch((saved + "/batch.json").toStdString());
+    QCOMPARE(written.experiments.size(), size_t(1));
+    QCOMPARE(gamesInCsv(saved, QString::fromStdString(written.experiments[0].name)), 3);
+  }
+
+  // Open results of a folder whose run was killed shows the games its checkpoint holds, as the
+  // same folder restored as the session does (it once showed 0 / 3000), and Resume continues.
+  void openedKilledRunCountsItsCheckpoint() {
+    QTemporaryDir dir;
+    const QString file = smallBatch(dir, 3000);
+    const QString killed = dir.filePath("killed");
+    const size_t games = killRunInItsFirstExperiment(file, killed);
+    QVERIFY(games > 0 && games < 3000);
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.batch()->openResults(killed, true, &error), qPrintable(error));
+    QCOMPARE(window.batch()->queue()->entry(0).games(), games);
+    QCOMPARE(window.batch()
+                 ->queue()
+                 ->data(window.batch()->queue()->index(0, QueueModel::Iterations), Qt::DisplayRole)
+                 .toString(),
+             QString("%1 / 3000").arg(games));
+    // The same folder as a session's results: the same count.
+    const QString session = dir.filePath("session");
+    QVERIFY(QDir().mkpath(session));
+    QVERIFY(QProcess::execute("cp", {"-a", killed, session + "/results"}) == 0);
+    {
+      MainWindow restored;
+      restored.batch()->openSession(session);
+      QVERIFY(restored.batch()->openBatch(file, true));
+      QCOMPARE(restored.batch()->queue()->entry(0).games(), games);
+    }
+    QVERIFY(window.batch()->runFolder());
+    QVERIFY(holdsUnfinishedRun(*window.batch()->runFolder()));  // Resume continues it
+  }
+
   // The queue and its games survive a restart of the window; a run cut off (the window gone
   // mid-run) is continued by Start, with the files of a run never interrupted.
   void sessionSurvivesRestart() {
@@ -337,21 +547,23 @@ class TrustTest : public QObject {
       QTRY_VERIFY_WITH_TIMEOUT(window->batch()->queue()->games() >= 30, 60'000);
       window.reset();  // gone without Stop or Quit, as in a crash
     }
-    MainWindow window;
-    window.batch()->openSession(session);
-    BatchMode& batch = *window.batch();
-    QCOMPARE(batch.queue()->rowCount(), 2);
-    QVERIFY(batch.statusLabel()->text().contains("cut off"));
-    QVERIFY(runWithF5(window));
-    QVERIFY(batch.runner()->gamesKept() > 0);
-    const auto files = [](const QString& folder) {
-      std::map<QString, QByteArray> bytes;
-      for (const QFileInfo& f : QDir(folder).entryInfoList(QDir::Files))
-        bytes[f.fileName()] = fileBytes(f.absoluteFilePath());
-      return bytes;
-    };
-    QCOMPARE(files(QString::fromStdString(batch.runFolder()->string())),
-             files(dir.filePath("cli")));
+    {
+      MainWindow window;
+      window.batch()->openSession(session);
+      BatchMode& batch = *window.batch();
+      QCOMPARE(batch.queue()->rowCount(), 2);
+      QVERIFY(batch.statusLabel()->text().contains("cut off"));
+      QVERIFY(runWithF5(window));
+      QVERIFY(batch.runner()->gamesKept() > 0);
+      const auto files = [](const QString& folder) {
+        std::map<QString, QByteArray> bytes;
+        for (const QFileInfo& f : QDir(folder).entryInfoList(QDir::Files))
+          bytes[f.fileName()] = fileBytes(f.absoluteFilePath());
+        return bytes;
+      };
+      QCOMPARE(files(QString::fromStdString(batch.runFolder()->string())),
+               files(dir.filePath("cli")));
+    }  // quit: the session is the next window's
     // A restart after a complete run: every game is there at once, Undo history is not.
     MainWindow again;
     again.batch()->openSession(session);
@@ -395,22 +607,7 @@ class TrustTest : public QObject {
       window.batch()->openSession(session);
       QVERIFY(window.batch()->openBatch(file, true));
     }
-    const Batch batch = loadBatch(file.toStdString());
-    const std::filesystem::path journal =
-        std::filesystem::path(session.toStdString()) / "results" / ".ddalab" /
-        (fileStem(batch.experiments[0].name) + ".journal");
-    const auto checkpointed = [&] {
-      size_t games = 0;
-      readJournal(journal, playIdentity(batch, 0), [&](JournalEntry&&) { return ++games, true; });
-      return games;
-    };
-    QProcess cli;
-    cli.start(kCli, {"run", file, "--out", dir.filePath("session/results"), "--quiet",
-                     "--threads", "2"});
-    QTRY_VERIFY_WITH_TIMEOUT(std::filesystem::exists(journal) && checkpointed() >= 20, 60'000);
-    cli.kill();  // SIGKILL: no file but the checkpoint is brought up to date
-    QVERIFY(cli.waitForFinished(10'000));
-    const size_t games = checkpointed();
+    const size_t games = killRunInItsFirstExperiment(file, dir.filePath("session/results"));
     QVERIFY(games > 0 && games < 3000);
     MainWindow window;
     window.batch()->openSession(session);

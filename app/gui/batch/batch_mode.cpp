@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -17,6 +18,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -41,6 +43,7 @@
 #include "app/gui/batch/start_page.h"
 #include "app/gui/charts/chart_views.h"
 #include "app/gui/charts/sweep_view.h"
+#include "experiments/folder_lock.h"
 #include "experiments/json_input.h"
 #include "experiments/run_service.h"
 #include "games/registry.h"
@@ -95,6 +98,25 @@ bool isShippedExample(const QString& file) {
   return !shipped.isEmpty() && (canonical == shipped || canonical.startsWith(shipped + "/"));
 }
 
+// Who holds a lock (FolderInUse::holder), with its Unix time shown as a person reads a time.
+QString holderText(const std::string& holder) {
+  QString text = QString::fromStdString(holder);
+  const QRegularExpression since("since (\\d+) \\(Unix time\\)");
+  const QRegularExpressionMatch match = since.match(text);
+  if (match.hasMatch())
+    text.replace(match.capturedStart(), match.capturedLength(),
+                 "since " + QDateTime::fromSecsSinceEpoch(match.captured(1).toLongLong())
+                                .toString("yyyy-MM-dd hh:mm:ss"));
+  return text;
+}
+
+// Why `file` (a shipped example) is not saved over.
+QString shippedExampleText(const QString& file) {
+  return QFileInfo(file).fileName() +
+         " is an example shipped with ddalab: it is never saved over (the examples stay as "
+         "every guide shows them). Save the queue as a file of your own.";
+}
+
 // Where a Save dialog for a batch starts: the folder last saved to or opened from, never the
 // shipped examples' (nor `/` when there is none yet), with `name` proposed.
 QString batchSaveStart(const QString& name) {
@@ -103,6 +125,33 @@ QString batchSaveStart(const QString& name) {
     folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
   return folder + "/" + name;
 }
+
+// Lets the window's shortcuts through the toolbar's number fields: a focused line edit claims
+// the Ctrl+letters its platform binds to cursor moves (Ctrl+E, end of line, on X11), which left
+// Settings… (Ctrl+E) dead while the games box had focus. Text editing's own keys (plain keys,
+// undo, copy, paste, select all) stay with the field.
+class ShortcutsPassFields : public QObject {
+ public:
+  ShortcutsPassFields(std::vector<QAction*> actions, QObject* parent)
+      : QObject(parent), actions_(std::move(actions)) {}
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() != QEvent::ShortcutOverride) return QObject::eventFilter(watched, event);
+    auto* key = static_cast<QKeyEvent*>(event);
+    if (!(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier))) return false;
+    for (const auto editing : {QKeySequence::Undo, QKeySequence::Redo, QKeySequence::Copy,
+                               QKeySequence::Cut, QKeySequence::Paste, QKeySequence::SelectAll})
+      if (key->matches(editing)) return false;
+    const QKeySequence pressed(key->keyCombination());
+    for (QAction* a : actions_)
+      if (a->isEnabled() && a->shortcut() == pressed) return true;  // not overridden: it fires
+    return false;
+  }
+
+ private:
+  std::vector<QAction*> actions_;
+};
 
 }  // namespace
 
@@ -172,17 +221,11 @@ void BatchMode::buildActions() {
                                          "Batch files (*.json);;All files (*)");
         if (!file.isEmpty()) openBatch(file);
       });
-  save_ = action("Save batch", QKeySequence::Save, "Save the queue as a batch file", [this] {
-    if (batchFile_.isEmpty())
-      saveAs_->trigger();
-    else
-      saveBatch(batchFile_);
-  });
+  save_ = action("Save batch", QKeySequence::Save, "Save the queue as a batch file",
+                 [this] { saveQueue(); });
   saveAs_ =
       action("Save batch as…", QKeySequence::SaveAs, "Save the queue as a new batch file", [this] {
-        const QString file = QFileDialog::getSaveFileName(
-            this, "Save batch", batchSaveStart("batch.json"), "Batch files (*.json)");
-        if (!file.isEmpty()) saveBatch(file);
+        if (const QString file = askBatchFile(); !file.isEmpty()) saveBatch(file);
       });
   openResults_ = action("Open results…", QKeySequence("Ctrl+Shift+O"),
                         "Show a results folder written by ddalab run", [this] {
@@ -231,16 +274,8 @@ void BatchMode::buildActions() {
                  [this] { stop(); });
   resume_ =
       action("Resume", QKeySequence("Shift+F5"), "Continue the stopped run", [this] { resume(); });
-  saveAll_ = action(
-      "Save all…", QKeySequence("Ctrl+Alt+S"), "Save every result as ddalab run --out writes it",
-      [this] {
-        const QString dir = askResultsFolder();
-        if (dir.isEmpty()) return;
-        if (!saveAll(dir, false) &&
-            QMessageBox::question(this, "Save all", "Replace the results that folder holds?") ==
-                QMessageBox::Yes)
-          saveAll(dir, true);
-      });
+  saveAll_ = action("Save all…", QKeySequence("Ctrl+Alt+S"),
+                    "Save every result as ddalab run --out writes it", [this] { saveAllAsked(); });
 }
 
 void BatchMode::refreshGames() {
@@ -290,6 +325,16 @@ void BatchMode::buildToolBar() {
   seed_->setMinimumWidth(seed_->fontMetrics().horizontalAdvance("18446744073709551615") + 12);
   seed_->setMaximumWidth(seed_->minimumWidth() + 20);
   seed_->setToolTip("The batch's master seed (0 .. 2^64 - 1): the same seed gives the same games");
+  std::vector<QAction*> actions;
+  for (QAction* a : {open_, save_, saveAs_, openResults_, add_, duplicate_, settings_, saveOne_,
+                     showHistogram_, start_, resume_, saveAll_, newQueue_})
+    actions.push_back(a);
+  auto* pass = new ShortcutsPassFields(std::move(actions), this);
+  for (QWidget* field : {static_cast<QWidget*>(iterations_), static_cast<QWidget*>(threads_),
+                         static_cast<QWidget*>(seed_)}) {
+    field->installEventFilter(pass);
+    for (QWidget* inner : field->findChildren<QWidget*>()) inner->installEventFilter(pass);
+  }
 }
 
 void BatchMode::buildPage() {
@@ -429,8 +474,12 @@ bool BatchMode::confirmClose() {
                    "Quit", !session_);
 }
 
+bool BatchMode::unsavedGames() const {
+  return !resultsSaved_ && model_->games() > 0;
+}
+
 bool BatchMode::hasUnsavedWork() const {
-  return model_->rowCount() > 0 && (!queueSaved_ || (!resultsSaved_ && model_->games() > 0));
+  return model_->rowCount() > 0 && (!queueSaved_ || unsavedGames());
 }
 
 QString BatchMode::unsavedText() const {
@@ -440,7 +489,7 @@ QString BatchMode::unsavedText() const {
                   ? QString("The queue (%1 experiments) is not saved as a batch file.")
                         .arg(model_->rowCount())
                   : "The queue has changes not saved to " + QFileInfo(batchFile_).fileName() + ".");
-  if (!resultsSaved_ && model_->games() > 0)
+  if (unsavedGames())
     lines << "Its " + gamesText(model_->games()) + " are not saved with Save all.";
   return lines.join("\n");
 }
@@ -452,18 +501,36 @@ bool BatchMode::confirmReplace(const QString& title) {
 
 bool BatchMode::askToSave(const QString& title, const QString& question, const QString& goOn,
                           bool discards) {
-  QMessageBox box(QMessageBox::Question, title, unsavedText() + "\n\n" + question,
-                  QMessageBox::Save | QMessageBox::Cancel, this);
-  box.button(QMessageBox::Save)->setText("Save batch…");
-  // Going on is a "discard" only when something is lost (the session keeps a quit queue).
-  QAbstractButton* go = discards
-                            ? static_cast<QAbstractButton*>(box.addButton(QMessageBox::Discard))
-                            : box.addButton(goOn, QMessageBox::AcceptRole);
-  go->setText(goOn);
-  box.setDefaultButton(QMessageBox::Cancel);
-  box.exec();
-  if (box.clickedButton() == box.button(QMessageBox::Save)) return saveQueue();
-  return box.clickedButton() == go;
+  while (hasUnsavedWork()) {
+    QMessageBox box(QMessageBox::Question, title, unsavedText() + "\n\n" + question,
+                    QMessageBox::Cancel, this);
+    // The games first: they cost a run, the queue is a file's worth of settings.
+    QAbstractButton* saveGames = nullptr;
+    QAbstractButton* saveSettings = nullptr;
+    if (unsavedGames()) {
+      saveGames = box.addButton(QMessageBox::Save);
+      saveGames->setText("Save all…");
+    }
+    if (!queueSaved_) {
+      saveSettings = saveGames ? box.addButton("Save batch…", QMessageBox::ActionRole)
+                               : box.addButton(QMessageBox::Save);
+      saveSettings->setText("Save batch…");
+    }
+    // Going on is a "discard" only when something is lost (the session keeps a quit queue).
+    QAbstractButton* go = discards
+                              ? static_cast<QAbstractButton*>(box.addButton(QMessageBox::Discard))
+                              : box.addButton(goOn, QMessageBox::AcceptRole);
+    go->setText(goOn);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    const QAbstractButton* clicked = box.clickedButton();
+    if (clicked == go) return true;
+    const bool saved = clicked == saveGames      ? saveAllAsked()
+                       : clicked == saveSettings ? saveQueue()
+                                                 : false;
+    if (!saved) return false;  // cancelled, or a save cancelled or failed: nothing is lost
+  }
+  return true;
 }
 
 bool BatchMode::confirmDiscard(const QString& what, size_t games) {
@@ -475,12 +542,22 @@ bool BatchMode::confirmDiscard(const QString& what, size_t games) {
 }
 
 bool BatchMode::saveQueue() {
-  if (batchFile_.isEmpty()) {
-    const QString file = QFileDialog::getSaveFileName(
-        this, "Save batch", batchSaveStart("batch.json"), "Batch files (*.json)");
+  if (batchFile_.isEmpty() || isShippedExample(batchFile_)) {
+    const QString file = askBatchFile();
     return !file.isEmpty() && saveBatch(file);
   }
   return saveBatch(batchFile_);
+}
+
+QString BatchMode::askBatchFile() {
+  QString start = batchSaveStart("batch.json");
+  while (true) {
+    const QString file =
+        QFileDialog::getSaveFileName(this, "Save batch", start, "Batch files (*.json)");
+    if (file.isEmpty() || !isShippedExample(file)) return file;
+    QMessageBox::warning(this, "Save batch", shippedExampleText(file));
+    start = batchSaveStart(QFileInfo(file).fileName());
+  }
 }
 
 void BatchMode::pushUndo(const QString& what) {
@@ -514,12 +591,20 @@ const ComparisonAnalysis* BatchMode::analysisOf(int row) const {
   return nullptr;
 }
 
+bool BatchMode::folderHoldsQueue() const {
+  const std::optional<fs::path> folder = runFolder();
+  if (!folder || model_->rowCount() == 0) return false;
+  // The experiments and the seed: what the queue shows of a batch (a shard's or a sweep's
+  // other fields are the folder's own).
+  const Json held = toJson(loadBatch(*folder / "batch.json"));
+  const Json shown = toJson(model_->batch(seed()));
+  return held.at("experiments") == shown.at("experiments") && held.at("seed") == shown.at("seed");
+}
+
 void BatchMode::refreshAnalyses() {
   analyses_.clear();
-  const std::optional<fs::path> folder = runFolder();
   try {
-    if (folder && toJson(loadBatch(*folder / "batch.json")) == toJson(model_->batch(seed())))
-      analyses_ = analyzeResultsDir(*folder);
+    if (folderHoldsQueue()) analyses_ = analyzeResultsDir(*runFolder());
   } catch (const std::exception& e) {
     log("no analysis: " + QString::fromStdString(e.what()));
   }
@@ -586,15 +671,40 @@ fs::path BatchMode::workFolder() {
   return *work_;
 }
 
-void BatchMode::openSession(const QString& dir) {
+bool BatchMode::openSession(const QString& dir) {
   const fs::path folder = dir.toStdString();
+  sessionLock_.reset();
+  std::error_code error;
+  fs::create_directories(folder, error);
+  try {
+    // Locked as a run locks its folder: two windows on one session would overwrite each
+    // other's queue, and the second's Start would find the first's run folder taken.
+    sessionLock_ = std::make_unique<FolderLock>(folder, ".ddalab-gui.lock");
+  } catch (const std::exception& e) {
+    const auto* inUse = dynamic_cast<const FolderInUse*>(&e);
+    const QString holder = inUse ? holderText(inUse->holder()) : QString();
+    const QString why =
+        inUse ? "The session folder " + dir + " is in use by another ddalab-gui window (" + holder +
+                    ")."
+              : "The session folder cannot be used: " + QString::fromStdString(e.what());
+    status_->setText(inUse ? "the session is in use by " + holder +
+                                 ": this window keeps nothing across restarts"
+                           : "no session: " + QString::fromStdString(e.what()));
+    log(why);
+    QMessageBox::warning(this, "Session in use",
+                         why +
+                             "\n\nThis window neither shows nor changes that session: it works "
+                             "without one, its queue and games kept only until it is closed "
+                             "(Save batch and Save all keep them). Close the other window and "
+                             "start ddalab-gui again to work on the session.");
+    return false;
+  }
   session_ = folder / "session.json";
   work_ = folder / "results";
   temporary_.reset();
-  std::error_code error;
-  fs::create_directories(folder, error);
   if (fs::exists(*session_)) restoreSession();
   persist();
+  return true;
 }
 
 void BatchMode::restoreSession() {
@@ -619,6 +729,8 @@ void BatchMode::restoreSession() {
       seed_->setText(QString::number(batch.seed));
     }
     batchFile_ = QString::fromStdString(state.value("batch_file", ""));
+    if (isShippedExample(batchFile_)) batchFile_.clear();  // never saved over
+    if (!batchFile_.isEmpty()) setTitle("ddalab — " + QFileInfo(batchFile_).fileName());
     queueSaved_ = state.value("queue_saved", true);
     resultsSaved_ = state.value("results_saved", true);
     loadGames(*work_);
@@ -634,11 +746,19 @@ void BatchMode::restoreSession() {
     selectRow(0);
   } catch (const std::exception& e) {
     // The damaged file is kept beside for the person to look at; the window starts empty.
+    // So are the games of its results folder, which no queue shows now: Save all never saves
+    // them as the empty queue's, and the next Start never replaces them.
     const fs::path kept = unusedDamagedName(*session_);
     std::error_code error;
     fs::rename(*session_, kept, error);
+    QString games;
+    if (fs::exists(fs::symlink_status(*work_))) {
+      const fs::path keptGames = unusedDamagedName(*work_);
+      fs::rename(*work_, keptGames, error);
+      if (!error) games = "; its results folder as " + path(keptGames) + ", Open results… shows it";
+    }
     model_->clear();
-    status_->setText("the last session could not be restored (kept as " + path(kept) + ")");
+    status_->setText("the last session could not be restored (kept as " + path(kept) + games + ")");
     log(QString::fromStdString(e.what()));
   }
   updateActions();
@@ -741,7 +861,7 @@ void BatchMode::updateActions() {
   start_->setEnabled(!running && model_->rowCount() > 0);
   stop_->setEnabled(running);
   resume_->setEnabled(!running && interrupted_ && model_->rowCount() > 0);
-  saveAll_->setEnabled(!running && runFolder().has_value());
+  saveAll_->setEnabled(!running && runFolder().has_value() && model_->rowCount() > 0);
   game_->setEnabled(!running);
   iterations_->setEnabled(!running);
   threads_->setEnabled(!running);
@@ -921,7 +1041,7 @@ bool BatchMode::openResults(const QString& dir, bool quiet, QString* error) {
     refreshAnalyses();
     batchFile_.clear();
     queueSaved_ = resultsSaved_ = true;  // both are in the folder opened
-    interrupted_ = false;
+    interrupted_ = holdsUnfinishedRun(work);  // a run stopped or killed: Resume continues it
     persist();
     const size_t planned = plannedGames(batch);
     QSettings().setValue("folders/results", QFileInfo(dir).absolutePath());
@@ -950,12 +1070,17 @@ bool BatchMode::refuse(const QString& title, const std::exception& e, bool quiet
 }
 
 bool BatchMode::saveBatch(const QString& file) {
+  if (isShippedExample(file)) {
+    QMessageBox::warning(this, "Save batch", shippedExampleText(file));
+    return false;
+  }
   try {
     const Batch batch = model_->batch(seed());
     writeFileAtomically(file.toStdString(), toJson(batch).dump(2) + "\n");
     batchFile_ = file;
     queueSaved_ = true;
     persist();
+    setTitle("ddalab — " + QFileInfo(file).fileName());
     rememberRecent(file);
     QSettings().setValue("folders/batch", QFileInfo(file).absolutePath());
     log("saved " + file);
@@ -988,7 +1113,14 @@ void BatchMode::rebuildRecentMenu() {
 
 void BatchMode::start() {
   if (runner_->running() || model_->rowCount() == 0) return;
-  if (!model_->complete()) return startRun(FolderMode::Update);
+  bool holdsQueue = false;
+  try {
+    holdsQueue = folderHoldsQueue();
+  } catch (const std::exception&) {  // a seed being typed: startRun says so
+  }
+  // Every row complete but the results folder not holding the queue as it is (a row removed,
+  // fewer games): Update brings it up to date without running a game again.
+  if (!model_->complete() || !holdsQueue) return startRun(FolderMode::Update);
   const QString question =
       QString(
           "Every experiment of the queue is complete (%1). Run them all again from the "
@@ -1094,11 +1226,27 @@ QString BatchMode::askResultsFolder() {
   return dialog.selectedFiles().front();
 }
 
-bool BatchMode::saveAll(const QString& dir, bool overwrite) {
-  const std::optional<fs::path> folder = runFolder();
-  if (!folder) return false;
+bool BatchMode::saveAll(const QString& dir, bool overwrite, bool* folderHoldsResults) {
+  if (folderHoldsResults) *folderHoldsResults = false;
+  bool holdsQueue = false;
   try {
-    exportResults(*folder, dir.toStdString(),
+    holdsQueue = folderHoldsQueue();
+  } catch (const std::exception& e) {
+    log(QString::fromStdString(e.what()));
+  }
+  if (!holdsQueue) {
+    // What the queue shows is saved, never another queue's games the folder still holds.
+    QMessageBox::warning(
+        this, "Save all",
+        model_->rowCount() == 0
+            ? QString("The queue is empty: there are no games to save.")
+            : QString("The queue was changed since its games were run, and Save all saves the "
+                      "games the queue shows: Start (F5) brings its results up to date first "
+                      "(finished games are kept, only what is missing runs)."));
+    return false;
+  }
+  try {
+    exportResults(*runFolder(), dir.toStdString(),
                   overwrite ? FolderMode::Overwrite : FolderMode::Fresh);
     QSettings().setValue("folders/results", dir);
     resultsSaved_ = true;
@@ -1108,12 +1256,26 @@ bool BatchMode::saveAll(const QString& dir, bool overwrite) {
     return true;
   } catch (const InputError& e) {
     log(QString::fromStdString(e.what()));
-    if (overwrite) QMessageBox::warning(this, "Save all", QString::fromStdString(e.what()));
+    if (!overwrite && folderHoldsResults && QDir(dir).exists() && !QDir(dir).isEmpty())
+      *folderHoldsResults = true;  // the caller asks before replacing them
+    else
+      QMessageBox::warning(this, "Save all", QString::fromStdString(e.what()));
     return false;
   } catch (const std::exception& e) {
     QMessageBox::warning(this, "Save all", QString::fromStdString(e.what()));
-    return true;  // not a question of overwriting
+    return false;
   }
+}
+
+bool BatchMode::saveAllAsked() {
+  const QString dir = askResultsFolder();
+  if (dir.isEmpty()) return false;
+  bool holdsResults = false;
+  if (saveAll(dir, false, &holdsResults)) return true;
+  return holdsResults &&
+         QMessageBox::question(this, "Save all", "Replace the results that folder holds?") ==
+             QMessageBox::Yes &&
+         saveAll(dir, true);
 }
 
 void BatchMode::saveExperiment(int row) {

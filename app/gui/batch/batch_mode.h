@@ -38,6 +38,10 @@ class QTimer;
 class QToolBar;
 QT_END_NAMESPACE
 
+namespace ddalab {
+class FolderLock;
+}
+
 namespace ddalab::gui {
 
 class CompareView;
@@ -57,8 +61,10 @@ class BatchMode : public QWidget {
 
   // Keeps the queue and its results in the folder `dir` from now on (session.json and a results
   // folder), restoring what an earlier window left there; a run cut off by a crash is continued
-  // by Start.
-  void openSession(const QString& dir);
+  // by Start. The folder is locked while this window keeps it: when another process holds it,
+  // a message box says which, and this window works without a session (as a window never given
+  // one); false then.
+  bool openSession(const QString& dir);
   // Loads a batch file into the queue, keeping the games of experiments that stay the same;
   // false on failure, saying why in a message box unless quiet, and in `error` if given. Unless
   // quiet, asks first when the queue holds unsaved work.
@@ -68,7 +74,7 @@ class BatchMode : public QWidget {
   bool openResults(const QString& dir, bool quiet = false, QString* error = nullptr);
   // Empties the queue (asking first when it holds unsaved work).
   void newQueue();
-  // Saves the queue as a ddalab-batch/1 file.
+  // Saves the queue as a ddalab-batch/1 file (never over an example shipped with ddalab).
   bool saveBatch(const QString& file);
   // Adds an experiment of `game` with its defaults; returns its row.
   int addExperiment(const QString& game, int iterations);
@@ -82,8 +88,11 @@ class BatchMode : public QWidget {
   // Whether the queue has changes not saved to a batch file or games not saved with Save all.
   bool hasUnsavedWork() const;
   void stop();
-  // Writes the results of the last run into `dir` as `ddalab run --out` would.
-  bool saveAll(const QString& dir, bool overwrite);
+  // Writes the games the queue shows into `dir` as `ddalab run --out` would; true when saved.
+  // Refused (said in a message box) when the results folder does not hold the queue as it is.
+  // A folder holding other results is refused unless `overwrite`: quietly when
+  // `folderHoldsResults` is given (set then, for the caller to ask), else said too.
+  bool saveAll(const QString& dir, bool overwrite, bool* folderHoldsResults = nullptr);
   // Appends a time-stamped line to the Log tab.
   void log(const QString& message);
 
@@ -148,6 +157,16 @@ class BatchMode : public QWidget {
   // Asks where Save all writes, offering a new folder named after the batch and the date
   // beside the last one saved; empty when cancelled.
   QString askResultsFolder();
+  // Asks where Save all writes and saves there, asking before results are replaced; true when
+  // saved.
+  bool saveAllAsked();
+  // Asks for a batch file to save the queue to, never a shipped example (said, and asked
+  // again); empty when cancelled.
+  QString askBatchFile();
+  // Whether the results folder holds the queue as it is (its batch.json is the queue's).
+  bool folderHoldsQueue() const;
+  // Whether the queue's finished games are not saved with Save all.
+  bool unsavedGames() const;
   void rememberRecent(const QString& file);
   void rebuildRecentMenu();
   int selectedRow() const;
@@ -177,8 +196,10 @@ class BatchMode : public QWidget {
   // Asks before the queue is replaced when it holds unsaved work: true to go on.
   bool confirmReplace(const QString& title);
   QString unsavedText() const;
-  // Says what is unsaved and asks `question`: Save batch… (then true when saved), `goOn` (true;
-  // shown as a discard when `discards`) or Cancel (false).
+  // Says what is unsaved and asks `question`, offering to save each: Save all… (the games),
+  // Save batch… (the queue); after a save, asks again about what is still unsaved. True for
+  // `goOn` (shown as a discard when `discards`) or once nothing is unsaved; false for Cancel and
+  // for a save cancelled or failed (nothing is discarded but by `goOn`).
   bool askToSave(const QString& title, const QString& question, const QString& goOn, bool discards);
   // The name Add gives `experiment`: <comparison>/<environment>.
   std::string addedName(const Json& experiment) const;
@@ -221,6 +242,7 @@ class BatchMode : public QWidget {
   std::optional<std::filesystem::path> session_;  // session.json, when the window keeps one
   std::optional<std::filesystem::path> work_;     // where the queue's games are kept
   std::unique_ptr<QTemporaryDir> temporary_;      // the work folder of a window without session
+  std::unique_ptr<FolderLock> sessionLock_;       // held while this window keeps the session
   bool queueSaved_ = true;                        // the queue equals its batch file (or is empty)
   bool resultsSaved_ = true;  // the games are saved with Save all (or came from a folder)
   bool interrupted_ = false;  // the work folder holds a run that did not finish

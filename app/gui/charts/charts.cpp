@@ -20,6 +20,8 @@
 #include <map>
 #include <memory>
 
+#include "app/gui/image_file.h"
+
 namespace ddalab::gui {
 
 QString title(std::string_view key) {
@@ -433,23 +435,23 @@ QChart* scoresChart(const CrossScores& grid, ScoreTable table,
 
 bool saveChartView(QChartView* view, const QString& file) {
   const QSize size = view->size();
-  if (file.endsWith(".svg", Qt::CaseInsensitive)) {
-    QSvgGenerator generator;
-    generator.setFileName(file);
-    generator.setSize(size);
-    generator.setViewBox(QRect(QPoint(0, 0), size));
-    generator.setTitle(view->chart()->title());
-    QPainter painter(&generator);
+  try {  // through the checked file layer: never onto a FIFO or through a symbolic link
+    if (file.endsWith(".svg", Qt::CaseInsensitive)) {
+      writeSvgFile(file, size, view->chart()->title(),
+                   [&](QPainter& painter) { view->render(&painter); });
+      return true;
+    }
+    QImage image(size, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
     view->render(&painter);
-    return painter.end();
+    painter.end();
+    writeImageFile(file, image);
+    return true;
+  } catch (const std::exception&) {
+    return false;
   }
-  QImage image(size, QImage::Format_ARGB32);
-  image.fill(Qt::white);
-  QPainter painter(&image);
-  painter.setRenderHint(QPainter::Antialiasing);
-  view->render(&painter);
-  painter.end();
-  return image.save(file);
 }
 
 bool saveChartView(QChartView* view, const QString& file, QSize size) {

@@ -15,6 +15,7 @@
 #include <map>
 
 #include "app/gui/charts/charts.h"
+#include "app/gui/image_file.h"
 
 namespace ddalab::gui {
 
@@ -448,23 +449,18 @@ void HeatMap::paintEvent(QPaintEvent*) {
 bool saveWidget(QWidget& widget, const QString& file, QSize size) {
   const QSize shown = widget.size();
   widget.resize(size);
-  bool ok = false;
-  if (file.endsWith(".svg", Qt::CaseInsensitive)) {
-    QSvgGenerator svg;
-    svg.setFileName(file);
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
-    QPainter painter;
-    ok = painter.begin(&svg);
-    if (ok) {
-      widget.render(&painter);
-      ok = painter.end();
+  bool ok = true;
+  try {  // through the checked file layer: never onto a FIFO or through a symbolic link
+    if (file.endsWith(".svg", Qt::CaseInsensitive)) {
+      writeSvgFile(file, size, {}, [&](QPainter& painter) { widget.render(&painter); });
+    } else {
+      QImage image(size, QImage::Format_ARGB32);
+      image.fill(Qt::white);
+      widget.render(&image);
+      writeImageFile(file, image);
     }
-  } else {
-    QImage image(size, QImage::Format_ARGB32);
-    image.fill(Qt::white);
-    widget.render(&image);
-    ok = image.save(file);
+  } catch (const std::exception&) {
+    ok = false;
   }
   widget.resize(shown);
   return ok;
