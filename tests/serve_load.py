@@ -321,7 +321,9 @@ def p95_between(start, end):
 async def slow_clients(protocol, study, port):
     """Participants play session after session through three windows: without slow clients,
     with ARGS.slow_clients of them, without them again."""
-    options = ("--creations-per-minute", "30", "--threads", str(ARGS.threads))
+    # Each participant's address starts a session after each one it ends, faster than any
+    # per-minute limit on a quick machine: the creation limit is not what this phase measures.
+    options = ("--creations-per-minute", "100000", "--threads", str(ARGS.threads))
     server = t.Server(protocol, study, *options, port=port)
     done, playing, start = [], [True], time.time()
 
@@ -362,8 +364,10 @@ async def slow_clients(protocol, study, port):
     for name, (value, n) in p95.items():
         print("  participants' requests %s the slow clients: n=%d p95 %.1f ms" % (name, n, value))
     baseline = max(p95["before"][0], p95["after"][0])
-    t.check(p95["during"][0] <= 2 * baseline,
-            "the participants' p95 during the slow clients within 2x its value without them: %.1f ms, %.1f ms" % (
+    # Within 2x, or 50 ms over, whichever is larger: a p95 of a few milliseconds doubles with the
+    # machine's other load alone, while the attack without the limits held requests for 46 s.
+    t.check(p95["during"][0] <= max(2 * baseline, baseline + 50),
+            "the participants' p95 during the slow clients within 2x (or +50 ms) its value without them: %.1f ms, %.1f ms" % (
                 p95["during"][0], baseline))
     wall = time.time() - start
     rss, cpu = usage(server.process.pid)

@@ -274,7 +274,11 @@ def slow_clients_absorbed(cert, tls_port, n=70):
     after = p95()
     print("participant's p95 through nginx: %.1f ms without slow clients, %.1f ms with %d, %.1f ms after; "
           "the slow clients got %s" % (1000 * before, 1000 * during, n, 1000 * after, counts))
-    check(during <= 2 * max(before, after), "the participant's p95 within 2x with the slow clients")
+    # Within 2x, or 50 ms over, whichever is larger: a p95 of a few milliseconds doubles with
+    # the machine's other load alone (5.8 ms against 16.4 ms seen under CTest -j2), while the
+    # attack without the limits held a participant for tens of seconds.
+    check(during <= max(2 * max(before, after), max(before, after) + 50),
+          "the participant's p95 within 2x (or +50 ms) with the slow clients")
     check(counts.get("HTTP/1.1 503", 0) > 0, "nginx refuses an address's requests over its limit: %s" % counts)
 
 

@@ -276,7 +276,7 @@ TEST_CASE("simultaneous creations of one participant id: one creates it, the oth
           200);
 }
 
-TEST_CASE("a damaged token file is refused at start naming its line; only a torn last line is cut",
+TEST_CASE("a damaged token file is refused at start naming its line, and only a torn last line is cut",
           "[online][api]") {
   // A damaged middle line ended the reading there and cut the file: every later participant's
   // token was lost on restart (3 of 4 got 401).

@@ -22,6 +22,7 @@
 #include <QGraphicsTextItem>
 #include <QImage>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -408,6 +409,50 @@ class GuiTest : public QObject {
     QVERIFY2(!fairness.endsWith("± 0.000") && !fairness.endsWith("± 0"), qPrintable(fairness));
     QVERIFY(
         !queue.data(queue.index(0, QueueModel::BalanceP), Qt::DisplayRole).toString().isEmpty());
+  }
+
+  // Once every game is played the status says the results are being analysed (it once read
+  // "left 0:00 · running" for the ≈ 50 s of a large batch's analysis); a long status wraps
+  // instead of widening the window past a 1024-pixel screen.
+  void statusSaysAnalysingAndWraps() {
+    Progress running;
+    running.gamesDone = 10;
+    running.gamesTotal = 40;
+    running.experimentName = "ludo/e-hc";
+    QVERIFY(progressText(running).contains("left"));
+    QVERIFY(progressText(running).contains("ludo/e-hc"));
+    Progress analysing = running;
+    analysing.gamesDone = 40;
+    QVERIFY2(progressText(analysing).contains("analysing"), qPrintable(progressText(analysing)));
+    QVERIFY(!progressText(analysing).contains("left"));
+    MainWindow window;
+    window.resize(1024, 700);
+    QVERIFY(showActive(window));
+    window.batch()->statusLabel()->setText(QString("saved into /a/very/long/folder ").repeated(12));
+    QCoreApplication::processEvents();
+    QCOMPARE(window.width(), 1024);
+    QVERIFY(window.batch()->statusLabel()->wordWrap());
+  }
+
+  // A row of a comparison without results yet is told why its comparison has no analysis, not
+  // that it belongs to none (the Tests and Detectability tabs once said so for every row).
+  void analysisTabsNameTheRowsComparison() {
+    QTemporaryDir dir;
+    const QString batchFile = smallBatch(dir, 10);
+    const Batch parsed = loadBatch(batchFile.toStdString());
+    const std::string comparison = parsed.experiments.at(0).comparison;
+    QVERIFY(!comparison.empty());
+    MainWindow window;
+    BatchMode& batch = *window.batch();
+    QVERIFY(batch.openBatch(batchFile, true));
+    batch.selectRow(0);
+    for (AnalysisTable* tab : std::initializer_list<AnalysisTable*>{batch.tests(),
+                                                                     batch.detectability()}) {
+      batch.tabs()->setCurrentWidget(tab);
+      QVERIFY2(!tab->caption().contains("belongs to no comparison"), qPrintable(tab->caption()));
+      QVERIFY2(tab->caption().contains(QString::fromStdString(comparison)),
+               qPrintable(tab->caption()));
+    }
   }
 
   // At 1024 x 700 the Compare chart (two rows, error bars, the title's second line) leaves its

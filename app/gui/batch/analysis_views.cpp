@@ -76,9 +76,10 @@ void fillTable(QTableWidget* table, const QStringList& headers,
   table->resizeColumnsToContents();
 }
 
-void TestsView::show(const ComparisonAnalysis* a, const std::string& experiment) {
+void TestsView::show(const ComparisonAnalysis* a, const std::string& comparison,
+                     const std::string& experiment) {
   if (!a || a->tests.empty()) {
-    fill(a ? noAnalysisText(a->comparison) : noAnalysisText(""), {}, {}, {});
+    fill(noAnalysisText(comparison), {}, {}, {});
     return;
   }
   std::vector<QStringList> rows;
@@ -98,9 +99,10 @@ void TestsView::show(const ComparisonAnalysis* a, const std::string& experiment)
        rows, text(experiment));
 }
 
-void DetectabilityView::show(const ComparisonAnalysis* a, const std::string& experiment) {
+void DetectabilityView::show(const ComparisonAnalysis* a, const std::string& comparison,
+                             const std::string& experiment) {
   if (!a || a->detectability.empty()) {
-    fill(a ? noAnalysisText(a->comparison) : noAnalysisText(""), {}, {}, {});
+    fill(noAnalysisText(comparison), {}, {}, {});
     return;
   }
   std::vector<QStringList> rows;

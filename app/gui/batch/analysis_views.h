@@ -39,16 +39,20 @@ class TestsView : public AnalysisTable {
   Q_OBJECT
  public:
   using AnalysisTable::AnalysisTable;
-  // The paired tests of `analysis` (none: why there are none); `experiment` is the selected row.
-  void show(const ComparisonAnalysis* analysis, const std::string& experiment);
+  // The paired tests of `analysis` (none: why the selected row's `comparison` has none);
+  // `experiment` is the selected row.
+  void show(const ComparisonAnalysis* analysis, const std::string& comparison,
+            const std::string& experiment);
 };
 
 class DetectabilityView : public AnalysisTable {
   Q_OBJECT
  public:
   using AnalysisTable::AnalysisTable;
-  // The detectability of every row and seat of `analysis` (none: why there is none).
-  void show(const ComparisonAnalysis* analysis, const std::string& experiment);
+  // The detectability of every row and seat of `analysis` (none: why the selected row's
+  // `comparison` has none); `experiment` is the selected row.
+  void show(const ComparisonAnalysis* analysis, const std::string& comparison,
+            const std::string& experiment);
 };
 
 // Fills `table` with `rows` under `headers`, numbers right-aligned; rows whose first cell is

@@ -429,6 +429,10 @@ void BatchMode::buildPage() {
   progress_->setMaximumWidth(260);
   progress_->setFormat("%p%");
   status_ = new QLabel(kEmptyQueueText, this);
+  // A long message wraps onto a second line instead of widening the window past the screen
+  // (a path in a message once pushed the window's edge, and the message's end, off-screen).
+  status_->setWordWrap(true);
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 }
 
 std::vector<QAction*> BatchMode::fileActions() const {
@@ -880,11 +884,12 @@ void BatchMode::refreshSelection() {
   if (tabs_->currentWidget() == histogram_) histogram_->showRows(selectedRows());
   const ComparisonAnalysis* analysis = analysisOf(row);
   const std::string name = row >= 0 ? model_->entry(row).label.name : "";
+  const std::string comparison = row >= 0 ? model_->entry(row).label.comparison : "";
   if (tabs_->currentWidget() == compare_) compare_->showRow(row, analysis);
   if (tabs_->currentWidget() == scoresView_) scoresView_->refresh(analyses_, analysis);
   if (tabs_->currentWidget() == sweep_) sweep_->refresh(analyses_);
-  if (tabs_->currentWidget() == tests_) tests_->show(analysis, name);
-  if (tabs_->currentWidget() == detectability_) detectability_->show(analysis, name);
+  if (tabs_->currentWidget() == tests_) tests_->show(analysis, comparison, name);
+  if (tabs_->currentWidget() == detectability_) detectability_->show(analysis, comparison, name);
 }
 
 void BatchMode::refreshPlayers(int row) {
@@ -1168,14 +1173,23 @@ void BatchMode::stop() {
   log("stop requested");
 }
 
+QString progressText(const Progress& p) {
+  const QString games = QString("%1 / %2 games · elapsed %3")
+                            .arg(p.gamesDone)
+                            .arg(p.gamesTotal)
+                            .arg(duration(p.elapsedSeconds));
+  // Every game is played: what remains is the run's analysis (tests, intervals), which can take
+  // a while for a large batch and has no time left to show.
+  if (p.gamesTotal > 0 && p.gamesDone >= p.gamesTotal)
+    return games + " · analysing the results…";
+  return games + QString(" · left %1 · running %2")
+                     .arg(duration(p.etaSeconds))
+                     .arg(QString::fromStdString(p.experimentName));
+}
+
 void BatchMode::showProgress(const Progress& p) {
   progress_->setValue(p.gamesTotal ? static_cast<int>(100 * p.gamesDone / p.gamesTotal) : 0);
-  status_->setText(QString("%1 / %2 games · elapsed %3 · left %4 · running %5")
-                       .arg(p.gamesDone)
-                       .arg(p.gamesTotal)
-                       .arg(duration(p.elapsedSeconds))
-                       .arg(duration(p.etaSeconds))
-                       .arg(QString::fromStdString(p.experimentName)));
+  status_->setText(progressText(p));
 }
 
 void BatchMode::runEnded(bool complete, const QString& error) {

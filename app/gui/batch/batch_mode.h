@@ -254,4 +254,8 @@ class BatchMode : public QWidget {
   QTimer* chartTimer_;
 };
 
+// The status line of a run's progress; once every game is played, that the results are being
+// analysed (the time left would read 0:00 for as long as the analysis takes).
+QString progressText(const Progress& progress);
+
 }  // namespace ddalab::gui
