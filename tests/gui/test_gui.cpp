@@ -54,6 +54,7 @@
 #include "app/gui/charts/chart_views.h"
 #include "app/gui/charts/charts.h"
 #include "app/gui/charts/sweep_charts.h"
+#include "app/gui/status_label.h"
 #include "app/gui/charts/sweep_view.h"
 #include "app/gui/main_window.h"
 #include "experiments/batch.h"
@@ -412,8 +413,9 @@ class GuiTest : public QObject {
   }
 
   // Once every game is played the status says the results are being analysed (it once read
-  // "left 0:00 · running" for the ≈ 50 s of a large batch's analysis); a long status wraps
-  // instead of widening the window past a 1024-pixel screen.
+  // "left 0:00 · running" for the ≈ 50 s of a large batch's analysis); a long status is
+  // shortened in the middle, whole in its tooltip, instead of widening the window past a
+  // 1024-pixel screen.
   void statusSaysAnalysingAndWraps() {
     Progress running;
     running.gamesDone = 10;
@@ -428,10 +430,18 @@ class GuiTest : public QObject {
     MainWindow window;
     window.resize(1024, 700);
     QVERIFY(showActive(window));
-    window.batch()->statusLabel()->setText(QString("saved into /a/very/long/folder ").repeated(12));
+    auto* status = dynamic_cast<StatusLabel*>(window.batch()->statusLabel());
+    QVERIFY(status);
+    const QString message = QString("saved into /a/very/long/folder ").repeated(12) + "END";
+    status->setText(message);
     QCoreApplication::processEvents();
     QCOMPARE(window.width(), 1024);
-    QVERIFY(window.batch()->statusLabel()->wordWrap());
+    QVERIFY(status->shortened());
+    QVERIFY(status->shownText().endsWith("END"));  // shortened in the middle: its end is shown
+    QVERIFY(status->fontMetrics().horizontalAdvance(status->shownText()) <= status->width());
+    QVERIFY(status->height() < 3 * status->fontMetrics().height());  // one line, not a block
+    status->repaint();
+    QCOMPARE(status->toolTip(), message);
   }
 
   // A row of a comparison without results yet is told why its comparison has no analysis, not

@@ -1,4 +1,5 @@
 #include "app/gui/batch/batch_mode.h"
+#include "app/gui/status_label.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -428,11 +429,7 @@ void BatchMode::buildPage() {
   progress_->setMinimumWidth(220);
   progress_->setMaximumWidth(260);
   progress_->setFormat("%p%");
-  status_ = new QLabel(kEmptyQueueText, this);
-  // A long message wraps onto a second line instead of widening the window past the screen
-  // (a path in a message once pushed the window's edge, and the message's end, off-screen).
-  status_->setWordWrap(true);
-  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  status_ = new StatusLabel(kEmptyQueueText, this);
 }
 
 std::vector<QAction*> BatchMode::fileActions() const {
