@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,16 +42,45 @@ void quietHeadlessNotes(QtMsgType type, const QMessageLogContext& context, const
   defaultHandler(type, context, text);
 }
 
-// The whole number `option` was given (`low` .. `high`); none, having said why, when it is
+// `text`, given to `option`, as a whole number `low` .. `high`; none, having said why, when it is
 // anything else ("abc", "-1", "3.5" were taken as 0 or cut).
-std::optional<qulonglong> parseWhole(const QCommandLineParser& parser, const QString& option,
-                                     qulonglong low, qulonglong high) {
-  const QString text = parser.value(option).trimmed();
+std::optional<qulonglong> parseWholeText(const QString& option, const QString& given,
+                                         qulonglong low, qulonglong high) {
+  const QString text = given.trimmed();
   bool ok = !text.startsWith('-') && !text.startsWith('+');
   const qulonglong value = ok ? text.toULongLong(&ok, 10) : 0;
   if (ok && value >= low && value <= high) return value;
   std::fprintf(stderr, "error: --%s expects a whole number %llu .. %llu, got '%s'\n",
-               qPrintable(option), low, high, qPrintable(parser.value(option)));
+               qPrintable(option), low, high, qPrintable(given));
+  return std::nullopt;
+}
+
+// The whole number `option` was given (`low` .. `high`), as parseWholeText.
+std::optional<qulonglong> parseWhole(const QCommandLineParser& parser, const QString& option,
+                                     qulonglong low, qulonglong high) {
+  return parseWholeText(option, parser.value(option), low, high);
+}
+
+// --select's rows ("0,1": whole numbers); none, having said why, when one is anything else
+// ("abc" once selected row 0).
+std::optional<std::vector<int>> parseRows(const QCommandLineParser& parser) {
+  std::vector<int> rows;
+  for (const QString& row : parser.value("select").split(',', Qt::SkipEmptyParts)) {
+    const auto value = parseWholeText("select", row, 0, std::numeric_limits<int>::max());
+    if (!value) return std::nullopt;
+    rows.push_back(static_cast<int>(*value));
+  }
+  return rows;
+}
+
+// --seconds as a number of seconds above 0 (at most a day); none, having said why, when it is
+// anything else ("abc" once read as 0).
+std::optional<double> parseSeconds(const QCommandLineParser& parser) {
+  bool ok = false;
+  const double value = parser.value("seconds").trimmed().toDouble(&ok);
+  if (ok && std::isfinite(value) && value > 0 && value <= 86400) return value;
+  std::fprintf(stderr, "error: --seconds expects a number of seconds above 0 (at most 86400), got '%s'\n",
+               qPrintable(parser.value("seconds")));
   return std::nullopt;
 }
 
@@ -151,7 +181,9 @@ int main(int argc, char** argv) {
       parseWhole(parser, "seed", 0, std::numeric_limits<uint64_t>::max());
   const std::optional<qulonglong> roundsValue =
       parseWhole(parser, "rounds", 0, std::numeric_limits<int>::max());
-  if (!seedValue || !roundsValue) return 2;
+  const std::optional<std::vector<int>> rows = parseRows(parser);
+  const std::optional<double> secondsValue = parseSeconds(parser);
+  if (!seedValue || !roundsValue || !rows || !secondsValue) return 2;
   const QSize imageSize = parseSize(parser.value(size));
   if (!imageSize.isValid() || imageSize.isEmpty()) {
     std::fprintf(stderr, "error: --size expects WIDTHxHEIGHT, e.g. 1400x900\n");
@@ -177,15 +209,12 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (parser.isSet(shot)) {
-      std::vector<int> rows;
-      for (const QString& row : parser.value(select).split(',', Qt::SkipEmptyParts))
-        rows.push_back(row.toInt());
       ddalab::gui::screenshot(parser.value(shot), parser.value(view), parser.value(open), imageSize,
-                              rows, *seedValue, static_cast<int>(*roundsValue));
+                              *rows, *seedValue, static_cast<int>(*roundsValue));
       return 0;
     }
     if (parser.isSet(probe))
-      return ddalab::gui::probeLatency(parser.value(probe), parser.value(seconds).toDouble());
+      return ddalab::gui::probeLatency(parser.value(probe), *secondsValue);
   } catch (const ddalab::InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

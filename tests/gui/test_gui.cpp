@@ -823,6 +823,23 @@ class GuiTest : public QObject {
                  qPrintable(error));
         QVERIFY(!QFileInfo::exists(png));
       }
+    for (const QString value : {"abc", "0,x", "-1", "1.5"}) {
+      QProcess process;
+      process.start(kGui, {"--screenshot", png, "--view", "queue", "--select", value});
+      QVERIFY(process.waitForFinished(60'000));
+      const QString error = process.readAllStandardError();
+      QVERIFY2(process.exitCode() == 2 && error.contains("error: --select"),
+               qPrintable(value + ": " + error));
+      QVERIFY(!QFileInfo::exists(png));
+    }
+    for (const QString value : {"abc", "0", "-3", "inf"}) {
+      QProcess process;
+      process.start(kGui, {"--probe-latency", "x.json", "--seconds", value});
+      QVERIFY(process.waitForFinished(60'000));
+      const QString error = process.readAllStandardError();
+      QVERIFY2(process.exitCode() == 2 && error.contains("error: --seconds"),
+               qPrintable(value + ": " + error));
+    }
     QProcess good;
     good.start(kGui, {"--screenshot", png, "--view", "ludo", "--seed", "18446744073709551615",
                       "--rounds", "2"});
