@@ -247,8 +247,8 @@ void checkElfImage(const CheckedPluginFile& checked, const fs::path& file) {
            " bytes): the file is truncated or damaged");
   };
   if (size < sizeof(Elf64_Ehdr))
-    refuse("not a shared library: " + std::to_string(size) + " bytes, shorter than an ELF header (" +
-           std::to_string(sizeof(Elf64_Ehdr)) + ")");
+    refuse("not a shared library: " + std::to_string(size) +
+           " bytes, shorter than an ELF header (" + std::to_string(sizeof(Elf64_Ehdr)) + ")");
   const Elf64_Ehdr header = readRecords<Elf64_Ehdr>(checked, 0, 1, file).front();
   if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
     refuse("not a shared library: no ELF header (the file does not start with \\x7fELF)");
@@ -261,8 +261,8 @@ void checkElfImage(const CheckedPluginFile& checked, const fs::path& file) {
     refuse("expected ELF version 1, found " + std::to_string(header.e_version));
   if (header.e_type != ET_DYN)
     refuse("expected a shared library (ELF type ET_DYN), found " +
-           std::string(header.e_type == ET_EXEC  ? "an executable"
-                       : header.e_type == ET_REL ? "an object file (.o): link it as a MODULE"
+           std::string(header.e_type == ET_EXEC   ? "an executable"
+                       : header.e_type == ET_REL  ? "an object file (.o): link it as a MODULE"
                        : header.e_type == ET_CORE ? "a core dump"
                                                   : "ELF type " + std::to_string(header.e_type)));
   if (header.e_machine != kHostMachine)
@@ -270,8 +270,8 @@ void checkElfImage(const CheckedPluginFile& checked, const fs::path& file) {
            "), found one for ELF machine " + std::to_string(header.e_machine));
   if (header.e_phnum == 0 || header.e_phentsize != sizeof(Elf64_Phdr))
     refuse("not a loadable shared library: expected program headers of " +
-           std::to_string(sizeof(Elf64_Phdr)) + " bytes, found " +
-           std::to_string(header.e_phnum) + " of " + std::to_string(header.e_phentsize));
+           std::to_string(sizeof(Elf64_Phdr)) + " bytes, found " + std::to_string(header.e_phnum) +
+           " of " + std::to_string(header.e_phentsize));
   const uint64_t programBytes = uint64_t{header.e_phnum} * sizeof(Elf64_Phdr);
   if (!insideFile(header.e_phoff, programBytes, size))
     truncated("program header table", header.e_phoff, programBytes);

@@ -17,15 +17,16 @@
 
 using namespace ddalab;
 
-TEST_CASE("a truncated plug-in is refused before dlopen, naming the file and what lies past its end",
-          "[plugins]") {
+TEST_CASE(
+    "a truncated plug-in is refused before dlopen, naming the file and what lies past its end",
+    "[plugins]") {
   const std::filesystem::path plugin = DDALAB_TEST_PLUGIN;
   const std::string image = readPluginFile(plugin);
   REQUIRE(image.size() > 60'000);
   CHECK(pluginSymbol(plugin, DDALAB_PLUGIN_SYMBOL) != nullptr);  // the whole file loads
   const TempDir dir;
-  for (const size_t size : {size_t{1'000}, size_t{4'096}, size_t{20'000}, size_t{60'000},
-                            image.size() - 1}) {
+  for (const size_t size :
+       {size_t{1'000}, size_t{4'096}, size_t{20'000}, size_t{60'000}, image.size() - 1}) {
     const auto file = dir.write("cut-" + std::to_string(size) + ".so", image.substr(0, size));
     INFO(file);
     const std::string start = file.string() + ": not a loadable shared library: its ";
