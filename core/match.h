@@ -140,6 +140,7 @@ class Match {
   uint64_t seed() const { return seed_; }
   // The state's actor, checked (checkActor).
   int actor() const;
+  // Whether the game ended or the match reached its action bound.
   bool over() const { return actions_ >= maxActions_ || actor() == kTerminal; }
   // Whether the action bound ended the match before the game ended.
   bool cutOff() const { return actions_ >= maxActions_ && state_->actor() != kTerminal; }
