@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -92,26 +93,140 @@ uint64_t fingerprint(const GameRecord& r, uint64_t h) {
   return h;
 }
 
-bool applyTracked(State& state, MetricsTracker& tracker, Action action, int legalCount) {
-  const int actor = state.actor();
+namespace {
+
+// The state in words for a contract error: its toString(), cut short (it may be a whole board,
+// or be broken too).
+std::string stateInWords(const State& state) {
+  try {
+    return textExcerpt(state.toString(), 300);
+  } catch (const std::exception& e) {
+    return "(toString() threw: " + textExcerpt(e.what(), 200) + ")";
+  }
+}
+
+// The refusals build their words only when a check failed: cold, out of the match loop's way.
+[[noreturn, gnu::cold, gnu::noinline]] void brokenContract(const State& state,
+                                                           const std::string& what) {
+  throw GameContractError(what + "; the state: " + stateInWords(state));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void refuseNoLegalActions(const State& state) {
+  brokenContract(state, "expected legalActions() to hold an action at a decision (actor() " +
+                            std::to_string(state.actor()) + "), got none");
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void refuseActor(const State& state, int actor,
+                                                        int numPlayers) {
+  brokenContract(state, "expected actor() to be a seat 0.." + std::to_string(numPlayers - 1) +
+                            ", kEnvironment (-1) or kTerminal (-2), got " + std::to_string(actor));
+}
+
+// Says which promise `outcomes` break (checkOutcomes found one).
+[[noreturn, gnu::cold, gnu::noinline]] void refuseOutcomes(const State& state,
+                                                           std::span<const Outcome> outcomes,
+                                                           double sum) {
+  if (outcomes.empty())
+    brokenContract(state,
+                   "expected outcomes() to hold an outcome at an environment node, got none");
+  for (const Outcome& o : outcomes)
+    if (!(std::isfinite(o.probability) && o.probability > 0 && o.probability <= 1))
+      brokenContract(state,
+                     "expected every probability of outcomes() to be finite and in (0, 1], "
+                     "outcome " +
+                         std::to_string(o.action) + " has " + std::to_string(o.probability));
+  brokenContract(state, "expected the probabilities of outcomes() to sum to 1, they sum to " +
+                            std::to_string(sum) + " (" + std::to_string(outcomes.size()) +
+                            " outcomes)");
+}
+
+// `action` is none of `items` (the first 8 listed), what `method` offered.
+template <typename T, typename ActionOf>
+[[noreturn, gnu::cold, gnu::noinline]] void refuseAction(const State& state, Action action,
+                                                         std::span<const T> items,
+                                                         ActionOf actionOf, const char* method) {
+  std::string list = "[";
+  for (size_t i = 0; i < items.size() && i < 8; ++i)
+    list += (i ? ", " : "") + std::to_string(actionOf(items[i]));
+  list += items.size() > 8 ? ", ...]" : "]";
+  brokenContract(state, std::string("expected the action applied to be one of ") + method + " " +
+                            list + ", got " + std::to_string(action));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void refuseRounds(const State& state, int before, int after,
+                                                         Action action) {
+  brokenContract(state,
+                 "expected roundsCompleted() to grow by at most one an action, it went "
+                 "from " +
+                     std::to_string(before) + " to " + std::to_string(after) + " after action " +
+                     std::to_string(action));
+}
+
+// applyTracked for an actor already read (and checked) by the caller.
+bool applyTrackedAs(State& state, MetricsTracker& tracker, int actor, Action action,
+                    int legalCount) {
   if (actor == kEnvironment)
     tracker.onEnvironmentEvent();
   else
     tracker.onDecision(actor, legalCount, state.isPass(action));
   state.apply(action);
-  if (state.roundsCompleted() == tracker.rounds()) return false;
+  const int rounds = state.roundsCompleted();
+  if (rounds == tracker.rounds()) return false;
+  if (rounds != tracker.rounds() + 1) refuseRounds(state, tracker.rounds(), rounds, action);
   tracker.endRound(state);
   return true;
 }
 
-Match::Match(const Game& game, uint64_t seed)
+}  // namespace
+
+void checkActor(const State& state, int actor, int numPlayers) {
+  if (actor < kTerminal || actor >= numPlayers) refuseActor(state, actor, numPlayers);
+}
+
+void checkLegalActions(const State& state, std::span<const Action> legal) {
+  if (legal.empty()) refuseNoLegalActions(state);
+}
+
+void checkOutcomes(const State& state, std::span<const Outcome> outcomes) {
+  // Run at every environment node: one pass without branches, four sums (no chain of adds).
+  std::array<double, 4> sums{};
+  bool each = !outcomes.empty();  // and every probability in (0, 1]: not NaN, not infinite
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    const double p = outcomes[i].probability;
+    each &= (p > 0) & (p <= 1);
+    sums[i & 3] += p;
+  }
+  const double sum = (sums[0] + sums[1]) + (sums[2] + sums[3]);
+  if (!each || !(std::abs(sum - 1) <= kProbabilitySumTolerance))
+    refuseOutcomes(state, outcomes, sum);
+}
+
+bool applyTracked(State& state, MetricsTracker& tracker, Action action, int legalCount) {
+  return applyTrackedAs(state, tracker, state.actor(), action, legalCount);
+}
+
+Match::Match(const Game& game, uint64_t seed, uint64_t maxActions)
     : state_(game.newGame(streamSeed(seed, Stream::Setup))),
       seed_(seed),
+      maxActions_(maxActions),
       nature_(streamSeed(seed, Stream::Nature)),
       environment_(streamSeed(seed, Stream::Environment)) {
-  const int n = state_->numPlayers();
-  for (int p = 0; p < n; ++p) players_[p].reseed(streamSeed(seed, Stream::FirstPlayer, p));
+  if (!state_) throw GameContractError("expected newGame() to deal a state, got none (null)");
+  numPlayers_ = state_->numPlayers();
+  if (numPlayers_ != game.numPlayers() || numPlayers_ < 1 || numPlayers_ > kMaxPlayers)
+    brokenContract(*state_, "expected numPlayers() of the dealt state to be the game's (" +
+                                std::to_string(game.numPlayers()) + ") and within 1.." +
+                                std::to_string(kMaxPlayers) + ", got " +
+                                std::to_string(numPlayers_));
+  for (int p = 0; p < numPlayers_; ++p)
+    players_[p].reseed(streamSeed(seed, Stream::FirstPlayer, p));
   tracker_ = MetricsTracker(*state_);
+}
+
+int Match::actor() const {
+  const int actor = state_->actor();
+  checkActor(*state_, actor, numPlayers_);
+  return actor;
 }
 
 std::span<const Action> Match::legal() {
@@ -127,10 +242,15 @@ std::span<const Outcome> Match::outcomes() {
 }
 
 Action Match::decide(Player& player) {
-  return player.chooseAction(*state_, legal(), players_[state_->actor()]);
+  const int seat = actor();
+  if (seat < 0) throw std::logic_error("Match::decide(Player&) asked at no regular player's turn");
+  const std::span<const Action> actions = legal();
+  checkLegalActions(*state_, actions);
+  return player.chooseAction(*state_, actions, players_[static_cast<size_t>(seat)]);
 }
 
 Action Match::decide(EnvironmentPlayer& environment) {
+  checkOutcomes(*state_, outcomes());
   if (!describe_) return environment.choose(*state_, outcomes(), tracker_, environment_, nature_);
   environment.describeDecisionsTo(&decision_);
   const Action chosen = environment.choose(*state_, outcomes(), tracker_, environment_, nature_);
@@ -152,8 +272,23 @@ void Match::countChance(Action action) {
 }
 
 void Match::apply(Action action) {
-  const int actor = state_->actor();
-  if (actor == kEnvironment) countChance(action);
+  const int actor = this->actor();
+  if (actor == kTerminal) throw std::logic_error("Match::apply after the game's end");
+  // The action must be one the state offered: a player's or the environment's choice that is
+  // not would be applied to a state that cannot take it.
+  const auto offered = [&](auto items, auto actionOf, const char* method) {
+    for (const auto& item : items)
+      if (actionOf(item) == action) return;
+    refuseAction(*state_, action, items, actionOf, method);
+  };
+  if (actor == kEnvironment) {
+    offered(
+        outcomes(), [](const Outcome& o) { return o.action; }, "outcomes()");
+    countChance(action);
+  } else {
+    offered(
+        legal(), [](Action a) { return a; }, "legalActions()");
+  }
   const int legalCount = actor == kEnvironment ? 0 : static_cast<int>(legal().size());
   const bool described = actor == kEnvironment && hasDecision_ && decision_.chosen == action;
   hasDecision_ = described;
@@ -161,7 +296,8 @@ void Match::apply(Action action) {
     o->onAction(*state_, actor, action, legalCount, described ? &decision_ : nullptr);
   roundHadEnvironment_ = roundHadEnvironment_ || actor == kEnvironment;
   legalFresh_ = outcomesFresh_ = false;
-  if (!applyTracked(*state_, tracker_, action, legalCount)) return;
+  ++actions_;
+  if (!applyTrackedAs(*state_, tracker_, actor, action, legalCount)) return;
   for (MatchObserver* o : observers_) o->onRoundEnd(*this, roundHadEnvironment_);
   roundHadEnvironment_ = false;
 }
@@ -181,9 +317,14 @@ bool Match::applyIfLegal(Action action) {
 GameRecord Match::record() const {
   GameRecord record;
   record.seed = seed_;
-  record.numPlayers = state_->numPlayers();
-  record.winner = state_->winner();
-  record.capped = state_->capped();
+  record.numPlayers = numPlayers_;
+  record.cutOff = cutOff();
+  record.winner = record.cutOff ? -1 : state_->winner();
+  if (record.winner < -1 || record.winner >= numPlayers_)
+    brokenContract(*state_, "expected winner() to be -1 or a seat 0.." +
+                                std::to_string(numPlayers_ - 1) + ", got " +
+                                std::to_string(record.winner));
+  record.capped = record.cutOff || state_->capped();
   record.metrics = tracker_.values(state_->believability());
   for (int p = 0; p < record.numPlayers; ++p) {
     record.scores[p] = state_->gain(p);
@@ -221,8 +362,10 @@ Json decisionJson(const State& before, const EnvironmentDecision& decision,
 
 GameRecord playGame(const Game& game, std::span<Player* const> players,
                     EnvironmentPlayer& environment, uint64_t seed, Json* trace, StopToken stop,
-                    const Coefficients* traceDetail) {
-  Match match(game, seed);
+                    const Coefficients* traceDetail, uint64_t maxActions) {
+  Match match(game, seed, maxActions);
+  if (players.size() < static_cast<size_t>(match.state().numPlayers()))
+    throw std::invalid_argument("playGame: expected a player for every seat");
   std::optional<TraceRecorder> recorder;
   if (trace) match.addObserver(&recorder.emplace(*trace, match.state(), traceDetail));
   match.describeEnvironmentDecisions(trace && traceDetail);
@@ -253,6 +396,10 @@ Action EnvironmentPlayer::chooseOutcome(const State& state, const MetricsTracker
 }
 
 Action sampleOutcome(std::span<const Outcome> outcomes, Rng& nature) {
+  if (outcomes.empty())  // a game's broken environment node met in a search or playout
+    throw GameContractError(
+        "expected outcomes() to hold an outcome at an environment node, got "
+        "none (met by a player's playout)");
   double u = nature.uniform();
   for (const auto& o : outcomes) {
     if (u < o.probability) return o.action;

@@ -58,7 +58,8 @@ class EnvironmentPlayer {
   EnvironmentDecision* decision_ = nullptr;
 };
 
-// An outcome drawn by its natural probability from `nature` (one uniform draw).
+// An outcome drawn by its natural probability from `nature` (one uniform draw); throws
+// GameContractError (core/match.h) when there is none.
 Action sampleOutcome(std::span<const Outcome> outcomes, Rng& nature);
 
 }  // namespace ddalab

@@ -27,7 +27,8 @@
 // 5: State::valueAfterEach, valuesAfter and prepareCopies (the vtable grew); FunWeights, which
 // MetricsTracker::fun takes, and the tracker's members (metrics.h); Objective's signatures.
 // 6: State::observationJson (the vtable grew).
-#define DDALAB_PLUGIN_ABI 6
+// 7: Match checks what the game returns and bounds a match (its members grew); GameRecord::cutOff.
+#define DDALAB_PLUGIN_ABI 7
 
 #ifndef DDALAB_SDK_VERSION
 #error "DDALAB_SDK_VERSION is set by the ddalab::sdk CMake target (find_package(ddalab))"

@@ -20,7 +20,7 @@ namespace ddalab {
 
 namespace {
 
-constexpr int kMaxActions = 10000;   // a playout must end within this many actions
+constexpr int kMaxActions = 10000;   // a playout and a match must end within this many actions
 constexpr int kCloneCheckEvery = 5;  // copies, observations and shortcuts on every 5th node
 constexpr uint64_t kFarSeed = 0x9E3779B97F4A7C15ull;  // a seed with every bit pattern in play
 
@@ -40,8 +40,8 @@ constexpr std::array<std::array<const char*, 2>, kChecks> kCheckText = {{
      "assign, gains(), playersCanDropOut, prepareCopies, valueAfter, "
      "valueAfterEach, valuesAfter and outcomeMatters agree with the long way"},
     {"match",
-     "playGame is deterministic, its trace is complete and every metric is scored "
-     "again from it; other seeds play other games"},
+     "playGame accepts what the game returns, ends within 10000 actions, is deterministic, its "
+     "trace is complete and every metric is scored again from it; other seeds play other games"},
 }};
 
 // A failed expectation: what was expected, in words.
@@ -83,6 +83,8 @@ class Recorder {
       return true;
     } catch (const Failed& failed) {
       why = "expected " + failed.what;
+    } catch (const GameContractError& e) {  // the match loop's checks: "expected ..." already
+      why = e.what();
     } catch (const std::exception& e) {
       why = std::string("threw: ") + e.what();
     } catch (...) {
@@ -156,10 +158,10 @@ Action randomAction(const State& s, Rng& rng, std::vector<Action>& legal,
 }
 
 // Checks every invariant at the current node of `s`.
+// The checks the match loop makes too (core/match.h) are its: one wording for both.
 void checkNode(const State& s, int n, std::vector<Action>& legal, std::vector<Outcome>& outcomes) {
   const int actor = s.actor();
-  expect(actor == kEnvironment || actor == kTerminal || (actor >= 0 && actor < n),
-         "actor() to be a seat, kEnvironment or kTerminal");
+  checkActor(s, actor, n);
   expect(s.isTerminal() == (actor == kTerminal), "isTerminal() == (actor() == kTerminal)");
   expect(s.isEnvironmentNode() == (actor == kEnvironment),
          "isEnvironmentNode() == (actor() == kEnvironment)");
@@ -173,20 +175,13 @@ void checkNode(const State& s, int n, std::vector<Action>& legal, std::vector<Ou
   }
   if (actor == kEnvironment) {
     expect(legal.empty(), "no legal actions at an environment node");
-    expect(!outcomes.empty(), "outcomes at an environment node");
-    double sum = 0;
+    checkOutcomes(s, outcomes);
     std::set<Action> distinct;
-    for (const auto& o : outcomes) {
-      expect(o.probability > 0.0, "every outcome's probability > 0");
-      sum += o.probability;
-      distinct.insert(o.action);
-    }
-    if (!approx(sum, 1.0, 1e-9))
-      fail("the outcomes' probabilities to sum to 1, they sum to " + std::to_string(sum));
+    for (const auto& o : outcomes) distinct.insert(o.action);
     expect(distinct.size() == outcomes.size(), "distinct outcome actions");
     return;
   }
-  expect(!legal.empty(), "legal actions at a decision");
+  checkLegalActions(s, legal);
   expect(outcomes.empty(), "no outcomes at a decision");
   expect(std::set<Action>(legal.begin(), legal.end()).size() == legal.size(),
          "distinct legal actions");
@@ -629,13 +624,17 @@ void checkTraceMetrics(const Game& game, const Json& trace, const GameRecord& re
          "the trace's rounds to be the record's");
 }
 
-// playGame from `seed`: the same record and trace twice, the trace complete and scored again.
+// playGame from `seed`: the same record and trace twice, the trace complete and scored again;
+// the match loop ends the game within the playouts' bound.
 void checkMatch(const Game& game, uint64_t seed) {
   const int n = game.numPlayers();
   Json trace, trace2;
-  const GameRecord a = playRandomGame(game, seed, &trace);
-  expectSameRecord(a, playRandomGame(game, seed));
-  playRandomGame(game, seed, &trace2);
+  const GameRecord a = playRandomGame(game, seed, &trace, kMaxActions);
+  expect(!a.cutOff,
+         "the game to end within 10000 actions through the match loop (playGame cut "
+         "it off there)");
+  expectSameRecord(a, playRandomGame(game, seed, nullptr, kMaxActions));
+  playRandomGame(game, seed, &trace2, kMaxActions);
   expect(trace2 == trace, "the same trace for the same seed");
   expect(a.seed == seed && a.numPlayers == n, "a record of the seed and the seats played");
   expect(a.winner >= -1 && a.winner < n, "a record's winner -1 or a seat");
@@ -645,8 +644,8 @@ void checkMatch(const Game& game, uint64_t seed) {
 
 // Two seeds play two different games.
 void checkSeedsDiffer(const Game& game, uint64_t seed) {
-  const GameRecord c = playRandomGame(game, seed);
-  const GameRecord d = playRandomGame(game, seed + 1);
+  const GameRecord c = playRandomGame(game, seed, nullptr, kMaxActions);
+  const GameRecord d = playRandomGame(game, seed + 1, nullptr, kMaxActions);
   expect(metricOf(c, Metric::Rounds) != metricOf(d, Metric::Rounds) || c.scores != d.scores ||
              c.winner != d.winner ||
              metricOf(c, Metric::Believability) != metricOf(d, Metric::Believability),
@@ -723,7 +722,7 @@ ConformanceReport checkGame(const GameInfo& info, const ConformanceOptions& opti
   return report;
 }
 
-GameRecord playRandomGame(const Game& game, uint64_t seed, Json* trace) {
+GameRecord playRandomGame(const Game& game, uint64_t seed, Json* trace, uint64_t maxActions) {
   std::vector<std::unique_ptr<Player>> players;
   std::vector<Player*> pointers;
   for (int p = 0; p < game.numPlayers(); ++p) {
@@ -731,7 +730,7 @@ GameRecord playRandomGame(const Game& game, uint64_t seed, Json* trace) {
     pointers.push_back(players.back().get());
   }
   auto environment = makeDefault<std::unique_ptr<EnvironmentPlayer>>("e-random", game);
-  return playGame(game, pointers, *environment, seed, trace);
+  return playGame(game, pointers, *environment, seed, trace, {}, nullptr, maxActions);
 }
 
 MetricValues metricsFromTrace(const Json& trace, double believability, bool useOut) {

@@ -43,8 +43,9 @@ std::vector<ConformanceCheck> conformanceChecks();
 ConformanceReport checkGame(const GameInfo& info, const ConformanceOptions& options = {});
 
 // One game of `game` between "random" players and "e-random" (their default parameters), with
-// its trace when `trace` is given.
-GameRecord playRandomGame(const Game& game, uint64_t seed, Json* trace = nullptr);
+// its trace when `trace` is given, cut off after `maxActions` actions.
+GameRecord playRandomGame(const Game& game, uint64_t seed, Json* trace = nullptr,
+                          uint64_t maxActions = kMatchActionLimit);
 
 // Every metric scored again from a trace alone (the legal counts, the environment rounds, the
 // gains and, with `useOut` where the trace has them, who was out).

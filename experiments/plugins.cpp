@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -194,10 +195,117 @@ class CheckedPluginFile {
   uint64_t size_ = 0;
 };
 
+#if defined(__x86_64__)
+constexpr Elf64_Half kHostMachine = EM_X86_64;
+constexpr const char* kHostMachineName = "x86-64";
+#elif defined(__aarch64__)
+constexpr Elf64_Half kHostMachine = EM_AARCH64;
+constexpr const char* kHostMachineName = "AArch64";
+#else
+#error "the plug-in loader checks ELF64 images of an x86-64 or AArch64 host"
+#endif
+static_assert(std::endian::native == std::endian::little, "the ELF checks read little-endian");
+
+// Whether the `length` bytes from `offset` lie inside a file of `size` bytes (no overflow).
+bool insideFile(uint64_t offset, uint64_t length, uint64_t size) {
+  return offset <= size && length <= size - offset;
+}
+
+std::string byteRange(uint64_t offset, uint64_t length) {
+  return std::to_string(length) + " bytes from offset " + std::to_string(offset);
+}
+
+// `count` records of type T at `offset` of the opened file (the range checked by the caller).
+template <typename T>
+std::vector<T> readRecords(const CheckedPluginFile& checked, uint64_t offset, size_t count,
+                           const fs::path& file) {
+  std::vector<T> records(count);
+  const size_t bytes = count * sizeof(T);
+  size_t got = 0;
+  while (got < bytes) {
+    const ssize_t n = ::pread(checked.fd(), reinterpret_cast<char*>(records.data()) + got,
+                              bytes - got, static_cast<off_t>(offset + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw InputError(file.string(), n < 0 ? std::string("cannot be read: ") + std::strerror(errno)
+                                            : std::string("shrank while it was read"));
+    got += static_cast<size_t>(n);
+  }
+  return records;
+}
+
+// Refuses, naming the file and what is wrong, an image dlopen would crash on or misread: anything
+// but a 64-bit little-endian ELF shared library of this machine whose header tables, segments and
+// sections lie inside the file (a truncated library is mapped past its end: SIGBUS). What the
+// checks cannot see is corrupt machine code or data inside a well-formed file.
+void checkElfImage(const CheckedPluginFile& checked, const fs::path& file) {
+  const uint64_t size = checked.size();
+  const auto refuse = [&](const std::string& why) { throw InputError(file.string(), why); };
+  const auto truncated = [&](const std::string& what, uint64_t offset, uint64_t length) {
+    refuse("not a loadable shared library: its " + what + " (" + byteRange(offset, length) +
+           ") lies past the end of the file (" + std::to_string(size) +
+           " bytes): the file is truncated or damaged");
+  };
+  if (size < sizeof(Elf64_Ehdr))
+    refuse("not a shared library: " + std::to_string(size) +
+           " bytes, shorter than an ELF header (" + std::to_string(sizeof(Elf64_Ehdr)) + ")");
+  const Elf64_Ehdr header = readRecords<Elf64_Ehdr>(checked, 0, 1, file).front();
+  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
+    refuse("not a shared library: no ELF header (the file does not start with \\x7fELF)");
+  if (header.e_ident[EI_CLASS] != ELFCLASS64)
+    refuse("expected a 64-bit ELF shared library, found " +
+           std::string(header.e_ident[EI_CLASS] == ELFCLASS32 ? "a 32-bit one" : "another class"));
+  if (header.e_ident[EI_DATA] != ELFDATA2LSB)
+    refuse("expected a little-endian ELF shared library, found a big-endian or unknown one");
+  if (header.e_ident[EI_VERSION] != EV_CURRENT || header.e_version != EV_CURRENT)
+    refuse("expected ELF version 1, found " + std::to_string(header.e_version));
+  if (header.e_type != ET_DYN)
+    refuse("expected a shared library (ELF type ET_DYN), found " +
+           std::string(header.e_type == ET_EXEC   ? "an executable"
+                       : header.e_type == ET_REL  ? "an object file (.o): link it as a MODULE"
+                       : header.e_type == ET_CORE ? "a core dump"
+                                                  : "ELF type " + std::to_string(header.e_type)));
+  if (header.e_machine != kHostMachine)
+    refuse(std::string("expected a shared library for this machine (") + kHostMachineName +
+           "), found one for ELF machine " + std::to_string(header.e_machine));
+  if (header.e_phnum == 0 || header.e_phentsize != sizeof(Elf64_Phdr))
+    refuse("not a loadable shared library: expected program headers of " +
+           std::to_string(sizeof(Elf64_Phdr)) + " bytes, found " + std::to_string(header.e_phnum) +
+           " of " + std::to_string(header.e_phentsize));
+  const uint64_t programBytes = uint64_t{header.e_phnum} * sizeof(Elf64_Phdr);
+  if (!insideFile(header.e_phoff, programBytes, size))
+    truncated("program header table", header.e_phoff, programBytes);
+  const auto segments = readRecords<Elf64_Phdr>(checked, header.e_phoff, header.e_phnum, file);
+  for (size_t i = 0; i < segments.size(); ++i)
+    if (!insideFile(segments[i].p_offset, segments[i].p_filesz, size))
+      truncated("segment " + std::to_string(i), segments[i].p_offset, segments[i].p_filesz);
+  if (header.e_shoff == 0) return;  // no section headers: the loader needs none
+  if (header.e_shentsize != sizeof(Elf64_Shdr))
+    refuse("not a loadable shared library: expected section headers of " +
+           std::to_string(sizeof(Elf64_Shdr)) + " bytes, found " +
+           std::to_string(header.e_shentsize));
+  if (!insideFile(header.e_shoff, sizeof(Elf64_Shdr), size))
+    truncated("section header table", header.e_shoff, sizeof(Elf64_Shdr));
+  // Past SHN_LORESERVE sections, e_shnum is 0 and the first header's sh_size holds the count.
+  const uint64_t count = header.e_shnum != 0
+                             ? header.e_shnum
+                             : readRecords<Elf64_Shdr>(checked, header.e_shoff, 1, file)[0].sh_size;
+  if (count > size / sizeof(Elf64_Shdr) ||
+      !insideFile(header.e_shoff, count * sizeof(Elf64_Shdr), size))
+    truncated("section header table", header.e_shoff, count * sizeof(Elf64_Shdr));
+  const auto sections =
+      readRecords<Elf64_Shdr>(checked, header.e_shoff, static_cast<size_t>(count), file);
+  for (size_t i = 0; i < sections.size(); ++i)
+    if (sections[i].sh_type != SHT_NOBITS &&
+        !insideFile(sections[i].sh_offset, sections[i].sh_size, size))
+      truncated("section " + std::to_string(i), sections[i].sh_offset, sections[i].sh_size);
+}
+
 }  // namespace
 
 void* pluginSymbol(const fs::path& file, const char* name) {
-  [[maybe_unused]] const CheckedPluginFile checked(file);  // dlopen would block on a FIFO too
+  const CheckedPluginFile checked(file);  // dlopen would block on a FIFO too
+  checkElfImage(checked, file);           // and crash on a truncated library
   // Never closed: the catalog keeps the functions of what it registered; RTLD_LOCAL keeps its
   // symbols to itself (a refused library stays mapped, unused).
   void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -29,12 +29,15 @@ inline constexpr uint64_t kMaxPluginBytes = uint64_t{1} << 30;
 std::string readPluginFile(const std::filesystem::path& file);
 
 // The symbol `name` of the shared library at `file` (opened once, never closed), or null when
-// it has none; throws InputError naming the file when it cannot be loaded (dlerror's words).
+// it has none; throws InputError naming the file when it cannot be loaded: not a 64-bit
+// little-endian ELF shared library of this machine, header tables, segments or sections past
+// the end of the file (a truncated copy, which dlopen would map past its end and crash on), or
+// dlerror's words. Every library ddalab loads (plug-ins, view libraries) is opened here.
 void* pluginSymbol(const std::filesystem::path& file, const char* name);
 
 // Loads the plug-in at `file` (once: loading the same file again returns the first load).
-// Throws InputError naming the file and the reason: missing, not a shared library or unresolved
-// symbols (dlerror's words), no entry point, another ABI or compiler, an id already taken.
+// Throws InputError naming the file and the reason: missing, not a loadable shared library
+// (pluginSymbol's checks) or unresolved symbols (dlerror's words), no entry point, another ABI or compiler, an id already taken.
 LoadedPlugin loadPlugin(const std::filesystem::path& file);
 
 // The plug-ins loaded so far, in load order.

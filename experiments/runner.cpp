@@ -193,8 +193,15 @@ GameRecord playIteration(const Batch& batch, const Experiment& e, uint64_t itera
                          StopToken stop, bool traceDetail, std::optional<double> winRateEstimate) {
   const Lineup lineup = buildLineup(e, stop, {}, winRateEstimate);
   const uint64_t seed = gameSeed(batch, e, iteration);
-  GameRecord record = playGame(*e.game, lineup.seats(), *lineup.environment, seed, trace, stop,
-                               traceDetail ? &e.coefficients : nullptr);
+  GameRecord record;
+  try {
+    record = playGame(*e.game, lineup.seats(), *lineup.environment, seed, trace, stop,
+                      traceDetail ? &e.coefficients : nullptr);
+  } catch (const GameContractError& broken) {  // says what and where in the state, not which game
+    throw GameContractError("game '" + e.gameInfo->id + "' of experiment '" + e.name +
+                            "', iteration " + std::to_string(iteration) + " (seed " +
+                            std::to_string(seed) + "): " + broken.what());
+  }
   record.iteration = iteration;
   if (trace && e.objective.kind == ObjectiveKind::WinRate && winRateEstimate)
     (*trace)["win_rate_estimate"] = *winRateEstimate;

@@ -94,7 +94,10 @@ uint64_t gameSeed(const Batch& batch, const Experiment& experiment, uint64_t ite
 
 // The result of one game of an experiment; `trace`, if given, receives its JSON trace (with every
 // environment decision described when `traceDetail`); a win-rate objective steers by
-// `winRateEstimate`. Throws GameAbandoned when `stop` is requested before the game ends.
+// `winRateEstimate`. Throws GameAbandoned when `stop` is requested before the game ends, and
+// GameContractError naming the game, the experiment and the iteration when the game breaks its
+// contract (a run stops with it, the games finished before kept); a game still running after
+// kMatchActionLimit actions is cut off and counted as capped.
 GameRecord playIteration(const Batch& batch, const Experiment& experiment, uint64_t iteration,
                          Json* trace = nullptr, StopToken stop = {}, bool traceDetail = false,
                          std::optional<double> winRateEstimate = {});

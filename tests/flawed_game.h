@@ -2,12 +2,15 @@
 // A small correct game, and the same game broken in one way per conformance check
 // (experiments/conformance.h): the test of the checks (tests/test_conformance.cpp) proves each
 // one fails on its flaw, and tests/plugins/flawed_game.cpp ships one as a plug-in that
-// `ddalab check-game` must fail (tests/plugin_test.sh).
+// `ddalab check-game` must fail (tests/plugin_test.sh). The contract flaws (contractFlaws())
+// break a promise the match loop relies on, which crashed or hung ddalab before it checked them;
+// tests/plugins/hostile.cpp ships each as a plug-in game.
 //
 // The game: a pile of 12 + seed % 7 stones; on a turn the environment rolls 1..3, and the player
 // on turn takes that many stones as points or passes (the pile loses one). It ends when the pile
 // is empty; more points wins.
 #include <array>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -25,28 +28,81 @@ enum class Flaw {
   ObservationDiffers,  // observations: a seat sees less than toString in a perfect-information game
   GainsDisagree,       // shortcuts: gains() is not gain(p)
   RoundsNeverCount,    // match: the trace has no rounds
+  // Contract flaws: from the third round on, in a game whose pile starts at 16 or more (so a run
+  // finishes other games first); NeverEnds and SeatsBeyondMax in every game.
+  ActorNoSeat,          // actor() returns 5 at a decision of the 2-player game
+  NoLegalActions,       // a decision without legal actions
+  NoOutcomes,           // an environment node without outcomes
+  NanProbabilities,     // every outcome's probability is NaN
+  ProbabilitiesDouble,  // the outcomes sum to 2
+  RoundsJump,           // an action completes two rounds
+  WinnerNoSeat,         // winner() is 7 at the end
+  NeverEnds,            // the pile never shrinks: the game never ends
+  SeatsBeyondMax,       // the dealt state says 6 seats, the game 2
 };
+
+// A contract flaw, the id suffix of its game (hostile-<suffix>) and the words of what the match
+// loop says about it.
+struct ContractFlaw {
+  Flaw flaw;
+  const char* suffix;
+  const char* says;
+};
+
+inline constexpr std::array<ContractFlaw, 9> contractFlaws() {
+  return {
+      {{Flaw::ActorNoSeat, "actor",
+        "expected actor() to be a seat 0..1, kEnvironment (-1) or "
+        "kTerminal (-2), got 5; the state: pile "},
+       {Flaw::NoLegalActions, "no-legal",
+        "expected legalActions() to hold an action at a decision (actor() 0), got none"},
+       {Flaw::NoOutcomes, "no-outcomes",
+        "expected outcomes() to hold an outcome at an environment node, got none"},
+       {Flaw::NanProbabilities, "nan",
+        "expected every probability of outcomes() to be finite and in (0, 1], outcome 1 has nan"},
+       {Flaw::ProbabilitiesDouble, "double",
+        "expected the probabilities of outcomes() to sum to 1, they sum to 2.000000"},
+       {Flaw::RoundsJump, "rounds",
+        "expected roundsCompleted() to grow by at most one an action, it went from 2 to 4"},
+       {Flaw::WinnerNoSeat, "winner", "expected winner() to be -1 or a seat 0..1, got 7"},
+       {Flaw::NeverEnds, "endless", "expected the game to end within 10000 actions"},
+       {Flaw::SeatsBeyondMax, "seats",
+        "expected numPlayers() of the dealt state to be the game's (2) and within 1..4, "
+        "got 6"}}};
+}
 
 class PileState final : public State {
  public:
   PileState(int pile, Flaw flaw)
-      : pile_(pile), flaw_(flaw), scores_(std::make_shared<std::array<int, 2>>()) {}
+      : pile_(pile),
+        flaw_(flaw),
+        strikes_(pile >= 16 || flaw == Flaw::NeverEnds || flaw == Flaw::SeatsBeyondMax),
+        scores_(std::make_shared<std::array<int, 2>>()) {}
 
   std::unique_ptr<State> clone() const override {
     auto copy = std::make_unique<PileState>(*this);
     if (flaw_ != Flaw::SharedScores) copy->scores_ = std::make_shared<std::array<int, 2>>(*scores_);
     return copy;
   }
-  int numPlayers() const override { return 2; }
-  int actor() const override { return pile_ <= 0 ? kTerminal : die_ == 0 ? kEnvironment : mover_; }
+  int numPlayers() const override { return struck(Flaw::SeatsBeyondMax) ? 6 : 2; }
+  int actor() const override {
+    if (pile_ <= 0) return kTerminal;
+    if (die_ == 0) return kEnvironment;
+    return struck(Flaw::ActorNoSeat) && rounds_ >= 2 ? 5 : mover_;
+  }
   void legalActions(std::vector<Action>& out) const override {
     out.clear();
-    if (actor() >= 0) out = {0, 1};  // take, pass
+    if (actor() >= 0 && !(struck(Flaw::NoLegalActions) && rounds_ >= 2))
+      out = {0, 1};  // take, pass
   }
   void outcomes(std::vector<Outcome>& out) const override {
     out.clear();
-    const double each = flaw_ == Flaw::ProbabilitiesOff ? 0.3 : 1.0 / 3;
-    if (actor() == kEnvironment)
+    const bool late = rounds_ >= 2;
+    const double each = flaw_ == Flaw::ProbabilitiesOff             ? 0.3
+                        : struck(Flaw::NanProbabilities) && late    ? std::nan("")
+                        : struck(Flaw::ProbabilitiesDouble) && late ? 2.0 / 3
+                                                                    : 1.0 / 3;
+    if (actor() == kEnvironment && !(struck(Flaw::NoOutcomes) && late))
       for (Action face = 1; face <= 3; ++face) out.push_back({face, each});
   }
   void apply(Action action) override {
@@ -55,19 +111,22 @@ class PileState final : public State {
       return;
     }
     if (action == 0) (*scores_)[mover_] += die_;
-    pile_ -= action == 0 ? die_ : 1;
+    if (!struck(Flaw::NeverEnds)) pile_ -= action == 0 ? die_ : 1;
     die_ = 0;
     mover_ = 1 - mover_;
     rounds_ += flaw_ != Flaw::RoundsNeverCount;
+    if (struck(Flaw::RoundsJump) && rounds_ == 3) ++rounds_;
   }
   int winner() const override {
+    if (pile_ <= 0 && struck(Flaw::WinnerNoSeat)) return 7;
     if (pile_ > 0 || (*scores_)[0] == (*scores_)[1]) return -1;
     return (*scores_)[0] > (*scores_)[1] ? 0 : 1;
   }
   bool capped() const override { return false; }
-  double gain(int p) const override { return (*scores_)[p]; }
+  double gain(int p) const override { return p < 2 ? (*scores_)[p] : 0.0; }
   void gains(std::span<double> gains) const override {
-    for (int p = 0; p < 2; ++p) gains[p] = gain(p) + (flaw_ == Flaw::GainsDisagree && p == 1);
+    for (size_t p = 0; p < gains.size(); ++p)
+      gains[p] = gain(static_cast<int>(p)) + (flaw_ == Flaw::GainsDisagree && p == 1);
   }
   bool playersCanDropOut() const override { return false; }
   int roundsCompleted() const override { return rounds_; }
@@ -87,8 +146,12 @@ class PileState final : public State {
   }
 
  private:
+  // Whether this game has `flaw` and is one the flaw strikes.
+  bool struck(Flaw flaw) const { return flaw_ == flaw && strikes_; }
+
   int pile_;
   Flaw flaw_;
+  bool strikes_;
   std::shared_ptr<std::array<int, 2>> scores_;
   int die_ = 0;
   int mover_ = 0;

@@ -15,16 +15,7 @@ build=$1 source=$2 unit_tests=$3 wrong_abi=$4 failing=$5 no_entry=$6 no_make=$7 
 flawed=$9
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-# expect CODE TEXT COMMAND...: the command exits with CODE and says TEXT.
-expect() {
-  local code=$1 text=$2
-  shift 2
-  "$@" >"$work/out.txt" 2>&1
-  local got=$?
-  [ "$got" = "$code" ] || { cat "$work/out.txt"; fail "$* exited $got, expected $code"; }
-  grep -qF -- "$text" "$work/out.txt" || { cat "$work/out.txt"; fail "$* did not say: $text"; }
-}
+source "$(dirname "$0")/expect.sh"  # fail, expect CODE TEXT COMMAND...
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null || fail "cmake --install failed"
 ddalab="$work/prefix/bin/ddalab"

@@ -1,12 +1,16 @@
 // The conformance checks (experiments/conformance.h, also `ddalab check-game`) on every
 // registered game, a plug-in's of DDALAB_PLUGIN_PATH included; each check shown failing on a game
-// broken its way (tests/flawed_game.h); and a HexaLines trace scored again from who was out.
+// broken its way (tests/flawed_game.h); games that break the contract the match loop relies on
+// failing the checks and stopping a run instead of crashing or hanging; and a HexaLines trace
+// scored again from who was out.
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "core/params.h"
 #include "experiments/conformance.h"
+#include "experiments/runner.h"
 #include "games/registry.h"
+#include "players/registry.h"
 #include "tests/flawed_game.h"
 
 using namespace ddalab;
@@ -39,7 +43,8 @@ TEST_CASE("conformance: random playouts of every registered game", "[conformance
   }
 }
 
-TEST_CASE("conformance: each check fails on a game broken its way and names where", "[conformance]") {
+TEST_CASE("conformance: each check fails on a game broken its way and names where",
+          "[conformance]") {
   using flawed::Flaw;
   const ConformanceOptions few{4, 1};
   const ConformanceReport sound = checkGame(flawed::pileInfo("pile", Flaw::None), few);
@@ -75,6 +80,110 @@ TEST_CASE("conformance: each check fails on a game broken its way and names wher
   const ConformanceCheck& builds = checkNamed(thrown, "builds");
   CHECK(builds.failures == 1);
   CHECK_THAT(builds.firstFailure, Catch::EndsWith("threw: no board file"));
+}
+
+// Each game below crashed (a seat out of range, an empty legal or outcome list, more seats than
+// the arrays hold) or hung (a game without end) check-game's match check before the match loop
+// checked what the game returns.
+TEST_CASE(
+    "a game that breaks the contract fails check-game's match check, naming the method, "
+    "the value and the state",
+    "[conformance][match]") {
+  const ConformanceOptions few{4, 1};
+  for (const flawed::ContractFlaw& flaw : flawed::contractFlaws()) {
+    const std::string id = std::string("hostile-") + flaw.suffix;
+    INFO(id);
+    const ConformanceReport report = checkGame(flawed::pileInfo(id, flaw.flaw), few);
+    CHECK_FALSE(report.passed());
+    const ConformanceCheck& match = checkNamed(report, "match");
+    CHECK(match.failures > 0);
+    CHECK_THAT(match.firstFailure,
+               Catch::StartsWith(id + " (defaults) params {} seed") && Catch::Contains(flaw.says));
+  }
+}
+
+TEST_CASE("the match loop refuses what breaks the contract and ends a game without end",
+          "[match]") {
+  const auto playRandom = [](flawed::Flaw flaw, uint64_t maxActions) {
+    const flawed::PileGame game(flaw);
+    // The seed of check-game's second match (1 ^ its far seed) deals a game the flaws strike.
+    return playRandomGame(game, 0x9E3779B97F4A7C14ull, nullptr, maxActions);
+  };
+  for (const flawed::ContractFlaw& flaw : flawed::contractFlaws()) {
+    if (flaw.flaw == flawed::Flaw::NeverEnds) continue;
+    INFO(flaw.suffix);
+    std::string thrown = "nothing thrown";
+    try {
+      playRandom(flaw.flaw, kMatchActionLimit);
+    } catch (const GameContractError& broken) {
+      thrown = broken.what();
+    }
+    CHECK_THAT(thrown, Catch::Contains(flaw.says));
+  }
+  // A game without end is cut off at the bound: capped, a draw, every action played counted.
+  const GameRecord endless = playRandom(flawed::Flaw::NeverEnds, 5000);
+  CHECK(endless.cutOff);
+  CHECK(endless.capped);
+  CHECK(endless.winner == -1);
+  CHECK(endless.metrics[static_cast<size_t>(Metric::Rounds)] == 2500);  // a roll and a move each
+  const GameRecord sound = playRandom(flawed::Flaw::None, kMatchActionLimit);
+  CHECK_FALSE(sound.cutOff);
+  CHECK_FALSE(sound.capped);
+
+  // An action none of the legal ones (a player's mistake) is refused before the game sees it.
+  const flawed::PileGame game(flawed::Flaw::None);
+  Match match(game, 3);
+  CHECK_THROWS_WITH(match.apply(7), Catch::StartsWith("expected the action applied to be one of "
+                                                      "outcomes() [1, 2, 3], got 7; the state: "
+                                                      "pile "));
+  match.apply(2);
+  CHECK_THROWS_WITH(match.apply(5), Catch::StartsWith("expected the action applied to be one of "
+                                                      "legalActions() [0, 1], got 5"));
+  CHECK(match.state().roundsCompleted() == 0);  // nothing applied
+}
+
+TEST_CASE("a run stops at the first game that breaks the contract, the games before it kept",
+          "[conformance][match]") {
+  const GameInfo info = flawed::pileInfo("hostile-actor", flawed::Flaw::ActorNoSeat);
+  // The experiment of a built-in two-player game, its game replaced by the hostile one (which is
+  // not registered: the catalog's games must all pass the conformance test above).
+  const Json experiment = {{"name", "x"},
+                           {"game", {{"id", "ludo"}, {"params", {{"players", 2}}}}},
+                           {"players", {{{"id", "random"}}, {{"id", "random"}}}},
+                           {"environment", {{"id", "e-random"}}},
+                           {"iterations", 40}};
+  const Json document = {
+      {"format", "ddalab-batch/1"}, {"seed", 7}, {"experiments", Json::array({experiment})}};
+  Batch batch = parseBatch(document, "hostile.json");
+  Experiment& e = batch.experiments.front();
+  e.gameInfo = &info;
+  e.gameParams = Json::object();
+  e.game = info.make(e.gameParams);
+  // Which games the flaw strikes: those that throw when played alone.
+  size_t firstStruck = 40;
+  for (size_t i = 0; i < 40 && firstStruck == 40; ++i) try {
+      playIteration(batch, e, i);
+    } catch (const GameContractError& broken) {
+      firstStruck = i;
+      CHECK_THAT(broken.what(),
+                 Catch::StartsWith("game 'hostile-actor' of experiment 'x', iteration " +
+                                   std::to_string(i) + " (seed ") &&
+                     Catch::Contains("): expected actor() to be a seat 0..1"));
+    }
+  REQUIRE(firstStruck > 0);  // a game finished before
+  REQUIRE(firstStruck < 40);
+  PlayOptions options;
+  options.threads = 1;
+  RunControl control;
+  std::vector<uint64_t> kept;
+  CHECK_THROWS_AS(
+      playIterations(
+          batch, e, 0, options, control,
+          [&](FinishedGame&& game, bool) { kept.push_back(game.record.iteration); }, [] {}),
+      GameContractError);
+  std::vector<uint64_t> before(firstStruck);
+  for (size_t i = 0; i < firstStruck; ++i) before[i] = i;
+  CHECK(kept == before);
 }
 
 TEST_CASE("a trace says who was out, and its metrics are scored again from it alone",
