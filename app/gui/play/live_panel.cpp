@@ -51,7 +51,7 @@ QIcon markIcon(const QColor& colour, const QString& mark) {
   return QIcon(pixmap);
 }
 
-QString number(double v, int decimals = 3) {
+QString fixedText(double v, int decimals = 3) {
   return QString::number(v, 'f', decimals);
 }
 
@@ -71,10 +71,10 @@ QStringList termLines(std::span<const ObjectiveTerm> terms, const PanelContent& 
     const double c = metric ? content.coefficients[static_cast<size_t>(*metric)] : 0;
     if (weighted && c != 0)
       lines << QString("%1: %2 × %3 = %4")
-                   .arg(QString::fromStdString(term.label), number(c, 0), number(term.value / c, 3),
-                        number(term.value, 2));
+                   .arg(QString::fromStdString(term.label), fixedText(c, 0), fixedText(term.value / c, 3),
+                        fixedText(term.value, 2));
     else
-      lines << QString("%1: %2").arg(QString::fromStdString(term.label), number(term.value, 2));
+      lines << QString("%1: %2").arg(QString::fromStdString(term.label), fixedText(term.value, 2));
   }
   return lines;
 }
@@ -85,7 +85,7 @@ QStringList checkLines(std::span<const ObjectiveTerm> terms, ObjectiveKind kind)
   for (const ObjectiveTerm& term : terms)
     if (!term.summed)
       lines << QString("%1: %2%3")
-                   .arg(QString::fromStdString(term.label), number(term.value, 3),
+                   .arg(QString::fromStdString(term.label), fixedText(term.value, 3),
                         kind == ObjectiveKind::Constrained
                             ? (term.value > 0 ? QString(" over the bound") : QString(" (within)"))
                             : QString());
@@ -195,8 +195,8 @@ void LivePanel::showPlayers(const PanelContent& content) {
     setCell(players_, row, 0, QString::fromStdString(players[p].label), false);
     players_->item(row, 0)->setForeground(players[p].colour.darker(130));
     players_->item(row, 0)->setIcon(markIcon(players[p].colour, players[p].mark));
-    setCell(players_, row, 1, content.gainsHidden ? kHidden : number(players[p].gain, 2));
-    setCell(players_, row, 2, content.gainsHidden ? kHidden : number(players[p].status, 2));
+    setCell(players_, row, 1, content.gainsHidden ? kHidden : fixedText(players[p].gain, 2));
+    setCell(players_, row, 2, content.gainsHidden ? kHidden : fixedText(players[p].status, 2));
   }
   players_->resizeColumnsToContents();
 }
@@ -209,11 +209,11 @@ void LivePanel::showMetrics(const PanelContent& content) {
     setCell(metrics_, row, 0, QString::fromStdString(std::string(info.key)), false);
     metrics_->item(row, 0)->setToolTip(QString::fromStdString(std::string(info.description)));
     setCell(metrics_, row, 1,
-            content.gainsHidden ? kHidden : number(content.metrics[static_cast<size_t>(row)]));
+            content.gainsHidden ? kHidden : fixedText(content.metrics[static_cast<size_t>(row)]));
     const double c = content.coefficients[static_cast<size_t>(row)];
-    setCell(metrics_, row, 2, c == 0 ? QString("–") : number(c, 0));
+    setCell(metrics_, row, 2, c == 0 ? QString("–") : fixedText(c, 0));
   }
-  const QString f = number(funScore(content.metrics, content.coefficients), 2);
+  const QString f = fixedText(funScore(content.metrics, content.coefficients), 2);
   setCell(metrics_, fRow, 0, "F (fun score)", false);
   setCell(metrics_, fRow, 1, content.gainsHidden ? kHidden : f);
   objective_->setText(objectiveText(content, f));
@@ -232,7 +232,7 @@ QString LivePanel::objectiveText(const PanelContent& content, const QString& f) 
       QString::fromStdString(describeObjective(content.objective)).toHtmlEscaped();
   const QString value =
       content.objectiveValue
-          ? QString(" — its value so far: <b>%1</b>").arg(number(*content.objectiveValue, 2))
+          ? QString(" — its value so far: <b>%1</b>").arg(fixedText(*content.objectiveValue, 2))
           : QString();
   return QString("Objective: <b>%1</b>%2; F (the weighted sum) so far: %3")
       .arg(described, value, f);
@@ -278,10 +278,10 @@ void LivePanel::showOutcome(int row, const DecisionReport::Row& r, const PanelCo
       outcomes_->setIconSize(icon.size());
     }
   setCell(outcomes_, row, 1, percent(r.probability));
-  setCell(outcomes_, row, 2, r.fun ? number(*r.fun, 2) : QString("–"));
+  setCell(outcomes_, row, 2, r.fun ? fixedText(*r.fun, 2) : QString("–"));
   setCell(outcomes_, row, 3,
           !r.allowed ? QString("removed")
-          : r.search ? number(*r.search, 2)
+          : r.search ? fixedText(*r.search, 2)
                      : QString("–"));
   const QStringList checks = checkLines(r.terms, content.objective.kind);
   const QString checked = checks.isEmpty()
@@ -289,7 +289,7 @@ void LivePanel::showOutcome(int row, const DecisionReport::Row& r, const PanelCo
                               : QString(r.allowed ? "\nKept by the objective's filter:\n"
                                                   : "\nRemoved by the objective's filter:\n") +
                                     checks.join("\n");
-  const QString terms = r.fun ? valueName(content) + " = " + number(*r.fun, 2) + ":\n" +
+  const QString terms = r.fun ? valueName(content) + " = " + fixedText(*r.fun, 2) + ":\n" +
                                     termLines(r.terms, content).join("\n") + checked
                               : QString();
   for (int c = 0; c < 4; ++c) {
@@ -300,7 +300,7 @@ void LivePanel::showOutcome(int row, const DecisionReport::Row& r, const PanelCo
   outcomes_->scrollToItem(outcomes_->item(row, 0));  // in sight among many
   breakdown_->setText(r.fun ? QString("Why: %1 of %2 = %3 = the sum of\n%4%5")
                                   .arg(valueName(content), QString::fromStdString(r.outcome),
-                                       number(*r.fun, 2), termLines(r.terms, content).join("\n"),
+                                       fixedText(*r.fun, 2), termLines(r.terms, content).join("\n"),
                                        checked)
                             : QString());
 }
