@@ -5,7 +5,7 @@ traces of the lc-* comparisons, per row and seat, how often a move opens a new e
 player leads (status > 0 before its move) and when it does not, how many expeditions a player
 has started by the end, and its final score.
 
-    build/app/cli/ddalab run experiments/studies/lc-dda-traces.json --out OUT --trace TRACES
+    build/app/cli/ddalab run experiments/investigations/lc-dda-traces.json --out OUT --trace TRACES
     python3 scripts/lc_dda_traces.py TRACES/*.trace.jsonl"""
 import json
 import sys

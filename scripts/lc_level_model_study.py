@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Writes experiments/studies/lc-level-model*.json: the level-model study of issue 12 (part 1,
+"""Writes experiments/investigations/lc-level-model*.json: the level-model study of issue 12 (part 1,
 docs/study-lc-level-model.md). Each file is the thesis's Lost Cities e-random row (level 50 vs
 level 100, no DDA) once per level-model candidate; run one with
-`ddalab run experiments/studies/FILE --out DIR --threads 2`."""
+`ddalab run experiments/investigations/FILE --out DIR --threads 2`."""
 import json
 import pathlib
 
 from thesis_experiments import ITERATIONS, LC_LEVEL_MODEL, LOST_CITIES, SEED
 
-HERE = pathlib.Path(__file__).resolve().parent.parent / "experiments" / "studies"
+HERE = pathlib.Path(__file__).resolve().parent.parent / "experiments" / "investigations"
 GAME = {"id": "lost-cities", "params": {"hand_size": 8, "heuristic": "thesis"}}
 
 # name -> the level parameters of both seats (the rest of each player at its defaults).

@@ -10,7 +10,7 @@ coefficients and the games of the no-DDA row (common random numbers).
 
 1. Calibrates on the no-DDA row (e-random) at N games: lead changes per round, tension, and the
    90th percentile of believability per game.
-2. With --write-batches, writes experiments/studies/objectives-<game>.json from them (targets:
+2. With --write-batches, writes experiments/investigations/objectives-<game>.json from them (targets:
    lead changes per round x 1.5 and tension x 0.5; bound: believability <= the 90th percentile;
    win-rate: the level-50 seat at its fair share, 1/n); otherwise runs the shipped files.
 3. Runs them with ddalab and prints, per row, how close it came to what each objective aims at,
@@ -20,7 +20,7 @@ coefficients and the games of the no-DDA row (common random numbers).
 --doc-holm DOC pools the p of every comparison table in DOC (docs/study-objectives.md: the
 study's and the strength sweep's, each printed by a run above) and prints Holm's correction over
 all of them, the doc's own count.
---strength-sweep runs experiments/studies/objectives-win-rate-strength.json instead (written
+--strength-sweep runs experiments/investigations/objectives-win-rate-strength.json instead (written
 with --write-batches): the win-rate objective at STRENGTHS x two targets per game (seat 0's fair
 share and the fair share + 0.15) against the weighted sum, and prints seat 0's win rate reached
 (Wilson 95 %), the paired difference against the weighted sum with its exact McNemar p, and
@@ -373,7 +373,7 @@ def strength_report(folder, batch):
 
 
 def strength_sweep(a):
-    shipped = os.path.join(SOURCE, "experiments", "studies", "objectives-win-rate-strength.json")
+    shipped = os.path.join(SOURCE, "experiments", "investigations", "objectives-win-rate-strength.json")
     if a["write"]:
         with open(shipped, "w") as f:
             json.dump(strength_batch(a), f, indent=2)
@@ -412,7 +412,7 @@ def main():
         strength_sweep(a)
         return
     for game in GAMES:
-        shipped = os.path.join(SOURCE, "experiments", "studies", f"objectives-{game}.json")
+        shipped = os.path.join(SOURCE, "experiments", "investigations", f"objectives-{game}.json")
         if a["write"]:
             per_round, tension, believability = calibrate(a, game)
             print(f"{game}: no-DDA lead changes/round {per_round:.4f}, tension {tension:.3f}, "

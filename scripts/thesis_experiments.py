@@ -43,7 +43,7 @@ def two_player(comparison, game, base, coefficients, seat_params=None):
     """Level 50 vs level 100 of `base` (with `seat_params`); POSM / DL (base: the same algorithm)
     replace level 100. POSM / DL rank every action of their base, as in the thesis (6.3: "DL and
     POSM have these irrational moves at their disposal"); the seats' level model is a model of how
-    a regular player plays at a level, not part of the DDA algorithms. experiments/studies/
+    a regular player plays at a level, not part of the DDA algorithms. experiments/investigations/
     lc-dl-control.json measures DL under the seats' model and started at the seat's level."""
     weak = player(base, 50, seat_params)
     rows = [experiment(comparison, env, game, [weak, player(base, 100, seat_params)],

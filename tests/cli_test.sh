@@ -21,7 +21,7 @@ expect() {
 }
 
 # Every shipped experiment file is valid.
-for f in "$src"/experiments/*.json "$src"/experiments/thesis/*.json "$src"/experiments/studies/*.json "$src"/studies/protocols/*.json \
+for f in "$src"/experiments/*.json "$src"/experiments/thesis/*.json "$src"/experiments/investigations/*.json "$src"/studies/protocols/*.json \
   "$src"/experiments/sweeps/*.json; do
   expect 0 ": ok" "$ddalab" validate "$f"
 done
