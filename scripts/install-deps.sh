@@ -24,10 +24,11 @@ packages_of() {
     # python3 for the check that every test case runs exactly once; R with lme4 and lmerTest,
     # the reference the study's mixed model is checked against live (lme4_live, export_r_live);
     # nginx and openssl for ddalab serve behind TLS (serve_tls runs its own nginx; +6 s); pytest
-    # and matplotlib for the Python module's tests and examples.
+    # and matplotlib for the Python module's tests and examples; mkdocs builds the user guide as a
+    # site in strict mode (scripts/docs.sh), its own theme shipped with it.
     test) echo catch2 locales xvfb xauth clang libclang-rt-14-dev python3 r-base-core \
       r-cran-lme4 r-cran-lmertest chromium chromium-driver python3-selenium nginx openssl \
-      python3-pytest python3-matplotlib ;;
+      python3-pytest python3-matplotlib mkdocs ;;
     cluster) echo slurmctld slurmd slurm-client munge ;;
     bench) echo libbenchmark-dev valgrind linux-perf jq ;;
     *) echo "install-deps.sh: unknown profile '$1'; valid: build gui test cluster bench" >&2

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instruction counts per game (callgrind, 1 thread) of the workloads in the README's "Speed"
+# Instruction counts per game (callgrind, 1 thread) of the workloads in docs/performance.md's
 # table, so every figure there can be repeated:
 #   engine   `ddalab run` of N games minus a 1-game run (every metric tracked, the chance deciles
 #            recorded, the games CSV and summaries written), divided by N - 1: Ludo 4 random,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Scaling figures for the README: one batch run on 1 thread, on 2 threads, and as 2 shards
-# (two processes of 1 thread each, side by side) merged; games a second, CPU seconds a game
+# Scaling figures of docs/slurm.md ("How it scales"): one batch run on 1 thread, on 2 threads,
+# and as 2 shards (two processes of 1 thread each, side by side) merged; games a second, CPU seconds a game
 # and bytes written a game, medians of R repetitions. Checks that the merged shards equal the
 # local run byte for byte (without the .ddalab checkpoint folder).
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes the README's screenshots of ddalab-gui from shipped experiments (docs/img/): the queue
-# with a finished comparison, a histogram overlay, the comparison chart, the scores and the
+# Makes the guide's screenshots of ddalab-gui (docs/gui.md) from shipped experiments
+# (docs/img/): the queue with a finished comparison, a histogram overlay, the comparison chart, the scores and the
 # settings dialog. Needs no display (the offscreen platform).
 # Usage: scripts/screenshots.sh [BUILD_DIR]   (default build; ddalab and ddalab-gui built)
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's user-study walk-through, end to end: three participants play the shipped Ludo
-# protocol by clicks in ddalab-gui under Xvfb (Qt Test: each starts from File → Run study…'s
+# The user-study walk-through of docs/lab-studies.md, end to end: three participants play the
+# shipped Ludo protocol by clicks in ddalab-gui under Xvfb (Qt Test: each starts from File → Run study…'s
 # dialog, plays every game on the board and answers every questionnaire), the sessions are
 # analysed, an experiment runs with the coefficients fitted to their answers, the power of the
 # protocol is estimated with simulated participants, and the false-positive rate is checked on a

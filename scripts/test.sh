@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Fresh Debian 12 machine -> every test: installs, builds everything (GUI included, warnings are
-# errors) and runs CTest (the GUI tests on the offscreen platform and one in a real X server
-# under Xvfb); then runs the tests again under AddressSanitizer and UndefinedBehaviorSanitizer
-# (all but the GUI and the tests labelled RELEASE_ONLY);
-# then fuzzes the batch parser and the online API for 30 s (both at once). Ends with one line of
-# what passed and failed over the stages (every CTest test counted, the fuzzing stage counted as
-# one); a failed stage makes the script exit non-zero, after the stages that can still run have run.
+# Fresh Debian 12 machine -> every test: installs, builds the user guide as a site (strict mode),
+# builds everything (GUI included, warnings are errors) and runs CTest (the GUI tests on the
+# offscreen platform and one in a real X server under Xvfb); then runs the tests again under
+# AddressSanitizer and UndefinedBehaviorSanitizer (all but the GUI and the tests labelled
+# RELEASE_ONLY); then fuzzes the batch parser and the online API for 30 s (both at once). Ends
+# with one line of what passed and failed over the stages (every CTest test counted, the docs and
+# the fuzzing stage counted as one each); a failed stage makes the script exit non-zero, after the
+# stages that can still run have run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 passed=0
@@ -58,6 +59,16 @@ build() {
 
 bash scripts/install-deps.sh build gui test cluster || { echo "0 passed, 1 failed"; exit 1; }
 stage_time install
+
+# The user guide as a site (mkdocs, strict: a broken link or a missing page fails) and the
+# README's links; counted as one test.
+if bash scripts/docs.sh; then
+  passed=$((passed + 1))
+else
+  echo "docs: failed"
+  failed=$((failed + 1))
+fi
+stage_time docs
 
 # Unity builds (eight sources a compilation: json.hpp and the shared templates compiled once per
 # eight files) halve the CPU time of the libraries' compile; developers' builds stay one file a
