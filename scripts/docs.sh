@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 site=build-docs
 
-mkdocs build --strict --quiet --site-dir "$site"
+mkdocs build --strict --site-dir "$site"
 
 python3 - "$site" <<'PY'
 import pathlib, re, sys
