@@ -148,13 +148,14 @@ void MainWindow::buildMenus() {
   auto* help = menuBar()->addMenu("&Help");
   help->addAction("Keyboard shortcuts", QKeySequence::HelpContents, this,
                   [this] { showShortcuts(); });
-  help->addAction("The guide (README)", this, [this] {
-    const QString readme = QString(DDALAB_EXPERIMENTS_DIR) + "/../README.md";
-    if (!QFileInfo::exists(readme) || !QDesktopServices::openUrl(QUrl::fromLocalFile(readme)))
+  help->addAction("The guide (docs/gui.md)", this, [this] {
+    const QString guide = QString(DDALAB_EXPERIMENTS_DIR) + "/../docs/gui.md";
+    if (!QFileInfo::exists(guide) || !QDesktopServices::openUrl(QUrl::fromLocalFile(guide)))
       QMessageBox::information(this, "The guide",
-                               "The README of the ddalab repository describes every view, the "
-                               "files and the command line; it is at " +
-                                   readme);
+                               "The user guide's page on the GUI, docs/gui.md of the ddalab "
+                               "repository, describes every view (docs/formats.md the files, "
+                               "docs/cli.md the command line); it is at " +
+                                   guide);
   });
   help->addAction("About ddalab", this, [this] {
     QMessageBox::about(

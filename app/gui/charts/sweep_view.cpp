@@ -130,7 +130,7 @@ void SweepView::draw() {
   stack_->setCurrentIndex(heat ? 1 : 0);
   if (table_.rows.empty()) {
     note_->setText(
-        "No sweep among the results: a batch or an experiment with \"sweep\" (README: "
+        "No sweep among the results: a batch or an experiment with \"sweep\" (docs/batches.md, "
         "Sweeps) fills this tab with a line chart and a heat map per grid point.");
     replaceChart(line_, new QChart);
     return;

@@ -45,8 +45,8 @@ class StudyRun : public QObject {
   // "Game 2 of 6" for game `index`.
   QString label(int index) const;
   // The researcher's keys that end the session (endRequested): Ctrl+Alt+Shift+E, a chord no
-  // participant presses by chance, shown on no participant's page (the README and the Run study
-  // dialog name it).
+  // participant presses by chance, shown on no participant's page (docs/lab-studies.md and the Run
+  // study dialog name it).
   static QKeySequence endKeys();
 
  signals:
