@@ -4,8 +4,8 @@
 #include "experiments/batch.h"
 #include "experiments/runner.h"
 #include "games/registry.h"
+#include "players/environment/simulation.h"
 #include "players/registry.h"
-#include "players/simulation.h"
 
 namespace ddalab {
 namespace {

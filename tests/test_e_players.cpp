@@ -6,8 +6,8 @@
 #include "experiments/runner.h"
 #include "games/ludo/ludo.h"
 #include "games/registry.h"
+#include "players/environment/simulation.h"
 #include "players/registry.h"
-#include "players/simulation.h"
 #include "tests/support.h"
 
 using namespace ddalab;

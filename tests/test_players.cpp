@@ -7,9 +7,9 @@
 #include "experiments/runner.h"
 #include "games/ludo/ludo.h"
 #include "games/registry.h"
-#include "players/level.h"
+#include "players/environment/simulation.h"
 #include "players/registry.h"
-#include "players/simulation.h"
+#include "players/regular/level.h"
 
 using namespace ddalab;
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "players/dda.h"
+#include "players/dda/dda.h"
 
 namespace ddalab {
 

@@ -16,9 +16,9 @@
 #include <utility>
 
 #include "core/registry.h"
-#include "players/ranking.h"
-#include "players/score_order.h"
-#include "players/simulation.h"
+#include "players/environment/simulation.h"
+#include "players/regular/ranking.h"
+#include "players/search/score_order.h"
 
 namespace ddalab {
 

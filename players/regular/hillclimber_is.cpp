@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "core/registry.h"
-#include "players/ranking.h"
-#include "players/score_order.h"
-#include "players/simulation.h"
+#include "players/environment/simulation.h"
+#include "players/regular/ranking.h"
+#include "players/search/score_order.h"
 
 namespace ddalab {
 

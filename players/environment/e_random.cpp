@@ -1,6 +1,6 @@
 // `e-random`: the environment draws by natural probabilities (the game without DDA).
 #include "core/registry.h"
-#include "players/simulation.h"
+#include "players/environment/simulation.h"
 
 namespace ddalab {
 

@@ -1,7 +1,7 @@
 // `e-hillclimber`: the outcome whose settled continuation has the best fun score F.
 #include "core/registry.h"
-#include "players/fun_seeking.h"
-#include "players/simulation.h"
+#include "players/environment/fun_seeking.h"
+#include "players/environment/simulation.h"
 
 namespace ddalab {
 

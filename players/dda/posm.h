@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "core/rng.h"
-#include "players/dda.h"
+#include "players/dda/dda.h"
 
 namespace ddalab {
 

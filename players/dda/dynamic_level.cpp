@@ -1,5 +1,5 @@
 // `dynamic-level`: a DDA player playing the exact rank of its adaptive level (players.md).
-#include "players/dynamic_level.h"
+#include "players/dda/dynamic_level.h"
 
 namespace ddalab {
 

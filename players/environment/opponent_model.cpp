@@ -1,10 +1,10 @@
-#include "players/opponent_model.h"
+#include "players/environment/opponent_model.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "players/ranking.h"
-#include "players/simulation.h"
+#include "players/environment/simulation.h"
+#include "players/regular/ranking.h"
 
 namespace ddalab {
 

@@ -5,7 +5,7 @@
 #include "core/params.h"
 #include "core/player.h"
 #include "core/registry.h"
-#include "players/simulation.h"
+#include "players/environment/simulation.h"
 
 namespace ddalab {
 

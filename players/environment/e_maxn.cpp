@@ -11,10 +11,10 @@
 #include <utility>
 
 #include "core/registry.h"
-#include "players/fun_seeking.h"
-#include "players/opponent_model.h"
-#include "players/score_order.h"
-#include "players/simulation.h"
+#include "players/environment/fun_seeking.h"
+#include "players/environment/opponent_model.h"
+#include "players/environment/simulation.h"
+#include "players/search/score_order.h"
 
 namespace ddalab {
 

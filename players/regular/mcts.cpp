@@ -19,8 +19,8 @@
 
 #include "core/registry.h"
 #include "core/status.h"
-#include "players/ranking.h"
-#include "players/score_order.h"
+#include "players/regular/ranking.h"
+#include "players/search/score_order.h"
 
 namespace ddalab {
 

@@ -1,4 +1,4 @@
-#include "players/fun_seeking.h"
+#include "players/environment/fun_seeking.h"
 
 #include <cmath>
 

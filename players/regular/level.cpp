@@ -1,4 +1,4 @@
-#include "players/level.h"
+#include "players/regular/level.h"
 
 #include <algorithm>
 #include <array>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "players/score_order.h"
+#include "players/search/score_order.h"
 
 namespace ddalab {
 

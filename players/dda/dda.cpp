@@ -1,13 +1,13 @@
-#include "players/dda.h"
+#include "players/dda/dda.h"
 
 #include <algorithm>
 #include <array>
 
 #include "core/status.h"
-#include "players/level.h"
-#include "players/ranking.h"
+#include "players/environment/simulation.h"
 #include "players/registry.h"
-#include "players/simulation.h"
+#include "players/regular/level.h"
+#include "players/regular/ranking.h"
 
 namespace ddalab {
 

@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "core/registry.h"
-#include "players/fun_seeking.h"
-#include "players/opponent_model.h"
-#include "players/simulation.h"
+#include "players/environment/fun_seeking.h"
+#include "players/environment/opponent_model.h"
+#include "players/environment/simulation.h"
 
 namespace ddalab {
 

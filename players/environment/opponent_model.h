@@ -1,6 +1,7 @@
 #pragma once
-// How the searching environment players simulate the regular players' decisions (issue 12): the
-// value-greedy reply of the spec, or the seats' own players at their levels.
+// How the searching environment players simulate the regular players' decisions, so that a
+// simulated line is played as the seats would play it: the value-greedy reply of the spec, or the
+// seats' own players at their levels.
 #include <memory>
 #include <span>
 #include <string>

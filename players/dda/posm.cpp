@@ -1,10 +1,10 @@
 // `posm`: a DDA player choosing its level with POSM (players.md "DDA players").
-#include "players/posm.h"
+#include "players/dda/posm.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "players/simulation.h"
+#include "players/environment/simulation.h"
 
 namespace ddalab {
 

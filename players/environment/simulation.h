@@ -13,7 +13,7 @@
 #include "core/metrics.h"
 #include "core/objective.h"
 #include "core/state.h"
-#include "players/score_order.h"
+#include "players/search/score_order.h"
 
 namespace ddalab {
 

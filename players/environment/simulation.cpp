@@ -1,12 +1,12 @@
-#include "players/simulation.h"
+#include "players/environment/simulation.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <utility>
 
-#include "players/opponent_model.h"
-#include "players/score_order.h"
+#include "players/environment/opponent_model.h"
+#include "players/search/score_order.h"
 
 namespace ddalab {
 

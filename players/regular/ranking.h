@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "core/player.h"
-#include "players/level.h"
+#include "players/regular/level.h"
 
 namespace ddalab {
 
