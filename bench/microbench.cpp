@@ -1,10 +1,11 @@
 // Micro-benchmarks of the hot paths (Google Benchmark). `ddalab bench` measures whole batches.
 #include <benchmark/benchmark.h>
 
+#include "core/match.h"
+#include "core/metrics.h"
 #include "experiments/batch.h"
 #include "experiments/runner.h"
 #include "games/registry.h"
-#include "players/environment/simulation.h"
 #include "players/registry.h"
 
 namespace ddalab {

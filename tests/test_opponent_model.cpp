@@ -6,9 +6,9 @@
 #include "experiments/runner.h"
 #include "games/registry.h"
 #include "players/environment/opponent_model.h"
-#include "players/environment/simulation.h"
 #include "players/registry.h"
 #include "players/regular/ranking.h"
+#include "players/search/greedy.h"
 #include "tests/support.h"
 
 using namespace ddalab;

@@ -20,10 +20,11 @@
 #include "games/registry.h"
 #include "players/dda/dynamic_level.h"
 #include "players/dda/posm.h"
-#include "players/environment/simulation.h"
+#include "players/environment/settling.h"
 #include "players/registry.h"
 #include "players/regular/level.h"
 #include "players/search/score_order.h"
+#include "players/search/tie_breaking.h"
 #include "tests/support.h"
 
 using namespace ddalab;

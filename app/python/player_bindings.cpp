@@ -20,7 +20,7 @@
 #include "app/python/json_convert.h"
 #include "app/python/py_state.h"
 #include "core/catalog.h"
-#include "players/environment/simulation.h"
+#include "players/environment/decision_report.h"
 #include "players/registry.h"
 
 namespace py = pybind11;

@@ -4,7 +4,7 @@
 #include <array>
 
 #include "core/status.h"
-#include "players/environment/simulation.h"
+#include "players/environment/decision_report.h"
 #include "players/registry.h"
 #include "players/regular/level.h"
 #include "players/regular/ranking.h"

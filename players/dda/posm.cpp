@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "players/environment/simulation.h"
+#include "players/search/tie_breaking.h"
 
 namespace ddalab {
 

@@ -1,7 +1,8 @@
 // `e-hillclimber`: the outcome whose settled continuation has the best fun score F.
 #include "core/registry.h"
 #include "players/environment/fun_seeking.h"
-#include "players/environment/simulation.h"
+#include "players/environment/settling.h"
+#include "players/search/tie_breaking.h"
 
 namespace ddalab {
 

@@ -13,8 +13,10 @@
 #include "core/registry.h"
 #include "players/environment/fun_seeking.h"
 #include "players/environment/opponent_model.h"
-#include "players/environment/simulation.h"
+#include "players/environment/settling.h"
+#include "players/search/greedy.h"
 #include "players/search/score_order.h"
+#include "players/search/tie_breaking.h"
 
 namespace ddalab {
 

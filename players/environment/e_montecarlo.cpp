@@ -15,7 +15,8 @@
 #include "core/registry.h"
 #include "players/environment/fun_seeking.h"
 #include "players/environment/opponent_model.h"
-#include "players/environment/simulation.h"
+#include "players/environment/settling.h"
+#include "players/search/greedy.h"
 
 namespace ddalab {
 

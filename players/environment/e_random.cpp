@@ -1,6 +1,6 @@
 // `e-random`: the environment draws by natural probabilities (the game without DDA).
 #include "core/registry.h"
-#include "players/environment/simulation.h"
+#include "players/environment/decision_report.h"
 
 namespace ddalab {
 

@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "players/environment/decision_report.h"
+#include "players/environment/settling.h"
+
 namespace ddalab {
 
 Action FunSeekingEnvironment::choose(const State& state, std::span<const Outcome> outcomes,

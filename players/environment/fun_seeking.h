@@ -2,10 +2,12 @@
 // Base of the environment players that steer outcomes towards fun (players.md, thesis 4.2).
 #include <vector>
 
+#include "core/metrics.h"
+#include "core/objective.h"
 #include "core/params.h"
 #include "core/player.h"
 #include "core/registry.h"
-#include "players/environment/simulation.h"
+#include "core/state.h"
 
 namespace ddalab {
 

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "players/environment/simulation.h"
 #include "players/regular/ranking.h"
+#include "players/search/greedy.h"
+#include "players/search/tie_breaking.h"
 
 namespace ddalab {
 

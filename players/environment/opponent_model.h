@@ -34,7 +34,7 @@ class OpponentModel {
   OpponentModel(OpponentModelKind kind, const PlayerSetup& setup);
 
   // The action the model plays for `state`'s regular actor among `legal` (the game's order); a
-  // greedy reply looks values up in `memo` when given (simulation.h).
+  // greedy reply looks values up in `memo` when given (search/greedy.h).
   Action reply(const State& state, std::span<const Action> legal, ReplyMemo* memo = nullptr);
   // Restarts the model's stream (tests; players call startDecision).
   void reseed(uint64_t seed) { rng_.reseed(seed); }

@@ -10,9 +10,9 @@
 
 #include "core/registry.h"
 #include "games/lost-cities/lost_cities.h"
-#include "players/environment/simulation.h"
 #include "players/regular/ranking.h"
 #include "players/search/score_order.h"
+#include "players/search/tie_breaking.h"
 
 namespace ddalab {
 

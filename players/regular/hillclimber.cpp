@@ -1,7 +1,7 @@
 // `hillclimber`: scores each action by the value of the state it leads to (one ply).
 #include "core/registry.h"
-#include "players/environment/simulation.h"
 #include "players/regular/ranking.h"
+#include "players/search/greedy.h"
 
 namespace ddalab {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "core/registry.h"
-#include "players/environment/simulation.h"
 #include "players/regular/ranking.h"
+#include "players/search/greedy.h"
 #include "players/search/score_order.h"
 
 namespace ddalab {

@@ -16,9 +16,10 @@
 #include <utility>
 
 #include "core/registry.h"
-#include "players/environment/simulation.h"
 #include "players/regular/ranking.h"
+#include "players/search/greedy.h"
 #include "players/search/score_order.h"
+#include "players/search/tie_breaking.h"
 
 namespace ddalab {
 

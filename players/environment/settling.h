@@ -1,50 +1,22 @@
 #pragma once
-// Simulation and evaluation shared by the players: scoring actions by the game's value,
-// the value-greedy policy, and the fun score of a hypothetical continuation.
+// Settling: the fun score of a hypothetical continuation of the game (a Line), and the
+// e-hillclimber evaluation of an outcome (its continuation settled to the end of its round), which
+// every fun-seeking environment player builds on.
 #include <array>
 #include <memory>
-#include <numeric>
 #include <optional>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "core/match.h"
 #include "core/metrics.h"
 #include "core/objective.h"
 #include "core/state.h"
-#include "players/search/score_order.h"
+#include "players/search/greedy.h"
 
 namespace ddalab {
 
 class OpponentModel;
-
-// value(player) of the state `action` of `state`'s actor leads to: the game's valueAfter, or a copy
-// into `scratch` with the action applied.
-double valueAfter(const State& state, Action action, int player, ScratchState& scratch);
-
-// The one-ply values of the replies after the outcomes of one environment node that do not depend
-// on the outcome (State::outcomeMatters false): worked out after the first outcome tried, reused
-// after the others. Cleared whenever the searches move to another environment node.
-class ReplyMemo {
- public:
-  void clear() { values_.clear(); }
-  // valueAfter, from the memo where the outcome does not matter.
-  double valueAfter(const State& state, Action action, int player, ScratchState& scratch);
-
- private:
-  std::unordered_map<uint64_t, double> values_;  // by action and player
-};
-
-// scores[i] = value for the actor of the state reached by legal[i] (one ply); `scratch` (null: a
-// local one) is where positions are copied.
-void scoreByValue(const State& state, std::span<const Action> legal, std::span<double> scores,
-                  ScratchState* scratch = nullptr);
-
-// The legal action with the best one-ply value for the actor; ties go to the first in order. A NaN
-// value is never the best; when every value is NaN the first action is taken.
-Action greedyAction(const State& state, std::span<const Action> legal,
-                    ScratchState* scratch = nullptr, ReplyMemo* memo = nullptr);
 
 // The largest magnitude of a fun score as the players compare and sum it: room for 10^8 of them.
 inline constexpr double kFunBound = 1e300;
@@ -159,58 +131,9 @@ void playRounds(Line& line, int roundLimit, ReplyMemo* memo, OutcomeChooser&& ch
     line.apply(chooseOutcome(line), 0);
 }
 
-// Fills `decision` for the choice of `chosen` among `outcomes` at `state`: every outcome appraised
-// as e-hillclimber sees it (the settled continuation's metrics, the objective's value and terms,
-// whether the objective's filter kept it), with the values the player's search compared where
-// `searchValues` has one per outcome (NaN: none, the outcome was filtered out).
-void describeDecision(const State& state, const MetricsTracker& trace,
-                      std::span<const Outcome> outcomes, const Coefficients& coefficients,
-                      Action chosen, bool natural, std::span<const double> searchValues,
-                      EnvironmentDecision& decision, const Objective& objective = weightedSum());
-
 // The outcomes the objective's filter keeps (Objective::allowedOutcomes over the settled
 // continuations; every outcome when the objective filters none).
 std::vector<bool> allowedOutcomes(const State& state, const MetricsTracker& trace,
                                   std::span<const Outcome> outcomes, const Objective& objective);
-
-// At a node whose children are leaves, the index of the action a search keeps when it takes a
-// child only if the actor's value after it ranks strictly above the best so far (firstBestOf over
-// `order`), found without playing the children: by `known`, the actor's values after each action
-// when the search already has them (its width ranking's), else by State::valueAfterEach into
-// `values`; nullopt when the game cannot tell them without copies.
-inline std::optional<size_t> bestLeafChild(const State& state, std::span<const Action> actions,
-                                           std::span<const size_t> order,
-                                           std::span<const double> known,
-                                           std::vector<double>& values) {
-  if (!known.empty()) return firstBestOf(known, order);
-  values.resize(actions.size());
-  if (!state.valueAfterEach(actions, state.actor(), values)) return std::nullopt;
-  return firstBestOf(values, order);
-}
-
-// order = 0, 1, ..., n - 1: every child, in the game's order (its capacity reused).
-inline void inGameOrder(size_t n, std::vector<size_t>& order) {
-  order.resize(n);
-  std::iota(order.begin(), order.end(), size_t{0});
-}
-
-// Indices of the `limit` highest scores, best first, ties in index order (limit 0 = all); NaN
-// scores come last (score_order.h).
-std::vector<size_t> bestFirst(std::span<const double> scores, size_t limit);
-// bestFirst into `order` (its capacity reused).
-void bestFirst(std::span<const double> scores, size_t limit, std::vector<size_t>& order);
-
-// Indices of the maximal entries (within a relative tolerance of 1e-12; an infinite maximum ties
-// only with itself), never empty for non-empty `values`: NaN counts as the worst value, so it is
-// best only when every value is NaN, and then all of them tie. The players choose with the
-// list-free firstBestIndex and randomBestIndex below; this list defines them (the tests check them
-// against it).
-std::vector<size_t> bestIndices(std::span<const double> values);
-// bestIndices(values).front() without the list (0 for no values): the searches ask it at every
-// simulated environment node.
-size_t firstBestIndex(std::span<const double> values);
-// bestIndices(values)[rng.below(count)] without the list: one of the maximal entries, uniformly,
-// with the same one draw from `rng` (non-empty `values`); the players' choice among ties.
-size_t randomBestIndex(std::span<const double> values, Rng& rng);
 
 }  // namespace ddalab
