@@ -35,10 +35,7 @@ PlayerInfo eHillClimberInfo() {
           .description = "picks the outcome with the best fun score after settling the round",
           .params = funSeekingParams(),
           .makeEnvironment =
-              [](const PlayerSetup& setup) {
-                return std::make_unique<EHillClimber>(setup,
-                                                      setup.params.at("random_prob").get<double>());
-              },
+              [](const PlayerSetup& setup) { return std::make_unique<EHillClimber>(setup); },
           .pursuesObjective = true};
 }
 

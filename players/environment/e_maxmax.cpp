@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "core/registry.h"
-#include "players/environment/fun_seeking.h"
 #include "players/environment/opponent_model.h"
 #include "players/environment/settling.h"
+#include "players/environment/simulating_environment.h"
 #include "players/search/greedy.h"
 #include "players/search/tie_breaking.h"
 
@@ -15,21 +15,13 @@ namespace ddalab {
 
 namespace {
 
-class EMaxMax final : public FunSeekingEnvironment {
+class EMaxMax final : public SimulatingEnvironment {
  public:
-  EMaxMax(const PlayerSetup& setup, double randomProb, int depth, OpponentModel model,
-          StopToken stop)
-      : FunSeekingEnvironment(setup, randomProb),
-        depth_(depth),
-        model_(std::move(model)),
-        stop_(stop) {}
+  EMaxMax(const PlayerSetup& setup, int depth) : SimulatingEnvironment(setup), depth_(depth) {}
 
  protected:
-  Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
-                Rng& own) override {
-    if (outcomes.size() == 1) return outcomes[0].action;
-    model_.startDecision(own);
-    rootMemo_.clear();
+  Action searchOutcomes(const State& state, const MetricsTracker& trace,
+                        std::span<const Outcome> outcomes, Rng& own) override {
     funs_.resize(outcomes.size());
     for (size_t i = 0; i < outcomes.size(); ++i) funs_[i] = simulatedFun(state, trace, outcomes[i]);
     return outcomes[randomBestIndex(funs_, own)].action;
@@ -43,21 +35,21 @@ class EMaxMax final : public FunSeekingEnvironment {
   // environment breaks ties to the first outcome and settles with the same model, so only a
   // random model's stream draws random numbers.
   double simulatedFun(const State& state, const MetricsTracker& trace, const Outcome& outcome) {
-    stop_.check();
+    checkStop();
     if (line_)
       line_->reset(state, trace);
     else
-      line_.emplace(state, trace, &model_);
+      line_.emplace(state, trace, &model());
     line_->apply(outcome.action, 0);
     const int roundLimit = trace.rounds() + 1 + depth_;
     // The reply right after the outcome shares its values with the other outcomes' (ReplyMemo).
-    for (ReplyMemo* memo = &rootMemo_; playRepliesToEnvironment(*line_, roundLimit, memo);
+    for (ReplyMemo* memo = &rootMemo(); playRepliesToEnvironment(*line_, roundLimit, memo);
          memo = nullptr) {
-      stop_.check();
+      checkStop();
       const Action picked = settler_.best(*line_->state, line_->tracker, weights(), objective());
       // The settler played the picked outcome and the reply after it as this line would: take its
       // line rather than play them again (a random model's replies draw anew, so those replay).
-      const Line* settled = model_.random() ? nullptr : settler_.kept(picked);
+      const Line* settled = model().random() ? nullptr : settler_.kept(picked);
       if (settled)
         *line_ = *settled;
       else
@@ -67,12 +59,9 @@ class EMaxMax final : public FunSeekingEnvironment {
   }
 
   int depth_;
-  OpponentModel model_;
-  StopToken stop_;
   std::vector<double> funs_;
-  std::optional<Line> line_;  // the simulated continuation (reused)
-  ReplyMemo rootMemo_;        // the replies' values after the root's outcomes
-  Settler settler_{&model_};  // the simulated environment's hill climbing
+  std::optional<Line> line_;   // the simulated continuation (reused)
+  Settler settler_{&model()};  // the simulated environment's hill climbing
 };
 
 }  // namespace
@@ -91,9 +80,7 @@ PlayerInfo eMaxMaxInfo() {
           .params = std::move(params),
           .makeEnvironment =
               [](const PlayerSetup& setup) {
-                return std::make_unique<EMaxMax>(
-                    setup, setup.params.at("random_prob").get<double>(),
-                    setup.params.at("depth").get<int>(), makeOpponentModel(setup), setup.stop);
+                return std::make_unique<EMaxMax>(setup, setup.params.at("depth").get<int>());
               },
           .pursuesObjective = true};
 }

@@ -11,9 +11,9 @@
 #include <utility>
 
 #include "core/registry.h"
-#include "players/environment/fun_seeking.h"
 #include "players/environment/opponent_model.h"
 #include "players/environment/settling.h"
+#include "players/environment/simulating_environment.h"
 #include "players/search/greedy.h"
 #include "players/search/score_order.h"
 #include "players/search/tie_breaking.h"
@@ -52,20 +52,14 @@ struct Evaluation {
   double fun = 0;
 };
 
-class EMaxN final : public FunSeekingEnvironment {
+class EMaxN final : public SimulatingEnvironment {
  public:
-  EMaxN(const PlayerSetup& setup, double randomProb, const Limits& limits, OpponentModel model,
-        StopToken stop)
-      : FunSeekingEnvironment(setup, randomProb),
-        limits_(limits),
-        model_(std::move(model)),
-        stop_(stop) {}
+  EMaxN(const PlayerSetup& setup, const Limits& limits)
+      : SimulatingEnvironment(setup), limits_(limits) {}
 
  protected:
-  Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
-                Rng& own) override {
-    if (outcomes.size() == 1) return outcomes[0].action;
-    model_.startDecision(own);
+  Action searchOutcomes(const State& state, const MetricsTracker& trace,
+                        std::span<const Outcome> outcomes, Rng& own) override {
     const long budget = std::max<long>(1, limits_.maxNodes / static_cast<long>(outcomes.size()));
     funs_.resize(outcomes.size());
     for (size_t i = 0; i < outcomes.size(); ++i) {
@@ -93,7 +87,7 @@ class EMaxN final : public FunSeekingEnvironment {
     return k + 1 < count ? lineAt(level + 1, line) : line;
   }
   Line& lineAt(size_t level, const State& root, const MetricsTracker& trace) {
-    while (level >= lines_.size()) lines_.push_back(std::make_unique<Line>(root, trace, &model_));
+    while (level >= lines_.size()) lines_.push_back(std::make_unique<Line>(root, trace, &model()));
     lines_[level]->reset(root, trace);
     return *lines_[level];
   }
@@ -101,7 +95,7 @@ class EMaxN final : public FunSeekingEnvironment {
   // The subtree below `line` (at tree level `level`), `decisions` regular decisions below the root;
   // `line` may be played on (its caller copies it afresh for each of its children).
   Evaluation evaluate(Line& line, int decisions, size_t level) {
-    stop_.check();
+    checkStop();
     if (line.state->isTerminal() || decisions >= limits_.depth || --nodesLeft_ < 0)
       return leaf(line);
     return line.state->isEnvironmentNode() ? chanceNode(line, decisions, level)
@@ -120,7 +114,7 @@ class EMaxN final : public FunSeekingEnvironment {
   // best, and if all are NaN the first child is taken), among the `width` actions of the best
   // static value.
   Evaluation decisionNode(Line& line, int decisions, size_t level) {
-    if (model_.random()) {
+    if (model().random()) {
       line.applyReply();  // the modelled seat decides: one child
       return evaluate(line, decisions + 1, level);
     }
@@ -139,7 +133,7 @@ class EMaxN final : public FunSeekingEnvironment {
     if (decisions + 1 >= limits_.depth)  // the children are leaves: play only the chosen one
       if (const std::optional<size_t> i = bestLeafChild(
               *line.state, legal, b.order, ranked ? b.keys : std::span<const double>(), b.values)) {
-        stop_.check();
+        checkStop();
         line.apply(legal[*i], static_cast<int>(legal.size()));  // its only child: no copy
         return leaf(line);
       }
@@ -202,13 +196,11 @@ class EMaxN final : public FunSeekingEnvironment {
   }
 
   Limits limits_;
-  OpponentModel model_;
-  StopToken stop_;
   long nodesLeft_ = 0;
   std::vector<double> funs_;
   std::vector<std::unique_ptr<Line>> lines_;       // one per tree level (reused, never moved)
   std::vector<std::unique_ptr<Buffers>> buffers_;  // one per tree level (reused, never moved)
-  Settler settler_{&model_};                       // chance_order settled-fun
+  Settler settler_{&model()};                      // chance_order settled-fun
   ScratchState scratch_;                           // width-limited one-ply scores
 };
 
@@ -252,8 +244,7 @@ PlayerInfo eMaxNInfo() {
                                         ? ChanceOrder::Probability
                                         : ChanceOrder::SettledFun,
                                     p.at("max_nodes").get<int>()};
-                return std::make_unique<EMaxN>(setup, p.at("random_prob").get<double>(), limits,
-                                               makeOpponentModel(setup), setup.stop);
+                return std::make_unique<EMaxN>(setup, limits);
               },
           .pursuesObjective = true};
 }

@@ -13,9 +13,9 @@
 #include <utility>
 
 #include "core/registry.h"
-#include "players/environment/fun_seeking.h"
 #include "players/environment/opponent_model.h"
 #include "players/environment/settling.h"
+#include "players/environment/simulating_environment.h"
 #include "players/search/greedy.h"
 
 namespace ddalab {
@@ -49,21 +49,14 @@ struct Budget {
   size_t keptLines;
 };
 
-class EMonteCarlo final : public FunSeekingEnvironment {
+class EMonteCarlo final : public SimulatingEnvironment {
  public:
-  EMonteCarlo(const PlayerSetup& setup, double randomProb, const Budget& budget,
-              OpponentModel model, StopToken stop)
-      : FunSeekingEnvironment(setup, randomProb),
-        budget_(budget),
-        model_(std::move(model)),
-        stop_(stop) {}
+  EMonteCarlo(const PlayerSetup& setup, const Budget& budget)
+      : SimulatingEnvironment(setup), budget_(budget) {}
 
  protected:
-  Action search(const State& state, const MetricsTracker& trace, std::span<const Outcome> outcomes,
-                Rng& own) override {
-    if (outcomes.size() == 1) return outcomes[0].action;
-    model_.startDecision(own);
-    rootMemo_.clear();
+  Action searchOutcomes(const State& state, const MetricsTracker& trace,
+                        std::span<const Outcome> outcomes, Rng& own) override {
     nodes_.assign(1, Node{});
     keptOf_.assign(1, -1);
     keptCount_ = 0;
@@ -72,7 +65,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
     maxFun_ = -INFINITY;
     const int roundLimit = trace.rounds() + budget_.horizon;
     for (int i = 0; i < budget_.iterations; ++i) {
-      stop_.check();
+      checkStop();
       iterate(state, trace, roundLimit, own);
     }
     rootMeans_.clear();  // the mean F of the descents through each outcome, for descriptions
@@ -88,10 +81,10 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   // One descent: select by UCT down the expanded tree, expand the node reached (if the tree has
   // room for its children), roll out from it.
   void iterate(const State& state, const MetricsTracker& trace, int roundLimit, Rng& own) {
-    Line& line = model_.random() ? descendOpenLoop(state, trace, roundLimit)
-                                 : descend(state, trace, roundLimit);
+    Line& line = model().random() ? descendOpenLoop(state, trace, roundLimit)
+                                  : descend(state, trace, roundLimit);
     playRounds(line, roundLimit, nullptr, [&](const Line& at) {
-      stop_.check();
+      checkStop();
       at.state->outcomes(outcomes_);
       return sampleOutcome(outcomes_, own);
     });
@@ -147,7 +140,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
     if (line_)
       line_->reset(state, trace);
     else
-      line_.emplace(state, trace, &model_);
+      line_.emplace(state, trace, &model());
     return *line_;
   }
 
@@ -156,7 +149,7 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   bool reach(Line& line, int node, int roundLimit, bool rootChild) {
     line.apply(nodes_[node].outcome, 0);
     // After a root outcome the replies' values are shared with the other root outcomes'.
-    return playRepliesToEnvironment(line, roundLimit, rootChild ? &rootMemo_ : nullptr);
+    return playRepliesToEnvironment(line, roundLimit, rootChild ? &rootMemo() : nullptr);
   }
 
   // Expands `node`, where `line` stands at an environment node, if it is not yet expanded and the
@@ -262,8 +255,6 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   }
 
   Budget budget_;
-  OpponentModel model_;
-  StopToken stop_;
   std::vector<Node> nodes_;
   std::vector<double> rootMeans_;
   std::vector<int> path_;
@@ -278,7 +269,6 @@ class EMonteCarlo final : public FunSeekingEnvironment {
   std::vector<int> keptOf_;
   std::deque<Kept> kept_;
   size_t keptCount_ = 0;
-  ReplyMemo rootMemo_;  // the replies' values after the root's outcomes
   double minFun_ = 0;
   double maxFun_ = 0;
 };
@@ -321,8 +311,7 @@ PlayerInfo eMonteCarloInfo() {
                                     p.at("c").get<double>(),
                                     p.at("choose").get<std::string>() == "most-visited",
                                     p.at("kept_lines").get<size_t>()};
-                return std::make_unique<EMonteCarlo>(setup, p.at("random_prob").get<double>(),
-                                                     budget, makeOpponentModel(setup), setup.stop);
+                return std::make_unique<EMonteCarlo>(setup, budget);
               },
           .pursuesObjective = true};
 }

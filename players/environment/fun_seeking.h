@@ -13,11 +13,12 @@ namespace ddalab {
 
 class FunSeekingEnvironment : public EnvironmentPlayer {
  public:
-  // Pursues `setup.objective` (the weighted sum of `setup.coefficients` by default).
-  FunSeekingEnvironment(const PlayerSetup& setup, double randomProb)
+  // Pursues `setup.objective` (the weighted sum of `setup.coefficients` by default), drawing
+  // naturally with the probability `setup.params.random_prob` (funSeekingParams).
+  explicit FunSeekingEnvironment(const PlayerSetup& setup)
       : weights_(setup.coefficients),
         objective_(setup.objective),
-        randomProb_(randomProb),
+        randomProb_(setup.params.at("random_prob").get<double>()),
         weighsExtended_(objective_.weighsExtended(setup.coefficients)) {}
 
   // With probability random_prob the natural draw (from the nature stream, so random_prob = 1
