@@ -1,11 +1,12 @@
 // Micro-benchmarks of the hot paths (Google Benchmark). `ddalab bench` measures whole batches.
 #include <benchmark/benchmark.h>
 
+#include "core/match.h"
+#include "core/metrics.h"
 #include "experiments/batch.h"
 #include "experiments/runner.h"
 #include "games/registry.h"
 #include "players/registry.h"
-#include "players/simulation.h"
 
 namespace ddalab {
 namespace {

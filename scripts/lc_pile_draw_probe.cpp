@@ -8,8 +8,8 @@
 
 #include "core/params.h"
 #include "games/lost-cities/lost_cities.h"
-#include "players/ranking.h"
 #include "players/registry.h"
+#include "players/regular/ranking.h"
 using namespace ddalab;
 using namespace ddalab::lostcities;
 int main() {

@@ -1,9 +1,9 @@
 #pragma once
 // A small correct game, and the same game broken in one way per conformance check
-// (experiments/conformance.h): the test of the checks (tests/test_conformance.cpp) proves each
-// one fails on its flaw, and tests/plugins/flawed_game.cpp ships one as a plug-in that
-// `ddalab check-game` must fail (tests/plugin_test.sh). The contract flaws (contractFlaws())
-// break a promise the match loop relies on, which crashed or hung ddalab before it checked them;
+// (players/conformance/conformance.h): the test of the checks (tests/test_conformance.cpp) proves
+// each one fails on its flaw, and tests/plugins/flawed_game.cpp ships one as a plug-in that
+// `ddalab check-game` must fail (tests/plugin_test.sh). The contract flaws (contractFlaws()) break
+// a promise the match loop relies on, which crashed or hung ddalab before it checked them;
 // tests/plugins/hostile.cpp ships each as a plug-in game.
 //
 // The game: a pile of 12 + seed % 7 stones; on a turn the environment rolls 1..3, and the player

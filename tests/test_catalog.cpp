@@ -13,9 +13,9 @@
 #include "experiments/plugins.h"
 #include "experiments/sha256.h"
 #include "games/registry.h"
-#include "players/fun_seeking.h"
-#include "players/ranking.h"
+#include "players/environment/fun_seeking.h"
 #include "players/registry.h"
+#include "players/regular/ranking.h"
 #include "tests/support.h"
 
 using namespace ddalab;

@@ -1,4 +1,4 @@
-// The conformance checks (experiments/conformance.h, also `ddalab check-game`) on every
+// The conformance checks (players/conformance/conformance.h, also `ddalab check-game`) on every
 // registered game, a plug-in's of DDALAB_PLUGIN_PATH included; each check shown failing on a game
 // broken its way (tests/flawed_game.h); games that break the contract the match loop relies on
 // failing the checks and stopping a run instead of crashing or hanging; and a HexaLines trace
@@ -7,9 +7,11 @@
 #include <string>
 
 #include "core/params.h"
-#include "experiments/conformance.h"
 #include "experiments/runner.h"
 #include "games/registry.h"
+#include "players/conformance/conformance.h"
+#include "players/conformance/match_checks.h"
+#include "players/conformance/trace_oracle.h"
 #include "players/registry.h"
 #include "tests/flawed_game.h"
 

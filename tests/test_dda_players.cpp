@@ -9,8 +9,8 @@
 #include "experiments/batch.h"
 #include "games/ludo/ludo.h"
 #include "games/registry.h"
-#include "players/dynamic_level.h"
-#include "players/posm.h"
+#include "players/dda/dynamic_level.h"
+#include "players/dda/posm.h"
 #include "players/registry.h"
 
 using namespace ddalab;

@@ -6,8 +6,9 @@
 #include "experiments/runner.h"
 #include "games/ludo/ludo.h"
 #include "games/registry.h"
+#include "players/environment/settling.h"
 #include "players/registry.h"
-#include "players/simulation.h"
+#include "players/search/tie_breaking.h"
 #include "tests/support.h"
 
 using namespace ddalab;

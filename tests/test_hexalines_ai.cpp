@@ -7,8 +7,8 @@
 #include "core/match.h"
 #include "games/hexalines/hexalines.h"
 #include "games/registry.h"
-#include "players/ranking.h"
 #include "players/registry.h"
+#include "players/regular/ranking.h"
 
 using namespace ddalab;
 using namespace ddalab::hexalines;

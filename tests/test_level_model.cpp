@@ -1,4 +1,5 @@
-// The level models of level-scaled players (players/level.h): which candidates a level ranks.
+// The level models of level-scaled players (players/regular/level.h): which candidates a level
+// ranks.
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
@@ -9,10 +10,10 @@
 
 #include "core/params.h"
 #include "games/lost-cities/lost_cities.h"
-#include "players/level.h"
-#include "players/ranking.h"
 #include "players/registry.h"
-#include "players/score_order.h"
+#include "players/regular/level.h"
+#include "players/regular/ranking.h"
+#include "players/search/score_order.h"
 
 using namespace ddalab;
 

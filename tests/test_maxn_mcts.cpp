@@ -6,8 +6,8 @@
 #include "core/match.h"
 #include "games/ludo/ludo.h"
 #include "games/registry.h"
-#include "players/ranking.h"
 #include "players/registry.h"
+#include "players/regular/ranking.h"
 
 using namespace ddalab;
 

@@ -1,14 +1,14 @@
-// The opponent models of the searching E-players (issue 12): greedy, ranking, players; the
-// e-montecarlo final choice and the e-maxn chance expansion.
+// The opponent models of the searching E-players: greedy, ranking, players; the e-montecarlo
+// final choice and the e-maxn chance expansion.
 #include <catch2/catch.hpp>
 
 #include "experiments/batch.h"
 #include "experiments/runner.h"
 #include "games/registry.h"
-#include "players/opponent_model.h"
-#include "players/ranking.h"
+#include "players/environment/opponent_model.h"
 #include "players/registry.h"
-#include "players/simulation.h"
+#include "players/regular/ranking.h"
+#include "players/search/greedy.h"
 #include "tests/support.h"
 
 using namespace ddalab;

@@ -7,9 +7,11 @@
 #include "experiments/runner.h"
 #include "games/ludo/ludo.h"
 #include "games/registry.h"
-#include "players/level.h"
+#include "players/environment/settling.h"
 #include "players/registry.h"
-#include "players/simulation.h"
+#include "players/regular/level.h"
+#include "players/search/greedy.h"
+#include "players/search/tie_breaking.h"
 
 using namespace ddalab;
 

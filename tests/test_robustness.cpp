@@ -1,4 +1,4 @@
-// Robustness of the players and games (issue 9): a best choice exists among NaN and infinite
+// Robustness of the players and games: a best choice exists among NaN and infinite
 // scores, fun-score coefficients of +-1e308 crash nothing, every long-thinking player gives up
 // within a second when the run stops, and random valid experiments drawn from the registries'
 // parameter schemas play without crashing or producing non-finite metrics ("[property]").
@@ -18,12 +18,13 @@
 #include "core/match.h"
 #include "experiments/batch.h"
 #include "games/registry.h"
-#include "players/dynamic_level.h"
-#include "players/level.h"
-#include "players/posm.h"
+#include "players/dda/dynamic_level.h"
+#include "players/dda/posm.h"
+#include "players/environment/settling.h"
 #include "players/registry.h"
-#include "players/score_order.h"
-#include "players/simulation.h"
+#include "players/regular/level.h"
+#include "players/search/score_order.h"
+#include "players/search/tie_breaking.h"
 #include "tests/support.h"
 
 using namespace ddalab;

@@ -1,5 +1,5 @@
-// `ddalab check-game GAME`: the conformance checks (experiments/conformance.h) on one game of
-// the catalog, a plug-in's included, with a one-screen summary: how a game's author knows it is
+// `ddalab check-game GAME`: the conformance checks (players/conformance/conformance.h) on one game
+// of the catalog, a plug-in's included, with a one-screen summary: how a game's author knows it is
 // right before running experiments on it.
 #include <iomanip>
 #include <iostream>
@@ -7,8 +7,8 @@
 
 #include "app/cli/options.h"
 #include "core/catalog.h"
-#include "experiments/conformance.h"
 #include "games/registry.h"
+#include "players/conformance/conformance.h"
 
 namespace ddalab::cli {
 

@@ -20,8 +20,8 @@
 #include "app/python/json_convert.h"
 #include "app/python/py_state.h"
 #include "core/catalog.h"
+#include "players/environment/decision_report.h"
 #include "players/registry.h"
-#include "players/simulation.h"
 
 namespace py = pybind11;
 

@@ -18,7 +18,7 @@
 
 #include "core/registry.h"
 #include "games/hexalines/hexalines.h"
-#include "players/ranking.h"
+#include "players/regular/ranking.h"
 
 namespace ddalab {
 

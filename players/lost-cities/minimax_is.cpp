@@ -10,9 +10,9 @@
 
 #include "core/registry.h"
 #include "games/lost-cities/lost_cities.h"
-#include "players/ranking.h"
-#include "players/score_order.h"
-#include "players/simulation.h"
+#include "players/regular/ranking.h"
+#include "players/search/score_order.h"
+#include "players/search/tie_breaking.h"
 
 namespace ddalab {
 
