@@ -224,8 +224,7 @@ Json OnlineSession::gameScreen() {
   const bool turn = g.replay.empty() && g.paced->personToMove();
   if (turn) g.paced->markTurnShown();
   Json screen = {{"kind", "game"},
-                 {"label", "Game " + std::to_string(g.plan.index + 1) + " of " +
-                               std::to_string(session_.plan().size())},
+                 {"label", gameLabel(g.plan.index, session_.plan().size())},
                  {"board", g.board},
                  {"waiting", !turn}};
   if (!turn) {  // when asking again is worth it
@@ -272,8 +271,7 @@ Json OnlineSession::pageScreen() {
                          {"anchors", item.anchors}});
       const int index = session_.next()->index;
       Json screen = {{"kind", "questionnaire"},
-                     {"label", "Game " + std::to_string(index + 1) + " of " +
-                                   std::to_string(session_.plan().size())},
+                     {"label", gameLabel(index, session_.plan().size())},
                      {"items", items},
                      {"comment", session_.protocol().comment}};
       if (lastBoard_) screen["board"] = *lastBoard_;
@@ -407,10 +405,7 @@ void OnlineSession::submitAnswers(const Json& body) {
 
 void OnlineSession::drop(const std::string& reason) {
   std::unique_lock lock(mutex_);
-  const SessionStep step = session_.step();
-  if (step == SessionStep::Complete || step == SessionStep::Declined ||
-      step == SessionStep::DroppedOut)
-    return;
+  if (sessionEnded(session_.step())) return;
   if (game_) {
     game_->paced->abandon();
     idle_.wait(lock, [this] { return !game_->paced->deciding(); });
