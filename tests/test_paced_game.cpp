@@ -45,7 +45,7 @@ class InlineExecutor final : public DecisionExecutor {
 
 // A Ludo game of four seats, `person` the person's (-1: none), the others and the environment
 // random.
-PacedGame ludo(InlineExecutor& executor, const TimeSource& clock, int person = -1) {
+PacedGame pacedLudo(InlineExecutor& executor, const TimeSource& clock, int person = -1) {
   Json players = Json::array();
   std::vector<bool> people;
   for (int seat = 0; seat < 4; ++seat) {
@@ -76,7 +76,7 @@ TEST_CASE("a paced game holds a decision until its pace has passed since it bega
           "[paced_game]") {
   FakeClock clock;
   InlineExecutor executor;
-  PacedGame game = ludo(executor, clock);
+  PacedGame game = pacedLudo(executor, clock);
   game.setPace(300, true);
   int arrived = 0;
   game.onDecided([&] { ++arrived; });
@@ -112,7 +112,7 @@ TEST_CASE("a paced game holds a decision until its pace has passed since it bega
 TEST_CASE("a pause holds a paced game's decision past its pace until it ends", "[paced_game]") {
   FakeClock clock;
   InlineExecutor executor;
-  PacedGame game = ludo(executor, clock);
+  PacedGame game = pacedLudo(executor, clock);
   game.setPace(100, true);
   game.decide();
   game.setPaused(true);
@@ -127,7 +127,7 @@ TEST_CASE("a paced game times a person's turn from its first showing, pauses lef
           "[paced_game]") {
   FakeClock clock;
   InlineExecutor executor;
-  PacedGame game = ludo(executor, clock, 1);
+  PacedGame game = pacedLudo(executor, clock, 1);
   playToPerson(game);
   REQUIRE(game.personToMove());
   const Action first = game.legal()[0];
@@ -177,7 +177,7 @@ TEST_CASE("a paced game played to its end records its trace with the result and 
           "[paced_game]") {
   FakeClock clock;
   InlineExecutor executor;
-  PacedGame game = ludo(executor, clock, 0);
+  PacedGame game = pacedLudo(executor, clock, 0);
   game.setPace(0, true);
   while (!game.over()) {
     playToPerson(game);
