@@ -1,51 +1,13 @@
 #include "studies/online_session.h"
 
-#include <atomic>
 #include <cstdio>
 
 #include "core/observation.h"
 #include "experiments/json_input.h"
-#include "experiments/runner.h"
 #include "results/file_io.h"
+#include "studies/paced_game.h"
 
 namespace ddalab {
-
-// ---- the pool ------------------------------------------------------------------------------
-
-DecisionPool::DecisionPool(int threads) {
-  for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { work(); });
-}
-
-DecisionPool::~DecisionPool() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  for (std::thread& t : threads_) t.join();
-}
-
-void DecisionPool::post(std::function<void()> job) {
-  {
-    std::lock_guard lock(mutex_);
-    jobs_.push_back(std::move(job));
-  }
-  wake_.notify_one();
-}
-
-void DecisionPool::work() {
-  for (;;) {
-    std::function<void()> job;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
-      if (jobs_.empty()) return;
-      job = std::move(jobs_.front());
-      jobs_.pop_front();
-    }
-    job();
-  }
-}
 
 // ---- the game in progress ------------------------------------------------------------------
 
@@ -110,30 +72,15 @@ void expectKeys(const Json& object, const char* where, const Items& items, Check
 
 struct OnlineSession::Game {
   PlannedGame plan;
-  Experiment experiment;
-  std::vector<bool> people;
+  std::unique_ptr<PacedGame> paced;
   int seat = 0;
-  std::atomic<bool> abandon{false};
-  Lineup lineup;
-  std::unique_ptr<Match> match;
-  Json trace = Json::object();
-  std::unique_ptr<TraceRecorder> recorder;
-  bool thinking = false;       // a decision runs on the pool: the match is not to be read
-  std::optional<Action> held;  // a decision made, shown when its pace has passed
-  std::string failure;         // a decision that threw
-  Clock::time_point due;       // when the held decision may be shown
-  std::optional<ResponseClock> turnShown;  // since the person's turn was first served
-  std::optional<ResponseClock> turnBegan;  // since the person's turn came
-  std::vector<DecisionTiming> decisions;
   std::deque<DecisionTiming> replay;     // the person's moves kept before a restart, to apply again
   std::unique_ptr<AppendFile> movesLog;  // moves-NN.jsonl: one line per person's move
   Json board;                            // the seat's screen as of the last action applied
 
   // The seat's screen of the state (only while no decision runs).
-  Json seatNow() const { return seatScreen(match->state(), seat, experiment.gameInfo->id); }
-  bool personToMove() const {
-    const int actor = match->actor();
-    return !match->over() && actor >= 0 && !lineup.players[static_cast<size_t>(actor)];
+  Json seatNow() const {
+    return seatScreen(paced->match().state(), seat, paced->experiment().gameInfo->id);
   }
 };
 
@@ -153,25 +100,30 @@ OnlineSession::OnlineSession(StudySession session, DecisionPool& pool, int paceM
 OnlineSession::~OnlineSession() {
   std::unique_lock lock(mutex_);
   if (!game_) return;
-  game_->abandon.store(true);
-  idle_.wait(lock, [this] { return !game_->thinking; });
+  game_->paced->abandon();
+  idle_.wait(lock, [this] { return !game_->paced->deciding(); });
+}
+
+void OnlineSession::run(std::function<void()> work, std::function<void()> done) {
+  pool_.post([this, work = std::move(work), done = std::move(done)] {
+    work();
+    std::lock_guard lock(mutex_);
+    done();
+    idle_.notify_all();
+  });
 }
 
 void OnlineSession::startGame() {
   const PlannedGame plan = *session_.next();
   auto g = std::make_unique<Game>();
   g->plan = plan;
-  const Json experiment = session_.protocol().experiment(plan.condition);
-  g->experiment = parsePlayedExperiment(experiment, plan.seed, "protocol");
-  g->people = personSeats(experiment);
-  g->seat =
-      static_cast<int>(std::find(g->people.begin(), g->people.end(), true) - g->people.begin());
-  g->lineup = buildLineup(g->experiment, StopToken(g->abandon), g->people);
-  g->match = std::make_unique<Match>(*g->experiment.game, plan.seed);
-  g->match->describeEnvironmentDecisions(true);
-  g->recorder =
-      std::make_unique<TraceRecorder>(g->trace, g->match->state(), &g->experiment.coefficients);
-  g->match->addObserver(g->recorder.get());
+  const Json experimentJson = session_.protocol().experiment(plan.condition);
+  Experiment experiment = parsePlayedExperiment(experimentJson, plan.seed, "protocol");
+  std::vector<bool> people = personSeats(experimentJson);
+  g->seat = static_cast<int>(std::find(people.begin(), people.end(), true) - people.begin());
+  g->paced = std::make_unique<PacedGame>(std::move(experiment), std::move(people), plan.seed,
+                                         static_cast<DecisionExecutor&>(*this), machineClock());
+  g->paced->setPace(paceMs_, true);
   if (!session_.folder().empty()) g->movesLog = readMoves(g->plan.index, g->replay);
   game_ = std::move(g);
   game_->board = game_->seatNow();
@@ -180,29 +132,25 @@ void OnlineSession::startGame() {
 void OnlineSession::advance() {
   if (!game_) return;
   Game& g = *game_;
-  if (!g.failure.empty()) throw std::runtime_error("a decision failed: " + g.failure);
-  while (!g.thinking) {
-    if (g.held) {
-      if (g.replay.empty() && Clock::now() < g.due) return;
-      const Action action = *g.held;
-      g.held.reset();
-      g.match->apply(action);
+  PacedGame& paced = *g.paced;
+  if (!paced.failure().empty()) throw std::runtime_error("a decision failed: " + paced.failure());
+  while (!paced.deciding()) {
+    if (paced.holding()) {
+      if (g.replay.empty() && !paced.heldDue()) return;
+      paced.showHeld();
       continue;
     }
-    if (g.match->over()) return finishGame();
-    if (!g.personToMove()) return scheduleDecision();
+    if (paced.over()) return finishGame();
+    if (!paced.personToMove()) return scheduleDecision();
     if (g.replay.empty()) {
-      if (!g.turnBegan) g.turnBegan.emplace();
+      paced.markTurnBegan();
       break;
     }
     // A move kept before a restart: applied again as it was (timing included), if still legal.
     const DecisionTiming kept = g.replay.front();
     g.replay.pop_front();
-    if (!g.match->applyIfLegal(kept.action)) {
+    if (!paced.applyPersonMove(kept.action, kept))
       g.replay.clear();  // the game went otherwise (a changed AI): the person goes on from here
-      continue;
-    }
-    g.decisions.push_back(kept);
   }
   g.board = g.seatNow();
 }
@@ -210,35 +158,15 @@ void OnlineSession::advance() {
 void OnlineSession::scheduleDecision() {
   Game& g = *game_;
   g.board = g.seatNow();
-  const int actor = g.match->actor();
-  Player* player = actor >= 0 ? g.lineup.players[static_cast<size_t>(actor)].get() : nullptr;
-  g.thinking = true;
-  g.due = Clock::now() + std::chrono::milliseconds(paceMs_);
-  pool_.post([this, &g, player] {
-    std::optional<Action> action;
-    std::string failure;
-    try {
-      action = player ? g.match->decide(*player) : g.match->decide(*g.lineup.environment);
-    } catch (const GameAbandoned&) {
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
-    std::lock_guard lock(mutex_);
-    g.held = action;
-    g.failure = failure;
-    g.thinking = false;
-    idle_.notify_all();
-  });
+  g.paced->decide();
 }
 
 void OnlineSession::finishGame() {
   Game& g = *game_;
   // Saved already when an earlier attempt failed after saving it (rewriting the CSVs).
   if (session_.games().size() <= static_cast<size_t>(g.plan.index)) {
-    const GameRecord record = g.match->record();
-    g.recorder->finish(record);
-    const Json trace = traceJson(g.experiment, 0, g.plan.seed, g.trace, true, g.people);
-    session_.saveGame(g.plan, record, trace, g.decisions);
+    const GameRecord record = g.paced->finish();
+    session_.saveGame(g.plan, record, g.paced->traceLine(), g.paced->personDecisions());
   }
   lastBoard_ = g.seatNow();
   g.movesLog.reset();
@@ -293,16 +221,16 @@ Json OnlineSession::screen() {
 
 Json OnlineSession::gameScreen() {
   Game& g = *game_;
-  const bool turn = !g.thinking && !g.held && g.replay.empty() && g.personToMove();
-  if (turn && !g.turnShown) g.turnShown.emplace();
+  const bool turn = g.replay.empty() && g.paced->personToMove();
+  if (turn) g.paced->markTurnShown();
   Json screen = {{"kind", "game"},
-                 {"label", "Game " + std::to_string(g.plan.index + 1) + " of " +
-                               std::to_string(session_.plan().size())},
+                 {"label", gameLabel(g.plan.index, session_.plan().size())},
                  {"board", g.board},
                  {"waiting", !turn}};
   if (!turn) {  // when asking again is worth it
     const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(g.due - Clock::now()).count();
+        std::chrono::duration_cast<std::chrono::milliseconds>(g.paced->due() - Clock::now())
+            .count();
     screen["poll_ms"] = std::clamp<int64_t>(left, 50, 1000);
   }
   return screen;
@@ -343,8 +271,7 @@ Json OnlineSession::pageScreen() {
                          {"anchors", item.anchors}});
       const int index = session_.next()->index;
       Json screen = {{"kind", "questionnaire"},
-                     {"label", "Game " + std::to_string(index + 1) + " of " +
-                                   std::to_string(session_.plan().size())},
+                     {"label", gameLabel(index, session_.plan().size())},
                      {"items", items},
                      {"comment", session_.protocol().comment}};
       if (lastBoard_) screen["board"] = *lastBoard_;
@@ -417,24 +344,20 @@ void OnlineSession::submitPage(const std::string& kind, const Json& body) {
 void OnlineSession::submitAction(const Json& body) {
   if (!game_) throw StepConflict("no game is being played");
   Game& g = *game_;
-  if (g.thinking || g.held || !g.replay.empty() || !g.personToMove())
-    throw StepConflict("it is not your turn");
+  PacedGame& paced = *g.paced;
+  if (!g.replay.empty() || !paced.personToMove()) throw StepConflict("it is not your turn");
   onlyKeys(body, {"action"});
   const Json& value = member(body, "action", Json::value_t::number_integer, "an integer");
   const int64_t wanted = value.get<int64_t>();
-  const std::span<const Action> legal = g.match->legal();
+  const std::span<const Action> legal = paced.legal();
   if (std::find(legal.begin(), legal.end(), wanted) == legal.end())
     throw InputError("action", "expected one of the screen's legal actions");
   const Action action = static_cast<Action>(wanted);
-  DecisionTiming decision{g.match->state().roundsCompleted(), g.seat, action,
-                          (g.turnShown ? *g.turnShown : *g.turnBegan).stop()};
+  const std::optional<DecisionTiming> decision = paced.personDecision(action);
   // Acknowledged exactly when durable: kept first, so a move that cannot be written (a full disk:
   // WriteError, HTTP 503) is not applied and the participant's retry is the same turn.
-  saveMove(decision);
-  g.match->apply(action);
-  g.decisions.push_back(decision);
-  g.turnShown.reset();
-  g.turnBegan.reset();
+  saveMove(*decision);  // the turn's clock runs: advance() started it
+  paced.applyPersonMove(action, decision);
   try {
     advance();
   } catch (const WriteError&) {
@@ -482,13 +405,10 @@ void OnlineSession::submitAnswers(const Json& body) {
 
 void OnlineSession::drop(const std::string& reason) {
   std::unique_lock lock(mutex_);
-  const SessionStep step = session_.step();
-  if (step == SessionStep::Complete || step == SessionStep::Declined ||
-      step == SessionStep::DroppedOut)
-    return;
+  if (sessionEnded(session_.step())) return;
   if (game_) {
-    game_->abandon.store(true);
-    idle_.wait(lock, [this] { return !game_->thinking; });
+    game_->paced->abandon();
+    idle_.wait(lock, [this] { return !game_->paced->deciding(); });
     game_.reset();
   }
   session_.recordDropout(reason);
@@ -501,8 +421,8 @@ SessionStep OnlineSession::step() {
 
 std::unique_ptr<State> OnlineSession::peekState() {
   std::lock_guard lock(mutex_);
-  if (!game_ || game_->thinking) return nullptr;
-  return game_->match->state().clone();
+  if (!game_ || game_->paced->deciding()) return nullptr;
+  return game_->paced->match().state().clone();
 }
 
 std::chrono::steady_clock::time_point OnlineSession::lastActivity() {

@@ -1,11 +1,12 @@
 #pragma once
 // A participant's study session played through requests (`ddalab serve`, docs/web-api.md): the
 // screen the participant is shown as JSON, and what they submit, checked. During a game the
-// session holds a steppable Match; the AIs and the environment decide on a shared worker pool
-// (never on the caller's thread) and their moves are shown at the protocol's fixed pace, like
-// ddalab-gui's study mode. Nothing a screen holds tells the condition, the seed or what the
-// participant's seat may not know (seatScreen). Every person's move of the game in progress is
-// kept in the session folder (moves-NN.jsonl), so a restart replays the game to where it was.
+// session drives a paced game (studies/paced_game.h); the AIs and the environment decide on a
+// shared worker pool (never on the caller's thread) and their moves are shown at the protocol's
+// fixed pace, like ddalab-gui's study mode. Nothing a screen holds tells the condition, the seed
+// or what the participant's seat may not know (seatScreen). Every person's move of the game in
+// progress is kept in the session folder (moves-NN.jsonl), so a restart replays the game to where
+// it was.
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -15,35 +16,14 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "core/match.h"
-#include "experiments/lineup.h"
+#include "studies/decision_executor.h"
 #include "studies/study.h"
 
 namespace ddalab {
 
 class AppendFile;
-
-// A few threads that run the sessions' AI and environment decisions, first come first served.
-class DecisionPool {
- public:
-  explicit DecisionPool(int threads);
-  ~DecisionPool();  // finishes the jobs queued, then joins
-  DecisionPool(const DecisionPool&) = delete;
-  DecisionPool& operator=(const DecisionPool&) = delete;
-  // Runs `job` on a worker thread soon.
-  void post(std::function<void()> job);
-
- private:
-  void work();
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::function<void()>> jobs_;
-  bool stopping_ = false;
-  std::vector<std::thread> threads_;
-};
 
 // A submission that does not fit where the session stands (an action while the opponent moves,
 // answers before the game is over): the client's view is stale; HTTP 409.
@@ -52,13 +32,14 @@ class StepConflict : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class OnlineSession {
+// Runs its game's decisions on the pool (DecisionExecutor), their results taken under its lock.
+class OnlineSession : private DecisionExecutor {
  public:
   // Takes over `session` (opened or created by the caller); decisions run on `pool`, which must
   // outlive the session; each is shown `paceMs` after its turn began. A game in progress (its
   // moves file in the folder) is replayed at once.
   OnlineSession(StudySession session, DecisionPool& pool, int paceMs);
-  ~OnlineSession();  // gives up a decision in flight and waits for it
+  ~OnlineSession() override;  // gives up a decision in flight and waits for it
   OnlineSession(const OnlineSession&) = delete;
   OnlineSession& operator=(const OnlineSession&) = delete;
 
@@ -84,6 +65,8 @@ class OnlineSession {
 
  private:
   struct Game;
+  // DecisionExecutor: `work` on the pool, then `done` under mutex_ (idle_ notified).
+  void run(std::function<void()> work, std::function<void()> done) override;
   void startGame();
   void advance();  // applies due moves, starts decisions; under mutex_
   void scheduleDecision();

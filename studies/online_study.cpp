@@ -96,11 +96,6 @@ std::string newToken() {
   return token;
 }
 
-bool sessionEnded(SessionStep step) {
-  return step == SessionStep::Complete || step == SessionStep::Declined ||
-         step == SessionStep::DroppedOut;
-}
-
 // The sessions of one study: tokens (kept as their SHA-256 in STUDY_DIR/serve-tokens.jsonl, so a
 // restart keeps every browser's session) and the sessions opened so far.
 class OnlineStudy::Sessions {

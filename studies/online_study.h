@@ -45,8 +45,6 @@ ApiReply apiError(int status, const std::string& message, const std::string& pat
 std::string bearerToken(const std::string& authorization);
 // 256 bits from the operating system's random source, as 64 hexadecimal digits.
 std::string newToken();
-// Whether a session at `step` has ended (complete, declined or dropped out).
-bool sessionEnded(SessionStep step);
 
 struct OnlineStudySettings {
   int paceMs = -1;              // between the AI's shown moves; -1: the protocol's pace_ms

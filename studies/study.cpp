@@ -1326,10 +1326,7 @@ void StudySession::recordDebriefRead(const ResponseTiming& timing) {
 }
 
 void StudySession::recordDropout(const std::string& reason) {
-  const SessionStep now = step();
-  if (now == SessionStep::Complete || now == SessionStep::Declined ||
-      now == SessionStep::DroppedOut)
-    return;
+  if (sessionEnded(step())) return;
   markDropout(reason);
 }
 

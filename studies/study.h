@@ -202,6 +202,18 @@ enum class SessionStep {
   DroppedOut,     // the participant left (withdrawn, timed out): the session ended there
 };
 
+// Whether a session at `step` has ended: complete, consent declined or dropped out.
+inline bool sessionEnded(SessionStep step) {
+  return step == SessionStep::Complete || step == SessionStep::Declined ||
+         step == SessionStep::DroppedOut;
+}
+
+// "Game 2 of 6": how a participant is told which of the plan's `games` game `index` (from 0)
+// is, the condition left out (the heading of a game and of its questionnaire).
+inline std::string gameLabel(int index, size_t games) {
+  return "Game " + std::to_string(index + 1) + " of " + std::to_string(games);
+}
+
 // Lines for `validate`: the instruments a protocol uses (with their citations), its subscales,
 // and a warning naming the items whose texts a researcher must still fill in.
 std::string describeInstruments(const StudyProtocol& protocol);

@@ -58,8 +58,29 @@ std::string utcTimestamp(std::chrono::system_clock::time_point t) {
   return text;
 }
 
-ResponseClock::ResponseClock()
-    : shownUtc_(std::chrono::system_clock::now()), shown_(std::chrono::steady_clock::now()) {}
+namespace {
+
+class MachineClock final : public TimeSource {
+ public:
+  std::chrono::steady_clock::time_point now() const override {
+    return std::chrono::steady_clock::now();
+  }
+  std::chrono::system_clock::time_point utcNow() const override {
+    return std::chrono::system_clock::now();
+  }
+};
+
+}  // namespace
+
+const TimeSource& machineClock() {
+  static const MachineClock clock;
+  return clock;
+}
+
+ResponseClock::ResponseClock() : ResponseClock(machineClock()) {}
+
+ResponseClock::ResponseClock(const TimeSource& clock)
+    : shownUtc_(clock.utcNow()), shown_(clock.now()) {}
 
 int64_t ResponseClock::elapsedMs() const {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
@@ -68,7 +89,12 @@ int64_t ResponseClock::elapsedMs() const {
 }
 
 ResponseTiming ResponseClock::stop() const {
-  const int64_t elapsed = elapsedMs();
+  return timingAt(std::chrono::steady_clock::now());
+}
+
+ResponseTiming ResponseClock::timingAt(std::chrono::steady_clock::time_point answered) const {
+  const int64_t elapsed =
+      std::chrono::duration_cast<std::chrono::milliseconds>(answered - shown_).count();
   // The answer's UTC time is the start's plus the monotonic elapsed time: the two stay
   // consistent even when the system clock is set during the response.
   return {utcTimestamp(shownUtc_), utcTimestamp(shownUtc_ + std::chrono::milliseconds(elapsed)),

@@ -21,13 +21,31 @@ struct ResponseTiming {
 // The UTC time `t` as ISO 8601 with milliseconds and a 'Z'.
 std::string utcTimestamp(std::chrono::system_clock::time_point t);
 
+// Where time is read: the machine's clocks, or a test's that moves only when told (a paced game
+// and its person's response times are then checked without waiting).
+class TimeSource {
+ public:
+  virtual ~TimeSource() = default;
+  // The monotonic time (paces, response times); safe to call from any thread.
+  virtual std::chrono::steady_clock::time_point now() const = 0;
+  // The wall clock (the UTC times a record carries).
+  virtual std::chrono::system_clock::time_point utcNow() const = 0;
+};
+
+// The machine's clocks: std::chrono's steady and system clocks.
+const TimeSource& machineClock();
+
 // A stopwatch started when something is shown: its UTC start and a monotonic elapsed time (a
 // clock set back during a session does not make a response time negative).
 class ResponseClock {
  public:
   ResponseClock();  // starts now
+  // Starts now as `clock` has it.
+  explicit ResponseClock(const TimeSource& clock);
   // The timing of an answer given now.
   ResponseTiming stop() const;
+  // The timing of an answer given at the monotonic time `answered`.
+  ResponseTiming timingAt(std::chrono::steady_clock::time_point answered) const;
   int64_t elapsedMs() const;
 
  private:

@@ -1,8 +1,9 @@
 #include "app/gui/play/session.h"
 
 #include <QMetaObject>
+#include <algorithm>
+#include <chrono>
 
-#include "experiments/runner.h"
 #include "players/registry.h"
 
 namespace ddalab::gui {
@@ -25,13 +26,44 @@ GameSession::~GameSession() {
   stopThinking();
 }
 
+const Experiment& GameSession::experiment() const {
+  static const Experiment none;
+  return game_ ? game_->experiment() : none;
+}
+
+const std::vector<bool>& GameSession::people() const {
+  static const std::vector<bool> none;
+  return game_ ? game_->people() : none;
+}
+
+const std::vector<DecisionTiming>& GameSession::personDecisions() const {
+  static const std::vector<DecisionTiming> none;
+  return game_ ? game_->personDecisions() : none;
+}
+
+const EnvironmentMove* GameSession::lastEnvironmentMove() const {
+  return game_ ? game_->lastEnvironmentMove() : nullptr;
+}
+
+void GameSession::run(std::function<void()> work, std::function<void()> done) {
+  if (worker_.joinable()) worker_.join();
+  worker_ = std::thread(
+      [this, work = std::move(work), done = std::move(done), generation = generation_]() mutable {
+        work();
+        QMetaObject::invokeMethod(
+            this,
+            [this, done = std::move(done), generation] {
+              if (generation == generation_) done();
+            },
+            Qt::QueuedConnection);
+      });
+}
+
 void GameSession::stopThinking() {
   pace_.stop();
   hold_.stop();
-  held_.reset();
-  abandon_.store(true);
+  if (game_) game_->abandon();
   if (worker_.joinable()) worker_.join();
-  abandon_.store(false);
   if (thinking_) {
     thinking_ = false;
     emit thinkingChanged(false);
@@ -43,51 +75,43 @@ void GameSession::start(const GameSetup& setup) {
   stopThinking();
   ++generation_;
   setup_ = setup;
-  experiment_ = std::move(experiment);
-  personMoved_ = over_ = false;
-  lateDecisions_ = 0;
-  people_ = personSeats(setup_.experiment);
-  lineup_ = buildLineup(experiment_, StopToken(abandon_), people_);
-  match_ = std::make_unique<Match>(*experiment_.game, setup_.seed);
-  match_->describeEnvironmentDecisions(true);
-  trace_ = Json::object();
-  recorder_ = std::make_unique<TraceRecorder>(trace_, match_->state(), &experiment_.coefficients);
-  match_->addObserver(recorder_.get());
-  lastMove_.reset();
-  decisions_.clear();
-  turn_.reset();
+  over_ = false;
+  game_ = std::make_unique<PacedGame>(std::move(experiment), personSeats(setup_.experiment),
+                                      setup_.seed, static_cast<DecisionExecutor&>(*this),
+                                      machineClock());
+  pushPace();
+  game_->setPaused(paused_);
+  game_->keepEnvironmentMoves(true);
+  game_->onDecided([this] { decided(); });
   shown();
   scheduleNext();
 }
 
+void GameSession::pushPace() {
+  if (game_) game_->setPace(pace_.interval(), fixedPace_);
+}
+
 void GameSession::shown() {
-  if (personToMove() && !turn_.running()) turn_.start(paused_);
+  if (personToMove()) game_->markTurnShown();
   emit changed();
 }
 
 Json GameSession::traceLine() const {
-  return traceJson(experiment_, 0, setup_.seed, trace_, true, people_);
+  return game_->traceLine();
 }
 
 bool GameSession::personToMove() const {
-  if (!match_ || thinking_ || match_->over()) return false;
-  const int actor = match_->actor();
-  return actor >= 0 && !lineup_.players[static_cast<size_t>(actor)];
+  return game_ && !thinking_ && game_->personToMove();
 }
 
 std::vector<Action> GameSession::legal() {
-  if (!match_ || thinking_) return {};
-  const auto legal = match_->legal();
+  if (!game_ || thinking_) return {};
+  const auto legal = game_->legal();
   return {legal.begin(), legal.end()};
 }
 
 bool GameSession::act(Action action) {
-  if (!personToMove()) return false;
-  const int round = match_->tracker().rounds();
-  const int seat = match_->actor();
-  if (!match_->applyIfLegal(action)) return false;
-  personMoved_ = true;
-  if (turn_.running()) decisions_.push_back({round, seat, action, turn_.stop()});
+  if (!personToMove() || !game_->act(action)) return false;
   shown();
   scheduleNext();
   return true;
@@ -95,51 +119,54 @@ bool GameSession::act(Action action) {
 
 void GameSession::setDelay(int milliseconds) {
   pace_.setInterval(std::max(0, milliseconds));
+  pushPace();
+}
+
+void GameSession::setFixedPace(bool fixed) {
+  fixedPace_ = fixed;
+  pushPace();
 }
 
 void GameSession::setPaused(bool paused) {
   paused_ = paused;
-  turn_.setPaused(paused);
+  if (game_) game_->setPaused(paused);
   if (paused)
     pace_.stop();
-  else if (held_ && !hold_.isActive())
+  else if (game_ && game_->holding() && !hold_.isActive())
     releaseHeld();  // its time passed during the pause
   else
     scheduleNext();
 }
 
 void GameSession::step() {
-  if (match_ && !thinking_ && !match_->over() && !personToMove()) decide();
+  if (game_ && !thinking_ && !game_->over() && !personToMove()) decide();
 }
 
 void GameSession::fastForward(int rounds) {
-  if (!match_ || thinking_) return;
+  if (!game_ || thinking_) return;
   pace_.stop();
-  const PlayerInfo& ai = defaultAi(*experiment_.game);
+  const PlayerInfo& ai = defaultAi(*game_->experiment().game);
   const std::unique_ptr<Player> standIn =
-      ai.makeRegular({*experiment_.game, 100, validateParams(ai.params, nullptr, "params"),
-                      experiment_.coefficients});
-  // Until `rounds` rounds are complete and then a person's decision (or the end) is reached.
-  const bool anyPerson = std::find(people_.begin(), people_.end(), true) != people_.end();
-  while (!match_->over() &&
-         (match_->tracker().rounds() < rounds || (anyPerson && !personToMove()))) {
-    const int actor = match_->actor();
-    Player* player = actor >= 0 ? lineup_.players[static_cast<size_t>(actor)].get() : nullptr;
-    if (actor >= 0 && !player) player = standIn.get();
-    const Action action = player ? match_->decide(*player) : match_->decide(*lineup_.environment);
-    thinking_ = true;  // applyChosen expects a decision in flight
-    applyChosen(action);
+      ai.makeRegular({*game_->experiment().game, 100, validateParams(ai.params, nullptr, "params"),
+                      game_->experiment().coefficients});
+  // Until `rounds` rounds are complete and then a person's decision (or the end) is reached; a
+  // fixed pace's decision begun on the worker ends it (the match is the worker's then).
+  const std::vector<bool>& people = game_->people();
+  const bool anyPerson = std::find(people.begin(), people.end(), true) != people.end();
+  while (!thinking_ && !game_->over() &&
+         (game_->match().tracker().rounds() < rounds || (anyPerson && !personToMove()))) {
+    const Action action = game_->decideHere(standIn.get());
+    thinking_ = true;  // showChosen ends a decision in flight
+    showChosen(action);
   }
 }
 
 void GameSession::scheduleNext() {
-  if (!match_ || thinking_) return;
-  if (match_->over()) {
+  if (!game_ || thinking_) return;
+  if (game_->over()) {
     if (over_) return;  // said once
     over_ = true;
-    const GameRecord record = match_->record();
-    recorder_->finish(record);
-    emit finished(record);
+    emit finished(game_->finish());
     return;
   }
   if (personToMove() || paused_) return;
@@ -150,62 +177,39 @@ void GameSession::scheduleNext() {
 }
 
 void GameSession::decide() {
-  if (!match_ || thinking_ || match_->over() || personToMove()) return;
+  if (!game_ || thinking_ || game_->over() || personToMove()) return;
   if (worker_.joinable()) worker_.join();
-  const int actor = match_->actor();
   thinking_ = true;
-  thinker_ = actor;
+  thinker_ = game_->match().actor();
   emit thinkingChanged(true);
-  Player* player = actor >= 0 ? lineup_.players[static_cast<size_t>(actor)].get() : nullptr;
-  QElapsedTimer clock;
-  clock.start();
-  worker_ = std::thread([this, player, clock, generation = generation_] {
-    Action action = 0;
-    try {
-      action = player ? match_->decide(*player) : match_->decide(*lineup_.environment);
-    } catch (const GameAbandoned&) {
-      return;  // a new game started, or the window closes
-    }
-    QMetaObject::invokeMethod(
-        this,
-        [this, action, generation, elapsed = clock.elapsed()] {
-          if (generation == generation_) decided(action, elapsed);
-        },
-        Qt::QueuedConnection);
-  });
+  game_->decide();
 }
 
-void GameSession::decided(Action action, qint64 elapsedMs) {
-  if (!fixedPace_) return applyChosen(action);
-  const qint64 wait = pace_.interval() - elapsedMs;
-  if (wait < 0) ++lateDecisions_;
-  held_ = action;
-  if (wait > 0)
-    hold_.start(static_cast<int>(wait));
-  else
-    releaseHeld();
+void GameSession::decided() {
+  if (!game_->failure().empty())  // as an exception escaping the worker thread would
+    qFatal("a decision failed: %s", game_->failure().c_str());
+  if (!game_->holding()) return;  // abandoned
+  if (!fixedPace_) return showChosen();
+  releaseHeld();
 }
 
 void GameSession::releaseHeld() {
-  if (!held_ || paused_) return;  // shown when the pause ends (setPaused)
-  const Action action = *held_;
-  held_.reset();
-  applyChosen(action);
+  if (!game_ || !game_->holding()) return;
+  if (game_->heldDue()) return showChosen();
+  const auto left =
+      std::chrono::ceil<std::chrono::milliseconds>(game_->due() - machineClock().now()).count();
+  if (left > 0) hold_.start(static_cast<int>(left));
+  // else paused: shown when the pause ends (setPaused)
 }
 
-void GameSession::applyChosen(Action action) {
+void GameSession::showChosen(std::optional<Action> action) {
   if (worker_.joinable()) worker_.join();
   thinking_ = false;
   emit thinkingChanged(false);
-  if (match_->actor() == kEnvironment) {
-    EnvironmentMove move;
-    move.action = action;
-    move.before = match_->state().clone();
-    if (const EnvironmentDecision* d = match_->lastDecision()) move.decision = *d;
-    lastMove_ = std::move(move);
-  }
-  turn_.reset();  // a seat decided for the person (fastForward) is no decision of theirs
-  match_->apply(action);
+  if (action)
+    game_->applyChosen(*action);
+  else
+    game_->showHeld();
   shown();
   scheduleNext();
 }

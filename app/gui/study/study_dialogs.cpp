@@ -214,8 +214,7 @@ void SessionsDialog::refresh() {
       QTableWidgetItem* who = cell(Participant, QString::fromStdString(s.participant()));
       who->setData(Qt::UserRole, QString::fromStdString(folder.string()));
       const SessionStep step = s.step();
-      who->setData(kMarkable, step != SessionStep::Complete && step != SessionStep::Declined &&
-                                  step != SessionStep::DroppedOut);
+      who->setData(kMarkable, !sessionEnded(step));
       cell(Number, QString::number(s.ordinal()));  // as allocation.jsonl counts: from 0
       cell(Answered, QString("%1 of %2").arg(s.answered()).arg(s.plan().size()));
       cell(Status, QString::fromStdString(s.statusText()));

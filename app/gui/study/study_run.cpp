@@ -55,13 +55,11 @@ Questionnaire* StudyRun::questionnaire() const {
 }
 
 QString StudyRun::label(int index) const {
-  return QString("Game %1 of %2").arg(index + 1).arg(session_.plan().size());
+  return QString::fromStdString(gameLabel(index, session_.plan().size()));
 }
 
 bool StudyRun::over() const {
-  const SessionStep step = session_.step();
-  return step == SessionStep::Complete || step == SessionStep::Declined ||
-         step == SessionStep::DroppedOut;
+  return sessionEnded(session_.step());
 }
 
 void StudyRun::next() {
