@@ -48,8 +48,9 @@ struct Batch;
 struct ExperimentSummary;
 struct ComparisonAnalysis;
 
-// Writes <dir>/sweep.csv (results/csv.h) when an experiment of `batch` is a grid point;
-// `summaries` are those of its first experiments, in batch order (a stopped run has fewer).
+// Writes <dir>/sweep.csv (results/results_writer.h) when an experiment of `batch` is a grid
+// point; `summaries` are those of its first experiments, in batch order (a stopped run has
+// fewer).
 void writeSweepResults(const std::filesystem::path& dir, const Batch& batch,
                        std::span<const ExperimentSummary> summaries,
                        std::span<const ComparisonAnalysis> analyses);
