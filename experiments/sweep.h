@@ -1,6 +1,6 @@
 #pragma once
-// Sweeps (issue 20): a batch (for every experiment) or one experiment may carry "sweep", a list
-// of axes, each a JSON path into the experiment with the values it takes:
+// Sweeps (a grid of parameter values): a batch (for every experiment) or one experiment may
+// carry "sweep", a list of axes, each a JSON path into the experiment with the values it takes:
 //
 //   "sweep": [{"path": "coefficients.tension", "values": [0, 30]},
 //             {"path": "players[0].level", "range": {"from": 10, "to": 100, "steps": 4}},
