@@ -13,7 +13,8 @@
 #include "experiments/sha256.h"
 #include "results/file_io.h"
 #include "results/aggregate.h"
-#include "results/csv.h"
+#include "results/results_reader.h"
+#include "results/results_writer.h"
 #include "results/significance.h"
 
 namespace ddalab {

@@ -8,9 +8,9 @@
 #include "experiments/folder_lock.h"
 #include "experiments/journal.h"
 #include "experiments/runner.h"
-#include "results/csv.h"
 #include "results/experiment_result.h"
 #include "results/file_io.h"
+#include "results/results_reader.h"
 
 namespace ddalab {
 

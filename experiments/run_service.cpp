@@ -4,7 +4,8 @@
 #include <fstream>
 
 #include "experiments/journal.h"
-#include "results/csv.h"
+#include "results/results_reader.h"
+#include "results/results_writer.h"
 
 namespace ddalab {
 

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "experiments/lineup.h"
-#include "results/csv.h"
+#include "results/results_writer.h"
 
 namespace ddalab {
 

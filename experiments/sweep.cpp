@@ -10,7 +10,7 @@
 
 #include "experiments/batch.h"
 #include "experiments/name_checks.h"
-#include "results/csv.h"
+#include "results/results_writer.h"
 
 namespace ddalab {
 

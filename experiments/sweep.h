@@ -1,6 +1,6 @@
 #pragma once
-// Sweeps (issue 20): a batch (for every experiment) or one experiment may carry "sweep", a list
-// of axes, each a JSON path into the experiment with the values it takes:
+// Sweeps (a grid of parameter values): a batch (for every experiment) or one experiment may
+// carry "sweep", a list of axes, each a JSON path into the experiment with the values it takes:
 //
 //   "sweep": [{"path": "coefficients.tension", "values": [0, 30]},
 //             {"path": "players[0].level", "range": {"from": 10, "to": 100, "steps": 4}},
@@ -48,8 +48,9 @@ struct Batch;
 struct ExperimentSummary;
 struct ComparisonAnalysis;
 
-// Writes <dir>/sweep.csv (results/csv.h) when an experiment of `batch` is a grid point;
-// `summaries` are those of its first experiments, in batch order (a stopped run has fewer).
+// Writes <dir>/sweep.csv (results/results_writer.h) when an experiment of `batch` is a grid
+// point; `summaries` are those of its first experiments, in batch order (a stopped run has
+// fewer).
 void writeSweepResults(const std::filesystem::path& dir, const Batch& batch,
                        std::span<const ExperimentSummary> summaries,
                        std::span<const ComparisonAnalysis> analyses);

@@ -8,7 +8,7 @@
 
 #include "core/rng.h"
 #include "results/aggregate.h"
-#include "results/csv.h"
+#include "results/results_reader.h"
 #include "results/statistics.h"
 
 namespace ddalab {

@@ -6,7 +6,7 @@
 
 #include "core/params.h"
 #include "experiments/json_input.h"
-#include "results/csv.h"
+#include "results/csv_format.h"
 #include "studies/mixed_model.h"
 
 namespace ddalab {
@@ -16,27 +16,6 @@ namespace {
 const InputFileKind kLongTableKind{256 << 20,
                                    "a CSV file with the columns participant, condition, period "
                                    "and answer"};
-
-// The fields of one CSV line (RFC 4180 quoting; a line break inside quotes is refused).
-std::vector<std::string> csvFields(const std::string& line, const std::string& where) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      fields.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  if (quoted) throw InputError(where, "a quoted field is not closed on its line; expected CSV");
-  return fields;
-}
 
 double parseNumber(const std::string& text, const std::string& where) {
   double value = 0;
@@ -94,22 +73,18 @@ void sortPeriods(MixedData& data, const std::vector<double>& values) {
 }  // namespace
 
 MixedData readMixedCsv(const std::string& file, const std::string& item) {
-  const std::string text = readInputFile(file, kLongTableKind);
   MixedData data;
   std::vector<double> periodValues;
   std::map<std::string, size_t> items;
   std::optional<Columns> columns;
-  size_t lineNumber = 0;
-  for (size_t start = 0; start < text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(start, end - start);
-    start = end + 1;
-    ++lineNumber;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const std::string where = file + ":" + std::to_string(lineNumber);
-    if (line.empty()) continue;
-    const std::vector<std::string> fields = csvFields(line, where);
+  // A CR ending the last line is part of its line end, as one before each '\n' is.
+  std::string table = readInputFile(file, kLongTableKind);
+  if (!table.empty() && table.back() == '\r') table.pop_back();
+  CsvReader reader(std::move(table), file, CsvLineBreaks::Refused);
+  std::vector<std::string> fields;
+  while (reader.next(fields)) {
+    if (reader.blank()) continue;
+    const std::string where = file + ":" + std::to_string(reader.line());
     if (!columns) {
       columns = columnsOf(fields, file);
       continue;

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <bit>
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -575,6 +576,135 @@ TEST_CASE("readResultsDir errors name the file, the line and the column") {
     writeText(games, text);
     REQUIRE_THROWS_WITH(readResultsDir(dir.path()), Contains("summary.csv:2") && Contains("games"));
   }
+}
+
+TEST_CASE("The CSV format reads back every record it writes, naming the line of an error") {
+  const CsvRecord tricky = {"plain", "a,b", "say \"hi\"", "two\nlines", "", "cr\rinside"};
+  CsvReader reader(csvLine(tricky) + "\r\n" + csvLine({"last"}), "memory.csv",
+                   CsvLineBreaks::InQuotes);
+  CsvRecord record;
+  REQUIRE(reader.next(record));
+  CHECK(record == tricky);
+  CHECK_FALSE(reader.blank());
+  REQUIRE(reader.next(record));  // the empty line (its CR part of the line end)
+  CHECK(reader.blank());
+  CHECK(reader.line() == 3);
+  REQUIRE(reader.next(record));
+  CHECK(record == CsvRecord{"last"});
+  CHECK(reader.line() == 4);
+  CHECK_FALSE(reader.next(record));
+
+  CsvReader quotedEmpty("\"\"\n", "memory.csv", CsvLineBreaks::InQuotes);
+  REQUIRE(quotedEmpty.next(record));
+  CHECK_FALSE(quotedEmpty.blank());  // a quoted empty field is a record, not an empty line
+
+  const auto refusal = [](const std::string& text, CsvLineBreaks lineBreaks) {
+    CsvReader bad(text, "bad.csv", lineBreaks);
+    CsvRecord fields;
+    try {
+      while (bad.next(fields)) {
+      }
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(refusal("a\n\"b\nc\",d\n", CsvLineBreaks::InQuotes) == "accepted");
+  CHECK(refusal("a\n\"b\nc\",d\n", CsvLineBreaks::Refused) ==
+        "bad.csv:2: a quoted field is not closed on its line; expected CSV");
+  CHECK(refusal("a,\"b", CsvLineBreaks::Refused) ==
+        "bad.csv:1: a quoted field is not closed on its line; expected CSV");
+  CHECK(refusal("a,\"b", CsvLineBreaks::InQuotes) ==
+        "bad.csv:1: column 2: quoted field not closed before the end of the file");
+  CHECK(refusal("a,b\"c\n", CsvLineBreaks::InQuotes) ==
+        "bad.csv:1: column 2: quote inside an unquoted field");
+  CHECK(refusal("\"a\"b\n", CsvLineBreaks::InQuotes) ==
+        "bad.csv:1: column 1: text after the closing quote");
+}
+
+// Whether `column` is one of the columns `schema` names: the name itself or, for a pattern
+// ("p<seat>_moves"), a name with the placeholder's text in its place (digits for <seat>, <rank>).
+bool matchesSchemaColumn(const std::string& column, const CsvColumnSchema& schema) {
+  const size_t open = schema.name.find('<'), close = schema.name.find('>');
+  if (open == std::string::npos) return column == schema.name;
+  const std::string prefix = schema.name.substr(0, open), suffix = schema.name.substr(close + 1);
+  const std::string placeholder = schema.name.substr(open + 1, close - open - 1);
+  if (column.size() <= prefix.size() + suffix.size() || !column.starts_with(prefix) ||
+      !column.ends_with(suffix))
+    return false;
+  const std::string middle =
+      column.substr(prefix.size(), column.size() - prefix.size() - suffix.size());
+  const bool number = placeholder == "seat" || placeholder == "rank";
+  return !number ||
+         std::all_of(middle.begin(), middle.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// The type `schema` gives `column`: a named column's, else the first pattern's of another type
+// than Number, else Number (what every other column holds); nullopt when none describes it.
+std::optional<CsvColumnType> schemaType(const CsvFileSchema& schema, const std::string& column) {
+  for (const CsvColumnSchema& c : schema.columns)
+    if (c.name == column) return c.type;
+  std::optional<CsvColumnType> type;
+  for (const CsvColumnSchema& c : schema.columns)
+    if (c.name.find('<') != std::string::npos && matchesSchemaColumn(column, c) &&
+        (!type || *type == CsvColumnType::Number))
+      type = c.type;
+  return type;
+}
+
+const CsvFileSchema& schemaOf(const std::string& table) {
+  const auto& schema = csvSchema();
+  const auto found = std::find_if(schema.begin(), schema.end(),
+                                  [&](const CsvFileSchema& s) { return s.table == table; });
+  REQUIRE(found != schema.end());
+  return *found;
+}
+
+// Checks that `header` is described by the schema of `table`: its leading columns, every
+// named column present, every column of the header described.
+void requireDescribed(const std::string& table, const CsvRecord& header) {
+  CAPTURE(table);
+  const CsvFileSchema& schema = schemaOf(table);
+  REQUIRE(header.size() >= schema.leading);
+  for (size_t i = 0; i < schema.leading; ++i) CHECK(header[i] == schema.columns[i].name);
+  for (const CsvColumnSchema& c : schema.columns)
+    if (c.name.find('<') == std::string::npos)
+      CHECK(std::find(header.begin(), header.end(), c.name) != header.end());
+  for (const std::string& column : header) {
+    CAPTURE(column);
+    CHECK(schemaType(schema, column));
+  }
+}
+
+TEST_CASE("csvSchema describes every header the writers write, with each column's type") {
+  requireDescribed("games", gamesColumns(3));
+  requireDescribed("summary", batchSummaryColumns());
+  requireDescribed("stats", experimentSummaryColumns());
+  ComparisonScores scores;
+  scores.columns = scoredMetrics();
+  requireDescribed("scores", scoresColumns(scores));
+  requireDescribed("ranks", ranksColumns(4));
+  requireDescribed("tests", testsColumns());
+  requireDescribed("detectability", detectabilityColumns());
+  SweepTable sweep;
+  sweep.axes = {"random_prob", "seats"};
+  sweep.columns = {"tension", "win_ratio", "score9", "lead_vs_random"};
+  requireDescribed("sweep", sweepColumns(sweep));
+
+  CHECK(schemaType(schemaOf("games"), "seed") == CsvColumnType::Seed);
+  CHECK(schemaType(schemaOf("games"), "winner") == CsvColumnType::OptionalCount);
+  CHECK(schemaType(schemaOf("games"), "capped") == CsvColumnType::Flag);
+  CHECK(schemaType(schemaOf("games"), "p2_lead_rounds") == CsvColumnType::Count);
+  CHECK(schemaType(schemaOf("games"), "p1_chance") == CsvColumnType::Text);
+  CHECK(schemaType(schemaOf("games"), "p1_score") == CsvColumnType::Number);
+  CHECK(schemaType(schemaOf("games"), "tension") == CsvColumnType::Number);
+  CHECK(schemaType(schemaOf("summary"), "players") == CsvColumnType::Name);
+  CHECK(schemaType(schemaOf("ranks"), "replicates") == CsvColumnType::Count);
+  CHECK(schemaType(schemaOf("detectability"), "games_to_detect") == CsvColumnType::OptionalCount);
+  CHECK(schemaType(schemaOf("sweep"), "@random_prob") == CsvColumnType::SweptValue);
+  CHECK(schemaOf("games").file == "<experiment>.games.csv");
+  CHECK(schemaOf("summary").file == "summary.csv");
+  CHECK(csvColumnTypeName(CsvColumnType::OptionalCount) == "optional count");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,8 +7,9 @@
 #include "experiments/plugins.h"
 #include "games/registry.h"
 #include "players/registry.h"
-#include "results/csv.h"
 #include "results/report.h"
+#include "results/results_reader.h"
+#include "results/results_writer.h"
 #include "studies/study.h"
 
 namespace ddalab::cli {

@@ -26,8 +26,8 @@
 #include "app/gui/play/play_mode.h"
 #include "experiments/batch.h"
 #include "games/registry.h"
-#include "results/csv.h"
 #include "results/file_io.h"
+#include "results/results_reader.h"
 
 namespace ddalab::gui {
 

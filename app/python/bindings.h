@@ -11,7 +11,8 @@ void bindCatalog(pybind11::module_& m);
 void bindState(pybind11::module_& m);
 // register_player, register_environment, Rng, sample_outcome, PlayerError: players in Python.
 void bindPlayers(pybind11::module_& m);
-// _run (ddalab.run's engine) and WriteError: a batch run into a results folder.
+// _run (ddalab.run's engine) and WriteError: a batch run into a results folder; csv_schema():
+// the columns of its CSV files.
 void bindRun(pybind11::module_& m);
 // load_plugin(): a plug-in's entries added to the catalog.
 void bindPlugins(pybind11::module_& m);

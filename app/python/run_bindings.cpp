@@ -12,8 +12,9 @@
 #include "app/python/json_convert.h"
 #include "experiments/batch.h"
 #include "experiments/run_service.h"
-#include "results/csv.h"
+#include "results/csv_schema.h"
 #include "results/file_io.h"
+#include "results/results_reader.h"
 
 namespace py = pybind11;
 
@@ -103,7 +104,24 @@ py::dict run(const py::object& batch, int threads, const std::optional<std::file
 // (one game at a time), so that ddalab.load refuses what they refuse, with their message.
 void checkResultsFolder(const std::filesystem::path& folder) {
   py::gil_scoped_release released;
-  readResultsDir(folder, [](const ExperimentLabel&) {}, [](const GameRecord&) {});
+  readResultsDir(
+      folder, [](const ExperimentLabel&) {}, [](const GameRecord&) {});
+}
+
+// csvSchema() as Python data: {table: {"file", "leading", "columns": [(name, type), ...]}}.
+py::dict csvSchemaOf() {
+  py::dict schema;
+  for (const CsvFileSchema& file : csvSchema()) {
+    py::list columns;
+    for (const CsvColumnSchema& column : file.columns)
+      columns.append(py::make_tuple(column.name, std::string(csvColumnTypeName(column.type))));
+    py::dict entry;
+    entry["file"] = file.file;
+    entry["leading"] = file.leading;
+    entry["columns"] = columns;
+    schema[py::str(file.table)] = entry;
+  }
+  return schema;
 }
 
 }  // namespace
@@ -118,6 +136,14 @@ void bindRun(py::module_& m) {
   m.def("_check_results_folder", &checkResultsFolder, py::arg("folder"),
         "Raises InputError, as `ddalab score` refuses it, for a results folder whose summary.csv "
         "or games files are damaged (an empty or non-numeric cell, a row out of order, ...).");
+  m.def("csv_schema", &csvSchemaOf,
+        "The columns of every CSV file of a results folder, as the C++ writers write them: a dict "
+        "from each table ddalab.load makes ('summary', 'games', 'stats', 'scores', 'ranks', "
+        "'tests', 'detectability', 'sweep') to its 'file' name (<experiment> or <comparison> "
+        "standing for a name), its 'columns' in order as (name, type) pairs (a name with a "
+        "placeholder such as p<seat>_moves stands for a run of columns; types: name, count, seed, "
+        "optional count, flag, number, text, swept value) and 'leading', how many of them every "
+        "file of its kind starts with.");
 }
 
 }  // namespace ddalab::python

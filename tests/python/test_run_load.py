@@ -111,6 +111,26 @@ def test_tables_have_proper_dtypes(quick, tmp_path):
     assert list(results.scores["comparison"].unique()) == ["ludo-4hc"]
 
 
+def test_csv_schema_describes_the_files_load_reads(quick, tmp_path):
+    """ddalab.csv_schema(): the C++ library's columns of each file, by which load types them."""
+    schema = ddalab.csv_schema()
+    assert set(schema) == {"summary", "games", "stats", "scores", "ranks", "tests",
+                           "detectability", "sweep"}
+    assert schema["games"]["file"] == "<experiment>.games.csv"
+    assert schema["games"]["columns"][:5] == [("iteration", "count"), ("seed", "seed"),
+                                              ("rounds", "count"), ("winner", "optional count"),
+                                              ("capped", "flag")]
+    assert ("p<seat>_chance", "text") in schema["games"]["columns"]
+    results = ddalab.run(with_iterations(quick, 4), threads=1, out=tmp_path / "r",
+                         progress=False)
+    for table in ("summary", "games", "stats", "scores", "ranks", "tests", "detectability"):
+        leading = [name for name, _ in schema[table]["columns"][:schema[table]["leading"]]]
+        columns = list(getattr(results, table).columns)
+        if table != "summary":
+            columns = columns[1:]  # the experiment or comparison column load puts first
+        assert columns[:len(leading)] == leading, table
+
+
 def test_threads_do_not_change_the_files_and_a_dict_runs_as_its_file(cli, quick, tmp_path):
     batch = with_iterations(quick, 30)
     ddalab.run(batch, threads=1, out=tmp_path / "one", progress=False)

@@ -10,7 +10,7 @@ import re
 
 import pandas as pd
 
-from ._ddalab import InputError, _check_results_folder
+from ._ddalab import InputError, _check_results_folder, csv_schema
 
 __all__ = ["Results", "load"]
 
@@ -18,34 +18,64 @@ __all__ = ["Results", "load"]
 _CATEGORY, _INT, _UINT, _NULLABLE_INT, _BOOL, _TEXT, _AXIS = (
     "category", "int", "uint", "nullable int", "bool", "text", "axis")
 
-_SEAT_COUNT = re.compile(r"p\d+_(moves|turns|lead_rounds)$")
-_SEAT_CHANCE = re.compile(r"p\d+_chance$")
+# The kind of each column type of csv_schema(); a number has none (a float).
+_KIND_OF_TYPE = {"name": _CATEGORY, "count": _INT, "seed": _UINT, "optional count": _NULLABLE_INT,
+                 "flag": _BOOL, "text": _TEXT, "swept value": _AXIS, "number": None}
 
-# Each file kind: the columns its header must start with, and the kind of each known column.
-_GAMES = (["iteration", "seed", "rounds", "winner", "capped"],
-          {"iteration": _INT, "seed": _UINT, "rounds": _INT, "winner": _NULLABLE_INT,
-           "capped": _BOOL})
-_SUMMARY = (["experiment", "comparison", "game", "environment", "players", "games", "planned"],
-            {"experiment": _CATEGORY, "comparison": _CATEGORY, "game": _CATEGORY,
-             "environment": _CATEGORY, "players": _CATEGORY, "games": _INT, "planned": _INT})
-_STATS = (["metric", "mean", "std", "min", "max", "ci95_low", "ci95_high", "n"],
-          {"metric": _CATEGORY, "n": _INT})
-_SCORES = (["experiment"], {"experiment": _CATEGORY})
-_RANKS = (["experiment", "score9"], {"experiment": _CATEGORY, "replicates": _INT})
-_TESTS = (["experiment", "reference", "metric", "pairs", "difference"],
-          {"experiment": _CATEGORY, "reference": _CATEGORY, "metric": _CATEGORY,
-           "pairs": _INT, "test": _CATEGORY, "significant": _BOOL})
-_DETECTABILITY = (["experiment", "seat", "player", "outcomes", "chi2", "df", "p", "detected"],
-                  {"experiment": _CATEGORY, "seat": _INT, "player": _CATEGORY,
-                   "outcomes": _INT, "df": _INT, "detected": _BOOL,
-                   "games_to_detect": _NULLABLE_INT})
-_SWEEP = (["experiment", "comparison"],
-          {"experiment": _CATEGORY, "comparison": _CATEGORY, "games": _INT})
+# Every file kind's columns, as the C++ library writes them.
+_SCHEMA = csv_schema()
+
+# A placeholder of a column pattern ("p<seat>_moves"): <seat> and <rank> a number, others a name.
+_PLACEHOLDER = re.compile(r"<(\w+)>")
+
+
+def _pattern(name):
+    """The regular expression of the column pattern `name` of csv_schema()."""
+    parts = _PLACEHOLDER.split(name)  # text, placeholder, text, ...
+    return re.compile("".join(re.escape(part) if i % 2 == 0 else
+                              (r"\d+" if part in ("seat", "rank") else ".*")
+                              for i, part in enumerate(parts)), re.DOTALL)
+
+
+def _file_kind(table):
+    """A file kind of csv_schema(): the columns its header must start with, the kind of each
+    named column, and (regular expression, kind) of each run of columns, typed by the C++
+    library's description of the file."""
+    schema = _SCHEMA[table]
+    columns = schema["columns"]
+    leading = [name for name, _ in columns[:schema["leading"]]]
+    kinds, patterns = {}, []
+    for name, column_type in columns:
+        kind = _KIND_OF_TYPE[column_type]
+        if kind is None:
+            continue
+        if _PLACEHOLDER.search(name):
+            patterns.append((_pattern(name), kind))
+        else:
+            kinds[name] = kind
+    return leading, kinds, patterns
+
+
+def _file_name(table):
+    """The file name of `table` in csv_schema() (<experiment> and <comparison> standing for a
+    name's stem)."""
+    return _SCHEMA[table]["file"]
+
+
+def _suffix(table):
+    """The file name of `table` after its <experiment> or <comparison>: ".games.csv"."""
+    return _file_name(table).split(">", 1)[1]
+
+
+# Each file kind: the columns its header must start with, the kinds of its columns.
+_GAMES, _SUMMARY, _STATS, _SCORES, _RANKS, _TESTS, _DETECTABILITY, _SWEEP = (
+    _file_kind(table) for table in
+    ("games", "summary", "stats", "scores", "ranks", "tests", "detectability", "sweep"))
 
 # The per-comparison files: attribute -> file suffix and kind.
-_COMPARISON_FILES = {"scores": (".scores.csv", _SCORES), "ranks": (".ranks.csv", _RANKS),
-                     "tests": (".tests.csv", _TESTS),
-                     "detectability": (".detectability.csv", _DETECTABILITY)}
+_COMPARISON_FILES = {"scores": (_suffix("scores"), _SCORES), "ranks": (_suffix("ranks"), _RANKS),
+                     "tests": (_suffix("tests"), _TESTS),
+                     "detectability": (_suffix("detectability"), _DETECTABILITY)}
 
 
 class Results:
@@ -95,20 +125,20 @@ def load(folder):
     folder = pathlib.Path(folder)
     if not folder.is_dir():
         raise InputError(f"{folder}: not a folder (expected a results folder of ddalab run)")
-    summary_file = folder / "summary.csv"
+    summary_file = folder / _file_name("summary")
     if not summary_file.is_file():
         raise InputError(f"{folder}: not a results folder (no summary.csv)")
     summary = _read(summary_file, _SUMMARY)
     experiments = list(summary["experiment"].cat.categories)
     comparisons = [c for c in summary["comparison"].cat.categories if c != ""]
-    games_files = [_experiment_file(folder, name, ".games.csv") for name in experiments]
+    games_files = [_experiment_file(folder, name, _suffix("games")) for name in experiments]
     # The games as `ddalab score` and the GUI read them: what they refuse (an empty metric cell,
     # a NUL byte, games out of order, a count summary.csv contradicts) is refused here too, with
     # their message, instead of becoming NaN.
     _check_results_folder(folder)
     games = _concat([_read(path, _GAMES) for path in games_files], "experiment", experiments,
                     _GAMES)
-    stats = _concat([_read(_experiment_file(folder, name, ".summary.csv"), _STATS)
+    stats = _concat([_read(_experiment_file(folder, name, _suffix("stats")), _STATS)
                      for name in experiments], "experiment", experiments, _STATS)
     tables = {}
     for attribute, (suffix, kind) in _COMPARISON_FILES.items():
@@ -117,7 +147,7 @@ def load(folder):
         if present:
             tables[attribute] = _concat([_read(f, kind) for _, f in present], "comparison",
                                         [c for c, _ in present], kind)
-    sweep_file = folder / "sweep.csv"
+    sweep_file = folder / _file_name("sweep")
     sweep = _read(sweep_file, _SWEEP) if sweep_file.is_file() else None
     return Results(folder, _batch(folder / "batch.json"), summary, games, stats, sweep=sweep,
                    **tables)
@@ -153,7 +183,7 @@ def _concat(frames, key, names, kind):
     table = pd.concat(frames, ignore_index=True)
     table[key] = pd.Categorical(table[key], categories=names)
     for column in table.columns:
-        column_kind = _kind_of(column, kind[1])
+        column_kind = _kind_of(column, kind)
         if column_kind == _CATEGORY and str(table[column].dtype) != "category":
             # the files listed different names: the categories of all, in order of appearance
             order = list(dict.fromkeys(table[column].dropna()))
@@ -165,21 +195,19 @@ def _concat(frames, key, names, kind):
     return table
 
 
-def _kind_of(column, kinds):
+def _kind_of(column, kind):
+    _, kinds, patterns = kind
     if column in kinds:
         return kinds[column]
-    if _SEAT_COUNT.match(column):
-        return _INT
-    if _SEAT_CHANCE.match(column):
-        return _TEXT
-    if column.startswith("@"):
-        return _AXIS
+    for pattern, pattern_kind in patterns:
+        if pattern.fullmatch(column):
+            return pattern_kind
     return None
 
 
 def _read(path, kind):
     """The CSV at `path` as a DataFrame typed by `kind` (its leading columns and column kinds)."""
-    leading, kinds = kind
+    leading = kind[0]
     try:
         with open(path, encoding="utf-8", newline="") as file:
             header = file.readline().rstrip("\r\n").split(",")
@@ -188,7 +216,7 @@ def _read(path, kind):
     if header[:len(leading)] != leading or len(set(header)) != len(header):
         raise InputError(f"{path}: unexpected header; expected its columns to start with "
                          f"{','.join(leading)} (each column once), got {','.join(header[:12])}")
-    floats = [c for c in header if _kind_of(c, kinds) is None]
+    floats = [c for c in header if _kind_of(c, kind) is None]
     try:
         frame = pd.read_csv(path, dtype={c: (float if c in floats else str) for c in header},
                             keep_default_na=False, na_values={c: [""] for c in floats},
@@ -196,7 +224,7 @@ def _read(path, kind):
     except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as error:
         raise InputError(f"{path}: not a CSV of the expected columns ({error})") from None
     for column in header:
-        column_kind = _kind_of(column, kinds)
+        column_kind = _kind_of(column, kind)
         if column_kind is not None:
             frame[column] = _typed(frame[column], column_kind, path, column)
     return frame
