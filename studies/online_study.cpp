@@ -6,16 +6,15 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <ctime>
 #include <fstream>
+#include <map>
 #include <mutex>
 
 #include "experiments/json_input.h"
 #include "experiments/sha256.h"
 #include "results/file_io.h"
 #include "studies/allocation.h"
+#include "studies/tar_archive.h"
 
 namespace ddalab {
 
@@ -63,24 +62,7 @@ void prepareStudyFolder(const fs::path& dir) {
   throw InputError(dir.string(), problem + "; expected the study folder (made when missing)");
 }
 
-ApiReply jsonReply(int status, Json body) {
-  ApiReply reply;
-  reply.status = status;
-  reply.body = std::move(body);
-  return reply;
-}
-
 }  // namespace
-
-ApiReply apiError(int status, const std::string& message, const std::string& path) {
-  return jsonReply(status, {{"error", message}, {"path", path}});
-}
-
-std::string bearerToken(const std::string& authorization) {
-  const std::string prefix = "Bearer ";
-  if (!authorization.starts_with(prefix) || authorization.size() != prefix.size() + 64) return "";
-  return authorization.substr(prefix.size());
-}
 
 std::string newToken() {
   unsigned char bytes[32];
@@ -255,7 +237,7 @@ OnlineStudy::~OnlineStudy() {
   if (reaper_.joinable()) reaper_.join();
 }
 
-void OnlineStudy::print(const std::string& line) const {
+void OnlineStudy::report(const std::string& line) const {
   if (settings_.progress) settings_.progress(line);
 }
 
@@ -293,36 +275,15 @@ Json OnlineStudy::progress() {
 }
 
 std::string studyArchive(const fs::path& dir) {
-  std::string tar;
-  const auto octal = [](char* field, size_t width, uintmax_t value) {
-    std::snprintf(field, width, "%0*jo", static_cast<int>(width - 1), value);
-  };
+  TarArchive tar;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     if (entry.is_symlink() || !entry.is_regular_file()) continue;
     const std::string name = ("study" / fs::relative(entry.path(), dir)).generic_string();
-    if (entry.path().filename() == kTokensFile || name.size() > 100) continue;
+    if (entry.path().filename() == kTokensFile || name.size() > TarArchive::kMaxName) continue;
     std::ifstream in(entry.path(), std::ios::binary);
-    const std::string content((std::istreambuf_iterator<char>(in)), {});
-    char header[512] = {};
-    std::memcpy(header, name.data(), name.size());
-    octal(header + 100, 8, 0644);
-    octal(header + 108, 8, 0);
-    octal(header + 116, 8, 0);
-    octal(header + 124, 12, content.size());
-    octal(header + 136, 12, static_cast<uintmax_t>(std::time(nullptr)));
-    header[156] = '0';
-    std::memcpy(header + 257, "ustar", 6);
-    std::memcpy(header + 263, "00", 2);
-    std::memset(header + 148, ' ', 8);  // the checksum counts its own field as spaces
-    unsigned sum = 0;
-    for (unsigned char c : header) sum += c;
-    std::snprintf(header + 148, 8, "%06o", sum);
-    tar.append(header, sizeof header);
-    tar += content;
-    tar.append((512 - content.size() % 512) % 512, '\0');
+    tar.add(name, std::string((std::istreambuf_iterator<char>(in)), {}));
   }
-  tar.append(1024, '\0');  // two empty blocks end the archive
-  return tar;
+  return tar.finish();
 }
 
 // Sessions left open on disk by an earlier server (not opened by this one) whose newest file is
@@ -344,10 +305,10 @@ void OnlineStudy::dropIdleOnDisk() {
       if (newest >= limit) continue;
       if (const auto s = sessions_->openIfClosed(on.participant())) {
         s->drop("timed out");
-        print("dropped " + on.participant() + " (timed out, left by an earlier server)");
+        report("dropped " + on.participant() + " (timed out, left by an earlier server)");
       }
     } catch (const std::exception& e) {
-      print(folder.string() + ": not checked for idleness: " + e.what());
+      report(folder.string() + ": not checked for idleness: " + e.what());
     }
   }
 }
@@ -357,7 +318,7 @@ void OnlineStudy::dropIdle() {
   for (const auto& s : sessions_->opened())
     if (!sessionEnded(s->step()) && s->lastActivity() < limitTime) {
       s->drop("timed out");
-      print("dropped " + s->participant() + " (timed out)");
+      report("dropped " + s->participant() + " (timed out)");
     }
 }
 
@@ -374,7 +335,7 @@ void OnlineStudy::startReaper() {
         pass();
         lastProblem.clear();
       } catch (const std::exception& e) {
-        if (e.what() != lastProblem) print(std::string("idle check failed: ") + e.what());
+        if (e.what() != lastProblem) report(std::string("idle check failed: ") + e.what());
         lastProblem = e.what();
       }
     };
@@ -389,88 +350,52 @@ void OnlineStudy::startReaper() {
   });
 }
 
-ApiReply OnlineStudy::admin(const ApiRequest& req) {
-  if (sha256Hex(req.bearer) != adminHash_) return apiError(401, "expected the admin secret");
-  Json body = progress();
-  if (settings_.latency) body["latency"] = settings_.latency->summary();
-  return jsonReply(200, body);
+void OnlineStudy::requireResearcher(const std::string& secret) const {
+  if (sha256Hex(secret) != adminHash_)
+    throw StudyRefusal(Refusal::NotResearcher, "expected the admin secret");
 }
 
-ApiReply OnlineStudy::archive(const ApiRequest& req) {
-  if (sha256Hex(req.bearer) != adminHash_) return apiError(401, "expected the admin secret");
-  ApiReply reply;
-  reply.bytes = studyArchive(dir_);
-  reply.contentType = "application/x-tar";
-  reply.headers = {{"Content-Disposition", "attachment; filename=\"study.tar\""}};
-  return reply;
+Json OnlineStudy::researcherProgress(const std::string& secret) {
+  requireResearcher(secret);
+  return progress();
 }
 
-ApiReply OnlineStudy::create(const ApiRequest& req) {
-  if (!limit_->allow(req.client)) return apiError(429, "too many sessions from this address");
-  const std::string& idParam = protocol_.online.idParam;
-  const auto param = req.query.find(idParam);
-  const bool given = param != req.query.end();
-  const std::string id = given ? param->second : generateParticipantId();
+std::string OnlineStudy::researcherArchive(const std::string& secret) {
+  requireResearcher(secret);
+  return studyArchive(dir_);
+}
+
+SessionStart OnlineStudy::startSession(const std::optional<std::string>& givenId,
+                                       const std::string& client) {
+  if (!limit_->allow(client))
+    throw StudyRefusal(Refusal::TooManySessions, "too many sessions from this address");
+  const std::string id = givenId ? *givenId : generateParticipantId();
   if (!validParticipantId(id))
-    return apiError(400, "expected 1 to 100 letters, digits, '-', '_' or '.'", idParam);
-  const auto [token, resumed] = sessions_->open(id, given);
-  if (!resumed) print("started " + id);
-  return jsonReply(resumed ? 200 : 201, {{"token", token}, {"resumed", resumed}});
+    throw InputError(participantIdParameter(),
+                     "expected 1 to 100 letters, digits, '-', '_' or '.'");
+  const auto [token, resumed] = sessions_->open(id, givenId.has_value());
+  if (!resumed) report("started " + id);
+  return {token, resumed};
 }
 
-ApiReply OnlineStudy::withSession(const ApiRequest& req, const std::string& action) {
-  if (req.bearer.empty()) return apiError(401, "expected an Authorization: Bearer token");
-  const std::shared_ptr<OnlineSession> session = sessions_->find(req.bearer);
-  if (!session) return apiError(401, "unknown token");
-  if (action.empty()) {
-    Json screen = session->screen();
-    if (screen["kind"] == "complete" && !completion_.empty()) screen["completion"] = completion_;
-    return jsonReply(200, screen);
-  }
-  const Json body = req.body.empty() ? Json::object() : parseJsonText(req.body, "body");
-  const bool before = sessionEnded(session->step());
-  session->submit(action, body);
-  const SessionStep after = session->step();
+std::shared_ptr<OnlineSession> OnlineStudy::session(const std::string& token) {
+  std::shared_ptr<OnlineSession> session = sessions_->find(token);
+  if (!session) throw StudyRefusal(Refusal::UnknownToken, "unknown token");
+  return session;
+}
+
+Json OnlineStudy::screen(OnlineSession& session) {
+  Json screen = session.screen();
+  if (screen["kind"] == "complete" && !completion_.empty()) screen["completion"] = completion_;
+  return screen;
+}
+
+void OnlineStudy::submit(OnlineSession& session, const std::string& kind, const Json& body) {
+  const bool before = sessionEnded(session.step());
+  session.submit(kind, body);
+  const SessionStep after = session.step();
   if (!before && sessionEnded(after))
-    print((after == SessionStep::Complete ? "finished " : "dropped ") + session->participant());
-  return jsonReply(200, {{"ok", true}});
-}
-
-// Every API request: an endpoint, or a refusal.
-ApiReply OnlineStudy::route(const ApiRequest& req) {
-  const std::string& path = req.path;
-  const bool get = req.method == "GET", post = req.method == "POST";
-  if (path == "/api/v1/sessions") return post ? create(req) : apiError(405, "expected POST");
-  if (path == "/api/v1/session") return get ? withSession(req, "") : apiError(405, "expected GET");
-  if (path == "/api/v1/admin/progress") return get ? admin(req) : apiError(405, "expected GET");
-  if (path == "/api/v1/admin/archive") return get ? archive(req) : apiError(405, "expected GET");
-  static const std::vector<std::string> actions = {"consent", "demographics", "read", "action",
-                                                   "answers"};
-  for (const std::string& a : actions)
-    if (path == "/api/v1/session/" + a)
-      return post ? withSession(req, a) : apiError(405, "expected POST");
-  if (path.starts_with("/api/"))
-    return apiError(404, "no such endpoint", textExcerpt(path, 200));  // escaped: any bytes
-  return apiError(404, "not found");
-}
-
-ApiReply OnlineStudy::handle(const ApiRequest& request) {
-  try {
-    return route(request);
-  } catch (const InputError& e) {
-    return apiError(400, e.message(), e.path());
-  } catch (const StepConflict& e) {
-    return apiError(409, e.what());
-  } catch (const WriteError& e) {
-    // Nothing was applied (submissions are applied once durable): the page sends it again.
-    print(std::string("cannot record: ") + e.what());
-    ApiReply reply = apiError(503, "the study cannot record right now; try again in a moment");
-    reply.headers = {{"Retry-After", "2"}};
-    return reply;
-  } catch (const std::exception& e) {
-    print(std::string("error: ") + e.what());
-    return apiError(500, "the server could not do it");
-  }
+    report((after == SessionStep::Complete ? "finished " : "dropped ") + session.participant());
 }
 
 }  // namespace ddalab

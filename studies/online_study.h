@@ -1,59 +1,57 @@
 #pragma once
 // An online study (`ddalab serve`, docs/web-api.md) without its transport: the sessions of one
 // study folder, their tokens, the limit on session creation, the researcher's progress and
-// archive, the idle-session reaper, and the JSON API v1 as a function of a request. The HTTP
-// layer (app/cli/serve_command.cpp) only turns HTTP into ApiRequest and ApiReply into HTTP; a
-// fuzzer or a test calls handle() directly.
+// archive, and the idle-session reaper, as typed operations that return typed results or throw
+// typed errors (StudyRefusal, InputError, StepConflict, WriteError). The JSON API v1 over them
+// (routes, methods, status codes, bearer tokens) is the server's: app/serve/study_api.h.
 #include <atomic>
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
-#include <utility>
-#include <vector>
 
 #include "studies/online_session.h"
-#include "studies/request_latency.h"
 #include "studies/study.h"
 
 namespace ddalab {
 
-// One API request, as any transport gives it.
-struct ApiRequest {
-  std::string method;                        // "GET", "POST", ...
-  std::string path;                          // "/api/v1/session/action" (decoded, no query)
-  std::map<std::string, std::string> query;  // the query's parameters (the first of a repeated one)
-  std::string body;                          // the body's bytes ("" none)
-  std::string client;                        // the client's address (for the creation limit)
-  std::string bearer;                        // bearerToken() of its Authorization header
-};
-
-// The answer: a status and a JSON body, or (contentType not JSON) the bytes of a download.
-struct ApiReply {
-  int status = 200;
-  Json body;
-  std::string bytes;  // the download's content (the study archive)
-  std::string contentType = "application/json";
-  std::vector<std::pair<std::string, std::string>> headers;  // besides Cache-Control: no-store
-};
-
-// The JSON error every refusal carries: {"error": message, "path": JSON path or parameter}.
-ApiReply apiError(int status, const std::string& message, const std::string& path = "");
-// The 64 hex digits of an "Authorization: Bearer TOKEN" header's value; "" for any other value.
-std::string bearerToken(const std::string& authorization);
 // 256 bits from the operating system's random source, as 64 hexadecimal digits.
 std::string newToken();
+
+// Why the study refuses a request it understood; the transport words it (what() is the text a
+// participant or the researcher is shown) and chooses how to answer it.
+enum class Refusal {
+  TooManySessions,  // the client address created its limit of sessions in the last minute
+  UnknownToken,     // no session of this study has the token
+  NotResearcher,    // the credential is not the researcher's secret
+};
+class StudyRefusal : public std::runtime_error {
+ public:
+  StudyRefusal(Refusal reason, const std::string& message)
+      : std::runtime_error(message), reason_(reason) {}
+  Refusal reason() const { return reason_; }
+
+ private:
+  Refusal reason_;
+};
+
+// A session started or resumed by startSession: the participant's new token and whether the
+// session existed before.
+struct SessionStart {
+  std::string token;
+  bool resumed = false;
+};
 
 struct OnlineStudySettings {
   int paceMs = -1;              // between the AI's shown moves; -1: the protocol's pace_ms
   int threads = 2;              // the decision pool's
   int creationsPerMinute = 30;  // sessions one client address may create a minute
   double timeoutMinutes = 30;   // idle this long: a dropout (the protocol's online.timeout_minutes)
-  std::string adminSecret;      // 64 hex digits: the researcher's bearer token
+  std::string adminSecret;      // 64 hex digits: the researcher's secret
   std::function<void(const std::string&)> progress;  // progress lines (none when empty)
-  const LatencyTable* latency = nullptr;  // the transport's request timing, shown on /admin
 };
 
 class OnlineStudy {
@@ -67,10 +65,29 @@ class OnlineStudy {
   OnlineStudy(const OnlineStudy&) = delete;
   OnlineStudy& operator=(const OnlineStudy&) = delete;
 
-  // The API's answer to `request` (docs/web-api.md, "The endpoints"); never throws: bad input is
-  // 400, a wrong step 409, a record that cannot be written 503 (nothing applied; logged),
-  // anything unexpected 500 (logged as a progress line). Thread-safe.
-  ApiReply handle(const ApiRequest& request);
+  // The name of the parameter under which the platform passes a participant's id (the
+  // protocol's online.id_param).
+  const std::string& participantIdParameter() const { return protocol_.online.idParam; }
+  // Starts a session for the participant `givenId` names (the platform's id; none: a generated
+  // one), or resumes the one they have; `client` is the address whose creations are limited.
+  // StudyRefusal (TooManySessions) over the limit; InputError (path: the id parameter) for an id
+  // that is not 1 to 100 letters, digits, '-', '_' or '.'. Thread-safe, like every operation.
+  SessionStart startSession(const std::optional<std::string>& givenId, const std::string& client);
+  // The session `token` opens; StudyRefusal (UnknownToken) when no session has it.
+  std::shared_ptr<OnlineSession> session(const std::string& token);
+  // What `session`'s participant is shown now; the final screen carries the protocol's
+  // completion ({"code", "redirect"}) when it has one.
+  Json screen(OnlineSession& session);
+  // The participant's submission `kind` with its body (OnlineSession::submit: InputError,
+  // StepConflict, WriteError); a progress line when it ends the session.
+  void submit(OnlineSession& session, const std::string& kind, const Json& body);
+  // progress() for the researcher: StudyRefusal (NotResearcher) unless `secret` is the admin's.
+  Json researcherProgress(const std::string& secret);
+  // studyArchive() of the study folder for the researcher: StudyRefusal (NotResearcher) unless
+  // `secret` is the admin's.
+  std::string researcherArchive(const std::string& secret);
+  // Writes a progress line (settings.progress), e.g. a transport's report of a failed request.
+  void report(const std::string& line) const;
   // Starts a thread that records idle sessions as dropouts (those this server has open, and,
   // once a minute, those an earlier server left on disk); it stops with the study.
   void startReaper();
@@ -78,18 +95,13 @@ class OnlineStudy {
   void dropIdle();
   // Sessions left open on disk by an earlier server whose newest file is older than the timeout.
   void dropIdleOnDisk();
-  // The researcher's view of the study folder (GET /api/v1/admin/progress).
+  // The researcher's view of the study folder: every session as its files say.
   Json progress();
 
  private:
   class Sessions;
   class CreationLimit;
-  ApiReply route(const ApiRequest& request);
-  ApiReply create(const ApiRequest& request);
-  ApiReply withSession(const ApiRequest& request, const std::string& action);
-  ApiReply admin(const ApiRequest& request);
-  ApiReply archive(const ApiRequest& request);
-  void print(const std::string& line) const;
+  void requireResearcher(const std::string& secret) const;
 
   const StudyProtocol& protocol_;
   std::filesystem::path dir_;
@@ -105,7 +117,7 @@ class OnlineStudy {
 
 // The study folder as a POSIX tar archive (ustar) in memory: every regular file under `dir` but
 // the token hashes, named "study/<relative path>"; symbolic links and other special files are
-// left out, and so is a path too long for ustar's 100 + 155 characters.
+// left out, and so is a name longer than TarArchive::kMaxName (ustar's name field).
 std::string studyArchive(const std::filesystem::path& dir);
 
 }  // namespace ddalab

@@ -1,6 +1,6 @@
-// The online study's API without HTTP (studies/online_study.h, what `ddalab serve` answers):
-// routing and status codes, tokens, the protocol's id parameter, the creation limit and the
-// researcher's endpoints, each refusal next to the request it refuses.
+// The online study's API without a socket (app/serve/study_api.h over studies/online_study.h,
+// what `ddalab serve` answers): routing and status codes, tokens, the protocol's id parameter,
+// the creation limit and the researcher's endpoints, each refusal next to the request it refuses.
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -13,11 +13,14 @@
 #include <mutex>
 #include <thread>
 
+#include "app/serve/study_api.h"
 #include "experiments/sha256.h"
 #include "studies/online_study.h"
+#include "studies/tar_archive.h"
 #include "tests/support.h"
 
 using namespace ddalab;
+using namespace ddalab::serve;
 namespace fs = std::filesystem;
 
 namespace {
@@ -42,6 +45,7 @@ struct Study {
   TempDir dir;
   StudyProtocol protocol;
   OnlineStudy study;
+  StudyApi api{study};
   // `paceMs` -1: the protocol's pace_ms (`protocolPaceMs`, or its default when -1 too).
   explicit Study(const Json& online = Json::object(), int creations = 30, int paceMs = 0,
                  int protocolPaceMs = -1)
@@ -50,7 +54,7 @@ struct Study {
 
   ApiReply call(const std::string& method, const std::string& path, const std::string& bearer = "",
                 const std::string& body = "", std::map<std::string, std::string> query = {}) {
-    return study.handle({method, path, std::move(query), body, "10.1.2.3", bearer});
+    return api.handle({method, path, std::move(query), body, "10.1.2.3", bearer});
   }
   std::string create(const std::string& participant) {
     const ApiReply r = call("POST", "/api/v1/sessions", "", "", {{"participant", participant}});
@@ -145,7 +149,7 @@ TEST_CASE("the online API's sessions: created, resumed, ids checked, creations l
     CHECK(s.call("POST", "/api/v1/sessions").status == 201);
     CHECK(s.call("POST", "/api/v1/sessions").status == 201);
     CHECK(s.call("POST", "/api/v1/sessions").status == 429);
-    CHECK(s.study.handle({"POST", "/api/v1/sessions", {}, "", "10.9.9.9", ""}).status == 201);
+    CHECK(s.api.handle({"POST", "/api/v1/sessions", {}, "", "10.9.9.9", ""}).status == 201);
     CHECK(s.folders() == 3);
   }
 }
@@ -185,6 +189,79 @@ TEST_CASE("bearerToken takes only 'Bearer ' and 64 characters", "[online][api]")
   CHECK(newToken() != newToken());
 }
 
+TEST_CASE("the endpoint table names each endpoint once, as the latency table times it",
+          "[online][api]") {
+  std::vector<std::string> names;
+  for (const Endpoint& endpoint : kEndpoints) names.push_back(endpoint.name());
+  const std::vector<std::string> expected = {
+      "POST /api/v1/sessions",        "GET /api/v1/session",
+      "POST /api/v1/session/consent", "POST /api/v1/session/demographics",
+      "POST /api/v1/session/read",    "POST /api/v1/session/action",
+      "POST /api/v1/session/answers", "GET /api/v1/admin/progress",
+      "GET /api/v1/admin/archive"};
+  CHECK(names == expected);
+  for (const Endpoint& endpoint : kEndpoints)
+    CHECK((endpoint.operation == Operation::Submit) == !endpoint.submission.empty());
+}
+
+TEST_CASE("the online study's typed operations refuse with typed errors, without HTTP",
+          "[online][api]") {
+  TempDir dir;
+  const StudyProtocol protocol = onlineProtocol(Json{{"id_param", "PROLIFIC_PID"}});
+  OnlineStudy study(protocol, dir.path() / "study", {0, 1, 2, 30, kSecret, {}});
+  CHECK(study.participantIdParameter() == "PROLIFIC_PID");
+  const auto refusal = [](const std::function<void()>& operation) {
+    try {
+      operation();
+    } catch (const StudyRefusal& e) {
+      return e.reason();
+    }
+    FAIL("not refused");
+    return Refusal::UnknownToken;
+  };
+  const SessionStart started = study.startSession(std::string("P-1"), "10.0.0.1");
+  CHECK_FALSE(started.resumed);
+  CHECK(study.startSession(std::string("P-1"), "10.0.0.1").resumed);
+  CHECK(refusal([&] { study.startSession(std::nullopt, "10.0.0.1"); }) == Refusal::TooManySessions);
+  try {
+    study.startSession(std::string("a/b"), "10.0.0.2");
+    FAIL("accepted a/b");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "PROLIFIC_PID");
+  }
+  const auto session = study.session(started.token);
+  CHECK(study.screen(*session).at("kind") == "consent");
+  study.submit(*session, "consent", Json{{"agree", true}});
+  CHECK(study.screen(*session).at("kind") == "game");
+  CHECK(refusal([&] { study.session(std::string(64, '0')); }) == Refusal::UnknownToken);
+  CHECK(refusal([&] { study.researcherProgress(started.token); }) == Refusal::NotResearcher);
+  CHECK(refusal([&] { study.researcherArchive(""); }) == Refusal::NotResearcher);
+  CHECK(study.researcherProgress(kSecret).at("participants").size() == 1);
+  CHECK(study.researcherArchive(kSecret).substr(257, 5) == "ustar");
+}
+
+TEST_CASE("a tar archive: ustar headers, contents padded to blocks, two empty blocks at the end",
+          "[online][api]") {
+  TarArchive tar;
+  CHECK(tar.add("study/a.txt", "hello", 0));
+  CHECK_FALSE(tar.add(std::string(TarArchive::kMaxName + 1, 'x'), "left out"));
+  CHECK(tar.add(std::string(TarArchive::kMaxName, 'y'), std::string(512, 'z'), 0));
+  const std::string bytes = tar.finish();
+  REQUIRE(bytes.size() == 512 + 512 + 512 + 512 + 1024);
+  CHECK(bytes.substr(0, 12) == std::string("study/a.txt") + '\0');
+  CHECK(bytes.substr(124, 12) == std::string("00000000005") + '\0');  // the size in octal
+  CHECK(bytes.substr(257, 6) == std::string("ustar") + '\0');
+  unsigned sum = 0;  // the checksum: every header byte, its own field counted as spaces
+  for (size_t i = 0; i < 512; ++i)
+    sum += i >= 148 && i < 156 ? ' ' : static_cast<unsigned char>(bytes[i]);
+  CHECK(std::stoul(bytes.substr(148, 6), nullptr, 8) == sum);
+  CHECK(bytes.substr(512, 6) == std::string("hello") + '\0');
+  CHECK(bytes.substr(1024, TarArchive::kMaxName) == std::string(TarArchive::kMaxName, 'y'));
+  CHECK(bytes.substr(1536, 512) == std::string(512, 'z'));
+  CHECK(bytes.substr(2048) == std::string(1024, '\0'));
+  CHECK(tar.finish() == std::string(1024, '\0'));  // empty again
+}
+
 TEST_CASE("the AI's and the environment's moves are shown at the protocol's pace",
           "[online][api]") {
   // pace_ms 10000: half a second after the consent the first roll is still being held back (at
@@ -221,7 +298,8 @@ TEST_CASE("the idle check survives the study folder deleted under the server", "
                                  lines.push_back(line);
                                }};
   OnlineStudy study(protocol, dir.path() / "study", settings);
-  REQUIRE(study.handle({"POST", "/api/v1/sessions", {{"participant", "ann"}}, "", "10.0.0.1", ""})
+  StudyApi api(study);
+  REQUIRE(api.handle({"POST", "/api/v1/sessions", {{"participant", "ann"}}, "", "10.0.0.1", ""})
               .status == 201);
   study.startReaper();
   fs::remove_all(dir.path() / "study");
@@ -251,6 +329,7 @@ TEST_CASE("simultaneous creations of one participant id: one creates it, the oth
                                  lines.push_back(line);
                                }};
   OnlineStudy study(protocol, dir.path() / "study", settings);
+  StudyApi api(study);
   constexpr int kRequests = 20;
   std::vector<ApiReply> replies(kRequests);
   {
@@ -259,7 +338,7 @@ TEST_CASE("simultaneous creations of one participant id: one creates it, the oth
     for (int i = 0; i < kRequests; ++i)
       threads.emplace_back([&, i] {
         start.arrive_and_wait();
-        replies[static_cast<size_t>(i)] = study.handle(
+        replies[static_cast<size_t>(i)] = api.handle(
             {"POST", "/api/v1/sessions", {{"PROLIFIC_PID", "P-same"}}, "", "10.0.0.1", ""});
       });
   }
@@ -272,12 +351,13 @@ TEST_CASE("simultaneous creations of one participant id: one creates it, the oth
   CHECK(resumed == kRequests - 1);
   CHECK(std::count(lines.begin(), lines.end(), "started P-same") == 1);
   for (const ApiReply& r : replies)  // every token opens the one session
-    CHECK(study.handle({"GET", "/api/v1/session", {}, "", "10.0.0.1", r.body.at("token")}).status ==
+    CHECK(api.handle({"GET", "/api/v1/session", {}, "", "10.0.0.1", r.body.at("token")}).status ==
           200);
 }
 
-TEST_CASE("a damaged token file is refused at start naming its line, and only a torn last line is cut",
-          "[online][api]") {
+TEST_CASE(
+    "a damaged token file is refused at start naming its line, and only a torn last line is cut",
+    "[online][api]") {
   // A damaged middle line ended the reading there and cut the file: every later participant's
   // token was lost on restart (3 of 4 got 401).
   TempDir dir;
@@ -287,17 +367,18 @@ TEST_CASE("a damaged token file is refused at start naming its line, and only a 
   std::vector<std::string> tokens;
   {
     OnlineStudy study(protocol, folder, settings);
+    StudyApi api(study);
     for (const char* who : {"ann", "bob", "cid", "dan"})
       tokens.push_back(
-          study.handle({"POST", "/api/v1/sessions", {{"participant", who}}, "", "10.0.0.1", ""})
+          api.handle({"POST", "/api/v1/sessions", {{"participant", who}}, "", "10.0.0.1", ""})
               .body.at("token"));
   }
   const std::string kept = readText(file);
   const size_t second = kept.find('\n') + 1, third = kept.find('\n', second) + 1;
   REQUIRE(std::count(kept.begin(), kept.end(), '\n') == 4);
   const std::string badLine = kept.substr(0, second) + "{\"sha256\": tr" + kept.substr(third - 1);
-  const std::string badHash =
-      kept.substr(0, second) + R"({"sha256": "abc", "participant": "bob"})" + kept.substr(third - 1);
+  const std::string badHash = kept.substr(0, second) +
+                              R"({"sha256": "abc", "participant": "bob"})" + kept.substr(third - 1);
   const std::string badId = kept.substr(0, second) + "{\"sha256\": \"" + std::string(64, 'a') +
                             R"(", "participant": "../x"})" + kept.substr(third - 1);
   for (const auto& [damaged, expected] :
@@ -317,9 +398,10 @@ TEST_CASE("a damaged token file is refused at start naming its line, and only a 
   // A kill while appending tears the last line (no newline): dropped, every token still opens.
   std::ofstream(file, std::ios::binary | std::ios::trunc) << kept << "{\"sha256\": \"0a";
   OnlineStudy study(protocol, folder, settings);
+  StudyApi api(study);
   CHECK(readText(file) == kept);
   for (const std::string& token : tokens)
-    CHECK(study.handle({"GET", "/api/v1/session", {}, "", "10.0.0.1", token}).status == 200);
+    CHECK(api.handle({"GET", "/api/v1/session", {}, "", "10.0.0.1", token}).status == 200);
 }
 
 namespace {
@@ -385,10 +467,11 @@ TEST_CASE("a move that cannot be written is not applied: 503, and the retry is k
     refused = move(before);
   }
   CHECK(refused.status == 503);
-  CHECK(refused.body.at("error").get<std::string>().starts_with("the study cannot record right now"));
-  CHECK(readText(moves) == kept);  // no partial line left to append after
+  CHECK(
+      refused.body.at("error").get<std::string>().starts_with("the study cannot record right now"));
+  CHECK(readText(moves) == kept);          // no partial line left to append after
   CHECK(personsTurn(s, token) == before);  // not applied: the same turn
-  REQUIRE(move(before).status == 200);  // the page's retry
+  REQUIRE(move(before).status == 200);     // the page's retry
   const std::string now = readText(moves);
   CHECK(std::count(now.begin(), now.end(), '\n') == 2);
   CHECK(now.starts_with(kept));
@@ -412,9 +495,8 @@ TEST_CASE("a study folder path naming a file or a FIFO is refused naming it", "[
   const StudyProtocol protocol = onlineProtocol(Json::object());
   const fs::path file = dir.write("file", "x"), fifo = dir.path() / "fifo";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  for (const auto& [path, kind] :
-       {std::pair{file, "is a file"}, std::pair{fifo, "is a FIFO"},
-        std::pair{file / "study", "cannot be created"}}) {
+  for (const auto& [path, kind] : {std::pair{file, "is a file"}, std::pair{fifo, "is a FIFO"},
+                                   std::pair{file / "study", "cannot be created"}}) {
     try {
       OnlineStudy study(protocol, path, {0, 1, 30, 30, kSecret, {}});
       FAIL("accepted " << path);

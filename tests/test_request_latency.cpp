@@ -1,4 +1,4 @@
-// The server's own latency bookkeeping (studies/request_latency.h): percentiles from its
+// The server's own latency bookkeeping (app/serve/request_latency.h): percentiles from its
 // histogram against the exact nearest-rank percentiles of the same samples.
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -6,9 +6,10 @@
 #include <random>
 #include <thread>
 
-#include "studies/request_latency.h"
+#include "app/serve/request_latency.h"
 
 using namespace ddalab;
+using namespace ddalab::serve;
 using std::chrono::nanoseconds;
 
 namespace {

@@ -1,7 +1,7 @@
-// libFuzzer target: the online study's JSON API (studies/online_study.h, what `ddalab serve`
-// answers) driven by a sequence of requests decoded from the fuzzer's bytes. Each input gets a
-// fresh study folder (tests/fuzz/online-protocol.json, pace 0) and one participant's token; each
-// request is one op byte and its operands:
+// libFuzzer target: the online study's JSON API (app/serve/study_api.h over
+// studies/online_study.h, what `ddalab serve` answers) driven by a sequence of requests decoded
+// from the fuzzer's bytes. Each input gets a fresh study folder (tests/fuzz/online-protocol.json,
+// pace 0) and one participant's token; each request is one op byte and its operands:
 //   op % 10 = 0  a valid step (the current screen answered as a participant would: the session
 //                walks forward through consent, demographics, instructions, games, questionnaires)
 //             1  valid steps until the screen's kind changes (finishes a game)
@@ -22,13 +22,15 @@
 #include <string>
 #include <thread>
 
+#include "app/serve/study_api.h"
 #include "studies/online_study.h"
 
 namespace fs = std::filesystem;
-using ddalab::ApiReply;
-using ddalab::ApiRequest;
 using ddalab::Json;
 using ddalab::OnlineStudy;
+using ddalab::serve::ApiReply;
+using ddalab::serve::ApiRequest;
+using ddalab::serve::StudyApi;
 
 namespace {
 
@@ -108,14 +110,14 @@ ApiReply checked(const ApiRequest& request, const ApiReply& reply) {
 }
 
 struct Driver {
-  OnlineStudy& study;
+  StudyApi& api;
   Bytes& in;
   std::string token;
 
   ApiReply call(const std::string& method, const std::string& path, const std::string& body = "",
                 const std::string& bearer = "") {
     const ApiRequest request{method, path, {}, body, "127.0.0.1", bearer};
-    return checked(request, study.handle(request));
+    return checked(request, api.handle(request));
   }
   ApiReply session(const std::string& method, const std::string& path,
                    const std::string& body = "") {
@@ -204,7 +206,7 @@ struct Driver {
         request.body = in.chunk();
         const uint8_t who = in.byte() % 4;
         request.bearer = who == 0 ? token : who == 1 ? kSecret : who == 2 ? in.chunk() : "";
-        checked(request, study.handle(request));
+        checked(request, api.handle(request));
         break;
       }
       case 9:
@@ -225,10 +227,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (line.starts_with("error: ")) lastError = line;
   };
   OnlineStudy study(protocol(), folder.path, {0, 1, 1000000, 30, kSecret, keepError});
+  StudyApi api(study);
   ApiRequest create{"POST", "/api/v1/sessions", {{"participant", "fuzz-1"}}, "", "127.0.0.1", ""};
-  const ApiReply created = checked(create, study.handle(create));
+  const ApiReply created = checked(create, api.handle(create));
   if (created.status != 201) finding("no session: " + created.body.dump());
-  Driver driver{study, in, created.body["token"]};
+  Driver driver{api, in, created.body["token"]};
   for (int requests = 0; !in.empty() && requests < 200; ++requests) driver.request();
   return 0;
 }

@@ -1,4 +1,4 @@
-#include "app/cli/serve_connections.h"
+#include "app/serve/connections.h"
 
 #include <netdb.h>
 #include <netinet/in.h>
@@ -10,9 +10,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "studies/online_study.h"
+#include "app/serve/study_api.h"
 
-namespace ddalab::cli {
+namespace ddalab::serve {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -168,4 +168,4 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
   return served;
 }
 
-}  // namespace ddalab::cli
+}  // namespace ddalab::serve

@@ -14,7 +14,7 @@
 
 #include "core/params.h"
 
-namespace ddalab {
+namespace ddalab::serve {
 
 // Durations of one kind of request. A percentile is the upper edge of the histogram bucket that
 // holds the nearest-rank sample: at least the true value, at most 2^(1/32) (2.2 %) above it.
@@ -51,4 +51,4 @@ class LatencyTable {
   std::map<std::string, LatencyHistogram, std::less<>> histograms_;
 };
 
-}  // namespace ddalab
+}  // namespace ddalab::serve

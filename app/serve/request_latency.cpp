@@ -1,9 +1,9 @@
-#include "studies/request_latency.h"
+#include "app/serve/request_latency.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace ddalab {
+namespace ddalab::serve {
 namespace {
 
 // Bucket 0 holds durations under 1 µs; bucket b >= 1 holds [2^((b-1)/k), 2^(b/k)) µs, the last
@@ -74,4 +74,4 @@ Json LatencyTable::summary() const {
   return table;
 }
 
-}  // namespace ddalab
+}  // namespace ddalab::serve

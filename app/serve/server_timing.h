@@ -8,18 +8,24 @@
 #include <string>
 #include <vector>
 
-#include "studies/request_latency.h"
+#include "app/serve/request_latency.h"
+#include "app/serve/study_api.h"
 
-namespace ddalab::cli {
+namespace ddalab::serve {
 
-// The endpoints timed by name; any other request counts as "other".
-inline std::vector<std::string> servedEndpoints() {
-  return {"POST /api/v1/sessions",        "GET /api/v1/session",
-          "POST /api/v1/session/consent", "POST /api/v1/session/demographics",
-          "POST /api/v1/session/read",    "POST /api/v1/session/action",
-          "POST /api/v1/session/answers", "GET /api/v1/admin/progress",
-          "GET /api/v1/admin/archive",    "GET page",
-          "connection wait for a thread"};
+// The latency table's name for the time a connection waited for a request thread.
+inline constexpr const char* kConnectionWait = "connection wait for a thread";
+// The latency table's name for the compiled-in pages, after the method ("GET page").
+inline constexpr const char* kPageName = "page";
+
+// The names timed: every endpoint (kEndpoints), the pages and the connections' wait; any other
+// request counts as "other".
+inline std::vector<std::string> timedNames() {
+  std::vector<std::string> names;
+  for (const Endpoint& endpoint : kEndpoints) names.push_back(endpoint.name());
+  names.push_back(std::string("GET ") + kPageName);
+  names.push_back(kConnectionWait);
+  return names;
 }
 
 // httplib's thread pool, noting how long each connection waited in its queue for a thread.
@@ -28,7 +34,7 @@ class TimedThreadPool : public httplib::TaskQueue {
   TimedThreadPool(size_t threads, LatencyTable& table) : pool_(threads), table_(table) {}
   void enqueue(std::function<void()> fn) override {
     pool_.enqueue([this, fn = std::move(fn), queued = std::chrono::steady_clock::now()] {
-      table_.record("connection wait for a thread", std::chrono::steady_clock::now() - queued);
+      table_.record(kConnectionWait, std::chrono::steady_clock::now() - queued);
       fn();
     });
   }
@@ -52,4 +58,4 @@ inline std::vector<std::string> latencyLines(const Json& summary) {
   return lines;
 }
 
-}  // namespace ddalab::cli
+}  // namespace ddalab::serve

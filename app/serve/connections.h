@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace ddalab::cli {
+namespace ddalab::serve {
 
 // How many connections each client address has open, capped.
 class ConnectionLimit {
@@ -47,4 +47,4 @@ class GuardedServer : public httplib::Server {
   ConnectionLimit& limit_;
 };
 
-}  // namespace ddalab::cli
+}  // namespace ddalab::serve

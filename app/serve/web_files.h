@@ -1,9 +1,9 @@
 #pragma once
 // The participant's pages `ddalab serve` sends, compiled in from app/web/static by
-// app/cli/CMakeLists.txt (web_files.cpp): the server serves exactly these and reads no file.
+// app/serve/CMakeLists.txt (web_files.cpp): the server serves exactly these and reads no file.
 #include <cstddef>
 
-namespace ddalab {
+namespace ddalab::serve {
 
 struct WebFile {
   const char* path;     // "/app.js"
@@ -13,4 +13,4 @@ struct WebFile {
 extern const WebFile kWebFiles[];
 extern const size_t kWebFileCount;
 
-}  // namespace ddalab
+}  // namespace ddalab::serve
