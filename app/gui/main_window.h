@@ -66,6 +66,21 @@ class MainWindow : public QMainWindow {
  private:
   void buildGameActions();
   void buildMenus();
+  // The File menu: the batch mode's file actions and recent files, studies, plug-ins, Quit.
+  void buildFileMenu();
+  void buildGameMenu();
+  // The View menu: whether the game mode shows hidden information.
+  void buildViewMenu();
+  void buildHelpMenu();
+  // Asks for a study's protocol and folder and runs its session (File → Run study…).
+  void askRunStudy();
+  // Lists a study folder's sessions, offering to resume one (File → Study sessions…).
+  void showStudySessions();
+  // Asks for a plug-in file and loads it, saying why when it cannot (File → Load plug-in…).
+  void askLoadPlugin();
+  // Opens the README, or says where it is.
+  void showGuide();
+  void showAbout();
   void refreshGameMenu();
   void restoreSettings();
   void enterGameMode();  // shows the game mode's page as it is
