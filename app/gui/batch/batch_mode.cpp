@@ -288,6 +288,29 @@ void BatchMode::buildToolBar() {
 }
 
 void BatchMode::buildPage() {
+  QWidget* queuePane = buildQueuePane();
+  buildTabs();
+  splitter_ = new QSplitter(Qt::Vertical, this);
+  splitter_->setObjectName("mainSplitter");
+  splitter_->addWidget(queuePane);
+  splitter_->addWidget(tabs_);
+  // The tabs hold charts and tables: they get most of the height, and of any height added
+  // (at 1024 x 700 the queue once took as much as the Compare chart, its bars 45 pixels tall).
+  splitter_->setStretchFactor(0, 1);
+  splitter_->setStretchFactor(1, 3);
+  splitter_->setSizes({200, 600});
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(splitter_);
+
+  progress_ = new QProgressBar(this);
+  progress_->setMinimumWidth(220);
+  progress_->setMaximumWidth(260);
+  progress_->setFormat("%p%");
+  status_ = new StatusLabel(kEmptyQueueText, this);
+}
+
+void BatchMode::buildQueueTable() {
   table_ = new QTableView(this);
   table_->setModel(model_);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -301,7 +324,9 @@ void BatchMode::buildPage() {
           &BatchMode::selectionChanged);
   connect(table_, &QTableView::doubleClicked, this,
           [this](const QModelIndex& index) { editSettings(index.row()); });
+}
 
+QHBoxLayout* BatchMode::buildRowControls() {
   statistic_ = new QComboBox(this);
   statistic_->addItems({"Mean", "Standard deviation", "Minimum", "Maximum", "Mean ± 95 % CI"});
   statistic_->setToolTip("What the metric columns show, over the finished games of each row");
@@ -323,6 +348,12 @@ void BatchMode::buildPage() {
     connect(a, &QAction::changed, button, [a, button] { button->setEnabled(a->isEnabled()); });
     buttons->addWidget(button);
   }
+  return buttons;
+}
+
+QWidget* BatchMode::buildQueuePane() {
+  buildQueueTable();
+  QHBoxLayout* buttons = buildRowControls();
   auto* queuePane = new QWidget(this);
   auto* queueLayout = new QVBoxLayout(queuePane);
   queueLayout->setContentsMargins(4, 4, 4, 0);
@@ -338,7 +369,10 @@ void BatchMode::buildPage() {
   // own height.
   queueStack_->setMinimumHeight(90);
   queueLayout->addWidget(queueStack_);
+  return queuePane;
+}
 
+void BatchMode::buildTabs() {
   players_ = new QTableWidget(this);
   players_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   players_->verticalHeader()->setVisible(false);
@@ -360,25 +394,6 @@ void BatchMode::buildPage() {
   tabs_->addTab(detectability_, "Detectability");
   tabs_->addTab(log_, "Log");
   connect(tabs_, &QTabWidget::currentChanged, this, &BatchMode::refreshSelection);
-
-  splitter_ = new QSplitter(Qt::Vertical, this);
-  splitter_->setObjectName("mainSplitter");
-  splitter_->addWidget(queuePane);
-  splitter_->addWidget(tabs_);
-  // The tabs hold charts and tables: they get most of the height, and of any height added
-  // (at 1024 x 700 the queue once took as much as the Compare chart, its bars 45 pixels tall).
-  splitter_->setStretchFactor(0, 1);
-  splitter_->setStretchFactor(1, 3);
-  splitter_->setSizes({200, 600});
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(splitter_);
-
-  progress_ = new QProgressBar(this);
-  progress_->setMinimumWidth(220);
-  progress_->setMaximumWidth(260);
-  progress_->setFormat("%p%");
-  status_ = new StatusLabel(kEmptyQueueText, this);
 }
 
 std::vector<QAction*> BatchMode::fileActions() const {

@@ -24,6 +24,7 @@
 QT_BEGIN_NAMESPACE
 class QAction;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -142,7 +143,15 @@ class BatchMode : public QWidget {
  private:
   void buildActions();
   void buildToolBar();
+  // The page: the queue pane above the tabs, and the status bar's widgets.
   void buildPage();
+  // The queue pane: the row controls, and the start page or the queue table.
+  QWidget* buildQueuePane();
+  void buildQueueTable();
+  // The line above the queue: what the metric columns show, threads, seed, the row buttons.
+  QHBoxLayout* buildRowControls();
+  // The tabs of the selected experiment: players, charts, statistics, log.
+  void buildTabs();
   void setTitle(const QString& title);
   void updateActions();
   void selectionChanged();
