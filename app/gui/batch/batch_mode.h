@@ -8,7 +8,8 @@
 // service (the session's, which survives a restart, or a temporary one); Start runs only what is
 // missing (FolderMode::Update); an edit that invalidates games asks and can be undone. The queue,
 // its session and its undo are the QueueDocument's; this page holds the widgets, the selection
-// and the status, and asks the person.
+// and the status, and asks the person (its File commands, open, save and the recent files, are
+// in batch_mode_files.cpp).
 #include <QString>
 #include <QWidget>
 #include <filesystem>
@@ -233,5 +234,7 @@ class BatchMode : public QWidget {
 // The status line of a run's progress; once every game is played, that the results are being
 // analysed (the time left would read 0:00 for as long as the analysis takes).
 QString progressText(const Progress& progress);
+// "N finished game(s)": how the status line and the dialogs count a queue's games.
+QString gamesText(size_t games);
 
 }  // namespace ddalab::gui
