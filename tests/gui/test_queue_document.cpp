@@ -14,6 +14,7 @@
 #include "app/gui/batch/queue_document.h"
 #include "experiments/batch.h"
 #include "experiments/folder_lock.h"
+#include "tests/gui/file_support.h"
 
 using namespace ddalab;
 using namespace ddalab::gui;
@@ -30,17 +31,6 @@ QString shippedQuick() {
 std::vector<Json> quickExperiments() {
   const Json batch = toJson(loadBatch(shippedQuick().toStdString()));
   return {batch.at("experiments").begin(), batch.at("experiments").end()};
-}
-
-QByteArray bytesOf(const QString& file) {
-  QFile f(file);
-  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void write(const QString& file, const QByteArray& bytes) {
-  QFile f(file);
-  QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-  f.write(bytes);
 }
 
 // The experiments of the queue as a batch file holds them.

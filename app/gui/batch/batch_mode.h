@@ -148,6 +148,7 @@ class BatchMode : public QWidget {
   void buildPage();
   // The queue pane: the row controls, and the start page or the queue table.
   QWidget* buildQueuePane();
+  // The queue's table: rows selected whole, a double-click edits the row.
   void buildQueueTable();
   // The line above the queue: what the metric columns show, threads, seed, the row buttons.
   QHBoxLayout* buildRowControls();
