@@ -79,7 +79,8 @@ std::optional<double> parseSeconds(const QCommandLineParser& parser) {
   bool ok = false;
   const double value = parser.value("seconds").trimmed().toDouble(&ok);
   if (ok && std::isfinite(value) && value > 0 && value <= 86400) return value;
-  std::fprintf(stderr, "error: --seconds expects a number of seconds above 0 (at most 86400), got '%s'\n",
+  std::fprintf(stderr,
+               "error: --seconds expects a number of seconds above 0 (at most 86400), got '%s'\n",
                qPrintable(parser.value("seconds")));
   return std::nullopt;
 }
@@ -108,126 +109,135 @@ std::vector<std::string> takePluginOptions(int& argc, char** argv) {
   return files;
 }
 
-}  // namespace
+// The command line's options, in the order --help lists them.
+struct GuiOptions {
+  const QCommandLineOption exportCharts{
+      "export-charts", "write the charts of a results folder (no display needed)", "RESULTS_DIR"};
+  const QCommandLineOption out{"out", "folder for --export-charts", "DIR", "charts"};
+  const QCommandLineOption svg{"svg", "with --export-charts: SVG files too"};
+  const QCommandLineOption sweepColumn{
+      "sweep-column",
+      "with --export-charts of a sweep: a column of sweep.csv to chart against each axis and "
+      "over two (repeatable; default score9)",
+      "KEY"};
+  const QCommandLineOption shot{"screenshot", "save a view as PNG and exit", "FILE"};
+  const QCommandLineOption view{
+      "view",
+      "with --screenshot: " + ddalab::gui::screenshotViews().join(", ") +
+          ", or any other game id, plug-in games included (--plugin, DDALAB_PLUGIN_PATH); "
+          "settings needs --open",
+      "VIEW", "queue"};
+  const QCommandLineOption seed{"seed", "with --screenshot of a game: its seed", "S", "1"};
+  const QCommandLineOption rounds{
+      "rounds",
+      "with --screenshot of a game: rounds the AIs play for every seat first; the game then "
+      "plays on to the person's turn, so the round shown may be later than N. Of a replay: "
+      "the round shown",
+      "N", "12"};
+  const QCommandLineOption open{
+      "open", "with --screenshot: a batch file, results folder or (replay) trace file", "PATH"};
+  const QCommandLineOption select{"select", "with --screenshot: rows to select, e.g. 0,1", "ROWS"};
+  const QCommandLineOption session{
+      "session",
+      "the folder where the window keeps its queue and games across restarts (default: the "
+      "user's data folder)",
+      "DIR"};
+  const QCommandLineOption size{"size", "image size for --export-charts / --screenshot", "WxH",
+                                "1400x900"};
+  const QCommandLineOption probe{"probe-latency",
+                                 "run a batch on every core and measure the GUI thread's "
+                                 "timer lateness",
+                                 "BATCH"};
+  // Documented only: main() takes the --plugin options out first (Qt's own -plugin would load
+  // a Qt plug-in by that name).
+  const QCommandLineOption plugin{
+      "plugin", "load a plug-in (games, players) first; repeatable (DDALAB_PLUGIN_PATH too)",
+      "FILE"};
+  const QCommandLineOption seconds{"seconds", "with --probe-latency: stop after this long", "S",
+                                   "10"};
+};
 
-int main(int argc, char** argv) {
-  const std::vector<std::string> plugins = takePluginOptions(argc, argv);
-  chooseHeadlessPlatform(argc, argv);
-  defaultHandler = qInstallMessageHandler(quietHeadlessNotes);
-  QApplication app(argc, argv);
-  QApplication::setApplicationName("ddalab-gui");
-  QApplication::setOrganizationName("ddalab");
-
-  QCommandLineParser parser;
+// Describes the application and its options to `parser`.
+void describeOptions(QCommandLineParser& parser, const GuiOptions& o) {
   parser.setApplicationDescription(
       "ddalab-gui: queue DDA experiments, watch their fun metrics "
       "live, compare them in histograms and charts");
   parser.addHelpOption();
   parser.addPositionalArgument("file", "a batch file or results folder to open", "[FILE]");
-  const QCommandLineOption exportCharts(
-      "export-charts", "write the charts of a results folder (no display needed)", "RESULTS_DIR");
-  const QCommandLineOption out("out", "folder for --export-charts", "DIR", "charts");
-  const QCommandLineOption svg("svg", "with --export-charts: SVG files too");
-  const QCommandLineOption sweepColumn(
-      "sweep-column",
-      "with --export-charts of a sweep: a column of sweep.csv to chart against each axis and "
-      "over two (repeatable; default score9)",
-      "KEY");
-  const QCommandLineOption shot("screenshot", "save a view as PNG and exit", "FILE");
-  const QCommandLineOption view(
-      "view",
-      "with --screenshot: " + ddalab::gui::screenshotViews().join(", ") +
-          ", or any other game id, plug-in games included (--plugin, DDALAB_PLUGIN_PATH); "
-          "settings needs --open",
-      "VIEW", "queue");
-  const QCommandLineOption seed("seed", "with --screenshot of a game: its seed", "S", "1");
-  const QCommandLineOption rounds(
-      "rounds",
-      "with --screenshot of a game: rounds the AIs play for every seat first; the game then "
-      "plays on to the person's turn, so the round shown may be later than N. Of a replay: "
-      "the round shown",
-      "N", "12");
-  const QCommandLineOption open(
-      "open", "with --screenshot: a batch file, results folder or (replay) trace file", "PATH");
-  const QCommandLineOption select("select", "with --screenshot: rows to select, e.g. 0,1", "ROWS");
-  const QCommandLineOption session(
-      "session",
-      "the folder where the window keeps its queue and games across restarts (default: the "
-      "user's data folder)",
-      "DIR");
-  const QCommandLineOption size("size", "image size for --export-charts / --screenshot", "WxH",
-                                "1400x900");
-  const QCommandLineOption probe("probe-latency",
-                                 "run a batch on every core and measure the GUI thread's "
-                                 "timer lateness",
-                                 "BATCH");
-  // Documented only: main() takes the --plugin options out first (Qt's own -plugin would load
-  // a Qt plug-in by that name).
-  const QCommandLineOption plugin(
-      "plugin", "load a plug-in (games, players) first; repeatable (DDALAB_PLUGIN_PATH too)",
-      "FILE");
-  const QCommandLineOption seconds("seconds", "with --probe-latency: stop after this long", "S",
-                                   "10");
-  parser.addOptions({exportCharts, out, svg, sweepColumn, shot, view, open, select, seed, rounds,
-                     session, size, probe, seconds, plugin});
-  // Bad usage exits 2 with the reason, as the CLI does (QCommandLineParser::process exits 1).
-  if (!parser.parse(QApplication::arguments())) {
-    std::fprintf(stderr, "error: %s (see --help)\n", qPrintable(parser.errorText()));
-    return 2;
-  }
-  if (parser.isSet("help")) parser.showHelp(0);
+  parser.addOptions({o.exportCharts, o.out, o.svg, o.sweepColumn, o.shot, o.view, o.open, o.select,
+                     o.seed, o.rounds, o.session, o.size, o.probe, o.seconds, o.plugin});
+}
 
+// The numbers the headless modes take, each checked.
+struct HeadlessNumbers {
+  qulonglong seed;
+  int rounds;
+  std::vector<int> rows;
+  double seconds;
+  QSize imageSize;
+};
+
+// The numbers given; none, having said on stderr which is wrong.
+std::optional<HeadlessNumbers> checkNumbers(const QCommandLineParser& parser, const GuiOptions& o) {
   const std::optional<qulonglong> seedValue =
       parseWhole(parser, "seed", 0, std::numeric_limits<uint64_t>::max());
   const std::optional<qulonglong> roundsValue =
       parseWhole(parser, "rounds", 0, std::numeric_limits<int>::max());
   const std::optional<std::vector<int>> rows = parseRows(parser);
   const std::optional<double> secondsValue = parseSeconds(parser);
-  if (!seedValue || !roundsValue || !rows || !secondsValue) return 2;
-  const QSize imageSize = parseSize(parser.value(size));
+  if (!seedValue || !roundsValue || !rows || !secondsValue) return std::nullopt;
+  const QSize imageSize = parseSize(parser.value(o.size));
   if (!imageSize.isValid() || imageSize.isEmpty()) {
     std::fprintf(stderr, "error: --size expects WIDTHxHEIGHT, e.g. 1400x900\n");
-    return 2;
+    return std::nullopt;
   }
-  try {
-    // Plug-ins and their view libraries, from DDALAB_PLUGIN_PATH and --plugin.
-    ddalab::loadPlugins({});
-    if (const char* path = std::getenv("DDALAB_PLUGIN_PATH"))
-      for (const auto& file : ddalab::pluginFilesOnPath(path))
-        if (ddalab::isViewLibrary(file)) ddalab::gui::loadViewPlugin(file);
-    for (const std::string& file : plugins)
-      if (ddalab::isViewLibrary(file))
-        ddalab::gui::loadViewPlugin(file);
-      else
-        ddalab::loadPlugin(file);
-    if (parser.isSet(exportCharts)) {
-      const QStringList columns =
-          parser.isSet(sweepColumn) ? parser.values(sweepColumn) : QStringList{"score9"};
-      const QStringList files = ddalab::gui::exportCharts(
-          parser.value(exportCharts), parser.value(out), imageSize, parser.isSet(svg), columns);
-      for (const QString& f : files) std::printf("%s\n", f.toLocal8Bit().constData());
-      return 0;
-    }
-    if (parser.isSet(shot)) {
-      ddalab::gui::screenshot(parser.value(shot), parser.value(view), parser.value(open), imageSize,
-                              *rows, *seedValue, static_cast<int>(*roundsValue));
-      return 0;
-    }
-    if (parser.isSet(probe))
-      return ddalab::gui::probeLatency(parser.value(probe), *secondsValue);
-  } catch (const ddalab::InputError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {  // a file that cannot be written
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+  return HeadlessNumbers{*seedValue, static_cast<int>(*roundsValue), *rows, *secondsValue,
+                         imageSize};
+}
 
+// Loads the plug-ins and their view libraries, from DDALAB_PLUGIN_PATH and --plugin.
+void loadStartupPlugins(const std::vector<std::string>& plugins) {
+  ddalab::loadPlugins({});
+  if (const char* path = std::getenv("DDALAB_PLUGIN_PATH"))
+    for (const auto& file : ddalab::pluginFilesOnPath(path))
+      if (ddalab::isViewLibrary(file)) ddalab::gui::loadViewPlugin(file);
+  for (const std::string& file : plugins)
+    if (ddalab::isViewLibrary(file))
+      ddalab::gui::loadViewPlugin(file);
+    else
+      ddalab::loadPlugin(file);
+}
+
+// Runs the mode without a person that was asked for (charts, a screenshot, the latency probe);
+// its exit code, none when no such mode was asked for. Throws what the mode throws.
+std::optional<int> runHeadless(const QCommandLineParser& parser, const GuiOptions& o,
+                               const HeadlessNumbers& numbers) {
+  if (parser.isSet(o.exportCharts)) {
+    const QStringList columns =
+        parser.isSet(o.sweepColumn) ? parser.values(o.sweepColumn) : QStringList{"score9"};
+    const QStringList files =
+        ddalab::gui::exportCharts(parser.value(o.exportCharts), parser.value(o.out),
+                                  numbers.imageSize, parser.isSet(o.svg), columns);
+    for (const QString& f : files) std::printf("%s\n", f.toLocal8Bit().constData());
+    return 0;
+  }
+  if (parser.isSet(o.shot)) {
+    ddalab::gui::screenshot(parser.value(o.shot), parser.value(o.view), parser.value(o.open),
+                            numbers.imageSize, numbers.rows, numbers.seed, numbers.rounds);
+    return 0;
+  }
+  if (parser.isSet(o.probe))
+    return ddalab::gui::probeLatency(parser.value(o.probe), numbers.seconds);
+  return std::nullopt;
+}
+
+// Shows the window on its session (and the file given, if any) until the person quits.
+int runWindow(QApplication& app, const QCommandLineParser& parser, const GuiOptions& o) {
   ddalab::gui::MainWindow window;
   window.loadRememberedPlugins();  // before the session: its batch may use their games
   const QString sessionFolder =
-      parser.isSet(session)
-          ? parser.value(session)
+      parser.isSet(o.session)
+          ? parser.value(o.session)
           : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/session";
   window.batch()->openSession(sessionFolder);
   // Games played in the game mode are kept beside the session's queue.
@@ -241,4 +251,38 @@ int main(int argc, char** argv) {
       window.batch()->openBatch(target);
   }
   return app.exec();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> plugins = takePluginOptions(argc, argv);
+  chooseHeadlessPlatform(argc, argv);
+  defaultHandler = qInstallMessageHandler(quietHeadlessNotes);
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("ddalab-gui");
+  QApplication::setOrganizationName("ddalab");
+
+  QCommandLineParser parser;
+  const GuiOptions options;
+  describeOptions(parser, options);
+  // Bad usage exits 2 with the reason, as the CLI does (QCommandLineParser::process exits 1).
+  if (!parser.parse(QApplication::arguments())) {
+    std::fprintf(stderr, "error: %s (see --help)\n", qPrintable(parser.errorText()));
+    return 2;
+  }
+  if (parser.isSet("help")) parser.showHelp(0);
+  const std::optional<HeadlessNumbers> numbers = checkNumbers(parser, options);
+  if (!numbers) return 2;
+  try {
+    loadStartupPlugins(plugins);
+    if (const std::optional<int> code = runHeadless(parser, options, *numbers)) return *code;
+  } catch (const ddalab::InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {  // a file that cannot be written
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return runWindow(app, parser, options);
 }

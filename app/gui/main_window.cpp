@@ -38,6 +38,19 @@
 
 namespace ddalab::gui {
 
+namespace {
+
+// Adds `actions` to `menu` in order (nullptr: a separator).
+void addMenuActions(QMenu* menu, const std::vector<QAction*>& actions) {
+  for (QAction* a : actions)
+    if (a)
+      menu->addAction(a);
+    else
+      menu->addSeparator();
+}
+
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       batch_(new BatchMode(this)),
@@ -72,61 +85,71 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
-  const auto addAll = [](QMenu* menu, const std::vector<QAction*>& actions) {
-    for (QAction* a : actions)
-      if (a)
-        menu->addAction(a);
-      else
-        menu->addSeparator();
-  };
+  buildFileMenu();
+  buildGameMenu();
+  addMenuActions(menuBar()->addMenu("&Batch"), batch_->batchActions());
+  buildViewMenu();
+  buildHelpMenu();
+}
+
+void MainWindow::buildFileMenu() {
   auto* file = menuBar()->addMenu("&File");
   const std::vector<QAction*> fileActions = batch_->fileActions();
   file->addAction(fileActions.front());  // Open batch…, then the recent ones
   batch_->setRecentMenu(file->addMenu("Open recent"));
-  addAll(file, {fileActions.begin() + 1, fileActions.end()});
+  addMenuActions(file, {fileActions.begin() + 1, fileActions.end()});
   file->addSeparator();
-  file->addAction("Run study…", this, [this] {
-    if (!leaveStudy("Another study session") || !confirmAbandonGame("A study session")) return;
-    QSettings s;
-    StartStudyDialog dialog(this);
-    dialog.setProtocol(s.value("study/protocol").toString());
-    dialog.setStudyFolder(s.value("study/folder").toString());
-    if (dialog.exec() != QDialog::Accepted || !dialog.session()) return;
-    s.setValue("study/protocol", dialog.protocolFile());
-    s.setValue("study/folder",
-               QString::fromStdString(dialog.session()->folder().parent_path().string()));
-    runStudy(*dialog.session());
-  });
-  file->addAction("Study sessions…", this, [this] {
-    QSettings s;
-    const QString folder = QFileDialog::getExistingDirectory(
-        this, "The study's folder (its sessions)", s.value("study/folder").toString());
-    if (folder.isEmpty()) return;
-    s.setValue("study/folder", folder);
-    SessionsDialog dialog(folder, this);
-    connect(&dialog, &SessionsDialog::resume, this, [this](const QString& session) {
-      if (!leaveStudy("Resuming a session") || !confirmAbandonGame("Resuming a session")) return;
-      try {
-        runStudy(StudySession::read(session.toStdString()));
-      } catch (const std::exception& e) {
-        QMessageBox::warning(this, "Resume", QString::fromStdString(e.what()));
-      }
-    });
-    dialog.exec();
-  });
+  file->addAction("Run study…", this, [this] { askRunStudy(); });
+  file->addAction("Study sessions…", this, [this] { showStudySessions(); });
   file->addSeparator();
-  file->addAction("Load plug-in…", this, [this] {
-    QSettings s;
-    const QString file =
-        QFileDialog::getOpenFileName(this, "Load plug-in", s.value("folders/plugins").toString(),
-                                     "Plug-ins (*.so);;All files (*)");
-    if (file.isEmpty()) return;
-    s.setValue("folders/plugins", QFileInfo(file).absolutePath());
-    QString error;
-    if (!loadPlugin(file, &error)) QMessageBox::warning(this, "Load plug-in", error);
-  });
+  file->addAction("Load plug-in…", this, [this] { askLoadPlugin(); });
   file->addSeparator();
   file->addAction(quit_);
+}
+
+void MainWindow::askRunStudy() {
+  if (!leaveStudy("Another study session") || !confirmAbandonGame("A study session")) return;
+  QSettings s;
+  StartStudyDialog dialog(this);
+  dialog.setProtocol(s.value("study/protocol").toString());
+  dialog.setStudyFolder(s.value("study/folder").toString());
+  if (dialog.exec() != QDialog::Accepted || !dialog.session()) return;
+  s.setValue("study/protocol", dialog.protocolFile());
+  s.setValue("study/folder",
+             QString::fromStdString(dialog.session()->folder().parent_path().string()));
+  runStudy(*dialog.session());
+}
+
+void MainWindow::showStudySessions() {
+  QSettings s;
+  const QString folder = QFileDialog::getExistingDirectory(
+      this, "The study's folder (its sessions)", s.value("study/folder").toString());
+  if (folder.isEmpty()) return;
+  s.setValue("study/folder", folder);
+  SessionsDialog dialog(folder, this);
+  connect(&dialog, &SessionsDialog::resume, this, [this](const QString& session) {
+    if (!leaveStudy("Resuming a session") || !confirmAbandonGame("Resuming a session")) return;
+    try {
+      runStudy(StudySession::read(session.toStdString()));
+    } catch (const std::exception& e) {
+      QMessageBox::warning(this, "Resume", QString::fromStdString(e.what()));
+    }
+  });
+  dialog.exec();
+}
+
+void MainWindow::askLoadPlugin() {
+  QSettings s;
+  const QString file =
+      QFileDialog::getOpenFileName(this, "Load plug-in", s.value("folders/plugins").toString(),
+                                   "Plug-ins (*.so);;All files (*)");
+  if (file.isEmpty()) return;
+  s.setValue("folders/plugins", QFileInfo(file).absolutePath());
+  QString error;
+  if (!loadPlugin(file, &error)) QMessageBox::warning(this, "Load plug-in", error);
+}
+
+void MainWindow::buildGameMenu() {
   auto* game = menuBar()->addMenu("&Game");
   game->addAction(newGame_);
   changeGame_ = game->addMenu("Change game");
@@ -137,7 +160,9 @@ void MainWindow::buildMenus() {
   game->addSeparator();
   game->addAction(batchMode_);
   game->addAction(gameMode_);
-  addAll(menuBar()->addMenu("&Batch"), batch_->batchActions());
+}
+
+void MainWindow::buildViewMenu() {
   auto* view = menuBar()->addMenu("&View");
   QAction* hidden = view->addAction("Show hidden information");
   hidden->setCheckable(true);  // off at every start: a person never sees another seat's secrets
@@ -145,27 +170,34 @@ void MainWindow::buildMenus() {
       "For researchers: the game mode shows what the persons' seats may not know (the other "
       "hands, the cards dealt to them, every outcome the environment weighed)");
   connect(hidden, &QAction::toggled, playMode_, &PlayMode::setShowHidden);
+}
+
+void MainWindow::buildHelpMenu() {
   auto* help = menuBar()->addMenu("&Help");
   help->addAction("Keyboard shortcuts", QKeySequence::HelpContents, this,
                   [this] { showShortcuts(); });
-  help->addAction("The guide (docs/gui.md)", this, [this] {
-    const QString guide = QString(DDALAB_EXPERIMENTS_DIR) + "/../docs/gui.md";
-    if (!QFileInfo::exists(guide) || !QDesktopServices::openUrl(QUrl::fromLocalFile(guide)))
-      QMessageBox::information(this, "The guide",
-                               "The user guide's page on the GUI, docs/gui.md of the ddalab "
-                               "repository, describes every view (docs/formats.md the files, "
-                               "docs/cli.md the command line); it is at " +
-                                   guide);
-  });
-  help->addAction("About ddalab", this, [this] {
-    QMessageBox::about(
-        this, "About ddalab",
-        QString("<b>ddalab %1</b><p>A testbed for research on dynamic difficulty adjustment in "
-                "turn-based games: batch experiments over the fun metrics of the master thesis "
-                "it comes from, with paired statistics, and games played against the AIs while "
-                "an environment player steers chance.</p><p>Qt %2</p>")
-            .arg(QString::fromStdString(ddalab::app::buildDescription()), qVersion()));
-  });
+  help->addAction("The guide (docs/gui.md)", this, [this] { showGuide(); });
+  help->addAction("About ddalab", this, [this] { showAbout(); });
+}
+
+void MainWindow::showGuide() {
+  const QString guide = QString(DDALAB_EXPERIMENTS_DIR) + "/../docs/gui.md";
+  if (!QFileInfo::exists(guide) || !QDesktopServices::openUrl(QUrl::fromLocalFile(guide)))
+    QMessageBox::information(this, "The guide",
+                             "The user guide's page on the GUI, docs/gui.md of the ddalab "
+                             "repository, describes every view (docs/formats.md the files, "
+                             "docs/cli.md the command line); it is at " +
+                                 guide);
+}
+
+void MainWindow::showAbout() {
+  QMessageBox::about(
+      this, "About ddalab",
+      QString("<b>ddalab %1</b><p>A testbed for research on dynamic difficulty adjustment in "
+              "turn-based games: batch experiments over the fun metrics of the master thesis "
+              "it comes from, with paired statistics, and games played against the AIs while "
+              "an environment player steers chance.</p><p>Qt %2</p>")
+          .arg(QString::fromStdString(ddalab::app::buildDescription()), qVersion()));
 }
 
 void MainWindow::refreshGameMenu() {

@@ -66,6 +66,24 @@ class MainWindow : public QMainWindow {
  private:
   void buildGameActions();
   void buildMenus();
+  // The File menu: the batch mode's file actions and recent files, studies, plug-ins, Quit.
+  void buildFileMenu();
+  // The Game menu: a new game, the games to change to, settings, traces, the two modes.
+  void buildGameMenu();
+  // The View menu: whether the game mode shows hidden information.
+  void buildViewMenu();
+  // The Help menu: the keyboard shortcuts, the guide, About.
+  void buildHelpMenu();
+  // Asks for a study's protocol and folder and runs its session (File → Run study…).
+  void askRunStudy();
+  // Lists a study folder's sessions, offering to resume one (File → Study sessions…).
+  void showStudySessions();
+  // Asks for a plug-in file and loads it, saying why when it cannot (File → Load plug-in…).
+  void askLoadPlugin();
+  // Opens the README, or says where it is.
+  void showGuide();
+  // Says which ddalab this is, what it is for and its Qt.
+  void showAbout();
   void refreshGameMenu();
   void restoreSettings();
   void enterGameMode();  // shows the game mode's page as it is

@@ -1,7 +1,8 @@
-// ddalab-gui, the window across restarts (issue 37): an empty queue is a session like any other
-// (its seed kept, nothing reported damaged); a damaged session is kept under a name no later one
-// replaces; a shipped example opens as an untitled copy that Save never writes over; the batch
-// toolbar is back after quitting in the game mode.
+// ddalab-gui, the window across restarts (the queue and its games must survive a quit and a
+// crash): an empty queue is a session like any other (its seed kept, nothing reported damaged);
+// a damaged session is kept under a name no later one replaces; a shipped example opens as an
+// untitled copy that Save never writes over; the batch toolbar is back after quitting in the
+// game mode.
 #include <QAction>
 #include <QDir>
 #include <QFileDialog>
@@ -23,6 +24,7 @@
 #include "app/gui/batch/queue_model.h"
 #include "app/gui/batch/start_page.h"
 #include "app/gui/main_window.h"
+#include "tests/gui/file_support.h"
 #include "tests/gui/gui_support.h"
 
 using namespace ddalab;
@@ -34,17 +36,6 @@ QAction* actionNamed(MainWindow& window, const QString& text) {
   for (QAction* a : window.findChildren<QAction*>())
     if (a->text() == text) return a;
   return nullptr;
-}
-
-QByteArray bytesOf(const QString& file) {
-  QFile f(file);
-  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void write(const QString& file, const QByteArray& bytes) {
-  QFile f(file);
-  QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-  f.write(bytes);
 }
 
 // The damaged sessions kept in `folder`, by name.

@@ -1,5 +1,4 @@
 #include "app/gui/batch/batch_mode.h"
-#include "app/gui/status_label.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -24,32 +23,28 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTime>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <fstream>
 #include <map>
 
 #include "app/gui/batch/analysis_views.h"
+#include "app/gui/batch/batch_files.h"
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
 #include "app/gui/batch/run_controller.h"
 #include "app/gui/batch/start_page.h"
 #include "app/gui/charts/chart_views.h"
 #include "app/gui/charts/sweep_view.h"
+#include "app/gui/status_label.h"
 #include "experiments/folder_lock.h"
-#include "experiments/json_input.h"
 #include "experiments/run_service.h"
 #include "games/registry.h"
-#include "results/csv.h"
-#include "results/file_io.h"
 
 namespace ddalab::gui {
 
@@ -57,7 +52,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kMaxRecent = 8;
 constexpr const char* kEmptyQueueText = "Add experiments (choose a game, Add) or open a batch file";
 QString duration(double seconds) {
   const long total = std::lround(std::max(0.0, seconds));
@@ -72,33 +66,6 @@ QString path(const fs::path& p) {
   return QString::fromStdString(p.string());
 }
 
-// The seed of a session's queue with no experiment (a batch file needs one; a session may be
-// empty and keeps its seed); none when the queue has experiments. Throws InputError.
-std::optional<uint64_t> emptyQueueSeed(const Json& queue, const std::string& where) {
-  if (!queue.is_object() || !queue.contains("experiments") || queue.at("experiments") != Json::array())
-    return std::nullopt;
-  return JsonFields(queue, where, {"format", "seed", "experiments"}).unsignedInteger("seed");
-}
-
-// A name beside `file` that no earlier file holds: <file>.damaged-<time>[-N]. A damaged session
-// kept for the person is never replaced by the next one.
-fs::path unusedDamagedName(const fs::path& file) {
-  const std::string stem =
-      file.string() + ".damaged-" +
-      QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss").toStdString();
-  fs::path name = stem;
-  for (int n = 2; fs::exists(fs::symlink_status(name)); ++n) name = stem + "-" + std::to_string(n);
-  return name;
-}
-
-// Whether `file` is one of the examples shipped with ddalab (opened as an untitled copy: saving
-// asks for a name in the person's folder, never writes over the example).
-bool isShippedExample(const QString& file) {
-  const QString shipped = QDir(StartPage::shippedExperiments()).canonicalPath();
-  const QString canonical = QFileInfo(file).canonicalFilePath();
-  return !shipped.isEmpty() && (canonical == shipped || canonical.startsWith(shipped + "/"));
-}
-
 // Who holds a lock (FolderInUse::holder), with its Unix time shown as a person reads a time.
 QString holderText(const std::string& holder) {
   QString text = QString::fromStdString(holder);
@@ -109,22 +76,6 @@ QString holderText(const std::string& holder) {
                  "since " + QDateTime::fromSecsSinceEpoch(match.captured(1).toLongLong())
                                 .toString("yyyy-MM-dd hh:mm:ss"));
   return text;
-}
-
-// Why `file` (a shipped example) is not saved over.
-QString shippedExampleText(const QString& file) {
-  return QFileInfo(file).fileName() +
-         " is an example shipped with ddalab: it is never saved over (the examples stay as "
-         "every guide shows them). Save the queue as a file of your own.";
-}
-
-// Where a Save dialog for a batch starts: the folder last saved to or opened from, never the
-// shipped examples' (nor `/` when there is none yet), with `name` proposed.
-QString batchSaveStart(const QString& name) {
-  QString folder = QSettings().value("folders/batch").toString();
-  if (folder.isEmpty() || isShippedExample(folder))
-    folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-  return folder + "/" + name;
 }
 
 // Lets the window's shortcuts through the toolbar's number fields: a focused line edit claims
@@ -158,7 +109,8 @@ class ShortcutsPassFields : public QObject {
 
 BatchMode::BatchMode(QWidget* parent)
     : QWidget(parent),
-      model_(new QueueModel(this)),
+      document_(new QueueDocument(this)),
+      model_(document_->model()),
       runner_(new RunController(this)),
       chartTimer_(new QTimer(this)) {
   buildActions();
@@ -187,24 +139,19 @@ BatchMode::BatchMode(QWidget* parent)
   connect(model_, &QAbstractItemModel::rowsRemoved, this, &BatchMode::updateActions);
   connect(model_, &QAbstractItemModel::modelReset, this, &BatchMode::updateActions);
   rebuildRecentMenu();  // the start page lists them too
-  connect(seed_, &QLineEdit::textEdited, this, [this] {
-    queueSaved_ = false;
-    persist();
-  });
+  connect(document_, &QueueDocument::message, this, &BatchMode::log);
+  connect(document_, &QueueDocument::undoChanged, this, &BatchMode::updateUndo);
+  connect(document_, &QueueDocument::seedLoaded, seed_, &QLineEdit::setText);
+  connect(seed_, &QLineEdit::textChanged, document_, &QueueDocument::syncSeedText);
+  connect(seed_, &QLineEdit::textEdited, document_, &QueueDocument::setSeedText);
   updateActions();
 }
 
 BatchMode::~BatchMode() = default;
 
-namespace {
-
-constexpr const char* kSessionFormat = "ddalab-gui-session/1";
-
 QString gamesText(size_t games) {
   return QString("%1 finished game%2").arg(games).arg(games == 1 ? "" : "s");
 }
-
-}  // namespace
 
 void BatchMode::buildActions() {
   const auto action = [this](const QString& text, QKeySequence key, const QString& tip, auto slot) {
@@ -242,14 +189,12 @@ void BatchMode::buildActions() {
     if (row < 0) return;
     const QString name = QString::fromStdString(model_->entry(row).label.name);
     if (!confirmDiscard("Removing " + name, model_->entry(row).games())) return;
-    pushUndo("remove " + name);
-    model_->remove(row);
+    document_->remove(row);
     queueEdited();
   });
   duplicate_ = action("Duplicate", QKeySequence("Ctrl+D"), "Copy the selected experiment", [this] {
     if (const int row = selectedRow(); row >= 0) {
-      pushUndo("duplicate");
-      model_->duplicate(row);
+      document_->duplicate(row);
       queueEdited();
       selectRow(row + 1);
     }
@@ -339,6 +284,29 @@ void BatchMode::buildToolBar() {
 }
 
 void BatchMode::buildPage() {
+  QWidget* queuePane = buildQueuePane();
+  buildTabs();
+  splitter_ = new QSplitter(Qt::Vertical, this);
+  splitter_->setObjectName("mainSplitter");
+  splitter_->addWidget(queuePane);
+  splitter_->addWidget(tabs_);
+  // The tabs hold charts and tables: they get most of the height, and of any height added
+  // (at 1024 x 700 the queue once took as much as the Compare chart, its bars 45 pixels tall).
+  splitter_->setStretchFactor(0, 1);
+  splitter_->setStretchFactor(1, 3);
+  splitter_->setSizes({200, 600});
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(splitter_);
+
+  progress_ = new QProgressBar(this);
+  progress_->setMinimumWidth(220);
+  progress_->setMaximumWidth(260);
+  progress_->setFormat("%p%");
+  status_ = new StatusLabel(kEmptyQueueText, this);
+}
+
+void BatchMode::buildQueueTable() {
   table_ = new QTableView(this);
   table_->setModel(model_);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -352,7 +320,9 @@ void BatchMode::buildPage() {
           &BatchMode::selectionChanged);
   connect(table_, &QTableView::doubleClicked, this,
           [this](const QModelIndex& index) { editSettings(index.row()); });
+}
 
+QHBoxLayout* BatchMode::buildRowControls() {
   statistic_ = new QComboBox(this);
   statistic_->addItems({"Mean", "Standard deviation", "Minimum", "Maximum", "Mean ± 95 % CI"});
   statistic_->setToolTip("What the metric columns show, over the finished games of each row");
@@ -374,6 +344,12 @@ void BatchMode::buildPage() {
     connect(a, &QAction::changed, button, [a, button] { button->setEnabled(a->isEnabled()); });
     buttons->addWidget(button);
   }
+  return buttons;
+}
+
+QWidget* BatchMode::buildQueuePane() {
+  buildQueueTable();
+  QHBoxLayout* buttons = buildRowControls();
   auto* queuePane = new QWidget(this);
   auto* queueLayout = new QVBoxLayout(queuePane);
   queueLayout->setContentsMargins(4, 4, 4, 0);
@@ -389,7 +365,10 @@ void BatchMode::buildPage() {
   // own height.
   queueStack_->setMinimumHeight(90);
   queueLayout->addWidget(queueStack_);
+  return queuePane;
+}
 
+void BatchMode::buildTabs() {
   players_ = new QTableWidget(this);
   players_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   players_->verticalHeader()->setVisible(false);
@@ -411,25 +390,6 @@ void BatchMode::buildPage() {
   tabs_->addTab(detectability_, "Detectability");
   tabs_->addTab(log_, "Log");
   connect(tabs_, &QTabWidget::currentChanged, this, &BatchMode::refreshSelection);
-
-  splitter_ = new QSplitter(Qt::Vertical, this);
-  splitter_->setObjectName("mainSplitter");
-  splitter_->addWidget(queuePane);
-  splitter_->addWidget(tabs_);
-  // The tabs hold charts and tables: they get most of the height, and of any height added
-  // (at 1024 x 700 the queue once took as much as the Compare chart, its bars 45 pixels tall).
-  splitter_->setStretchFactor(0, 1);
-  splitter_->setStretchFactor(1, 3);
-  splitter_->setSizes({200, 600});
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(splitter_);
-
-  progress_ = new QProgressBar(this);
-  progress_->setMinimumWidth(220);
-  progress_->setMaximumWidth(260);
-  progress_->setFormat("%p%");
-  status_ = new StatusLabel(kEmptyQueueText, this);
 }
 
 std::vector<QAction*> BatchMode::fileActions() const {
@@ -439,11 +399,6 @@ std::vector<QAction*> BatchMode::fileActions() const {
 std::vector<QAction*> BatchMode::batchActions() const {
   return {undoAction_, nullptr,        add_,    remove_, duplicate_, settings_,
           saveOne_,    showHistogram_, nullptr, start_,  stop_,      resume_};
-}
-
-void BatchMode::setRecentMenu(QMenu* menu) {
-  recentMenu_ = menu;
-  rebuildRecentMenu();
 }
 
 void BatchMode::setTitle(const QString& title) {
@@ -470,27 +425,21 @@ bool BatchMode::confirmClose() {
                                  "kept; Start continues the run.)") == QMessageBox::Yes;
   if (!hasUnsavedWork()) return true;
   return askToSave("Quit",
-                   session_ ? "The session keeps them: they are here again at the next start."
-                            : "Quitting discards them.",
-                   "Quit", !session_);
-}
-
-bool BatchMode::unsavedGames() const {
-  return !resultsSaved_ && model_->games() > 0;
-}
-
-bool BatchMode::hasUnsavedWork() const {
-  return model_->rowCount() > 0 && (!queueSaved_ || unsavedGames());
+                   document_->sessionFolder()
+                       ? "The session keeps them: they are here again at the next start."
+                       : "Quitting discards them.",
+                   "Quit", !document_->sessionFolder());
 }
 
 QString BatchMode::unsavedText() const {
   QStringList lines;
-  if (!queueSaved_)
-    lines << (batchFile_.isEmpty()
+  const QString& batchFile = document_->batchFile();
+  if (!document_->queueSaved())
+    lines << (batchFile.isEmpty()
                   ? QString("The queue (%1 experiments) is not saved as a batch file.")
                         .arg(model_->rowCount())
-                  : "The queue has changes not saved to " + QFileInfo(batchFile_).fileName() + ".");
-  if (unsavedGames())
+                  : "The queue has changes not saved to " + QFileInfo(batchFile).fileName() + ".");
+  if (document_->unsavedGames())
     lines << "Its " + gamesText(model_->games()) + " are not saved with Save all.";
   return lines.join("\n");
 }
@@ -508,11 +457,11 @@ bool BatchMode::askToSave(const QString& title, const QString& question, const Q
     // The games first: they cost a run, the queue is a file's worth of settings.
     QAbstractButton* saveGames = nullptr;
     QAbstractButton* saveSettings = nullptr;
-    if (unsavedGames()) {
+    if (document_->unsavedGames()) {
       saveGames = box.addButton(QMessageBox::Save);
       saveGames->setText("Save all…");
     }
-    if (!queueSaved_) {
+    if (!document_->queueSaved()) {
       saveSettings = saveGames ? box.addButton("Save batch…", QMessageBox::ActionRole)
                                : box.addButton(QMessageBox::Save);
       saveSettings->setText("Save batch…");
@@ -542,79 +491,20 @@ bool BatchMode::confirmDiscard(const QString& what, size_t games) {
              QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Yes;
 }
 
-bool BatchMode::saveQueue() {
-  if (batchFile_.isEmpty() || isShippedExample(batchFile_)) {
-    const QString file = askBatchFile();
-    return !file.isEmpty() && saveBatch(file);
-  }
-  return saveBatch(batchFile_);
-}
-
-QString BatchMode::askBatchFile() {
-  QString start = batchSaveStart("batch.json");
-  while (true) {
-    const QString file =
-        QFileDialog::getSaveFileName(this, "Save batch", start, "Batch files (*.json)");
-    if (file.isEmpty() || !isShippedExample(file)) return file;
-    QMessageBox::warning(this, "Save batch", shippedExampleText(file));
-    start = batchSaveStart(QFileInfo(file).fileName());
-  }
-}
-
-void BatchMode::pushUndo(const QString& what) {
-  constexpr size_t kMaxUndo = 20;
-  undo_.push_back({what, model_->snapshot()});
-  if (undo_.size() > kMaxUndo) undo_.erase(undo_.begin());
-  updateUndo();
-}
-
 void BatchMode::updateUndo() {
-  undoAction_->setEnabled(!undo_.empty() && !runner_->running());
-  undoAction_->setText(undo_.empty() ? "Undo" : "Undo " + undo_.back().what);
+  undoAction_->setEnabled(document_->canUndo() && !runner_->running());
+  undoAction_->setText(document_->canUndo() ? "Undo " + document_->undoText() : "Undo");
 }
 
 void BatchMode::undo() {
-  if (undo_.empty() || runner_->running()) return;
-  model_->restore(std::move(undo_.back().entries));
-  log("undid " + undo_.back().what);
-  undo_.pop_back();
-  updateUndo();
+  if (!document_->canUndo() || runner_->running()) return;
+  document_->undo();
   const int row = selectedRow();
   queueEdited();
   selectRow(std::clamp(row, 0, model_->rowCount() - 1));
 }
 
-const ComparisonAnalysis* BatchMode::analysisOf(int row) const {
-  if (row < 0) return nullptr;
-  const std::string& comparison = model_->entry(row).label.comparison;
-  for (const ComparisonAnalysis& a : analyses_)
-    if (!comparison.empty() && a.comparison == comparison) return &a;
-  return nullptr;
-}
-
-bool BatchMode::folderHoldsQueue() const {
-  const std::optional<fs::path> folder = runFolder();
-  if (!folder || model_->rowCount() == 0) return false;
-  // The experiments and the seed: what the queue shows of a batch (a shard's or a sweep's
-  // other fields are the folder's own).
-  const Json held = toJson(loadBatch(*folder / "batch.json"));
-  const Json shown = toJson(model_->batch(seed()));
-  return held.at("experiments") == shown.at("experiments") && held.at("seed") == shown.at("seed");
-}
-
-void BatchMode::refreshAnalyses() {
-  analyses_.clear();
-  try {
-    if (folderHoldsQueue()) analyses_ = analyzeResultsDir(*runFolder());
-  } catch (const std::exception& e) {
-    log("no analysis: " + QString::fromStdString(e.what()));
-  }
-}
-
 void BatchMode::queueEdited() {
-  analyses_.clear();  // they no longer describe the queue
-  queueSaved_ = false;
-  persist();
   showQueueState();
   refreshSelection();
   updateActions();
@@ -646,41 +536,15 @@ void BatchMode::showQueueState() {
 
 void BatchMode::newQueue() {
   if (runner_->running() || !confirmReplace("New queue")) return;
-  undo_.clear();
-  updateUndo();
-  model_->clear();
-  batchFile_.clear();
-  queueSaved_ = resultsSaved_ = true;
-  persist();
+  document_->clear();
   setTitle("ddalab — batch experiments");
   showQueueState();
   refreshSelection();
 }
 
-std::optional<fs::path> BatchMode::runFolder() const {
-  if (work_ && fs::exists(*work_ / "batch.json")) return work_;
-  return std::nullopt;
-}
-
-fs::path BatchMode::workFolder() {
-  if (!work_) {
-    temporary_ = std::make_unique<QTemporaryDir>();
-    if (!temporary_->isValid())
-      throw InputError(temporary_->path().toStdString(), "cannot create a temporary folder");
-    work_ = fs::path(temporary_->path().toStdString()) / "results";
-  }
-  return *work_;
-}
-
 bool BatchMode::openSession(const QString& dir) {
-  const fs::path folder = dir.toStdString();
-  sessionLock_.reset();
-  std::error_code error;
-  fs::create_directories(folder, error);
   try {
-    // Locked as a run locks its folder: two windows on one session would overwrite each
-    // other's queue, and the second's Start would find the first's run folder taken.
-    sessionLock_ = std::make_unique<FolderLock>(folder, ".ddalab-gui.lock");
+    document_->lockSession(dir.toStdString());
   } catch (const std::exception& e) {
     const auto* inUse = dynamic_cast<const FolderInUse*>(&e);
     const QString holder = inUse ? holderText(inUse->holder()) : QString();
@@ -700,114 +564,35 @@ bool BatchMode::openSession(const QString& dir) {
                              "start ddalab-gui again to work on the session.");
     return false;
   }
-  session_ = folder / "session.json";
-  work_ = folder / "results";
-  temporary_.reset();
-  if (fs::exists(*session_)) restoreSession();
-  persist();
+  if (document_->hasSessionFile()) restoreSession();
+  document_->persist();
   return true;
 }
 
 void BatchMode::restoreSession() {
-  try {
-    Json state;
-    try {
-      std::ifstream in(*session_);
-      state = Json::parse(in);
-    } catch (const Json::exception& e) {
-      throw InputError(session_->string(), e.what());
-    }
-    if (!state.is_object() || state.value("format", "") != kSessionFormat)
-      throw InputError(session_->string() + ": format",
-                       std::string("expected \"") + kSessionFormat + "\"");
-    const std::string queue = session_->string() + ": $.queue";
-    if (const std::optional<uint64_t> seed = emptyQueueSeed(state.at("queue"), queue)) {
-      model_->clear();
-      seed_->setText(QString::number(*seed));
-    } else {
-      const Batch batch = parseBatch(state.at("queue"), session_->string() + ": queue");
-      model_->load(batch);
-      seed_->setText(QString::number(batch.seed));
-    }
-    batchFile_ = QString::fromStdString(state.value("batch_file", ""));
-    if (isShippedExample(batchFile_)) batchFile_.clear();  // never saved over
-    if (!batchFile_.isEmpty()) setTitle("ddalab — " + QFileInfo(batchFile_).fileName());
-    queueSaved_ = state.value("queue_saved", true);
-    resultsSaved_ = state.value("results_saved", true);
-    loadGames(*work_);
-    interrupted_ = holdsUnfinishedRun(*work_);
-    refreshAnalyses();
+  const SessionRestore restore = document_->restoreSession();
+  const QString& batchFile = document_->batchFile();
+  if (!batchFile.isEmpty()) setTitle("ddalab — " + QFileInfo(batchFile).fileName());
+  if (restore.restored) {
     showProgressOfQueue();
-    status_->setText(
-        QString("the last session: %1 experiments, %2%3")
-            .arg(model_->rowCount())
-            .arg(gamesText(model_->games()))
-            .arg(interrupted_ ? " — its run was cut off: Start (F5) continues it" : ""));
-    log("restored the session " + path(session_->parent_path()));
+    status_->setText(QString("the last session: %1 experiments, %2%3")
+                         .arg(model_->rowCount())
+                         .arg(gamesText(model_->games()))
+                         .arg(document_->interrupted()
+                                  ? " — its run was cut off: Start (F5) continues it"
+                                  : ""));
+    log("restored the session " + path(*document_->sessionFolder()));
     selectRow(0);
-  } catch (const std::exception& e) {
-    // The damaged file is kept beside for the person to look at; the window starts empty.
-    // So are the games of its results folder, which no queue shows now: Save all never saves
-    // them as the empty queue's, and the next Start never replaces them.
-    const fs::path kept = unusedDamagedName(*session_);
-    std::error_code error;
-    fs::rename(*session_, kept, error);
-    QString games;
-    if (fs::exists(fs::symlink_status(*work_))) {
-      const fs::path keptGames = unusedDamagedName(*work_);
-      fs::rename(*work_, keptGames, error);
-      if (!error) games = "; its results folder as " + path(keptGames) + ", Open results… shows it";
-    }
-    model_->clear();
-    status_->setText("the last session could not be restored (kept as " + path(kept) + games + ")");
-    log(QString::fromStdString(e.what()));
+  } else {
+    const QString games =
+        restore.keptGames
+            ? "; its results folder as " + path(*restore.keptGames) + ", Open results… shows it"
+            : QString();
+    status_->setText("the last session could not be restored (kept as " +
+                     path(restore.keptSession) + games + ")");
+    log(QString::fromStdString(restore.error));
   }
   updateActions();
-}
-
-void BatchMode::persist() {
-  if (!session_) return;
-  try {
-    const Json state = {{"format", kSessionFormat},
-                        {"queue", model_->document(seed())},
-                        {"batch_file", batchFile_.toStdString()},
-                        {"queue_saved", queueSaved_},
-                        {"results_saved", resultsSaved_}};
-    writeFileAtomically(*session_, state.dump(2) + "\n");
-  } catch (const InputError&) {  // a seed being typed: kept once it is a number again
-  } catch (const std::exception& e) {
-    log("the session could not be saved: " + QString::fromStdString(e.what()));
-  }
-}
-
-void BatchMode::loadGames(const fs::path& folder, int onlyRow) {
-  if (!fs::exists(folder / "batch.json")) return;
-  try {
-    const Batch held = loadBatch(folder / "batch.json");
-    const std::vector<std::optional<size_t>> match = matchExperiments(held, model_->batch(seed()));
-    for (size_t row = 0; row < match.size(); ++row) {
-      if (!match[row] || (onlyRow >= 0 && static_cast<int>(row) != onlyRow)) continue;
-      // What a run would continue from: the checkpoint of an experiment cut off (killed,
-      // stopped before its turn), else its games file; at most the row's planned games.
-      const auto planned = static_cast<uint64_t>(model_->entry(static_cast<int>(row)).label
-                                                     .plannedIterations);
-      std::vector<GameRecord> games;  // handed to the model in chunks: memory stays flat
-      const auto flush = [&] {
-        if (!games.empty()) model_->addGames(static_cast<int>(row), games);
-        games.clear();
-      };
-      readKeptGames(folder, held.experiments[*match[row]], playIdentity(held, *match[row]),
-                    [&](const GameRecord& game) {
-                      if (game.iteration >= planned) return false;
-                      games.push_back(game);
-                      if (games.size() == 4096) flush();
-                      return true;
-                    });
-      flush();
-    }
-  } catch (const std::exception& e) {
-    log("the games of " + path(folder) + " could not be read: " + QString::fromStdString(e.what()));
-  }
 }
 
 void BatchMode::setThreads(int threads) {
@@ -861,7 +646,7 @@ void BatchMode::updateActions() {
   showHistogram_->setEnabled(selected);
   start_->setEnabled(!running && model_->rowCount() > 0);
   stop_->setEnabled(running);
-  resume_->setEnabled(!running && interrupted_ && model_->rowCount() > 0);
+  resume_->setEnabled(!running && document_->interrupted() && model_->rowCount() > 0);
   saveAll_->setEnabled(!running && runFolder().has_value() && model_->rowCount() > 0);
   game_->setEnabled(!running);
   iterations_->setEnabled(!running);
@@ -879,12 +664,12 @@ void BatchMode::refreshSelection() {
   const int row = selectedRow();
   refreshPlayers(row);
   if (tabs_->currentWidget() == histogram_) histogram_->showRows(selectedRows());
-  const ComparisonAnalysis* analysis = analysisOf(row);
+  const ComparisonAnalysis* analysis = document_->analysisOf(row);
   const std::string name = row >= 0 ? model_->entry(row).label.name : "";
   const std::string comparison = row >= 0 ? model_->entry(row).label.comparison : "";
   if (tabs_->currentWidget() == compare_) compare_->showRow(row, analysis);
-  if (tabs_->currentWidget() == scoresView_) scoresView_->refresh(analyses_, analysis);
-  if (tabs_->currentWidget() == sweep_) sweep_->refresh(analyses_);
+  if (tabs_->currentWidget() == scoresView_) scoresView_->refresh(document_->analyses(), analysis);
+  if (tabs_->currentWidget() == sweep_) sweep_->refresh(document_->analyses());
   if (tabs_->currentWidget() == tests_) tests_->show(analysis, comparison, name);
   if (tabs_->currentWidget() == detectability_) detectability_->show(analysis, comparison, name);
 }
@@ -921,31 +706,6 @@ void BatchMode::refreshPlayers(int row) {
   players_->horizontalHeader()->setStretchLastSection(false);
 }
 
-uint64_t BatchMode::seed() const {
-  bool ok = false;
-  const qulonglong value = seed_->text().trimmed().toULongLong(&ok);
-  if (!ok)
-    throw InputError("seed", "expected a whole number 0 .. 18446744073709551615, got '" +
-                                 seed_->text().toStdString() + "'");
-  return value;
-}
-
-std::string BatchMode::addedName(const Json& experiment) const {
-  return experiment.value("comparison", "") + "/" +
-         experiment.at("environment").value("id", "e-random");
-}
-
-Json BatchMode::followEnvironment(const Json& before, Json after) const {
-  // A name Add made ("ludo/e-random", "ludo/e-random-2") follows a new environment, unless the
-  // person named the row in the same edit.
-  const std::string old = before.value("name", "");
-  const std::string made = addedName(before);
-  const bool added = old == made || old.rfind(made + "-", 0) == 0;
-  if (added && after.value("name", "") == old && addedName(after) != made)
-    after["name"] = model_->freeName(addedName(after));
-  return after;
-}
-
 int BatchMode::addExperiment(const QString& game, int iterations) {
   const std::string id = game.toStdString();
   ExperimentDialog defaults;  // the dialog knows each game's default seats
@@ -953,13 +713,10 @@ int BatchMode::addExperiment(const QString& game, int iterations) {
   Json experiment = defaults.experiment();
   // The game's default comparison, so that rows added one after another compare at once.
   experiment["comparison"] = id;
-  experiment["name"] = model_->freeName(addedName(experiment));
+  experiment["name"] = model_->freeName(QueueDocument::addedName(experiment));
   try {
-    pushUndo("add");
-    model_->append(experiment);
+    document_->append(experiment);
   } catch (const InputError& e) {
-    undo_.pop_back();
-    updateUndo();
     QMessageBox::warning(this, "Add", QString::fromStdString(e.what()));
     return -1;
   }
@@ -979,11 +736,7 @@ void BatchMode::editSettings(int row) {
       const size_t games = entry.games(), kept = model_->gamesKept(row, changed);
       const QString name = QString::fromStdString(entry.label.name);
       if (!confirmDiscard("The change of " + name, games - kept)) continue;  // back to the dialog
-      const Json renamed = followEnvironment(entry.experiment, changed);
-      pushUndo("settings of " + name);
-      model_->replace(row, renamed);
-      if (kept > 0 && model_->entry(row).games() == 0 && work_)
-        loadGames(*work_, row);  // fewer games than were finished: the first ones stay
+      document_->changeSettings(row, changed);
       queueEdited();
       return;
     } catch (const InputError& e) {
@@ -992,132 +745,11 @@ void BatchMode::editSettings(int row) {
   }
 }
 
-bool BatchMode::openBatch(const QString& file, bool quiet, QString* error) {
-  if (runner_->running() || (!quiet && !confirmReplace("Open batch"))) return false;
-  try {
-    const Batch batch = loadBatch(file.toStdString());
-    pushUndo("open " + QFileInfo(file).fileName());
-    model_->load(batch);
-    seed_->setText(QString::number(batch.seed));
-    if (work_) loadGames(*work_);  // experiments already run keep their games
-    refreshAnalyses();
-    const bool shipped = isShippedExample(file);  // an untitled copy: Save asks where
-    batchFile_ = shipped ? QString() : file;
-    queueSaved_ = true;
-    if (model_->games() == 0) resultsSaved_ = true;
-    persist();
-    if (!shipped) {
-      rememberRecent(file);
-      QSettings().setValue("folders/batch", QFileInfo(file).absolutePath());
-    }
-    setTitle("ddalab — " + QFileInfo(file).fileName() + (shipped ? " (untitled copy)" : ""));
-    log("opened " + file);
-    const size_t games = plannedGames(batch);
-    status_->setText(QString("%1 experiments, %2 games in all%3: Start (F5) runs them")
-                         .arg(model_->rowCount())
-                         .arg(games)
-                         .arg(model_->games() ? ", " + gamesText(model_->games()) : QString()));
-    showProgressOfQueue();
-    selectRow(0);
-    updateActions();
-    return true;
-  } catch (const std::exception& e) {
-    return refuse("Open batch", e, quiet, error);
-  }
-}
-
-bool BatchMode::openResults(const QString& dir, bool quiet, QString* error) {
-  if (runner_->running() || (!quiet && !confirmReplace("Open results"))) return false;
-  QElapsedTimer clock;
-  clock.start();
-  try {
-    const fs::path from = dir.toStdString();
-    const Batch batch = loadBatch(from / "batch.json");  // checked before anything is replaced
-    const fs::path work = workFolder();
-    exportResults(from, work, FolderMode::Overwrite);  // the folder opened is never written
-    undo_.clear();
-    updateUndo();
-    model_->load(batch);
-    seed_->setText(QString::number(batch.seed));
-    loadGames(work);
-    refreshAnalyses();
-    batchFile_.clear();
-    queueSaved_ = resultsSaved_ = true;  // both are in the folder opened
-    interrupted_ = holdsUnfinishedRun(work);  // a run stopped or killed: Resume continues it
-    persist();
-    const size_t planned = plannedGames(batch);
-    QSettings().setValue("folders/results", QFileInfo(dir).absolutePath());
-    setTitle("ddalab — results " + QFileInfo(dir).fileName());
-    status_->setText(QString("%1 of %2 games read from %3 in %4 s")
-                         .arg(model_->games())
-                         .arg(planned)
-                         .arg(dir)
-                         .arg(clock.elapsed() / 1000.0, 0, 'f', 2));
-    showProgressOfQueue();
-    log("opened results " + dir);
-    selectRow(0);
-    updateActions();
-    return true;
-  } catch (const std::exception& e) {
-    return refuse("Open results", e, quiet, error);
-  }
-}
-
-bool BatchMode::refuse(const QString& title, const std::exception& e, bool quiet, QString* error) {
-  const QString why = QString::fromStdString(e.what());
-  if (!quiet) QMessageBox::warning(this, title, why);
-  if (error) *error = why;
-  log(why);
-  return false;
-}
-
-bool BatchMode::saveBatch(const QString& file) {
-  if (isShippedExample(file)) {
-    QMessageBox::warning(this, "Save batch", shippedExampleText(file));
-    return false;
-  }
-  try {
-    const Batch batch = model_->batch(seed());
-    writeFileAtomically(file.toStdString(), toJson(batch).dump(2) + "\n");
-    batchFile_ = file;
-    queueSaved_ = true;
-    persist();
-    setTitle("ddalab — " + QFileInfo(file).fileName());
-    rememberRecent(file);
-    QSettings().setValue("folders/batch", QFileInfo(file).absolutePath());
-    log("saved " + file);
-    return true;
-  } catch (const std::exception& e) {
-    QMessageBox::warning(this, "Save batch", QString::fromStdString(e.what()));
-    return false;
-  }
-}
-
-void BatchMode::rememberRecent(const QString& file) {
-  QSettings s;
-  QStringList recent = s.value("recent/batches").toStringList();
-  recent.removeAll(file);
-  recent.prepend(QFileInfo(file).absoluteFilePath());
-  while (recent.size() > kMaxRecent) recent.removeLast();
-  s.setValue("recent/batches", recent);
-  rebuildRecentMenu();
-}
-
-void BatchMode::rebuildRecentMenu() {
-  const QStringList recent = QSettings().value("recent/batches").toStringList();
-  startPage_->setRecent(recent);
-  if (!recentMenu_) return;
-  recentMenu_->clear();
-  for (const QString& file : recent)
-    recentMenu_->addAction(file, this, [this, file] { openBatch(file); });
-  recentMenu_->setEnabled(!recent.isEmpty());
-}
-
 void BatchMode::start() {
   if (runner_->running() || model_->rowCount() == 0) return;
   bool holdsQueue = false;
   try {
-    holdsQueue = folderHoldsQueue();
+    holdsQueue = document_->folderHoldsQueue();
   } catch (const std::exception&) {  // a seed being typed: startRun says so
   }
   // Every row complete but the results folder not holding the queue as it is (a row removed,
@@ -1140,21 +772,15 @@ void BatchMode::resume() {
 void BatchMode::startRun(FolderMode mode) {
   RunRequest request;
   try {
-    request.batch = model_->batch(seed());
-    request.out = workFolder();
+    request.batch = document_->batch();
+    request.out = document_->workFolder();
   } catch (const InputError& e) {
     QMessageBox::warning(this, "Start", QString::fromStdString(e.what()));
     return;
   }
   request.mode = mode;
   request.threads = threads_->value();
-  model_->clearResults();  // the run service hands back the games it keeps first
-  analyses_.clear();
-  undo_.clear();  // the run folder now holds this queue: no going back past it
-  updateUndo();
-  resultsSaved_ = false;
-  interrupted_ = true;  // until the run says it finished
-  persist();
+  document_->runStarted();
   log(QString("%1 into %2")
           .arg(mode == FolderMode::Overwrite ? "running everything again" : "running",
                path(request.out)));
@@ -1177,8 +803,7 @@ QString progressText(const Progress& p) {
                             .arg(duration(p.elapsedSeconds));
   // Every game is played: what remains is the run's analysis (tests, intervals), which can take
   // a while for a large batch and has no time left to show.
-  if (p.gamesTotal > 0 && p.gamesDone >= p.gamesTotal)
-    return games + " · analysing the results…";
+  if (p.gamesTotal > 0 && p.gamesDone >= p.gamesTotal) return games + " · analysing the results…";
   return games + QString(" · left %1 · running %2")
                      .arg(duration(p.etaSeconds))
                      .arg(QString::fromStdString(p.experimentName));
@@ -1190,14 +815,7 @@ void BatchMode::showProgress(const Progress& p) {
 }
 
 void BatchMode::runEnded(bool complete, const QString& error) {
-  interrupted_ = !complete;
-  analyses_ = runner_->analyses();
-  // A run that stopped early may not have handed back every game it kept (a stop before an
-  // experiment's turn, a failure): the rows show what the folder holds.
-  if (!complete && work_) {
-    model_->clearResults();
-    loadGames(*work_);
-  }
+  document_->runEnded(complete, runner_->analyses());
   const QString kept = QString("%1 of %2 games finished and kept, %3 played by this run")
                            .arg(model_->games())
                            .arg(model_->plannedGames())
@@ -1212,96 +830,10 @@ void BatchMode::runEnded(bool complete, const QString& error) {
     log((complete ? "run complete: " : "run stopped: ") + kept);
   }
   showProgressOfQueue();
-  persist();
+  document_->persist();
   refreshSelection();
   updateActions();
   emit runFinished(complete);
-}
-
-QString BatchMode::askResultsFolder() {
-  const QString last = QSettings().value("folders/results").toString();
-  const QDir parent = last.isEmpty() ? QDir::home() : QFileInfo(last).absoluteDir();
-  const QString base =
-      (batchFile_.isEmpty() ? QString("batch") : QFileInfo(batchFile_).baseName()) + "-results-" +
-      QDate::currentDate().toString(Qt::ISODate);
-  QString name = base;
-  for (int n = 2; parent.exists(name); ++n) name = base + "-" + QString::number(n);
-  // A save dialog, so that the new folder's name is offered and can be typed. An existing
-  // folder's name opens that folder instead (Qt's rule): Save all never writes over results.
-  QFileDialog dialog(this, "Save all results as a new folder", parent.filePath(name));
-  dialog.setAcceptMode(QFileDialog::AcceptSave);
-  dialog.setFileMode(QFileDialog::AnyFile);
-  dialog.setLabelText(QFileDialog::FileName, "Folder name");
-  dialog.setLabelText(QFileDialog::Accept, "Save");
-  if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return {};
-  return dialog.selectedFiles().front();
-}
-
-bool BatchMode::saveAll(const QString& dir, bool overwrite, bool* folderHoldsResults) {
-  if (folderHoldsResults) *folderHoldsResults = false;
-  bool holdsQueue = false;
-  try {
-    holdsQueue = folderHoldsQueue();
-  } catch (const std::exception& e) {
-    log(QString::fromStdString(e.what()));
-  }
-  if (!holdsQueue) {
-    // What the queue shows is saved, never another queue's games the folder still holds.
-    QMessageBox::warning(
-        this, "Save all",
-        model_->rowCount() == 0
-            ? QString("The queue is empty: there are no games to save.")
-            : QString("The queue was changed since its games were run, and Save all saves the "
-                      "games the queue shows: Start (F5) brings its results up to date first "
-                      "(finished games are kept, only what is missing runs)."));
-    return false;
-  }
-  try {
-    exportResults(*runFolder(), dir.toStdString(),
-                  overwrite ? FolderMode::Overwrite : FolderMode::Fresh);
-    QSettings().setValue("folders/results", dir);
-    resultsSaved_ = true;
-    persist();
-    log("saved all results into " + dir);
-    status_->setText("saved " + gamesText(model_->games()) + " into " + dir);
-    return true;
-  } catch (const InputError& e) {
-    log(QString::fromStdString(e.what()));
-    if (!overwrite && folderHoldsResults && QDir(dir).exists() && !QDir(dir).isEmpty())
-      *folderHoldsResults = true;  // the caller asks before replacing them
-    else
-      QMessageBox::warning(this, "Save all", QString::fromStdString(e.what()));
-    return false;
-  } catch (const std::exception& e) {
-    QMessageBox::warning(this, "Save all", QString::fromStdString(e.what()));
-    return false;
-  }
-}
-
-bool BatchMode::saveAllAsked() {
-  const QString dir = askResultsFolder();
-  if (dir.isEmpty()) return false;
-  bool holdsResults = false;
-  if (saveAll(dir, false, &holdsResults)) return true;
-  return holdsResults &&
-         QMessageBox::question(this, "Save all", "Replace the results that folder holds?") ==
-             QMessageBox::Yes &&
-         saveAll(dir, true);
-}
-
-void BatchMode::saveExperiment(int row) {
-  const std::optional<fs::path> folder = runFolder();
-  if (row < 0 || !folder) return;
-  QSettings s;
-  const QString dir = QFileDialog::getExistingDirectory(this, "Save the experiment's CSVs into",
-                                                        s.value("folders/results").toString());
-  if (dir.isEmpty()) return;
-  try {
-    exportExperiment(*folder, model_->entry(row).label.name, dir.toStdString());
-    log("saved " + QString::fromStdString(model_->entry(row).label.name) + " into " + dir);
-  } catch (const std::exception& e) {
-    QMessageBox::warning(this, "Save", QString::fromStdString(e.what()));
-  }
 }
 
 void BatchMode::log(const QString& message) {

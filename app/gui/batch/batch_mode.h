@@ -6,14 +6,17 @@
 //
 // Nothing finished is discarded unasked: the queue's games live in a results folder of the run
 // service (the session's, which survives a restart, or a temporary one); Start runs only what is
-// missing (FolderMode::Update); an edit that invalidates games asks and can be undone.
+// missing (FolderMode::Update); an edit that invalidates games asks and can be undone. The queue,
+// its session and its undo are the QueueDocument's; this page holds the widgets, the selection
+// and the status, and asks the person (its File commands, open, save and the recent files, are
+// in batch_mode_files.cpp).
 #include <QString>
 #include <QWidget>
 #include <filesystem>
-#include <memory>
 #include <optional>
 #include <vector>
 
+#include "app/gui/batch/queue_document.h"
 #include "app/gui/batch/queue_model.h"
 #include "experiments/output_folder.h"
 #include "experiments/runner.h"
@@ -22,6 +25,7 @@
 QT_BEGIN_NAMESPACE
 class QAction;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -33,14 +37,9 @@ class QStackedWidget;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
-class QTemporaryDir;
 class QTimer;
 class QToolBar;
 QT_END_NAMESPACE
-
-namespace ddalab {
-class FolderLock;
-}
 
 namespace ddalab::gui {
 
@@ -84,9 +83,9 @@ class BatchMode : public QWidget {
   void resume();
   // Goes back to the queue and its games before the last edit (until the next Start).
   void undo();
-  bool canUndo() const { return !undo_.empty(); }
+  bool canUndo() const { return document_->canUndo(); }
   // Whether the queue has changes not saved to a batch file or games not saved with Save all.
-  bool hasUnsavedWork() const;
+  bool hasUnsavedWork() const { return document_->hasUnsavedWork(); }
   void stop();
   // Writes the games the queue shows into `dir` as `ddalab run --out` would; true when saved.
   // Refused (said in a message box) when the results folder does not hold the queue as it is.
@@ -97,6 +96,7 @@ class BatchMode : public QWidget {
   void log(const QString& message);
 
   // What the page shows, for the window, tests and screenshots.
+  QueueDocument* document() const { return document_; }
   QueueModel* queue() const { return model_; }
   QTableView* queueView() const { return table_; }
   QTabWidget* tabs() const { return tabs_; }
@@ -122,7 +122,7 @@ class BatchMode : public QWidget {
   // The window title this mode asks for (changes are signalled by titleChanged).
   QString title() const { return title_; }
   // The results folder the queue's games are kept in (none before a run or an opened folder).
-  std::optional<std::filesystem::path> runFolder() const;
+  std::optional<std::filesystem::path> runFolder() const { return document_->runFolder(); }
   void setThreads(int threads);
   void selectRow(int row);
   // Selects these rows (the first becomes the current one).
@@ -144,7 +144,16 @@ class BatchMode : public QWidget {
  private:
   void buildActions();
   void buildToolBar();
+  // The page: the queue pane above the tabs, and the status bar's widgets.
   void buildPage();
+  // The queue pane: the row controls, and the start page or the queue table.
+  QWidget* buildQueuePane();
+  // The queue's table: rows selected whole, a double-click edits the row.
+  void buildQueueTable();
+  // The line above the queue: what the metric columns show, threads, seed, the row buttons.
+  QHBoxLayout* buildRowControls();
+  // The tabs of the selected experiment: players, charts, statistics, log.
+  void buildTabs();
   void setTitle(const QString& title);
   void updateActions();
   void selectionChanged();
@@ -163,33 +172,19 @@ class BatchMode : public QWidget {
   // Asks for a batch file to save the queue to, never a shipped example (said, and asked
   // again); empty when cancelled.
   QString askBatchFile();
-  // Whether the results folder holds the queue as it is (its batch.json is the queue's).
-  bool folderHoldsQueue() const;
-  // Whether the queue's finished games are not saved with Save all.
-  bool unsavedGames() const;
   void rememberRecent(const QString& file);
   void rebuildRecentMenu();
   int selectedRow() const;
   std::vector<int> selectedRows() const;
-  uint64_t seed() const;
-  std::filesystem::path workFolder();
   void startRun(FolderMode mode);
-  // Hands the games `folder` holds to the rows that play the same games (`onlyRow` >= 0: that
-  // row only), at most each row's planned number.
-  void loadGames(const std::filesystem::path& folder, int onlyRow = -1);
+  // Restores the session and says what it found in the status bar and the log.
   void restoreSession();
-  // The analyses of the work folder when it holds exactly the queue (else none: stale).
-  void refreshAnalyses();
-  // The analysis of `row`'s comparison (null: none).
-  const ComparisonAnalysis* analysisOf(int row) const;
-  void persist();
   // The status bar's progress: the queue's finished games of its planned ones (0 when empty).
   void showProgressOfQueue();
   // The status bar says what the queue holds (not while a run reports).
   void showQueueState();
-  // After an edit of the queue: not saved any more, kept in the session, redrawn.
+  // After an edit of the queue (the document keeps it): redrawn.
   void queueEdited();
-  void pushUndo(const QString& what);
   void updateUndo();
   // Asks before `what` discards `games` finished games (Ctrl+Z undoes it).
   bool confirmDiscard(const QString& what, size_t games);
@@ -201,16 +196,13 @@ class BatchMode : public QWidget {
   // `goOn` (shown as a discard when `discards`) or once nothing is unsaved; false for Cancel and
   // for a save cancelled or failed (nothing is discarded but by `goOn`).
   bool askToSave(const QString& title, const QString& question, const QString& goOn, bool discards);
-  // The name Add gives `experiment`: <comparison>/<environment>.
-  std::string addedName(const Json& experiment) const;
-  // `after` renamed to follow its new environment when `before` had the name Add gave it.
-  Json followEnvironment(const Json& before, Json after) const;
   // Says why `title` failed (a message box unless quiet, `error`, the log); returns false.
   bool refuse(const QString& title, const std::exception& e, bool quiet, QString* error);
   // Saves the queue to its batch file (asking for one if it has none); true when saved.
   bool saveQueue();
 
-  QueueModel* model_;
+  QueueDocument* document_;
+  QueueModel* model_;  // the document's
   RunController* runner_;
   QTableView* table_;
   StartPage* startPage_;
@@ -223,7 +215,6 @@ class BatchMode : public QWidget {
   SweepView* sweep_;
   TestsView* tests_;
   DetectabilityView* detectability_;
-  std::vector<ComparisonAnalysis> analyses_;  // of the last run or the folder opened
   QPlainTextEdit* log_;
   QSplitter* splitter_;
   QToolBar* toolBar_;
@@ -238,24 +229,13 @@ class BatchMode : public QWidget {
   QAction *open_, *save_, *saveAs_, *openResults_, *add_, *remove_, *duplicate_, *settings_,
       *saveOne_, *showHistogram_, *start_, *stop_, *resume_, *saveAll_, *newQueue_, *undoAction_;
   QString title_ = "ddalab — batch experiments";
-  QString batchFile_;
-  std::optional<std::filesystem::path> session_;  // session.json, when the window keeps one
-  std::optional<std::filesystem::path> work_;     // where the queue's games are kept
-  std::unique_ptr<QTemporaryDir> temporary_;      // the work folder of a window without session
-  std::unique_ptr<FolderLock> sessionLock_;       // held while this window keeps the session
-  bool queueSaved_ = true;                        // the queue equals its batch file (or is empty)
-  bool resultsSaved_ = true;  // the games are saved with Save all (or came from a folder)
-  bool interrupted_ = false;  // the work folder holds a run that did not finish
-  struct Undo {
-    QString what;
-    std::vector<QueueEntry> entries;
-  };
-  std::vector<Undo> undo_;
   QTimer* chartTimer_;
 };
 
 // The status line of a run's progress; once every game is played, that the results are being
 // analysed (the time left would read 0:00 for as long as the analysis takes).
 QString progressText(const Progress& progress);
+// "N finished game(s)": how the status line and the dialogs count a queue's games.
+QString gamesText(size_t games);
 
 }  // namespace ddalab::gui

@@ -121,6 +121,23 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
       objective_(new ObjectiveEditor(this)),
       error_(new QLabel(this)) {
   setWindowTitle("Experiment settings");
+  setUpIdentityFields();
+  QVBoxLayout* left = buildExperimentHalf();
+  QVBoxLayout* right = buildScoringHalf();
+  layOutDialog(left, right);
+  connect(game_, &QComboBox::currentIndexChanged, this, [this] {
+    const GameInfo* info = findGame(game_->currentText().toStdString());
+    gameParams_->setSchema(info->params);
+    gameChanged();
+    showCoefficients(info->thesisCoefficients);  // another game: its thesis weights
+  });
+  connect(gameParams_, &ParamForm::changed, this, &ExperimentDialog::gameChanged);
+  setExperiment({{"name", "experiment"},
+                 {"game", {{"id", gameRegistry().front().id}}},
+                 {"iterations", 1000}});
+}
+
+void ExperimentDialog::setUpIdentityFields() {
   iterations_->setRange(1, 100'000'000);
   iterations_->setValue(1000);
   salt_->setPlaceholderText("0: the same games as the other rows");
@@ -132,7 +149,9 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
     game_->addItem(text(info.id));
     game_->setItemData(game_->count() - 1, text(info.description), Qt::ToolTipRole);
   }
+}
 
+QVBoxLayout* ExperimentDialog::buildExperimentHalf() {
   identity_ = new QWidget(this);
   auto* identity = new QFormLayout(identity_);
   identity->setContentsMargins(0, 0, 0, 0);
@@ -152,7 +171,10 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
   left->addWidget(gameBox);
   left->addWidget(seatsBox);
   left->addStretch();
+  return left;
+}
 
+QVBoxLayout* ExperimentDialog::buildScoringHalf() {
   auto* environmentBox = new QGroupBox("Environment player", this);
   (new QVBoxLayout(environmentBox))->addWidget(environment_);
   auto* coefficientsBox = new QGroupBox("Fun-score coefficients (0 = not used)", this);
@@ -178,7 +200,10 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
   right->addWidget(coefficientsBox);
   right->addWidget(objectiveBox);
   right->addStretch();
+  return right;
+}
 
+void ExperimentDialog::layOutDialog(QVBoxLayout* left, QVBoxLayout* right) {
   auto* halves = new QHBoxLayout;
   halves->addLayout(left, 1);
   halves->addLayout(right, 1);
@@ -205,17 +230,6 @@ ExperimentDialog::ExperimentDialog(QWidget* parent)
   if (const QScreen* screen = QGuiApplication::primaryScreen())
     size = size.boundedTo(screen->availableGeometry().size() - QSize(40, 60));
   resize(size);
-
-  connect(game_, &QComboBox::currentIndexChanged, this, [this] {
-    const GameInfo* info = findGame(game_->currentText().toStdString());
-    gameParams_->setSchema(info->params);
-    gameChanged();
-    showCoefficients(info->thesisCoefficients);  // another game: its thesis weights
-  });
-  connect(gameParams_, &ParamForm::changed, this, &ExperimentDialog::gameChanged);
-  setExperiment({{"name", "experiment"},
-                 {"game", {{"id", gameRegistry().front().id}}},
-                 {"iterations", 1000}});
 }
 
 std::shared_ptr<const Game> ExperimentDialog::currentGame() const {

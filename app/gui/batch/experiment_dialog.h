@@ -60,6 +60,15 @@ class ExperimentDialog : public QDialog {
   void accept() override;  // refuses (showing the message) while the entry is invalid
 
  private:
+  // The name, comparison, iterations and salt fields' ranges and tips; the games offered.
+  void setUpIdentityFields();
+  // The left half: the identity fields, the game and its parameters, the seats.
+  QVBoxLayout* buildExperimentHalf();
+  // The right half: the environment player, the fun-score coefficients, the objective.
+  QVBoxLayout* buildScoringHalf();
+  // The halves side by side in a scroll area, the error line and the buttons below, sized to
+  // the screen.
+  void layOutDialog(QVBoxLayout* left, QVBoxLayout* right);
   void gameChanged();
   void showCoefficients(const Json& coefficients);
   void rebuildSeats(const Json& players);

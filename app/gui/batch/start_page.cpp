@@ -1,4 +1,5 @@
 #include "app/gui/batch/start_page.h"
+#include "app/gui/batch/batch_files.h"
 
 #include <QFileInfo>
 #include <QLabel>
@@ -21,7 +22,7 @@ QPushButton* linkButton(const QString& text, const QString& tip, QWidget* parent
 }  // namespace
 
 QString StartPage::shippedExperiments() {
-  return DDALAB_EXPERIMENTS_DIR;
+  return shippedExperimentsFolder();
 }
 
 StartPage::StartPage(QWidget* parent) : QWidget(parent), recent_(new QVBoxLayout) {

@@ -90,6 +90,123 @@ QColor scaleColour(double t) {
                 mix(stops[i].blue(), stops[i + 1].blue()));
 }
 
+// The x axis of a sweep's line chart: the swept axis, its values, and whether they are drawn
+// evenly spaced (then at their index) or to scale.
+struct SweepXAxis {
+  const std::string& axis;
+  const std::vector<Json>& values;
+  bool even;
+  // Where the row's value of the axis is drawn.
+  double at(const SweepRow& row) const {
+    const Json& v = row.point.at(axis);
+    return even ? static_cast<double>(indexOf(values, v)) : v.get<double>();
+  }
+};
+
+// The lines of a sweep's chart: each line's rows by its name, the names in the order they first
+// appear.
+struct SweepLines {
+  std::map<QString, std::vector<const SweepRow*>> rows;
+  std::vector<QString> order;
+};
+
+// The rows that have `axis` and a value in `column`, grouped into lines named by lineName.
+SweepLines sweepLinesOf(const std::vector<const SweepRow*>& rows, size_t column,
+                        const std::string& axis, const std::vector<std::string>& others) {
+  SweepLines lines;
+  for (const SweepRow* r : rows) {
+    if (!r->point.contains(axis) || !r->values[column]) continue;
+    const QString name = lineName(*r, others);
+    if (!lines.rows.count(name)) lines.order.push_back(name);
+    lines.rows[name].push_back(r);
+  }
+  return lines;
+}
+
+// The lowest and highest interval bound drawn so far (none yet: infinite).
+struct SweepSpan {
+  double low = INFINITY, high = -INFINITY;
+};
+
+// A chart's two axes.
+struct SweepAxes {
+  QAbstractAxis* x;
+  QValueAxis* y;
+};
+
+// How a line is drawn: its colour, dashed once the palette's colours come round again.
+struct SweepLineStyle {
+  QColor colour;
+  bool dashed;
+};
+
+// Adds the line `name` of `points` to `chart`: its means as a line with points, its 95 %
+// intervals as a band of the same colour (not in the legend); `span` grows to the intervals.
+void addSweepLine(QChart* chart, SweepAxes axes, const SweepXAxis& along, size_t column,
+                  const QString& name, std::vector<const SweepRow*> points,
+                  const SweepLineStyle& style, SweepSpan& span) {
+  auto *mean = new QLineSeries, *upper = new QLineSeries, *lower = new QLineSeries;
+  std::sort(points.begin(), points.end(), [&](auto* a, auto* b) {
+    return indexOf(along.values, a->point.at(along.axis)) <
+           indexOf(along.values, b->point.at(along.axis));
+  });
+  for (const SweepRow* r : points) {
+    const double at = along.at(*r);
+    const SweepValue& value = *r->values[column];
+    mean->append(at, value.value);
+    upper->append(at, value.high);
+    lower->append(at, value.low);
+    span.low = std::min(span.low, value.low);
+    span.high = std::max(span.high, value.high);
+  }
+  auto* band = new QAreaSeries(upper, lower);
+  upper->setParent(band);  // an area series does not own its outlines
+  lower->setParent(band);
+  QColor fill = style.colour;
+  fill.setAlpha(45);
+  band->setBrush(fill);
+  band->setPen(Qt::NoPen);
+  follow(band, mean);
+  mean->setName(name);
+  QPen pen(style.colour, 2);
+  if (style.dashed) pen.setStyle(Qt::DashLine);  // the colours come round again
+  mean->setPen(pen);
+  mean->setPointsVisible(true);
+  for (QAbstractSeries* s :
+       {static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(mean)}) {
+    chart->addSeries(s);
+    s->attachAxis(axes.x);
+    s->attachAxis(axes.y);
+  }
+  chart->legend()->markers(band).front()->setVisible(false);
+}
+
+// Labels an evenly spaced axis with the values, one at each index.
+void labelEvenlySpaced(QCategoryAxis* categories, const std::vector<Json>& xs) {
+  categories->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+  for (size_t i = 0; i < xs.size(); ++i)
+    categories->append(valueLabel(xs[i]), static_cast<double>(i));
+  categories->setRange(-0.2, static_cast<double>(xs.size()) - 0.8);
+}
+
+// Fits the y axis to the intervals drawn and places the legend of `lines` lines where their
+// names fit.
+void fitSweepChart(QChart* chart, QValueAxis* y, const SweepSpan& span, size_t lines) {
+  if (std::isfinite(span.low)) {
+    const double pad = span.high > span.low ? 0.05 * (span.high - span.low)
+                                            : std::max(1.0, std::abs(span.high) * 0.05);
+    y->setRange(span.low - pad, span.high + pad);
+    y->applyNiceNumbers();
+  }
+  // Lines are named by the other axes' values too: at the side, the names fit.
+  chart->legend()->setAlignment(lines > 4 ? Qt::AlignRight : Qt::AlignBottom);
+  if (lines > 8) {  // a smaller font keeps every name in view
+    QFont font = chart->legend()->font();
+    font.setPointSizeF(font.pointSizeF() * 0.8);
+    chart->legend()->setFont(font);
+  }
+}
+
 }  // namespace
 
 int betterDirection(const std::string& column) {
@@ -111,81 +228,23 @@ QChart* sweepLineChart(const SweepTable& table, size_t column, const std::string
                         "line per experiment and other values</span>");
   const std::vector<const SweepRow*> rows = allRows(table);
   const std::vector<Json> xs = axisValues(rows, axis);
-  const bool even = evenlySpaced(xs);
+  const SweepXAxis along{axis, xs, evenlySpaced(xs)};
   std::vector<std::string> others;
   for (const std::string& a : table.axes)
     if (a != axis) others.push_back(a);
-  std::map<QString, std::vector<const SweepRow*>> lines;
-  std::vector<QString> order;
-  for (const SweepRow* r : rows) {
-    if (!r->point.contains(axis) || !r->values[column]) continue;
-    const QString name = lineName(*r, others);
-    if (!lines.count(name)) order.push_back(name);
-    lines[name].push_back(r);
-  }
-  const std::vector<QColor> colours = experimentColors(order);
-  auto* x = even ? static_cast<QAbstractAxis*>(new QCategoryAxis) : valueAxis(QString());
-  x->setTitleText(QString::fromStdString(axis) + (even ? " (evenly spaced)" : ""));
+  SweepLines lines = sweepLinesOf(rows, column, axis, others);
+  const std::vector<QColor> colours = experimentColors(lines.order);
+  auto* x = along.even ? static_cast<QAbstractAxis*>(new QCategoryAxis) : valueAxis(QString());
+  x->setTitleText(QString::fromStdString(axis) + (along.even ? " (evenly spaced)" : ""));
   auto* y = valueAxis(title(table.columns[column]));
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
-  double low = INFINITY, high = -INFINITY;
-  for (size_t l = 0; l < order.size(); ++l) {
-    auto *mean = new QLineSeries, *upper = new QLineSeries, *lower = new QLineSeries;
-    std::vector<const SweepRow*> points = lines[order[l]];
-    std::sort(points.begin(), points.end(), [&](auto* a, auto* b) {
-      return indexOf(xs, a->point.at(axis)) < indexOf(xs, b->point.at(axis));
-    });
-    for (const SweepRow* r : points) {
-      const Json& v = r->point.at(axis);
-      const double at = even ? static_cast<double>(indexOf(xs, v)) : v.get<double>();
-      const SweepValue& value = *r->values[column];
-      mean->append(at, value.value);
-      upper->append(at, value.high);
-      lower->append(at, value.low);
-      low = std::min(low, value.low);
-      high = std::max(high, value.high);
-    }
-    auto* band = new QAreaSeries(upper, lower);
-    upper->setParent(band);  // an area series does not own its outlines
-    lower->setParent(band);
-    QColor fill = colours[l];
-    fill.setAlpha(45);
-    band->setBrush(fill);
-    band->setPen(Qt::NoPen);
-    follow(band, mean);
-    mean->setName(order[l]);
-    QPen pen(colours[l], 2);
-    if (l >= seriesPalette().size()) pen.setStyle(Qt::DashLine);  // the colours come round again
-    mean->setPen(pen);
-    mean->setPointsVisible(true);
-    for (QAbstractSeries* s :
-         {static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(mean)}) {
-      chart->addSeries(s);
-      s->attachAxis(x);
-      s->attachAxis(y);
-    }
-    chart->legend()->markers(band).front()->setVisible(false);
-  }
-  if (even) {
-    auto* categories = static_cast<QCategoryAxis*>(x);
-    categories->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    for (size_t i = 0; i < xs.size(); ++i)
-      categories->append(valueLabel(xs[i]), static_cast<double>(i));
-    categories->setRange(-0.2, static_cast<double>(xs.size()) - 0.8);
-  }
-  if (std::isfinite(low)) {
-    const double pad = high > low ? 0.05 * (high - low) : std::max(1.0, std::abs(high) * 0.05);
-    y->setRange(low - pad, high + pad);
-    y->applyNiceNumbers();
-  }
-  // Lines are named by the other axes' values too: at the side, the names fit.
-  chart->legend()->setAlignment(order.size() > 4 ? Qt::AlignRight : Qt::AlignBottom);
-  if (order.size() > 8) {  // a smaller font keeps every name in view
-    QFont font = chart->legend()->font();
-    font.setPointSizeF(font.pointSizeF() * 0.8);
-    chart->legend()->setFont(font);
-  }
+  SweepSpan span;
+  for (size_t l = 0; l < lines.order.size(); ++l)
+    addSweepLine(chart, {x, y}, along, column, lines.order[l], lines.rows[lines.order[l]],
+                 {colours[l], l >= seriesPalette().size()}, span);
+  if (along.even) labelEvenlySpaced(static_cast<QCategoryAxis*>(x), xs);
+  fitSweepChart(chart, y, span, lines.order.size());
   return chart;
 }
 

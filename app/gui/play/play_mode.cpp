@@ -90,6 +90,20 @@ PlayMode::PlayMode(QWidget* parent)
       blankBoard_(new QWidget(this)) {
   centre_->addWidget(blankBoard_);
   blankBoard_->hide();
+  setUpControls();
+  buildPlayBar();
+  buildReplayBar();
+  auto* left = new QVBoxLayout;
+  left->addLayout(centre_, 1);
+  left->addWidget(playBar_);
+  left->addWidget(replayBar_);
+  auto* layout = new QHBoxLayout(this);
+  layout->addLayout(left, 3);
+  layout->addWidget(panel_, 2);
+  connectControls();
+}
+
+void PlayMode::setUpControls() {
   seed_->setMaximumWidth(170);
   seed_->setToolTip("The seed deals the game: the same seed and settings replay it exactly");
   pace_->setRange(0, 2000);
@@ -105,6 +119,9 @@ PlayMode::PlayMode(QWidget* parent)
   pause_->setCheckable(true);
   pause_->setToolTip("Stop the AIs and the environment after their current action");
   step_->setToolTip("While paused: one action of the AI or environment on turn");
+}
+
+void PlayMode::buildPlayBar() {
   auto* play = new QHBoxLayout(playBar_);
   play->setContentsMargins(0, 0, 0, 0);
   auto* seedLabel = new QLabel("Seed", this);
@@ -119,7 +136,9 @@ PlayMode::PlayMode(QWidget* parent)
   play->addWidget(pause_);
   play->addWidget(step_);
   play->addStretch();
+}
 
+void PlayMode::buildReplayBar() {
   // The controls on one line, what the round did on its own line below them (wrapped).
   auto* replayRows = new QVBoxLayout(replayBar_);
   replayRows->setContentsMargins(0, 0, 0, 0);
@@ -154,6 +173,12 @@ PlayMode::PlayMode(QWidget* parent)
     if (!replay_ || round_ >= replay_->rounds()) return play_->setChecked(false);
     showRound(round_ + 1);
   });
+  addReplayKeys();
+  replayRows->addWidget(roundLabel_);
+  replayBar_->hide();
+}
+
+void PlayMode::addReplayKeys() {
   // The arrow keys step the replay, Space plays it (only while a replay is shown).
   const auto key = [this](QKeySequence sequence, auto slot) {
     auto* shortcut = new QShortcut(sequence, this);
@@ -166,17 +191,9 @@ PlayMode::PlayMode(QWidget* parent)
   key(Qt::Key_Home, [this] { showRound(0); });
   key(Qt::Key_End, [this] { showRound(replay_->rounds()); });
   key(Qt::Key_Space, [this] { play_->toggle(); });
-  replayRows->addWidget(roundLabel_);
-  replayBar_->hide();
+}
 
-  auto* left = new QVBoxLayout;
-  left->addLayout(centre_, 1);
-  left->addWidget(playBar_);
-  left->addWidget(replayBar_);
-  auto* layout = new QHBoxLayout(this);
-  layout->addLayout(left, 3);
-  layout->addWidget(panel_, 2);
-
+void PlayMode::connectControls() {
   connect(pace_, &QSlider::valueChanged, this, [this](int ms) {
     session_->setDelay(ms);
     paceLabel_->setText(QString("%1 ms").arg(ms));

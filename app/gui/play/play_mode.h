@@ -87,6 +87,17 @@ class PlayMode : public QWidget {
   void message(const QString& text);
 
  private:
+  // The seed, pace, pause and step controls' ranges and tips; the replay's round line.
+  void setUpControls();
+  // The line below the board while a game is played: seed, pace, pause, step.
+  void buildPlayBar();
+  // The line below the board while a replay is shown: its buttons, round slider and Play, the
+  // round's text below them.
+  void buildReplayBar();
+  // The replay's keys: the arrows, Home and End step it, Space plays it.
+  void addReplayKeys();
+  // The controls and the session's signals to what they change.
+  void connectControls();
   void setView(const std::string& gameId);
   void refresh();
   void refreshReplay();
