@@ -2,7 +2,7 @@
 // The conformance checks every game must pass (like OpenSpiel's RandomSimTest): random playouts
 // with every invariant of core/state.h checked along the way, and games played through the match
 // loop whose traces are scored again. One implementation for the Catch2 test of the built-in
-// games (tests/test_conformance.cpp) and for `ddalab check-game`, which runs them on any game of
+// games (tests/experiments/test_conformance.cpp) and for `ddalab check-game`, which runs them on any game of
 // the catalog, a plug-in's included.
 #include <cstdint>
 #include <string>
