@@ -20,7 +20,7 @@ rm -rf "$out" && mkdir -p "$out/sessions" "$out/img"
 echo "== three participants play $protocol by clicks (Xvfb)"
 DDALAB_WALKTHROUGH=$(realpath "$out/sessions") DDALAB_SCREENSHOTS=$(realpath "$out/img") \
   xvfb-run -a -s "-screen 0 1280x1024x24" \
-  "$build/tests/gui/ddalab_study_tests" threeParticipantsPlayTheShippedLudoStudy | tail -3
+  "$build/tests/app/gui/ddalab_study_tests" threeParticipantsPlayTheShippedLudoStudy | tail -3
 
 echo "== the analysis"
 "$ddalab" study analyze "$out/sessions" --out "$out/analysis"

@@ -3,8 +3,8 @@
 // one random intercept per participant,
 //     answer ~ condition + period + (1 | participant),
 // fitted by REML, with Satterthwaite's degrees of freedom for each contrast as lmerTest computes
-// them. Checked against R's lme4 + lmerTest on the data sets in tests/data/
-// (tests/lme4_reference.R).
+// them. Checked against R's lme4 + lmerTest on the data sets in tests/studies/data/
+// (tests/studies/lme4_reference.R).
 //
 // Factors use treatment coding: the first level of `conditions` (and of `periods`) is the
 // reference, as R's lm/lmer code a factor whose levels are given in that order.

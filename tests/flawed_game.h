@@ -1,8 +1,8 @@
 #pragma once
 // A small correct game, and the same game broken in one way per conformance check
-// (players/conformance/conformance.h): the test of the checks (tests/test_conformance.cpp) proves
+// (players/conformance/conformance.h): the test of the checks (tests/players/conformance/test_conformance.cpp) proves
 // each one fails on its flaw, and tests/plugins/flawed_game.cpp ships one as a plug-in that
-// `ddalab check-game` must fail (tests/plugin_test.sh). The contract flaws (contractFlaws()) break
+// `ddalab check-game` must fail (tests/app/cli/plugin_test.sh). The contract flaws (contractFlaws()) break
 // a promise the match loop relies on, which crashed or hung ddalab before it checked them;
 // tests/plugins/hostile.cpp ships each as a plug-in game.
 //

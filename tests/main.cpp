@@ -6,7 +6,7 @@
 
 int main(int argc, char** argv) {
   // The plug-ins of DDALAB_PLUGIN_PATH join the catalog first: the conformance test then covers
-  // their games too (tests/plugin_test.sh runs it so).
+  // their games too (tests/app/cli/plugin_test.sh runs it so).
   try {
     ddalab::loadPlugins({});
   } catch (const std::exception& e) {

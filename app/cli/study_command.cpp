@@ -111,7 +111,7 @@ int exportTidy(const std::vector<std::string>& folders, const po::variables_map&
   return kOk;
 }
 
-// The mixed model of one long table, as CSV on stdout (what tests/lme4_reference.R compares).
+// The mixed model of one long table, as CSV on stdout (what tests/studies/lme4_reference.R compares).
 int mixedModel(const std::string& file, const po::variables_map& vm) {
   const MixedData data = readMixedCsv(file, vm.count("item") ? vm["item"].as<std::string>() : "");
   std::string why;

@@ -131,7 +131,7 @@ void serveStudy(const StudyProtocol& protocol, const std::string& dir, OnlineStu
   });
   // Requests are short (the AI decides on the pool), but httplib keeps a thread on a kept-alive
   // connection until its client sends again or 5 s pass; browsers keep theirs and the page polls,
-  // so 200 participants' connections queued for 2 s on average (tests/serve_load.py). So each
+  // so 200 participants' connections queued for 2 s on average (tests/app/serve/serve_load.py). So each
   // connection carries one request, and 64 threads serve them. A reverse proxy keeps the
   // browser's connection alive in front (docs/nginx-ddalab.conf).
   http.set_keep_alive_max_count(1);

@@ -1,7 +1,7 @@
 #pragma once
 // The game authors' kit: the conformance checks every game must pass (like OpenSpiel's
 // RandomSimTest), what `ddalab check-game` runs on any game of the catalog, a plug-in's included,
-// and what the Catch2 test of the built-in games (tests/test_conformance.cpp) runs on each. Three
+// and what the Catch2 test of the built-in games (tests/players/conformance/test_conformance.cpp) runs on each. Three
 // parts: the state checks (random playouts with every invariant of core/state.h checked along the
 // way, state_checks.h), the match checks (games through the match loop, match_checks.h) and the
 // trace oracle (every metric scored again from a trace, trace_oracle.h). It lives in players/

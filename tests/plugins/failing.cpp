@@ -1,4 +1,4 @@
-// A plug-in whose registration throws (tests/plugin_test.sh): ddalab names the file and the
+// A plug-in whose registration throws (tests/app/cli/plugin_test.sh): ddalab names the file and the
 // reason, and the catalog is left as it was.
 #include <stdexcept>
 

@@ -1,6 +1,6 @@
 // A plug-in whose game loads but breaks a promise of core/state.h (gains() disagrees with
 // gain(p)): `ddalab check-game flawed-pile --plugin` must fail the shortcuts check, saying where
-// (tests/plugin_test.sh).
+// (tests/app/cli/plugin_test.sh).
 #include "tests/flawed_game.h"
 
 #include "core/plugin.h"

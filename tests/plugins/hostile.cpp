@@ -2,7 +2,7 @@
 // contractFlaws(): an actor that is no seat, no legal actions, no outcomes, NaN or unnormalised
 // probabilities, rounds that jump, a winner that is no seat, a game that never ends, more seats
 // than ddalab has): `ddalab check-game hostile-<flaw>` must end each in a FAILED line and `ddalab
-// run` must stop with the message, keeping the finished games (tests/hostile_plugin_test.sh).
+// run` must stop with the message, keeping the finished games (tests/app/cli/hostile_plugin_test.sh).
 #include "core/plugin.h"
 #include "tests/flawed_game.h"
 

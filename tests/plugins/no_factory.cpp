@@ -1,6 +1,6 @@
 // A plug-in registering a regular player without its factory (PlayerInfo::makeRegular): ddalab
 // refuses it at load, naming the plug-in, the player and the field, instead of leaving it out of
-// every list silently (tests/plugin_test.sh).
+// every list silently (tests/app/cli/plugin_test.sh).
 #include "core/plugin.h"
 
 namespace {

@@ -1,6 +1,6 @@
 // A plug-in registering a game without its factory (GameInfo::make): ddalab refuses it at load,
 // naming the plug-in, the game and the field, instead of failing with bad_function_call when the
-// game is first played (tests/plugin_test.sh).
+// game is first played (tests/app/cli/plugin_test.sh).
 #include "core/plugin.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// A plug-in built for another plug-in ABI (tests/plugin_test.sh): ddalab must refuse it before
+// A plug-in built for another plug-in ABI (tests/app/cli/plugin_test.sh): ddalab must refuse it before
 // calling anything else of it.
 #include "core/plugin.h"
 
