@@ -16,6 +16,8 @@
 #include "experiments/json_input.h"
 #include "experiments/sha256.h"
 #include "results/file_io.h"
+#include "studies/plan.h"
+#include "studies/timing.h"
 
 namespace ddalab {
 

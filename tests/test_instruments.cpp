@@ -1,4 +1,4 @@
-// Questionnaire instruments as data (issue 38, item 4): the shipped files validated, hostile files
+// Questionnaire instruments as data: the shipped files validated, hostile files
 // refused with the file, JSON path and expectation, protocols that name instruments, reverse
 // scoring, and Cronbach's alpha pinned against R's formula.
 #include <catch2/catch.hpp>
@@ -8,6 +8,7 @@
 #include <set>
 
 #include "studies/analysis.h"
+#include "studies/analysis_files.h"
 #include "studies/instrument.h"
 #include "studies/simulate.h"
 #include "tests/support.h"

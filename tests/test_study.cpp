@@ -1,4 +1,4 @@
-// User studies (issue 22): protocols and their refusals, the order of games, crash-safe session
+// User studies: protocols and their refusals, the order of games, crash-safe session
 // folders, the statistics of the analysis on data worked out by hand, and the power of simulated
 // studies.
 #include <catch2/catch.hpp>
@@ -13,6 +13,8 @@
 #include "results/file_io.h"
 #include "results/statistics.h"
 #include "studies/analysis.h"
+#include "studies/analysis_files.h"
+#include "studies/analysis_report.h"
 #include "studies/simulate.h"
 #include "tests/support.h"
 

@@ -1,4 +1,4 @@
-// Participants as the unit of a study's metric-answer statistics (issue 38): Spearman's interval
+// Participants as the unit of a study's metric-answer statistics: Spearman's interval
 // resamples participants, the ridge fit's cross-validation holds out whole participants and is
 // nested, and a fit that does not beat the constant model is never written as a runnable batch.
 #include <catch2/catch.hpp>
@@ -10,6 +10,7 @@
 #include "experiments/batch.h"
 #include "results/file_io.h"
 #include "studies/analysis.h"
+#include "studies/analysis_files.h"
 #include "studies/simulate.h"
 #include "tests/support.h"
 
