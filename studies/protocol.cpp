@@ -107,15 +107,13 @@ StudyItem parseItem(const Json& node, const std::string& path) {
   checkItemKeyNotOwnColumn(item.key, fields.at("key"), "a questionnaire item");
   item.text = fields.string("text");
   const std::string scale = fields.string("scale", "likert7");
-  if (scale == "slider100")
-    item.scale = StudyItem::Scale::Slider100;
-  else if (scale == "likert5")
-    item.scale = StudyItem::Scale::Likert5;
-  else if (scale != "likert7")
+  const std::optional<StudyItem::Scale> named = studyScaleByName(scale);
+  if (!named)
     throw InputError(fields.at("scale"),
                      "expected \"likert5\" (0-4 or 1-5), \"likert7\" (1-7) or "
                      "\"slider100\" (0-100), got \"" +
                          textExcerpt(scale) + "\"");
+  item.scale = *named;
   const bool slider = item.scale == StudyItem::Scale::Slider100;
   item.from = static_cast<int>(fields.integer("from", 0, slider ? 0 : 1, slider ? 0 : 1));
   item.low = fields.string("low", slider ? "none" : "not at all");
