@@ -238,23 +238,32 @@ Json parseJsonText(std::string_view text, const std::string& source) {
                 syntaxReason(failure));
 }
 
+CompleteLines completeLines(std::string_view text) {
+  CompleteLines complete;
+  size_t start = 0;
+  for (size_t end; (end = text.find('\n', start)) != std::string_view::npos; start = end + 1)
+    complete.lines.push_back(text.substr(start, end - start));
+  complete.completeBytes = start;
+  return complete;
+}
+
 JsonLines readJsonLines(const std::filesystem::path& file, const InputFileKind& kind) {
   JsonLines lines;
   std::error_code error;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, error))) return lines;
   const std::string text = readInputFile(file, kind);
-  size_t start = 0;
-  for (size_t end, line = 1; (end = text.find('\n', start)) != std::string::npos; ++line) {
+  const CompleteLines complete = completeLines(text);
+  for (size_t i = 0; i < complete.lines.size(); ++i) {
     try {
-      lines.values.push_back(parseJsonText(std::string_view(text).substr(start, end - start), ""));
+      lines.values.push_back(parseJsonText(complete.lines[i], ""));
     } catch (const InputError& e) {
-      throw InputError(file.string() + ": line " + std::to_string(line),
-                       e.message() + "; expected a JSON record on every line (only a torn last "
-                                     "line, without its newline, is dropped)");
+      throw InputError(file.string() + ": line " + std::to_string(i + 1),
+                       e.message() +
+                           "; expected a JSON record on every line (only a torn last "
+                           "line, without its newline, is dropped)");
     }
-    start = end + 1;
   }
-  lines.completeBytes = start;
+  lines.completeBytes = complete.completeBytes;
   return lines;
 }
 

@@ -29,6 +29,15 @@ std::string tooLargeMessage(const std::string& size, const InputFileKind& kind);
 // duplicate keys, numbers out of range) is an InputError at the line and column of `source`.
 Json parseJsonText(std::string_view text, const std::string& source);
 
+// The complete lines of `text`, read from a file that is only appended to: a torn last line (no
+// newline: a kill during an append) is left out, for the writer to cut. `completeBytes`: the bytes
+// the complete lines take, newlines included.
+struct CompleteLines {
+  std::vector<std::string_view> lines;  // into `text`, without their newlines
+  size_t completeBytes = 0;
+};
+CompleteLines completeLines(std::string_view text);
+
 // A file of one JSON value a line that is only appended to (serve's tokens, a game's moves): its
 // complete lines, parsed, and the bytes they take. Only a torn last line (no newline: a kill
 // during an append) is left out, for the writer to cut; any other line that is not JSON is an

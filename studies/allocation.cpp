@@ -11,11 +11,14 @@
 #include <map>
 #include <random>
 #include <set>
+#include <string_view>
 
 #include "core/rng.h"
 #include "experiments/json_input.h"
 #include "experiments/sha256.h"
 #include "results/file_io.h"
+#include "studies/plan.h"
+#include "studies/timing.h"
 
 namespace ddalab {
 
@@ -94,7 +97,7 @@ struct LogRecord {
   std::string reason;
 };
 
-LogRecord parseRecord(const std::string& line, const std::string& where) {
+LogRecord parseRecord(std::string_view line, const std::string& where) {
   const Json node = parseJsonText(line, where);
   LogRecord r;
   const Json* event = node.is_object() ? &node["event"] : nullptr;
@@ -120,17 +123,6 @@ LogRecord parseRecord(const std::string& line, const std::string& where) {
   return r;
 }
 
-// The complete lines of `text` (a torn last line, without its newline, is left out) and the
-// bytes they take.
-std::vector<std::string> completeLines(const std::string& text, size_t& bytes) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
-    lines.push_back(text.substr(start, end - start));
-  bytes = start;
-  return lines;
-}
-
 struct LogState {
   std::vector<Allocation> allocations;
   std::vector<std::string> checksums;  // the protocol each allocation was made under
@@ -141,10 +133,11 @@ LogState parseLog(const fs::path& file, const std::string& text) {
   LogState state;
   std::map<std::string, size_t> byParticipant;
   std::set<int> ordinals;
-  const std::vector<std::string> lines = completeLines(text, state.bytes);
-  for (size_t i = 0; i < lines.size(); ++i) {
+  const CompleteLines complete = completeLines(text);  // a torn last line is left out
+  state.bytes = complete.completeBytes;
+  for (size_t i = 0; i < complete.lines.size(); ++i) {
     const std::string where = file.string() + ":" + std::to_string(i + 1);
-    const LogRecord r = parseRecord(lines[i], where);
+    const LogRecord r = parseRecord(complete.lines[i], where);
     const auto known = byParticipant.find(r.participant);
     if (r.event == "allocated") {
       if (known != byParticipant.end() || !ordinals.insert(r.ordinal).second)

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "studies/study.h"
+#include "studies/protocol.h"
 
 namespace ddalab {
 

@@ -2,69 +2,20 @@
 // The analysis of a user study's sessions (docs/user-study.md): what participants answered under
 // each condition, whether conditions differ within participants, which computed fun metrics go
 // with which answers, whether participants noticed the manipulation, and the coefficients of F
-// fitted to what they said they enjoyed.
+// fitted to what they said they enjoyed. The sessions are read by read_sessions.h; the results
+// are written by analysis_files.h and printed by analysis_report.h.
 #include <cmath>
-#include <filesystem>
-#include <iosfwd>
-#include <map>
-#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "results/statistics.h"
 #include "studies/mixed_model.h"
 #include "studies/participant_fit.h"
-#include "studies/study.h"
+#include "studies/read_sessions.h"
 
 namespace ddalab {
-
-// Sessions of one protocol read together; refuses folders of different protocols (naming both).
-// A folder without a session.json but with session folders in it stands for all of them.
-// How the participants who opened a session went (a CONSORT-style flow): only those with an
-// answered game are analysed.
-struct SessionFlow {
-  size_t opened = 0;                         // sessions read
-  size_t declined = 0;                       // declined consent
-  std::map<std::string, size_t> droppedOut;  // by reason, declined consent left out
-  size_t complete = 0, inProgress = 0;
-  // Left out of the analysis: not one game answered, or no recorded consent (counted as declined).
-  size_t notAnalysed = 0;
-  // "14 sessions: 1 declined consent, 2 dropped out (withdrawn 1, timed out 1), 10 complete,
-  // 1 in progress; analysed: the 12 with an answered game".
-  std::string text() const;
-};
-
-struct StudySessions {
-  StudyProtocol protocol;
-  std::vector<StudySession> sessions;  // those with at least one answered game
-  SessionFlow flow = {};
-};
-// Sessions without an answered game (declined, dropped out before, not begun) or without a
-// recorded consent when the protocol asks for one are counted in `flow` and left out of
-// `sessions`; InputError when no session has an answered game, and for an allocation log of the
-// sessions' study folders that readAllocations refuses.
-StudySessions readStudySessions(std::span<const std::filesystem::path> folders);
-// Throws InputError naming `option` unless `out` may receive an analysis: missing or a folder,
-// and neither one of the folders read (`inputs`, the study's session folders) nor inside one,
-// where its files would join the sessions they were computed from.
-void checkAnalysisTarget(const std::filesystem::path& out,
-                         std::span<const std::filesystem::path> inputs, const StudySessions& study,
-                         const std::string& option);
-
-// A game's period, 1, 2, ...: its position in its round of one game per condition (what the mixed
-// model's period term and the tidy export use).
-size_t studyPeriod(const StudyProtocol& protocol, const PlannedGame& game);
-
-// The study with every subscale as one more item after the questionnaire's: the mean of its
-// items' answers, reversed where the instrument says so. None when the protocol has no subscale.
-std::optional<StudySessions> withSubscales(const StudySessions& study);
-
-// The folder read (one of `inputs`, or a session folder of `study`) that `path` is or lies in; none
-// when it lies outside them all. What keeps outputs out of the data they are computed from.
-std::optional<std::filesystem::path> studyFolderHolding(
-    const std::filesystem::path& path, std::span<const std::filesystem::path> inputs,
-    const StudySessions& study);
 
 struct StudyAnalysis {
   // An item's answers under one condition: mean over the games, 95 % t interval over the
@@ -169,18 +120,6 @@ StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed = 0x5713ull
 Json fittedBatch(const StudyProtocol& protocol, const Json& coefficients, int iterations,
                  const std::string& unreliable = "");
 
-// <dir>/study-means.csv, study-mixed.csv, study-comparisons.csv, study-correlations.csv,
-// study-noticed.csv, study-ridge.csv and fitted-coefficients.json (an experiment's "coefficients",
-// the penalty, both nested CV errors, the margin and the verdict), and fitted-batch.json
-// (fittedBatch at 500 games a row) when the fit is reliable, or when `writeUnreliableFit` and there
-// is a fit: then marked "unreliable_fit", which ddalab run refuses. A fitted-batch.json of an
-// earlier analysis that is not rewritten is removed (a runnable file must be this analysis's).
-// Returns whether it wrote one.
-bool writeStudyAnalysis(const std::filesystem::path& dir, const StudyAnalysis& analysis,
-                        const StudyProtocol& protocol, bool writeUnreliableFit = false);
-// The same tables for a terminal.
-void printStudyAnalysis(std::ostream& out, const StudyAnalysis& analysis);
-
 // Cronbach's alpha of `rows` (one per respondent, one value per item): k / (k - 1) (1 - sum of the
 // items' variances / variance of the sum); NaN for fewer than 2 items or 2 rows, or no variance.
 double cronbachAlpha(const std::vector<std::vector<double>>& rows);
@@ -189,5 +128,9 @@ double cronbachAlpha(const std::vector<std::vector<double>>& rows);
 std::pair<double, double> cronbachAlphaInterval(const std::vector<std::vector<double>>& rows,
                                                 std::span<const size_t> cluster, double level,
                                                 int replicates, Rng& rng);
+
+// `v` with `digits` decimals, "-" for NaN: how the analysis's texts (the fit's verdict, the report)
+// show a number.
+std::string analysisDecimals(double v, int digits);
 
 }  // namespace ddalab

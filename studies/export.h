@@ -6,7 +6,7 @@
 #include <span>
 #include <string>
 
-#include "studies/analysis.h"
+#include "studies/read_sessions.h"
 
 namespace ddalab {
 

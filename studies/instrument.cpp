@@ -15,6 +15,12 @@ extern const size_t kBuiltinInstrumentCount;
 
 namespace {
 
+// Every scale with its name in the files: the one place that spells them.
+constexpr std::pair<StudyItem::Scale, const char*> kScaleNames[] = {
+    {StudyItem::Scale::Likert5, "likert5"},
+    {StudyItem::Scale::Likert7, "likert7"},
+    {StudyItem::Scale::Slider100, "slider100"}};
+
 const InputFileKind kInstrumentFileKind{1 << 20, "an instrument JSON file (ddalab-instrument/1)"};
 constexpr size_t kMaxInstrumentItems = 60;
 
@@ -52,18 +58,32 @@ std::string citationOf(const JsonFields& instrument) {
   return citation;
 }
 
+}  // namespace
+
+std::optional<StudyItem::Scale> studyScaleByName(const std::string& name) {
+  for (const auto& [scale, spelled] : kScaleNames)
+    if (name == spelled) return scale;
+  return std::nullopt;
+}
+
+const char* studyScaleName(StudyItem::Scale scale) {
+  for (const auto& [known, spelled] : kScaleNames)
+    if (known == scale) return spelled;
+  return "likert7";  // not reached: every scale is in the table
+}
+
+namespace {
+
 // The scale every item of the instrument shares: its type, first point and anchors.
 StudyItem scaleOf(const JsonFields& fields) {
   StudyItem scale;
   const std::string type = fields.string("scale");
-  if (type == "likert5")
-    scale.scale = StudyItem::Scale::Likert5;
-  else if (type == "slider100")
-    scale.scale = StudyItem::Scale::Slider100;
-  else if (type != "likert7")
+  const std::optional<StudyItem::Scale> named = studyScaleByName(type);
+  if (!named)
     throw InputError(
         fields.at("scale"),
         "expected \"likert5\", \"likert7\" or \"slider100\", got \"" + textExcerpt(type) + "\"");
+  scale.scale = *named;
   const bool slider = scale.scale == StudyItem::Scale::Slider100;
   scale.from = static_cast<int>(fields.integer("from", 0, slider ? 0 : 1, slider ? 0 : 1));
   const Json& anchors = fields.get("anchors");

@@ -4,6 +4,7 @@
 // licence, its items with their scale and anchors, its subscales and its reverse-scored items. The
 // shipped ones are built into ddalab; a protocol names them by id or gives a file of its own.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,12 @@ struct StudyItem {
   // The answer as its subscale counts it: reversed where the instrument says so.
   double scored(double answer) const { return reversed ? min() + max() - answer : answer; }
 };
+
+// The scale named `name` in a protocol or an instrument file ("likert5", "likert7",
+// "slider100"); none for any other name (each reader says what it expected there).
+std::optional<StudyItem::Scale> studyScaleByName(const std::string& name);
+// The name of `scale` as those files and the web page spell it.
+const char* studyScaleName(StudyItem::Scale scale);
 
 // A subscale: the mean of its items (reverse-scored ones reversed), analysed like an item.
 struct StudySubscale {

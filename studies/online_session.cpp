@@ -26,18 +26,6 @@ std::filesystem::path movesFile(const std::filesystem::path& folder, int index) 
   return folder / name;
 }
 
-std::string scaleName(StudyItem::Scale scale) {
-  switch (scale) {
-    case StudyItem::Scale::Likert5:
-      return "likert5";
-    case StudyItem::Scale::Likert7:
-      return "likert7";
-    case StudyItem::Scale::Slider100:
-      return "slider100";
-  }
-  return "likert7";
-}
-
 const Json& member(const Json& body, const char* key, Json::value_t type, const char* expected) {
   const auto it = body.find(key);
   if (it == body.end()) throw InputError(key, std::string("expected ") + expected + ", got none");
@@ -263,7 +251,7 @@ Json OnlineSession::pageScreen() {
       for (const StudyItem& item : session_.protocol().items)
         items.push_back({{"key", item.key},
                          {"text", item.text},
-                         {"scale", scaleName(item.scale)},
+                         {"scale", studyScaleName(item.scale)},
                          {"min", item.min()},
                          {"max", item.max()},
                          {"low", item.low},

@@ -1,5 +1,5 @@
 #pragma once
-// The power of a study's design under the mixed model its analysis fits (issue 38, item 7):
+// The power of a study's design under the mixed model its analysis fits:
 // answers are drawn from
 //     answer = midpoint + participant + planted(condition) + period step x period + residual,
 // participant ~ N(0, participantSd), residual ~ N(0, residualSd), rounded and clamped to the
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "studies/protocol.h"
 #include "studies/simulate.h"
-#include "studies/study.h"
 
 namespace ddalab {
 

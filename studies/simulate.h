@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/rng.h"
-#include "studies/study.h"
+#include "studies/study_session.h"
 
 namespace ddalab {
 

@@ -9,6 +9,8 @@
 #include "app/cli/options.h"
 #include "results/file_io.h"
 #include "studies/analysis.h"
+#include "studies/analysis_files.h"
+#include "studies/analysis_report.h"
 #include "studies/export.h"
 #include "studies/mixed_model.h"
 #include "studies/power.h"

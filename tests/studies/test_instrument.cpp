@@ -8,6 +8,7 @@
 #include <set>
 
 #include "studies/analysis.h"
+#include "studies/analysis_files.h"
 #include "studies/instrument.h"
 #include "studies/simulate.h"
 #include "tests/support.h"

@@ -10,6 +10,7 @@
 #include "experiments/batch.h"
 #include "results/file_io.h"
 #include "studies/analysis.h"
+#include "studies/analysis_files.h"
 #include "studies/simulate.h"
 #include "tests/support.h"
 

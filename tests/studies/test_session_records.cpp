@@ -14,6 +14,7 @@
 
 #include "results/file_io.h"
 #include "studies/allocation.h"
+#include "studies/analysis.h"
 #include "studies/export.h"
 #include "studies/online_study.h"
 #include "studies/simulate.h"

@@ -13,6 +13,8 @@
 #include "results/file_io.h"
 #include "results/statistics.h"
 #include "studies/analysis.h"
+#include "studies/analysis_files.h"
+#include "studies/analysis_report.h"
 #include "studies/simulate.h"
 #include "tests/support.h"
 
