@@ -11,10 +11,10 @@
 #include <set>
 
 #include "core/metric_applies.h"
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 #include "experiments/name_checks.h"
 #include "experiments/plugins.h"
-#include "experiments/sha256.h"
+#include "core/sha256.h"
 #include "games/registry.h"
 #include "players/registry.h"
 #include "results/experiment_result.h"

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "results/file_io.h"
+#include "core/file_io.h"
 
 namespace ddalab {
 

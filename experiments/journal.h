@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "core/match.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 
 namespace ddalab {
 

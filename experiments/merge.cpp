@@ -8,10 +8,10 @@
 #include <cstring>
 
 #include "experiments/journal.h"
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 #include "experiments/runner.h"
-#include "experiments/sha256.h"
-#include "results/file_io.h"
+#include "core/sha256.h"
+#include "core/file_io.h"
 #include "results/aggregate.h"
 #include "results/results_reader.h"
 #include "results/results_writer.h"

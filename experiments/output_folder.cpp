@@ -9,7 +9,7 @@
 #include "experiments/journal.h"
 #include "experiments/runner.h"
 #include "results/experiment_result.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 #include "results/results_reader.h"
 
 namespace ddalab {

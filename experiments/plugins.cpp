@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "core/plugin.h"
-#include "experiments/sha256.h"
+#include "core/sha256.h"
 #include "games/registry.h"
 #include "players/registry.h"
 

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "experiments/json_input.h"
-#include "results/file_io.h"
+#include "core/json_input.h"
+#include "core/file_io.h"
 
 namespace ddalab {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Writing a results folder's CSV files (app.md "Results"): header row, full precision, '.'
 // decimal point whatever the locale, the columns of results/csv_schema.h. Every file is written
-// under a temporary name and renamed when complete (results/file_io.h), so a file under its
+// under a temporary name and renamed when complete (core/file_io.h), so a file under its
 // final name is never cut short.
 #include <filesystem>
 #include <memory>
@@ -11,7 +11,7 @@
 
 #include "core/params.h"
 #include "results/aggregate.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 #include "results/scoring.h"
 #include "results/significance.h"
 

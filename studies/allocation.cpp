@@ -14,9 +14,9 @@
 #include <string_view>
 
 #include "core/rng.h"
-#include "experiments/json_input.h"
-#include "experiments/sha256.h"
-#include "results/file_io.h"
+#include "core/json_input.h"
+#include "core/sha256.h"
+#include "core/file_io.h"
 #include "studies/plan.h"
 #include "studies/timing.h"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "results/csv.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 
 namespace ddalab {
 

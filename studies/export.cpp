@@ -4,9 +4,9 @@
 #include <cmath>
 
 #include "core/metrics.h"
-#include "experiments/sha256.h"
+#include "core/sha256.h"
 #include "results/csv.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 
 namespace ddalab {
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <utility>
 
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 
 namespace ddalab {
 

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "core/params.h"
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 #include "results/csv_format.h"
 #include "studies/mixed_model.h"
 

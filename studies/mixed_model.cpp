@@ -10,7 +10,7 @@
 #include <set>
 
 #include "core/params.h"
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 #include "results/statistics.h"
 
 namespace ddalab {

@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "core/observation.h"
-#include "experiments/json_input.h"
-#include "results/file_io.h"
+#include "core/json_input.h"
+#include "core/file_io.h"
 #include "studies/paced_game.h"
 
 namespace ddalab {

@@ -10,9 +10,9 @@
 #include <map>
 #include <mutex>
 
-#include "experiments/json_input.h"
-#include "experiments/sha256.h"
-#include "results/file_io.h"
+#include "core/json_input.h"
+#include "core/sha256.h"
+#include "core/file_io.h"
 #include "studies/allocation.h"
 #include "studies/tar_archive.h"
 

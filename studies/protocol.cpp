@@ -6,7 +6,7 @@
 #include <set>
 
 #include "core/metrics.h"
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 #include "players/registry.h"
 
 namespace ddalab {

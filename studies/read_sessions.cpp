@@ -5,7 +5,7 @@
 #include <memory>
 #include <set>
 
-#include "results/file_io.h"
+#include "core/file_io.h"
 #include "studies/allocation.h"
 
 namespace ddalab {

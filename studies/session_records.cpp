@@ -8,7 +8,7 @@
 
 #include "core/metrics.h"
 #include "results/csv.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 
 namespace ddalab {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/match.h"
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 #include "studies/plan.h"
 #include "studies/timing.h"
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "experiments/sha256.h"
-#include "results/file_io.h"
+#include "core/sha256.h"
+#include "core/file_io.h"
 #include "studies/allocation.h"
 
 namespace ddalab {

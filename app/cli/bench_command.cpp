@@ -9,7 +9,7 @@
 #include "app/cli/options.h"
 #include "experiments/batch.h"
 #include "experiments/runner.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 
 namespace ddalab::cli {
 

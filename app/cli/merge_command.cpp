@@ -3,7 +3,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/options.h"
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 #include "experiments/merge.h"
 
 namespace ddalab::cli {

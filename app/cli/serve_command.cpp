@@ -4,7 +4,7 @@
 // studies/online_study.h's. Folders as the GUI's.
 #include "app/cli/options.h"
 #include "app/serve/server.h"
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 
 namespace ddalab::cli {
 

@@ -7,7 +7,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/options.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 #include "studies/analysis.h"
 #include "studies/analysis_files.h"
 #include "studies/analysis_report.h"

@@ -5,7 +5,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/options.h"
 #include "experiments/batch.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 
 namespace ddalab::cli {
 

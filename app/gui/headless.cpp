@@ -26,7 +26,7 @@
 #include "app/gui/play/play_mode.h"
 #include "experiments/batch.h"
 #include "games/registry.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 #include "results/results_reader.h"
 
 namespace ddalab::gui {

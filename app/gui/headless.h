@@ -23,7 +23,7 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
 // `rows` selected; a game (ludo, lost-cities, maze, hexalines) of `seed` after `rounds` rounds, a
 // person on seat 0; or a replay of the first game of the trace `open` at round `rounds`.
 // Throws InputError for an unknown view or input that cannot be opened (saying which file and
-// line) or a `file` that is not a regular file (written through results/file_io.h, as the CLI
+// line) or a `file` that is not a regular file (written through core/file_io.h, as the CLI
 // writes), WriteError when the image cannot be written.
 void screenshot(const QString& file, const QString& view, const QString& open, QSize size,
                 const std::vector<int>& rows, uint64_t seed, int rounds);

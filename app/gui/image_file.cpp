@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "core/params.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 
 namespace ddalab::gui {
 

@@ -1,6 +1,6 @@
 #pragma once
 // How ddalab-gui writes images (screenshots, chart exports): encoded in memory, then written
-// through the results library's checked file layer (results/file_io.h) as every file of the CLI
+// through the results library's checked file layer (core/file_io.h) as every file of the CLI
 // is: complete under its final name or absent, and only onto a missing path or a regular file
 // (a FIFO, a symbolic link, a folder or a device is refused, never written through or replaced).
 #include <QImage>

@@ -13,7 +13,7 @@
 #include "experiments/batch.h"
 #include "experiments/run_service.h"
 #include "results/csv_schema.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 #include "results/results_reader.h"
 
 namespace py = pybind11;

@@ -2,8 +2,8 @@
 
 #include <optional>
 
-#include "experiments/json_input.h"
-#include "results/file_io.h"
+#include "core/json_input.h"
+#include "core/file_io.h"
 
 namespace ddalab::serve {
 namespace {

@@ -11,7 +11,7 @@
 #include "core/metrics.h"
 #include "experiments/batch.h"
 #include "experiments/plugins.h"
-#include "experiments/sha256.h"
+#include "core/sha256.h"
 #include "games/registry.h"
 #include "players/environment/fun_seeking.h"
 #include "players/registry.h"

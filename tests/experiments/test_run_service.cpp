@@ -13,7 +13,7 @@
 #include "experiments/merge.h"
 #include "experiments/run_service.h"
 #include "results/csv.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 #include "tests/support.h"
 
 using namespace ddalab;

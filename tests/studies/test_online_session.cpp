@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "core/rng.h"
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 #include "studies/analysis.h"
 #include "studies/online_session.h"
 #include "tests/support.h"

@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "experiments/batch.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 #include "studies/analysis.h"
 #include "studies/analysis_files.h"
 #include "studies/simulate.h"

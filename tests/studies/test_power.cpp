@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/params.h"
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 #include "studies/analysis.h"
 #include "studies/power.h"
 

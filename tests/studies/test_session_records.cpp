@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "results/file_io.h"
+#include "core/file_io.h"
 #include "studies/allocation.h"
 #include "studies/analysis.h"
 #include "studies/export.h"

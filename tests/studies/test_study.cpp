@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-#include "results/file_io.h"
+#include "core/file_io.h"
 #include "results/statistics.h"
 #include "studies/analysis.h"
 #include "studies/analysis_files.h"

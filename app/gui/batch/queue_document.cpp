@@ -7,10 +7,10 @@
 
 #include "app/gui/batch/batch_files.h"
 #include "experiments/folder_lock.h"
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 #include "experiments/output_folder.h"
 #include "experiments/run_service.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 
 namespace ddalab::gui {
 

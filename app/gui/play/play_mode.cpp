@@ -18,7 +18,7 @@
 #include "games/registry.h"
 #include "players/registry.h"
 #include "results/csv.h"
-#include "results/file_io.h"
+#include "core/file_io.h"
 
 namespace ddalab::gui {
 

@@ -746,7 +746,7 @@ class GuiTest : public QObject {
     QCOMPARE(gui({"--screenshot", png, "--view", "replay", "--open", trace}).first, 0);
   }
 
-  // --screenshot and --export-charts write as the CLI writes (results/file_io.h): onto a FIFO
+  // --screenshot and --export-charts write as the CLI writes (core/file_io.h): onto a FIFO
   // the screenshot once blocked forever, through a symbolic link it overwrote the link's target;
   // both are refused (exit 2, the file and what it is), the link and its target left as they are.
   void headlessWritesOnlyRegularFiles() {

@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "app/serve/study_api.h"
-#include "experiments/sha256.h"
+#include "core/sha256.h"
 #include "studies/online_study.h"
 #include "studies/tar_archive.h"
 #include "tests/support.h"

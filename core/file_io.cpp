@@ -1,4 +1,4 @@
-#include "results/file_io.h"
+#include "core/file_io.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

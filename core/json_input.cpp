@@ -1,4 +1,4 @@
-#include "experiments/json_input.h"
+#include "core/json_input.h"
 
 #include <cerrno>
 #include <cmath>
