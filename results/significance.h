@@ -1,5 +1,5 @@
 #pragma once
-// What the differences of a comparison can be trusted for (issue 12, beyond the thesis): paired
+// What the differences of a comparison can be trusted for (beyond the thesis): paired
 // tests of every row against the no-DDA row, bootstrap intervals of the table-8/9 scores with
 // the probability of each rank, and whether a player could detect the environment player from
 // the outcomes dealt to them. Rows of a comparison play the same game seeds, iteration by

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes experiments/investigations/lc-level-model*.json: the level-model study of issue 12 (part 1,
+"""Writes experiments/investigations/lc-level-model*.json: the level-model study (
 docs/study-lc-level-model.md). Each file is the thesis's Lost Cities e-random row (level 50 vs
 level 100, no DDA) once per level-model candidate; run one with
 `ddalab run experiments/investigations/FILE --out DIR --threads 2`."""

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes experiments/investigations/opponent-model-*.json: the opponent-model study of issue 12 part 2
+"""Writes experiments/investigations/opponent-model-*.json: the opponent-model study
 (docs/study-opponent-model.md). Each file is one comparison of the thesis set-up (seats and
 coefficients copied from experiments/thesis/) with the reference rows e-random and
 e-hillclimber and one row per variant of the searching E-players, scored together."""

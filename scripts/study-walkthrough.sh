@@ -25,7 +25,7 @@ DDALAB_WALKTHROUGH=$(realpath "$out/sessions") DDALAB_SCREENSHOTS=$(realpath "$o
 echo "== the analysis"
 "$ddalab" study analyze "$out/sessions" --out "$out/analysis"
 
-# Three participants are too few for a fit (issue 38: at least 6, and it must beat the constant
+# Three participants are too few for a fit (at least 6 are needed, and it must beat the constant
 # model): no fitted-batch.json, and the walk-through says so instead of running noise.
 if [ -e "$out/analysis/fitted-batch.json" ]; then
   echo "== an experiment with the fitted coefficients ($games games a row)"

@@ -72,7 +72,7 @@ def maze():
     game = {"id": "maze", "params": {"width": 41, "height": 41, "max_steps": 777,
                                      "defuse_weight": 0}}
     # The search E-players play at their default budgets (depth 3; 200 iterations, horizon 6):
-    # since the speed work of issue 21 the Maze rows cost about 2.5 minutes of the study at them
+    # since the speed work (docs/performance.md) the Maze rows cost about 2.5 minutes of the study at them
     # (reduced to depth 2 and 100 iterations of horizon 4 before).
     explorer = [player("hillclimber", 100, {"sigma": 0})]
     environments = [{"id": "e-random"}, {"id": "e-hillclimber"},

@@ -1,5 +1,5 @@
 #pragma once
-// The primary analysis of a user study's condition comparison (issue 38): a linear mixed model with
+// The primary analysis of a user study's condition comparison: a linear mixed model with
 // one random intercept per participant,
 //     answer ~ condition + period + (1 | participant),
 // fitted by REML, with Satterthwaite's degrees of freedom for each contrast as lmerTest computes

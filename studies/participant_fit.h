@@ -1,5 +1,5 @@
 #pragma once
-// Participants as the unit of a study's metric-answer statistics (issue 38, docs/user-study.md
+// Participants as the unit of a study's metric-answer statistics (docs/user-study.md
 // "Fits that are never written from noise"): a participant's games share that participant's
 // leanings, so intervals resample participants (cluster bootstrap) and cross-validation holds out
 // whole participants. A game-level resample or fold treats 6 games of one person as 6 people.
