@@ -152,4 +152,10 @@ Catalog& catalog() {
   return instance;
 }
 
+// Declared in metrics.h, beside the metrics it lists: the metrics of this run are the catalog's
+// (the built-ins, then the plug-ins'), so the list is kept here and metrics.cpp knows no catalog.
+std::span<const MetricInfo> allMetrics() {
+  return catalog().metrics();
+}
+
 }  // namespace ddalab

@@ -7,7 +7,6 @@
 #include <initializer_list>
 #include <optional>
 
-#include "core/catalog.h"
 #include "core/status.h"
 
 namespace ddalab {
@@ -98,10 +97,6 @@ double populationStd(const PerPlayer& xs, int n) {
 
 std::span<const MetricInfo> builtInMetrics() {
   return kBuiltIns;
-}
-
-std::span<const MetricInfo> allMetrics() {
-  return catalog().metrics();
 }
 
 const MetricInfo& metricInfo(Metric m) {

@@ -4,6 +4,8 @@
 #include <fstream>
 
 #include "experiments/journal.h"
+#include "experiments/sweep_results.h"
+#include "results/folder_analysis.h"
 #include "results/results_reader.h"
 #include "results/results_writer.h"
 

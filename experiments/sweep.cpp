@@ -8,9 +8,7 @@
 #include <optional>
 #include <variant>
 
-#include "experiments/batch.h"
 #include "experiments/name_checks.h"
-#include "results/results_writer.h"
 
 namespace ddalab {
 
@@ -636,18 +634,6 @@ Json expandSweeps(const Json& document, std::span<const SweepAxis> extra) {
   if (!list.is_array()) return batch;  // refused by the batch's validation
   batch["experiments"] = expandExperiments(list, batchAxes, listPath);
   return batch;
-}
-
-void writeSweepResults(const std::filesystem::path& dir, const Batch& batch,
-                       std::span<const ExperimentSummary> summaries,
-                       std::span<const ComparisonAnalysis> analyses) {
-  std::vector<Json> points;
-  bool swept = false;
-  for (size_t i = 0; i < summaries.size() && i < batch.experiments.size(); ++i) {
-    points.push_back(batch.experiments[i].point);
-    swept = swept || !points.back().empty();
-  }
-  if (swept) writeSweepCsv(dir, summaries.first(points.size()), points, analyses);
 }
 
 }  // namespace ddalab

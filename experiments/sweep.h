@@ -44,15 +44,4 @@ bool hasSweep(const Json& document);
 // validation of the expanded experiment, quoted), a range that is not one.
 Json expandSweeps(const Json& document, std::span<const SweepAxis> extra = {});
 
-struct Batch;
-struct ExperimentSummary;
-struct ComparisonAnalysis;
-
-// Writes <dir>/sweep.csv (results/results_writer.h) when an experiment of `batch` is a grid
-// point; `summaries` are those of its first experiments, in batch order (a stopped run has
-// fewer).
-void writeSweepResults(const std::filesystem::path& dir, const Batch& batch,
-                       std::span<const ExperimentSummary> summaries,
-                       std::span<const ComparisonAnalysis> analyses);
-
 }  // namespace ddalab

@@ -102,15 +102,6 @@ ComparisonAnalysis analyzeComparison(const std::string& comparison,
                                      std::span<const ExperimentResult> rows,
                                      const AnalysisOptions& options = {});
 
-// Analyzes every comparison of two or more rows of a results folder, reading one comparison's
-// games at a time (a comparison of more than 2,000,000 games gets only a note).
-std::vector<ComparisonAnalysis> analyzeResultsDir(const std::filesystem::path& dir,
-                                                  const AnalysisOptions& options = {});
-// The same with the folder's summaries already at hand (summarizeResultsDir, or a run's own).
-std::vector<ComparisonAnalysis> analyzeResultsDir(const std::filesystem::path& dir,
-                                                  std::span<const ExperimentSummary> summaries,
-                                                  const AnalysisOptions& options = {});
-
 // Analyzes every comparison of two or more rows among `results` (held in memory).
 std::vector<ComparisonAnalysis> analyzeAll(std::span<const ExperimentResult> results,
                                            const AnalysisOptions& options = {});

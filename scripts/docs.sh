@@ -3,7 +3,7 @@
 # link or a missing page fails: mkdocs in strict mode (every link between pages, every nav entry),
 # every page of docs/ in the nav, no script, stylesheet or font of the site loaded from another
 # host (the site must work offline), and every relative link of README.md pointing at a file of
-# the repository (mkdocs does not read the README). Run by scripts/test.sh; exit 1 on a finding.
+# the repository (mkdocs does not read the README), and every source path a page names existing. Run by scripts/test.sh; exit 1 on a finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 site=build-docs
@@ -44,6 +44,15 @@ for n, line in enumerate(readme.split("\n"), 1):
             problems.append(f"README.md:{n}: link to {target}: no such file in the repository")
 if readme.count("\n") > 300:
     problems.append(f"README.md: {readme.count(chr(10))} lines (the README stays at most 300)")
+
+# Every source path the guide or the README names exists (a file moved leaves no stale path).
+source = re.compile(r"(?<![\w/.-])((?:app|core|games|players|experiments|results|studies|tests|"
+                    r"scripts|bench|examples|cmake)/[\w./-]*\.(?:json|h|cpp|py|js|sh|R|txt|html|css))(?!\w)")
+for page in [pathlib.Path("README.md")] + sorted(pathlib.Path("docs").rglob("*.md")):
+    for n, line in enumerate(page.read_text().split("\n"), 1):
+        for path in source.findall(line):
+            if "*" not in path and "<" not in path and not pathlib.Path(path).exists():
+                problems.append(f"{page}:{n}: names {path}: no such file in the repository")
 
 for p in problems:
     print(p)

@@ -27,6 +27,7 @@
 #include "experiments/batch.h"
 #include "games/registry.h"
 #include "core/file_io.h"
+#include "results/folder_analysis.h"
 #include "results/results_reader.h"
 
 namespace ddalab::gui {

@@ -12,7 +12,9 @@
 #include "experiments/runner.h"
 #include "experiments/slurm.h"
 #include "experiments/sweep.h"
+#include "experiments/sweep_results.h"
 #include "results/csv.h"
+#include "results/folder_analysis.h"
 #include "results/sweep_table.h"
 #include "tests/support.h"
 

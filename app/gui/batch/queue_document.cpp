@@ -11,6 +11,7 @@
 #include "experiments/output_folder.h"
 #include "experiments/run_service.h"
 #include "core/file_io.h"
+#include "results/folder_analysis.h"
 
 namespace ddalab::gui {
 
