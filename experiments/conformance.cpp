@@ -13,6 +13,7 @@
 #include "core/params.h"
 #include "core/player.h"
 #include "core/rng.h"
+#include "core/state_copy.h"
 #include "core/status.h"
 #include "players/registry.h"
 

@@ -13,6 +13,7 @@
 #include "core/metrics.h"
 #include "core/objective.h"
 #include "core/state.h"
+#include "core/state_copy.h"
 #include "players/score_order.h"
 
 namespace ddalab {
