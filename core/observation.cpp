@@ -20,6 +20,10 @@ Json State::observationJson(int player) const {
   return {{"text", observationString(player)}, {"players", numPlayers()}, {"seat", player}};
 }
 
+Json State::actionJson(Action) const {
+  return Json::object();
+}
+
 std::string seatLabel(int seat, int player) {
   return player == seat ? "you" : "opponent " + std::to_string(player);
 }
@@ -36,8 +40,12 @@ Json legalOf(const State& state) {
   std::vector<Action> legal;
   state.legalActions(legal);
   Json list = Json::array();
-  for (Action action : legal)
-    list.push_back({{"action", action}, {"label", state.actionToString(action)}});
+  for (Action action : legal) {
+    Json move = {{"action", action}, {"label", state.actionToString(action)}};
+    // A game without descriptions (a plug-in's) keeps the screen it always had.
+    if (Json does = state.actionJson(action); !does.empty()) move["does"] = std::move(does);
+    list.push_back(std::move(move));
+  }
   return list;
 }
 

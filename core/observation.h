@@ -12,7 +12,9 @@
 namespace ddalab {
 
 // No screen of a built-in game at any size its parameters allow comes near this many bytes of
-// compact JSON (a 101 x 101 maze with 32 marks measured 15.9 KB); front-ends may refuse bigger.
+// compact JSON (with each legal move's description: a 101 x 101 maze with 32 marks measured
+// 20.0 KB, a radius-6 HexaLines board with its hundreds of rotations 47 KB in random play);
+// front-ends may refuse bigger.
 inline constexpr size_t kMaxScreenBytes = 64 * 1024;
 
 // How seat `seat` reads player `player`: "you" or "opponent <player>".
@@ -20,8 +22,9 @@ std::string seatLabel(int seat, int player);
 
 // The screen of seat `seat` of `state` in game `gameId`: {"game", "seat", "observation",
 // "round", "actor" ("you", "opponent k", "environment" or "over"), "legal" (only when the seat is
-// on turn: [{"action", "label"}] in the state's order), "gains" (only when gainsPublic()),
-// "winner" (only when over: a seatLabel or "none")}.
+// on turn: [{"action", "label", "does"}] in the state's order, "does" the action's actionJson and
+// left out when that is empty), "gains" (only when gainsPublic()), "winner" (only when over: a
+// seatLabel or "none")}.
 Json seatScreen(const State& state, int seat, std::string_view gameId);
 
 }  // namespace ddalab

@@ -28,7 +28,10 @@
 // MetricsTracker::fun takes, and the tracker's members (metrics.h); Objective's signatures.
 // 6: State::observationJson (the vtable grew).
 // 7: Match checks what the game returns and bounds a match (its members grew); GameRecord::cutOff.
-#define DDALAB_PLUGIN_ABI 7
+// 8: State's virtuals in labelled blocks, required first (the vtable's order changed), and
+// State::actionJson; Game::actionBounds (both vtables grew); assignSameClass and ScratchState
+// in core/state_copy.h.
+#define DDALAB_PLUGIN_ABI 8
 
 #ifndef DDALAB_SDK_VERSION
 #error "DDALAB_SDK_VERSION is set by the ddalab::sdk CMake target (find_package(ddalab))"

@@ -8,7 +8,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <typeinfo>
 #include <vector>
 
 #include "core/rng.h"
@@ -33,15 +32,10 @@ class State {
  public:
   virtual ~State() = default;
 
+  // ---- Required: the rules. A game implements these fourteen; everything below has a default.
+
   // A deep copy that evolves independently of this state.
   virtual std::unique_ptr<State> clone() const = 0;
-  // Makes this state a copy of `other` reusing this state's memory, when `other` is a state of the
-  // same class (assignSameClass); false leaves it unchanged (ScratchState then clones). Searches
-  // copy positions thousands of times a decision: this spares a heap allocation for each.
-  virtual bool assign(const State& other) {
-    (void)other;
-    return false;
-  }
   // Number of regular players taking part (0..n-1).
   virtual int numPlayers() const = 0;
   // The regular player on turn, kEnvironment at an environment node, kTerminal at the end.
@@ -58,13 +52,114 @@ class State {
   virtual bool capped() const = 0;
   // The game's gain of player p (higher is better); drives status and the metrics.
   virtual double gain(int p) const = 0;
+  // Rounds completed so far; grows by exactly one when a round ends.
+  virtual int roundsCompleted() const = 0;
+  // Believability of the environment's choices so far (lower = more believable).
+  virtual double believability() const = 0;
+  // True when `action` of the current actor leaves the board as it is (a pass).
+  virtual bool isPass(Action action) const = 0;
+  // Human-readable form of `action` of the current actor.
+  virtual std::string actionToString(Action action) const = 0;
+  // Human-readable form of the whole state.
+  virtual std::string toString() const = 0;
+
+  // ---- Hooks for players and metrics: what a game may tell beyond its rules (defaults fit a
+  // game that says nothing more).
+
+  // What AIs rank states with for player p; defaults to the gain.
+  virtual double value(int p) const { return gain(p); }
+  // The group of `action` of the current actor for level scaling by groups (players.md): actions
+  // of one group differ only in a detail the base algorithm settles (in Lost Cities the draw
+  // source of a card's play or discard). Defaults to the action itself: every action its own group.
+  virtual Action actionGroup(Action action) const { return action; }
+  // At an environment node, scores[i] = how good outcomes[i] is for an opponent of the regular
+  // players who builds the environment (higher = worse for them); the DDA players acting as the
+  // environment rank outcomes by it. Returns false when the game has no such view.
+  virtual bool scoreOutcomesAsOpponent(std::span<const Outcome> outcomes,
+                                       std::span<double> scores) const {
+    (void)outcomes;
+    (void)scores;
+    return false;
+  }
+  // True when player p is out of the game (a dead HexaLines player): it keeps its gain but can
+  // neither lead nor win; status and the metrics treat it so (core/status.h).
+  virtual bool isOut(int p) const {
+    (void)p;
+    return false;
+  }
+  // At an environment node, the regular player the outcome is dealt to (whose die, whose card,
+  // whose maze), or -1 when it is nobody's; the detectability test pools outcomes per player.
+  virtual int chanceRecipient() const { return -1; }
+
+  // ---- What a seat may know (the information model; OpenSpiel's observation strings are the
+  // model): the views, the live panel and a person's replays show a person only this. Games
+  // without hidden information keep the defaults (everything is seen by everyone).
+
+  // The state as seat `player` sees it: other seats' hidden cards and undealt ones left out.
+  virtual std::string observationString(int player) const {
+    (void)player;
+    return toString();
+  }
+  // The state as seat `player` sees it, as structured data for a front-end (a browser's board):
+  // exactly what observationString(player) tells, never the set-up seed, the deck order or
+  // another seat's hidden cards, so it equals that of every determinize(player, ...) of the
+  // state. Default (a plug-in game): {"text": observationString(player), "players":
+  // numPlayers(), "seat": player}. docs/web-api.md documents each game's fields.
+  virtual Json observationJson(int player) const;
+  // What legal `action` of the regular actor does, as structured data for a view (which piece,
+  // which card and pile, which field): a board picks the legal action whose description matches
+  // what the person chose instead of computing the game's action id. Distinct legal actions have
+  // distinct descriptions; they tell nothing the actor may not know; docs/web-api.md documents
+  // each game's fields. Default (a plug-in game): an empty object (no description: a view offers
+  // the actions by their actionToString).
+  virtual Json actionJson(Action action) const;
+  // The whole state as numbers, for learning environment players (the environment sees all):
+  // the same length in every state of one game configuration. Default: every seat's gain, then
+  // every seat's status, then the rounds completed (2 numPlayers() + 1 numbers).
+  virtual void features(std::vector<double>& out) const;
+  // At an environment node: whether seat `player` learns which outcome is chosen (a die all see,
+  // a card into its own hand), not only that one was (a card into another seat's hidden hand).
+  virtual bool outcomeVisibleTo(int player) const {
+    (void)player;
+    return true;
+  }
+  // At an environment node: whether the outcomes and their natural probabilities are public (a
+  // die's faces), or would tell hidden information (the cards left in a deck, whose split with
+  // the hidden hands is secret).
+  virtual bool outcomesPublic() const { return true; }
+  // At an environment node: how the chosen outcome reads to a seat it is hidden from.
+  virtual std::string hiddenOutcomeString() const { return "an outcome hidden from you"; }
+  // Whether every seat may know every gain(p) — and so the statuses and the fun metrics built
+  // from them and from every seat's legal actions — or they weigh hidden cards (Lost Cities'
+  // heuristic values the hands and the deck until the game is over).
+  virtual bool gainsPublic() const { return true; }
+  // A state consistent with everything `player` has seen, hidden parts re-sampled from rng.
+  // `kindWeights` (empty = uniform) weights the game's hidden item kinds for inference
+  // (the game documents its kind ids). Perfect-information games return a plain copy.
+  virtual std::unique_ptr<State> determinize(int player, Rng& rng,
+                                             std::span<const double> kindWeights) const {
+    (void)player;
+    (void)rng;
+    (void)kindWeights;
+    return clone();
+  }
+
+  // ---- Speed shortcuts: each gives exactly what the required functions give the slow way
+  // (the conformance checks compare them); a game overrides those that pay off for it.
+
+  // Makes this state a copy of `other` reusing this state's memory, when `other` is a state of the
+  // same class (assignSameClass, core/state_copy.h); false leaves it unchanged (ScratchState then
+  // clones). Searches copy positions thousands of times a decision: this spares a heap allocation
+  // for each.
+  virtual bool assign(const State& other) {
+    (void)other;
+    return false;
+  }
   // gains[p] = gain(p) for every player (numPlayers() entries): the metrics ask for all of them
   // every round, so games override it to share work between the players.
   virtual void gains(std::span<double> gains) const {
     for (int p = 0; p < numPlayers(); ++p) gains[static_cast<size_t>(p)] = gain(p);
   }
-  // What AIs rank states with for player p; defaults to the gain.
-  virtual double value(int p) const { return gain(p); }
   // value(p) of the state `action` of the current actor leads to, when the game can tell it
   // without a copy (exactly the copy's value); nullopt: it cannot (the searches copy).
   virtual std::optional<double> valueAfter(Action action, int p) const {
@@ -98,112 +193,13 @@ class State {
     (void)action;
     return true;
   }
-  // Rounds completed so far; grows by exactly one when a round ends.
-  virtual int roundsCompleted() const = 0;
-  // Believability of the environment's choices so far (lower = more believable).
-  virtual double believability() const = 0;
-  // True when `action` of the current actor leaves the board as it is (a pass).
-  virtual bool isPass(Action action) const = 0;
-  // The group of `action` of the current actor for level scaling by groups (players.md): actions
-  // of one group differ only in a detail the base algorithm settles (in Lost Cities the draw
-  // source of a card's play or discard). Defaults to the action itself: every action its own group.
-  virtual Action actionGroup(Action action) const { return action; }
-  // Human-readable form of `action` of the current actor.
-  virtual std::string actionToString(Action action) const = 0;
-  // Human-readable form of the whole state.
-  virtual std::string toString() const = 0;
-
-  // What a seat may know (OpenSpiel's observation strings are the model): the views, the live
-  // panel and a person's replays show a person only this. Games without hidden information keep
-  // the defaults (everything is seen by everyone).
-  // The state as seat `player` sees it: other seats' hidden cards and undealt ones left out.
-  virtual std::string observationString(int player) const {
-    (void)player;
-    return toString();
-  }
-  // The state as seat `player` sees it, as structured data for a front-end (a browser's board):
-  // exactly what observationString(player) tells, never the set-up seed, the deck order or
-  // another seat's hidden cards, so it equals that of every determinize(player, ...) of the
-  // state. Default (a plug-in game): {"text": observationString(player), "players":
-  // numPlayers(), "seat": player}. docs/web-api.md documents each game's fields.
-  virtual Json observationJson(int player) const;
-  // The whole state as numbers, for learning environment players (the environment sees all):
-  // the same length in every state of one game configuration. Default: every seat's gain, then
-  // every seat's status, then the rounds completed (2 numPlayers() + 1 numbers).
-  virtual void features(std::vector<double>& out) const;
-  // At an environment node: whether seat `player` learns which outcome is chosen (a die all see,
-  // a card into its own hand), not only that one was (a card into another seat's hidden hand).
-  virtual bool outcomeVisibleTo(int player) const {
-    (void)player;
-    return true;
-  }
-  // At an environment node: whether the outcomes and their natural probabilities are public (a
-  // die's faces), or would tell hidden information (the cards left in a deck, whose split with
-  // the hidden hands is secret).
-  virtual bool outcomesPublic() const { return true; }
-  // At an environment node: how the chosen outcome reads to a seat it is hidden from.
-  virtual std::string hiddenOutcomeString() const { return "an outcome hidden from you"; }
-  // Whether every seat may know every gain(p) — and so the statuses and the fun metrics built
-  // from them and from every seat's legal actions — or they weigh hidden cards (Lost Cities'
-  // heuristic values the hands and the deck until the game is over).
-  virtual bool gainsPublic() const { return true; }
-  // A state consistent with everything `player` has seen, hidden parts re-sampled from rng.
-  // `kindWeights` (empty = uniform) weights the game's hidden item kinds for inference
-  // (the game documents its kind ids). Perfect-information games return a plain copy.
-  virtual std::unique_ptr<State> determinize(int player, Rng& rng,
-                                             std::span<const double> kindWeights) const {
-    (void)player;
-    (void)rng;
-    (void)kindWeights;
-    return clone();
-  }
-  // At an environment node, scores[i] = how good outcomes[i] is for an opponent of the regular
-  // players who builds the environment (higher = worse for them); the DDA players acting as the
-  // environment rank outcomes by it. Returns false when the game has no such view.
-  virtual bool scoreOutcomesAsOpponent(std::span<const Outcome> outcomes,
-                                       std::span<double> scores) const {
-    (void)outcomes;
-    (void)scores;
-    return false;
-  }
-
-  // True when player p is out of the game (a dead HexaLines player): it keeps its gain but can
-  // neither lead nor win; status and the metrics treat it so (core/status.h).
-  virtual bool isOut(int p) const {
-    (void)p;
-    return false;
-  }
   // False when no player can ever be out (isOut always false): spares asking every round.
   virtual bool playersCanDropOut() const { return true; }
-  // At an environment node, the regular player the outcome is dealt to (whose die, whose card,
-  // whose maze), or -1 when it is nobody's; the detectability test pools outcomes per player.
-  virtual int chanceRecipient() const { return -1; }
+
+  // ---- Convenience (not virtual).
 
   bool isTerminal() const { return actor() == kTerminal; }
   bool isEnvironmentNode() const { return actor() == kEnvironment; }
-};
-
-// The usual State::assign of a copy-assignable state class: `self = other` when `other` is a
-// `Derived` too.
-template <typename Derived>
-bool assignSameClass(Derived& self, const State& other) {
-  if (typeid(other) != typeid(Derived)) return false;
-  self = static_cast<const Derived&>(other);
-  return true;
-}
-
-// A state that positions are copied into again and again: the first copy clones, later ones
-// assign into the same object (no allocation for games that support State::assign).
-class ScratchState {
- public:
-  // A copy of `state`, valid until the next copyOf.
-  State& copyOf(const State& state) {
-    if (!state_ || !state_->assign(state)) state_ = state.clone();
-    return *state_;
-  }
-
- private:
-  std::unique_ptr<State> state_;
 };
 
 using Gains = std::array<double, kMaxPlayers>;
@@ -224,6 +220,15 @@ inline OutOfGame outOf(const State& state) {
   return out;
 }
 
+// How far the action ids of a game configuration reach (OpenSpiel's NumDistinctActions and
+// MaxChanceOutcomes): what a view or a learner sizes its tables and spaces by, without knowing
+// how the game encodes its actions.
+struct ActionBounds {
+  int distinctActions = 0;    // every regular action id lies in [0, distinctActions)
+  int outcomeIds = 0;         // every environment outcome's id lies in [0, outcomeIds)
+  int maxChanceOutcomes = 0;  // no environment node offers more outcomes than this
+};
+
 // An immutable, validated game configuration that deals new games.
 class Game {
  public:
@@ -236,6 +241,10 @@ class Game {
   virtual double statusScale() const = 0;
   // Whether some information is hidden from some player (IS players apply).
   virtual bool hasHiddenInformation() const { return false; }
+  // The bounds every state this configuration deals keeps, from its rules and parameters (not
+  // from playouts, which can miss a rare node); nullopt when the game does not declare them (a
+  // plug-in's default: a learner then asks its user for them).
+  virtual std::optional<ActionBounds> actionBounds() const { return std::nullopt; }
 };
 
 }  // namespace ddalab

@@ -152,6 +152,13 @@ std::shared_ptr<const Experiment> makeExperiment(const py::object& document) {
   return std::make_shared<const Experiment>(std::move(batch.experiments.front()));
 }
 
+// One field of the game's declared action bounds, or None when it declares none.
+py::object boundOf(const PyGame& g, int ActionBounds::*field) {
+  const std::optional<ActionBounds> bounds = g.game->actionBounds();
+  if (!bounds) return py::none();
+  return py::int_((*bounds).*field);
+}
+
 void bindGame(py::module_& m) {
   py::class_<PyGame>(m, "Game", "A validated game configuration that deals games.")
       .def(py::init(&makeGame), py::arg("id"), py::arg("params") = py::none(),
@@ -166,6 +173,28 @@ void bindGame(py::module_& m) {
           "status_scale", [](const PyGame& g) { return g.game->statusScale(); },
           "Typical size of a meaningful status difference.")
       .def("has_hidden_information", [](const PyGame& g) { return g.game->hasHiddenInformation(); })
+      .def(
+          "action_bounds",
+          [](const PyGame& g) -> py::object {
+            if (!g.game->actionBounds()) return py::none();
+            py::dict dict;
+            dict["distinct_actions"] = boundOf(g, &ActionBounds::distinctActions);
+            dict["outcome_ids"] = boundOf(g, &ActionBounds::outcomeIds);
+            dict["max_chance_outcomes"] = boundOf(g, &ActionBounds::maxChanceOutcomes);
+            return dict;
+          },
+          "The game's declared bounds: every seat's action id lies in 0 .. distinct_actions - 1, "
+          "every outcome's in 0 .. outcome_ids - 1, and no environment node offers more than "
+          "max_chance_outcomes outcomes; None when the game (a plug-in) declares none.")
+      .def(
+          "num_distinct_actions",
+          [](const PyGame& g) { return boundOf(g, &ActionBounds::distinctActions); },
+          "OpenSpiel's name: action_bounds()['distinct_actions'], None when undeclared.")
+      .def(
+          "max_chance_outcomes",
+          [](const PyGame& g) { return boundOf(g, &ActionBounds::maxChanceOutcomes); },
+          "The most outcomes one environment node offers (action_bounds()['max_chance_outcomes']), "
+          "None when undeclared.")
       .def(
           "new_initial_state",
           [](const PyGame& g, uint64_t seed) { return PyState(g.game, g.id, seed); },
@@ -217,6 +246,11 @@ void bindStateClass(py::module_& m) {
       .def(
           "action_to_string", [](const PyState& s, Action a) { return s.state->actionToString(a); },
           py::arg("action"), "How `action` of the current actor reads.")
+      .def(
+          "action_json", [](const PyState& s, Action a) { return toPython(s.state->actionJson(a)); },
+          py::arg("action"),
+          "What legal `action` of the seat on turn does, as a dict (docs/web-api.md: the piece, "
+          "the card and pile, the field); empty for a game that does not describe its actions.")
       .def(
           "observation",
           [](const PyState& s, int seat) {

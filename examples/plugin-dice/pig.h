@@ -6,6 +6,7 @@
 // (pig_view.cpp).
 #include <algorithm>
 #include <array>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/believability.h"
@@ -84,6 +85,12 @@ class PigState final : public State {
     for (int p = 0; p < config_.players; ++p) out << " player " << p << " " << scores_[p] << ";";
     return out.str();
   }
+  // For a board: {"verb": "roll"} or {"verb": "hold", "points": the turn total banked}.
+  Json actionJson(Action action) const override {
+    if (over_ || rolling_) return Json::object();
+    if (action == kRoll) return {{"verb", "roll"}};
+    return {{"verb", "hold"}, {"points", turnTotal_}};
+  }
   int chanceRecipient() const override { return rolling_ ? player_ : -1; }
   int turnTotal() const { return turnTotal_; }
   int score(int p) const { return scores_[p]; }
@@ -134,6 +141,8 @@ class PigGame final : public Game {
     return std::make_unique<PigState>(config_);
   }
   double statusScale() const override { return 20.0; }  // a good turn: 10 points of a 50 target
+  // Roll and hold; a roll's outcomes are the faces 1..6.
+  std::optional<ActionBounds> actionBounds() const override { return ActionBounds{2, 7, 6}; }
 
  private:
   Config config_;

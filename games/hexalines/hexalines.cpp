@@ -440,6 +440,12 @@ double HexaLinesState::believability() const {
   return total;
 }
 
+Json HexaLinesState::actionJson(Action action) const {
+  if (actor() < 0) return Json::object();
+  if (isAdd(action)) return {{"verb", "add"}, {"field", fieldOf(action)}};
+  return {{"verb", "rotate"}, {"field", fieldOf(action)}, {"sixths", sixthsOf(action)}};
+}
+
 std::string HexaLinesState::actionToString(Action action) const {
   const Hex hex = board().hexOf(fieldOf(action));
   std::ostringstream out;

@@ -17,6 +17,7 @@
 
 #include "core/registry.h"
 #include "core/state.h"
+#include "core/state_copy.h"
 #include "games/hexalines/board.h"
 #include "games/hexalines/shapes.h"
 
@@ -114,6 +115,8 @@ class HexaLinesState final : public State {
   // Everything a seat sees (HexaLines hides nothing but the cells to come): the board's cells,
   // who lives, who is on turn and the revealed cell (docs/web-api.md).
   Json observationJson(int player) const override;
+  // {"verb": "add", "field"} or {"verb": "rotate", "field", "sixths"} (docs/web-api.md).
+  Json actionJson(Action action) const override;
   bool isOut(int p) const override { return !alive_[p]; }
   // A rotation's result does not depend on the cell the environment dealt.
   bool outcomeMatters(Action action) const override { return isAdd(action); }
@@ -256,6 +259,13 @@ class HexaLinesGame final : public Game {
     return std::make_unique<HexaLinesState>(config_, setupSeed);
   }
   double statusScale() const override { return 4.0; }
+  // Actions an add on each field, then a rotation by each sixth of each field; outcomes the
+  // catalogue's class indices.
+  std::optional<ActionBounds> actionBounds() const override {
+    const int fields = config_.board->fields();
+    const int classes = static_cast<int>(config_.catalogue->classes());
+    return ActionBounds{fields + kSides * fields, classes, classes};
+  }
 
  private:
   HexaLinesConfig config_;

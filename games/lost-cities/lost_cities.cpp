@@ -333,6 +333,19 @@ std::string LostCitiesState::actionToString(Action action) const {
   return text + "pile " + kColourLetters[parts.source - 1];
 }
 
+Json LostCitiesState::actionJson(Action action) const {
+  if (actor() < 0) return Json::object();
+  const ActionParts parts = decodeAction(action);
+  Json does = {{"verb", parts.discard ? "discard" : "play"}, {"card", parts.kind}};
+  if (parts.source == kDeckSource) {
+    does["draw"] = "deck";
+  } else {
+    does["draw"] = "pile";
+    does["pile"] = parts.source - 1;
+  }
+  return does;
+}
+
 std::string LostCitiesState::describePlayer(int p, int viewer) const {
   const bool handSeen = viewer < 0 || viewer == p;
   std::ostringstream out;

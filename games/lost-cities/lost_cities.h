@@ -20,6 +20,7 @@
 #include "core/params.h"
 #include "core/registry.h"
 #include "core/state.h"
+#include "core/state_copy.h"
 
 namespace ddalab::lostcities {
 
@@ -167,6 +168,9 @@ class LostCitiesState final : public State {
   // What ddalab-gui's study mode shows the seat: its hand, both expeditions and scores, the
   // opponent's hand size, each pile's top card and size, the deck's size (docs/web-api.md).
   Json observationJson(int player) const override;
+  // {"verb": "play" or "discard", "card": kind, "draw": "deck"} or {..., "draw": "pile", "pile":
+  // colour} (docs/web-api.md).
+  Json actionJson(Action action) const override;
   bool outcomeVisibleTo(int player) const override { return player == player_; }
   bool outcomesPublic() const override { return false; }
   std::string hiddenOutcomeString() const override;
@@ -325,6 +329,10 @@ class LostCitiesGame final : public Game {
   std::unique_ptr<State> newGame(uint64_t setupSeed) const override;
   double statusScale() const override { return 100.0; }
   bool hasHiddenInformation() const override { return true; }
+  // Actions kActionIds (every card, mode and source); outcomes a deck draw's card kind.
+  std::optional<ActionBounds> actionBounds() const override {
+    return ActionBounds{kActionIds, kKinds, kKinds};
+  }
   const LostCitiesConfig& config() const { return config_; }
 
  private:

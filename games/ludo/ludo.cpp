@@ -124,7 +124,7 @@ void LudoState::legalActions(std::vector<Action>& out) const {
 }
 
 void LudoState::outcomes(std::vector<Outcome>& out) const {
-  static constexpr std::array<Outcome, 6> kDie = {
+  static constexpr std::array<Outcome, kFaces> kDie = {
       {{1, 1.0 / 6}, {2, 1.0 / 6}, {3, 1.0 / 6}, {4, 1.0 / 6}, {5, 1.0 / 6}, {6, 1.0 / 6}}};
   out.clear();
   if (actor() == kEnvironment) out.assign(kDie.begin(), kDie.end());
@@ -334,6 +334,13 @@ std::string LudoState::actionToString(Action action) const {
   const int to = action + roll_;
   return "move " + std::to_string(action) + "->" +
          (to >= kRing ? "home" + std::to_string(to - kRing + 1) : std::to_string(to));
+}
+
+Json LudoState::actionJson(Action action) const {
+  if (actor() < 0) return Json::object();
+  if (action == kPass) return {{"verb", "pass"}};
+  if (action == kEnter) return {{"verb", "enter"}};
+  return {{"verb", "move"}, {"from", action}, {"to", action + roll_}};
 }
 
 std::string LudoState::toString() const {

@@ -7,6 +7,7 @@
 #include "core/params.h"
 #include "core/registry.h"
 #include "core/state.h"
+#include "core/state_copy.h"
 
 namespace ddalab::ludo {
 
@@ -19,7 +20,8 @@ inline constexpr int kInHouse = -1;  // a piece's relative square while off the 
 // Action ids of a regular decision: 0..43 = the relative square of the piece that moves.
 inline constexpr Action kEnter = 44;  // move a piece from the house onto the start square
 inline constexpr Action kPass = 45;   // no piece can move
-// Environment outcomes are the die faces 1..6.
+// Environment outcomes are the die faces 1..kFaces.
+inline constexpr int kFaces = 6;
 
 struct LudoConfig {
   int players = 4;           // 2 (seats 0 and 2) or 4
@@ -70,6 +72,9 @@ class LudoState final : public State {
   // Everything (Ludo hides nothing): the pieces of every seat that plays, the safe squares, the
   // roll (docs/web-api.md).
   Json observationJson(int player) const override;
+  // {"verb": "move", "from": r, "to": r + roll} (relative squares, 40..43 the home), {"verb":
+  // "enter"} or {"verb": "pass"} (docs/web-api.md).
+  Json actionJson(Action action) const override;
 
   // Turns the seat still needs, in exact units of 1/21 turn (games/ludo.md heuristic).
   int turnsNeededUnits(int seat) const { return unitsWith(seat, pieces_[seat], opponentsOf(seat)); }
@@ -150,6 +155,10 @@ class LudoGame final : public Game {
   int numPlayers() const override { return config_.players; }
   std::unique_ptr<State> newGame(uint64_t setupSeed) const override;
   double statusScale() const override { return 3.0; }
+  // Actions 0..kPass (a relative square, kEnter, kPass); outcomes the faces 1..kFaces.
+  std::optional<ActionBounds> actionBounds() const override {
+    return ActionBounds{kPass + 1, kFaces + 1, kFaces};
+  }
 
  private:
   LudoConfig config_;

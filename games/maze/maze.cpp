@@ -487,6 +487,14 @@ double MazeState::believability() const {
   return 1000.0 * lengthCounts_[kLengthBins - 1] + belPC(shortBins, config_.believabilityThreshold);
 }
 
+Json MazeState::actionJson(Action action) const {
+  if (actor() < 0) return Json::object();
+  return {{"verb", tiles_[action].isClosedDoor() ? "open" : "defuse"},
+          {"x", xOf(action)},
+          {"y", yOf(action)},
+          {"steps", costOf(action)}};
+}
+
 std::string MazeState::actionToString(Action action) const {
   if (actor() == kEnvironment) return outcomeToString(action);
   std::ostringstream text;  // (a stream: GCC 12 warns falsely on "literal" + string&&)

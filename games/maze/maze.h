@@ -27,6 +27,7 @@
 #include "core/params.h"
 #include "core/registry.h"
 #include "core/state.h"
+#include "core/state_copy.h"
 
 namespace ddalab::maze {
 
@@ -169,6 +170,8 @@ class MazeState final : public State {
   // The grid as the explorer sees it (every tile built so far, the marks), the explorer, the
   // steps and marks left (docs/web-api.md); never the seed that colours future doors.
   Json observationJson(int player) const override;
+  // {"verb": "open" (a closed door) or "defuse" (a mark), "x", "y", "steps"} (docs/web-api.md).
+  Json actionJson(Action action) const override;
   // scoreOutcomesForOpponent: minus the explorer's best one-move reply after each outcome.
   bool scoreOutcomesAsOpponent(std::span<const Outcome> outcomes,
                                std::span<double> scores) const override;
@@ -310,6 +313,10 @@ class MazeGame final : public Game {
   int numPlayers() const override { return 1; }
   std::unique_ptr<State> newGame(uint64_t setupSeed) const override;
   double statusScale() const override { return 50.0; }
+  // Actions a tile index (width x height of them); outcomes a corridor's code.
+  std::optional<ActionBounds> actionBounds() const override {
+    return ActionBounds{config_.width * config_.height, kMaxOutcomes, kMaxOutcomes};
+  }
   const MazeConfig& config() const { return config_; }
 
  private:

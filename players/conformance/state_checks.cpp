@@ -8,6 +8,7 @@
 
 #include "core/match.h"
 #include "core/rng.h"
+#include "core/state_copy.h"
 
 namespace ddalab::conformance {
 

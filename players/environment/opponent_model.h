@@ -1,13 +1,14 @@
 #pragma once
-// How the searching environment players simulate the regular players' decisions, so that a
-// simulated line is played as the seats would play it: the value-greedy reply of the spec, or the
-// seats' own players at their levels.
+// How the searching environment players simulate the regular players' decisions: the
+// value-greedy reply of the spec, or the seats' own players at their levels (thesis 4.2.3: an
+// E-player makes the decisions the players make; docs/study-opponent-model.md).
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/registry.h"
+#include "core/state_copy.h"
 
 namespace ddalab {
 

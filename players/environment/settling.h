@@ -12,6 +12,7 @@
 #include "core/metrics.h"
 #include "core/objective.h"
 #include "core/state.h"
+#include "core/state_copy.h"
 #include "players/search/greedy.h"
 
 namespace ddalab {

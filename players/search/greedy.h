@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/state.h"
+#include "core/state_copy.h"
 
 namespace ddalab {
 

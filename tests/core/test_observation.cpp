@@ -1,7 +1,8 @@
 // What a seat may know as structured data (State::observationJson, seatScreen): for every game
 // of the registry, a seat's screen is the same in every state consistent with what the seat has
 // seen (its determinizations), so nothing hidden from it can be in it; it is valid JSON of
-// bounded size; the check finds a leak (the opponent's Lost Cities hand added).
+// bounded size; the check finds a leak (the opponent's Lost Cities hand added); each legal move
+// carries its game's description of what it does (State::actionJson).
 #include <catch2/catch.hpp>
 #include <functional>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "core/observation.h"
 #include "core/params.h"
 #include "games/lost-cities/lost_cities.h"
+#include "games/ludo/ludo.h"
 #include "games/registry.h"
 #include "tests/random_play.h"
 
@@ -144,4 +146,41 @@ TEST_CASE("observation: the largest maze's screens stay within kMaxScreenBytes",
   CHECK(found.largestBytes > 101 * 101);  // every tile is in it
   CHECK(found.largestBytes <= kMaxScreenBytes);
   WARN("101 x 101 maze: largest screen " << found.largestBytes << " bytes");
+}
+
+TEST_CASE("observation: each legal move on a screen says what it does", "[observation]") {
+  for (const GameInfo& info : gameRegistry()) {
+    INFO(info.id);
+    const auto game = defaultGame(info);
+    const auto s = game->newGame(3);
+    Rng rng(5);
+    int screens = 0;
+    for (int move = 0; move < 200 && !s->isTerminal(); ++move, s->apply(randomMove(*s, rng))) {
+      if (s->isEnvironmentNode()) continue;
+      const Json screen = seatScreen(*s, s->actor(), info.id);
+      for (const Json& legal : screen["legal"]) {
+        CHECK(legal["does"] == s->actionJson(legal["action"].get<Action>()));
+        CHECK(legal["does"].contains("verb"));
+      }
+      ++screens;
+    }
+    CHECK(screens > 0);
+  }
+}
+
+TEST_CASE("observation: what each game's moves do, as its action ids encode it", "[observation]") {
+  const auto gameOf = [](const std::string& id) {
+    return defaultGame(findById<GameInfo>(gameRegistry(), id, "game", ""));
+  };
+  const auto lostCities = gameOf("lost-cities")->newGame(5);
+  CHECK(lostCities->actionJson(lostcities::makeAction(23, true, lostcities::pileSource(4))) ==
+        Json{{"verb", "discard"}, {"card", 23}, {"draw", "pile"}, {"pile", 4}});
+  CHECK(lostCities->actionJson(lostcities::makeAction(0, false, lostcities::kDeckSource)) ==
+        Json{{"verb", "play"}, {"card", 0}, {"draw", "deck"}});
+  const auto ludo = gameOf("ludo")->newGame(1);
+  ludo->apply(3);  // the roll
+  CHECK(ludo->actionJson(ludo::kPass) == Json{{"verb", "pass"}});
+  CHECK(ludo->actionJson(ludo::kEnter) == Json{{"verb", "enter"}});
+  CHECK(ludo->actionJson(2) == Json{{"verb", "move"}, {"from", 2}, {"to", 5}});
+  CHECK(ludo->State::actionJson(2) == Json::object());  // the default: no description
 }

@@ -2,6 +2,7 @@
 
 #include <QMouseEvent>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "app/gui/views/generic_view.h"
 #include "app/gui/views/hexalines_view.h"
@@ -38,6 +39,17 @@ QColor GameView::playerColour(int player) const {
 
 bool GameView::isLegal(Action action) const {
   return std::find(legal_.begin(), legal_.end(), action) != legal_.end();
+}
+
+std::optional<Action> GameView::legalWhere(const Json& fields) const {
+  const auto matches = [&](const Json& does) {
+    for (auto field = fields.begin(); field != fields.end(); ++field)
+      if (!does.contains(field.key()) || does[field.key()] != *field) return false;
+    return true;
+  };
+  for (Action action : legal_)
+    if (matches(state_->actionJson(action))) return action;
+  return std::nullopt;
 }
 
 std::vector<GameView::HitArea> GameView::areasOf(std::span<const Target> targets) const {

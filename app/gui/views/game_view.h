@@ -7,6 +7,7 @@
 #include <QWidget>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -63,6 +64,10 @@ class GameView : public QWidget {
   // A new state arrived: drop a half-made choice.
   virtual void resetChoice() {}
   bool isLegal(Action action) const;
+  // The first legal action (in the game's order) whose description (State::actionJson) has
+  // every field of `fields`, or nullopt: views pick an action by what it does, as the browser's
+  // boards do, and never compute a game's action id.
+  std::optional<Action> legalWhere(const Json& fields) const;
   // A place that completes an action with one click.
   using Target = std::pair<QRectF, Action>;
   // hitAreas() of a view of one-click targets: each labelled with its action's text.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <numbers>
 
 #include "games/hexalines/hexalines.h"
@@ -227,9 +228,18 @@ std::vector<int> HexaLinesView::rotationsOf(int field) const {
   const hl::HexaLinesState* state = hexState();
   if (!state || !humanTurn_) return sixths;
   for (Action a : legal_)
-    if (!state->isAdd(a) && state->fieldOf(a) == field) sixths.push_back(state->sixthsOf(a));
+    if (const Json does = state->actionJson(a); does["verb"] == "rotate" && does["field"] == field)
+      sixths.push_back(does["sixths"].get<int>());
   std::sort(sixths.begin(), sixths.end());
   return sixths;
+}
+
+std::optional<Action> HexaLinesView::addOn(int field) const {
+  return legalWhere({{"verb", "add"}, {"field", field}});
+}
+
+std::optional<Action> HexaLinesView::rotation(int field, int sixths) const {
+  return legalWhere({{"verb", "rotate"}, {"field", field}, {"sixths", sixths}});
 }
 
 std::vector<HexaLinesView::Target> HexaLinesView::targets() const {
@@ -242,7 +252,7 @@ std::vector<HexaLinesView::Target> HexaLinesView::targets() const {
     const int field = *rotatingField_;
     result.push_back(
         {l.confirm, Target::Kind::Confirm, field,
-         QString::fromStdString(state->actionToString(state->rotateAction(field, sixths_)))});
+         QString::fromStdString(state->actionToString(*rotation(field, sixths_)))});
     if (rotationsOf(field).size() > 1)
       result.push_back({l.fieldRect(board.hexOf(field)), Target::Kind::TurnFurther, field,
                         "turn the cell one sixth further"});
@@ -252,9 +262,9 @@ std::vector<HexaLinesView::Target> HexaLinesView::targets() const {
     if (field != rotatingField_ && !rotationsOf(field).empty())
       result.push_back({l.fieldRect(hex), Target::Kind::StartRotation, field,
                         QString("choose the cell at (%1,%2) to rotate").arg(hex.q).arg(hex.r)});
-    else if (!rotatingField_ && isLegal(state->addAction(field)))
+    else if (const auto add = rotatingField_ ? std::nullopt : addOn(field))
       result.push_back({l.fieldRect(hex), Target::Kind::Add, field,
-                        QString::fromStdString(state->actionToString(state->addAction(field)))});
+                        QString::fromStdString(state->actionToString(*add))});
   }
   return result;
 }
@@ -285,8 +295,8 @@ void HexaLinesView::click(QPointF point) {
   if (rotatingField_ && field == rotatingField_) return turnFurther();
   if (field && !rotationsOf(*field).empty()) return startRotation(*field);
   if (rotatingField_) return cancelRotation("rotation cancelled");
-  if (field && isLegal(state->addAction(*field))) {
-    emit actionChosen(state->addAction(*field));
+  if (const auto add = field ? addOn(*field) : std::nullopt) {
+    emit actionChosen(*add);
     return;
   }
   emit refused(field ? whyNot(*field)
@@ -309,7 +319,7 @@ void HexaLinesView::turnFurther() {
 }
 
 void HexaLinesView::confirmRotation() {
-  const Action action = hexState()->rotateAction(*rotatingField_, sixths_);
+  const Action action = *rotation(*rotatingField_, sixths_);
   resetChoice();
   update();
   emit actionChosen(action);

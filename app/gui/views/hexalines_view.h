@@ -53,6 +53,10 @@ class HexaLinesView final : public GameView {
   std::vector<Target> targets() const;
   // The sixths of the legal rotations of the cell on `field`, ascending.
   std::vector<int> rotationsOf(int field) const;
+  // The legal action adding the revealed cell on `field`, or nullopt.
+  std::optional<Action> addOn(int field) const;
+  // The legal action turning the cell on `field` by `sixths`, or nullopt.
+  std::optional<Action> rotation(int field, int sixths) const;
   // Why a click on `field` (not a target) does nothing.
   QString whyNot(int field) const;
   void startRotation(int field);

@@ -3,6 +3,7 @@
 #include <QPainter>
 #include <QPolygonF>
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "games/lost-cities/lost_cities.h"
 
@@ -166,35 +167,34 @@ std::vector<LostCitiesView::Target> LostCitiesView::targets() const {
   if (!state || !humanTurn_ || state->actor() != perspective_) return result;
   const Layout l = layout();
   const std::vector<int> hand = cardsOf(state->hand(perspective_));
-  const auto legalWith = [&](auto predicate) {
-    for (Action a : legal_)
-      if (predicate(lc::decodeAction(a))) return true;
-    return false;
-  };
+  // The legal actions are picked by what they do (the card, play or discard, where to draw).
   for (size_t i = 0; i < hand.size(); ++i)  // a (new) card can always be chosen
-    if (legalWith([&](const lc::ActionParts& p) { return p.kind == hand[i]; }))
+    if (legalWhere({{"card", hand[i]}}))
       result.push_back({l.handCard(l.ownHand, static_cast<int>(i), static_cast<int>(hand.size())),
                         Target::Kind::HandCard, hand[i],
                         "choose " + QString::fromStdString(lc::cardName(hand[i]))});
   if (!card_) return result;
   const int colour = lc::colourOf(*card_);
   if (!discard_) {
-    if (legalWith([&](const lc::ActionParts& p) { return p.kind == *card_ && !p.discard; }))
+    if (legalWhere({{"card", *card_}, {"verb", "play"}}))
       result.push_back({l.ownExpeditions[colour], Target::Kind::Play, *card_,
                         QString("play onto the %1 expedition").arg(kExpeditionNames[colour])});
-    if (legalWith([&](const lc::ActionParts& p) { return p.kind == *card_ && p.discard; }))
+    if (legalWhere({{"card", *card_}, {"verb", "discard"}}))
       result.push_back({l.piles[colour], Target::Kind::Discard, *card_,
                         QString("discard onto the %1 pile").arg(kExpeditionNames[colour])});
     return result;
   }
-  for (int source = 0; source < lc::kSources; ++source) {
-    if (!isLegal(lc::makeAction(*card_, *discard_, source))) continue;
-    const QRectF rect = source == lc::kDeckSource ? l.deck : l.piles[source - 1];
-    result.push_back({rect, Target::Kind::Draw, source,
-                      source == lc::kDeckSource
-                          ? QString("draw from the deck")
-                          : QString("take the top of the %1 pile").arg(kExpeditionNames[source - 1])});
-  }
+  const auto drawing = [&](Json where) {  // the chosen card's action drawing from `where`
+    where["card"] = *card_;
+    where["verb"] = *discard_ ? "discard" : "play";
+    return legalWhere(where);
+  };
+  if (const auto deck = drawing({{"draw", "deck"}}))
+    result.push_back({l.deck, Target::Kind::Draw, *deck, QString("draw from the deck")});
+  for (int pile = 0; pile < lc::kColours; ++pile)
+    if (const auto take = drawing({{"draw", "pile"}, {"pile", pile}}))
+      result.push_back({l.piles[pile], Target::Kind::Draw, *take,
+                        QString("take the top of the %1 pile").arg(kExpeditionNames[pile])});
   return result;
 }
 
@@ -220,7 +220,7 @@ void LostCitiesView::click(QPointF point) {
         discard_ = t->kind == Target::Kind::Discard;
         break;
       case Target::Kind::Draw: {
-        const Action action = lc::makeAction(*card_, *discard_, t->value);
+        const Action action = t->value;
         resetChoice();
         emit actionChosen(action);
         break;

@@ -31,7 +31,7 @@ class LostCitiesView final : public GameView {
   struct Target {
     QRectF rect;
     enum class Kind { HandCard, Play, Discard, Draw } kind;
-    int value;  // the card kind, or the draw source
+    int value;  // the card kind, or (a draw) the legal action that draws from there
     QString label;
   };
   std::vector<Target> targets() const;

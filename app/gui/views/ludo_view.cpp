@@ -4,6 +4,8 @@
 #include <QPainterPath>
 #include <algorithm>
 #include <array>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "games/ludo/ludo.h"
 
@@ -92,14 +94,16 @@ std::vector<GameView::Target> LudoView::targets() const {
   const auto* state = dynamic_cast<const LudoState*>(state_.get());
   if (!state || !humanTurn_ || state->actor() < 0) return result;
   const int seat = state->seatOf(state->actor());
-  for (Action a : legal_) {
-    if (a == ludo::kPass) {
+  for (Action a : legal_) {  // the pieces each action moves, as the game describes it
+    const Json does = state->actionJson(a);
+    const std::string verb = does.value("verb", "");
+    if (verb == "pass") {
       result.push_back({cell(kCentre.first, kCentre.second), a});
       continue;
     }
     for (int i = 0; i < ludo::kPieces; ++i) {
       const int r = state->piece(seat, i);
-      if ((a == ludo::kEnter && r == ludo::kInHouse) || a == r) {
+      if (verb == "enter" ? r == ludo::kInHouse : verb == "move" && does["from"] == r) {
         const Cell c = pieceCell(*state, seat, i);
         result.push_back({cell(c.first, c.second), a});
       }
@@ -179,7 +183,7 @@ void LudoView::paintEvent(QPaintEvent*) {
   }
   const QRectF centre = cell(kCentre.first, kCentre.second).adjusted(6, 6, -6, -6);
   drawDie(painter, centre, state->currentRoll());
-  if (humanTurn_ && legal_.size() == 1 && legal_.front() == ludo::kPass) {
+  if (humanTurn_ && legalWhere({{"verb", "pass"}})) {  // the only move when nothing can move
     painter.setPen(QPen(QColor(0xff, 0x8c, 0x00), 3));
     painter.setBrush(Qt::NoBrush);
     painter.drawRoundedRect(centre.adjusted(-4, -4, 4, 4), 8, 8);

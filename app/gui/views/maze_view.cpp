@@ -1,6 +1,7 @@
 #include "app/gui/views/maze_view.h"
 
 #include <QPainter>
+#include <nlohmann/json.hpp>
 
 #include "games/maze/maze.h"
 
@@ -31,8 +32,12 @@ QRectF MazeView::tileRect(int index) const {
 
 std::vector<GameView::Target> MazeView::targets() const {
   std::vector<Target> targets;
-  if (humanTurn_)
-    for (Action a : legal_) targets.push_back({tileRect(a), a});
+  const auto* state = dynamic_cast<const MazeState*>(state_.get());
+  if (!state || !humanTurn_) return targets;
+  for (Action a : legal_) {  // the tile each door or mark lies on, as the game describes it
+    const Json does = state->actionJson(a);
+    targets.push_back({tileRect(state->index(does["x"].get<int>(), does["y"].get<int>())), a});
+  }
   return targets;
 }
 
@@ -94,7 +99,7 @@ void MazeView::paintEvent(QPaintEvent*) {
   if (humanTurn_) {
     painter.setPen(QPen(Qt::white, 2));
     painter.setBrush(Qt::NoBrush);
-    for (Action a : legal_) painter.drawRect(tileRect(a).adjusted(-1, -1, 1, 1));
+    for (const auto& [rect, action] : targets()) painter.drawRect(rect.adjusted(-1, -1, 1, 1));
   }
 }
 

@@ -22,6 +22,7 @@ class MazeView final : public GameView {
   void click(QPointF point) override;
 
  private:
+  // The square of the tile of index `index` (MazeState::index).
   QRectF tileRect(int index) const;
   // The doors and marks a click reaches (on a person's turn).
   std::vector<Target> targets() const;

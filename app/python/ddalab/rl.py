@@ -93,32 +93,11 @@ class Box:
         return f"Box({self.low.min()}, {self.high.max()}, {self.shape}, {self.dtype})"
 
 
-def _hexalines_classes(params):
-    """Shape classes HexaLines deals from: the standard catalogue's, or one per shape line of
-    the catalogue file (the game refuses repeats, so lines = classes)."""
-    path = params.get("catalogue_file", "")
-    if not path:
-        return 42
-    with open(path, encoding="utf-8") as f:
-        return sum(1 for line in f if line.split("#", 1)[0].strip())
-
-
-# The largest number of outcomes one environment node of each catalog game can offer, from its
-# rules and parameters (not from playouts, which can miss a rare node): Ludo's die has 6 faces; a
-# Lost Cities draw is one of the 50 card kinds (5 colours x (wager + 2..10)); a Maze corridor is
-# one of 4 length buckets x 3 x 3 door segments; a HexaLines cell one of the catalogue's classes.
-_MAX_OUTCOMES = {
-    "ludo": lambda params: 6,
-    "lost-cities": lambda params: 50,
-    "maze": lambda params: 36,
-    "hexalines": _hexalines_classes,
-}
-
-
 def default_max_outcomes(game):
-    """K for `game` (a ddalab.Game), or None when the game (a plug-in) has no known bound."""
-    bound = _MAX_OUTCOMES.get(game.id)
-    return None if bound is None else int(bound(game.params))
+    """K for `game` (a ddalab.Game): the most outcomes one environment node of it can offer, as
+    the game declares it from its rules and parameters (``Game.max_chance_outcomes()``, not from
+    playouts, which can miss a rare node); None when the game (a plug-in) declares no bound."""
+    return game.max_chance_outcomes()
 
 
 def _check_count(value, name, minimum, maximum=2**64 - 1):

@@ -76,8 +76,17 @@ function labelOf(screen, action) {
   return move ? move.label : String(action);
 }
 
-function legalSet(screen) {
-  return new Set((screen.legal || []).map((m) => m.action));
+// The legal moves with what each does (screen.legal[i].does, the game's description of its
+// action: docs/web-api.md): the boards pick the move whose description matches what the person
+// chose, never computing a game's action id.
+function described(screen) {
+  return (screen.legal || []).filter((m) => m.does && typeof m.does === "object");
+}
+
+// The first legal move whose description has every field of `fields`, or undefined.
+function moveWhere(screen, fields) {
+  return described(screen).find((m) =>
+    Object.entries(fields).every(([key, value]) => m.does[key] === value));
 }
 
 // "You", "Opponent 1", as a sentence's subject.
@@ -152,8 +161,8 @@ function drawMaze(screen, choose) {
   });
   part.append(svg("circle", { cx: o.explorer.x + 0.5, cy: o.explorer.y + 0.5, r: 0.42,
                               fill: "#ffd700", stroke: "#806000", "stroke-width": 0.08 }));
-  for (const move of screen.legal || []) {
-    const x = move.action % o.width, y = Math.floor(move.action / o.width);
+  for (const move of described(screen)) {
+    const { x, y } = move.does;
     const target = svg("rect", { x: x - 0.05, y: y - 0.05, width: 1.1, height: 1.1,
                                  class: "target", fill: "transparent", stroke: "#ffffff",
                                  "stroke-width": 0.16 });
@@ -185,7 +194,6 @@ const LUDO_HOUSE = [
   [[0, 0], [1, 0], [0, 1], [1, 1]], [[9, 0], [10, 0], [9, 1], [10, 1]],
   [[9, 9], [10, 9], [9, 10], [10, 10]], [[0, 9], [1, 9], [0, 10], [1, 10]],
 ];
-const LUDO_ENTER = 44, LUDO_PASS = 45;  // action ids (games/ludo/ludo.h)
 
 // `colour` mixed with white: 0 keeps it, 1 is white.
 function tint(colour, towardsWhite) {
@@ -241,7 +249,7 @@ function drawLudo(screen, choose) {
     const light = tint(SEAT_COLOURS[seat], playing.has(seat) ? 0.55 : 0.8);
     for (const cell of [...LUDO_HOME[seat], ...LUDO_HOUSE[seat]]) square(cell, light);
   }
-  const legal = legalSet(screen);
+  const pass = moveWhere(screen, { verb: "pass" });
   for (const { seat, pieces } of o.seats) {
     pieces.forEach((r, index) => {
       const [x, y] = ludoCell(seat, pieces, index);
@@ -252,29 +260,29 @@ function drawLudo(screen, choose) {
                 { class: "piece-mark", "text-anchor": "middle", "font-size": 0.4,
                   fill: seat === 3 ? "#000000" : "#ffffff" }),
       ]);
-      const action = r < 0 ? LUDO_ENTER : r;
-      if (seat !== o.yourSeat || !legal.has(action)) return part.append(piece);
+      const move = seat === o.yourSeat &&
+                   moveWhere(screen, r < 0 ? { verb: "enter" } : { verb: "move", from: r });
+      if (!move) return part.append(piece);
       const ring = svg("rect", { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.2,
                                  fill: "#ffffff", stroke: HIGHLIGHT, "stroke-width": 0.1,
                                  class: "target" });
-      part.append(asButton(svg("g", {}, [ring, piece]), labelOf(screen, action),
-                           () => choose(action)));
+      part.append(asButton(svg("g", {}, [ring, piece]), move.label, () => choose(move.action)));
     });
   }
   const die = drawDie(5.12, 5.12, 0.76, o.roll);
-  if (legal.has(LUDO_PASS)) {
+  if (pass) {
     die.prepend(svg("rect", { x: 5.02, y: 5.02, width: 0.96, height: 0.96, rx: 0.2,
                               fill: "none", stroke: HIGHLIGHT, "stroke-width": 0.1,
                               class: "target" }));
-    part.append(asButton(die, "pass (no piece can move)", () => choose(LUDO_PASS)));
+    part.append(asButton(die, "pass (no piece can move)", () => choose(pass.action)));
   } else {
     part.append(die);
   }
   const you = SEAT_COLOURS[o.yourSeat] ? ["red", "blue", "green", "yellow"][o.yourSeat] : "";
   let hint = `You play ${you}.`;
   if (screen.actor === "you")
-    hint += legal.has(LUDO_PASS) ? " No piece can move: choose the die to pass."
-                                 : ` You rolled ${o.roll}: choose a highlighted piece.`;
+    hint += pass ? " No piece can move: choose the die to pass."
+                 : ` You rolled ${o.roll}: choose a highlighted piece.`;
   return { part, hint };
 }
 
@@ -282,7 +290,6 @@ function drawLudo(screen, choose) {
 
 const LC_COLOURS = ["#f2c94c", "#4a8be8", "#e8e8e8", "#3cb36b", "#e05a4f"];
 const LC_NAMES = ["yellow", "blue", "white", "green", "red"];
-const LC_SOURCES = 6;  // action = kind * 12 + discard * 6 + source (games/lost-cities)
 
 function lcColour(kind) { return Math.floor(kind / 10); }
 function lcValueText(kind) { return kind % 10 === 0 ? "W" : String(kind % 10 + 1); }
@@ -290,7 +297,13 @@ function lcName(kind) {
   return `${LC_NAMES[lcColour(kind)]} ${kind % 10 === 0 ? "wager" : kind % 10 + 1}`;
 }
 const DRAW_TARGETS = ".pile.move, .deck.move";
-function lcAction(kind, discard, source) { return kind * 2 * LC_SOURCES + (discard ? LC_SOURCES : 0) + source; }
+// The legal move playing (or discarding) `kind` and then drawing from pile `pile` (undefined:
+// the deck), or undefined.
+function lcMove(screen, kind, discard, pile) {
+  const verb = discard ? "discard" : "play";
+  return moveWhere(screen, pile === undefined ? { verb, card: kind, draw: "deck" }
+                                              : { verb, card: kind, draw: "pile", pile });
+}
 
 const CARD_W = 80, CARD_H = 112, GAP = 14, COLUMN = CARD_W + GAP, STACK_STEP = 34;
 
@@ -362,9 +375,9 @@ function drawExpeditions(group, left, top, expeditions, height, move) {
 // where to draw from) between renders of the same screen.
 function drawLostCities(screen, choose, memory) {
   const o = screen.observation;
-  const legal = legalSet(screen);
+  const moves = described(screen);
   const choice = memory.lostCities || (memory.lostCities = {});
-  const has = (test) => [...legal].some((a) => test(Math.floor(a / 12), Math.floor(a / 6) % 2 === 1, a % 6));
+  const has = (test) => moves.some((m) => test(m.does.card, m.does.verb === "discard"));
   if (choice.kind !== undefined && !has((k) => k === choice.kind)) delete choice.kind;
   // Redraws; the keyboard goes on to the first of `next` (the step's targets), if given.
   const redraw = (next) => {
@@ -405,8 +418,9 @@ function drawLostCities(screen, choose, memory) {
   drawExpeditions(part, left, rows.theirs, o.opponent.expeditions, theirHeight, null);
   drawExpeditions(part, left, rows.ours, o.you.expeditions, ourHeight, playMove);
 
-  // The piles (their top card and size) and the deck.
-  const drawable = (source) => stage === "draw" && legal.has(lcAction(choice.kind, choice.discard, source));
+  // The piles (their top card and size) and the deck; the legal move drawing from pile `pile`
+  // (none given: the deck) with the chosen card.
+  const drawable = (pile) => stage === "draw" && lcMove(screen, choice.kind, choice.discard, pile);
   o.piles.forEach((pile, c) => {
     const x = left + c * COLUMN;
     const group = svg("g", { class: "pile", "data-colour": c, "data-size": pile.size });
@@ -419,13 +433,13 @@ function drawLostCities(screen, choose, memory) {
     group.append(svgText(x + CARD_W / 2, rows.piles + CARD_H + 26, `${pile.size}`,
                          { class: "lc-count", "text-anchor": "middle" }));
     const discardHere = stage === "where" && c === colour && has((k, d) => k === choice.kind && d);
-    if (discardHere || drawable(1 + c)) {
+    if (discardHere || drawable(c)) {
       group.append(outline(x, rows.piles, CARD_W, CARD_H));
       const label = discardHere ? `discard ${lcName(choice.kind)} onto the ${LC_NAMES[c]} pile`
                                 : `take the ${lcName(pile.top)} from the ${LC_NAMES[c]} pile`;
       part.append(asButton(group, label, discardHere
         ? () => { choice.discard = true; redraw(DRAW_TARGETS); }
-        : () => choose(lcAction(choice.kind, choice.discard, 1 + c))));
+        : () => choose(drawable(c).action)));
     } else {
       part.append(group);
     }
@@ -436,10 +450,10 @@ function drawLostCities(screen, choose, memory) {
     svgText(deckX + CARD_W / 2, rows.piles + CARD_H / 2 + 12, o.deck, { class: "deck-count", "text-anchor": "middle" }),
     svgText(deckX + CARD_W / 2, rows.piles + CARD_H + 26, "deck", { class: "lc-count", "text-anchor": "middle" }),
   ]);
-  if (drawable(0)) {
+  if (drawable()) {
     deck.append(outline(deckX, rows.piles, CARD_W, CARD_H));
     part.append(asButton(deck, `draw from the deck (${o.deck} cards)`,
-                         () => choose(lcAction(choice.kind, choice.discard, 0))));
+                         () => choose(drawable().action)));
   } else {
     part.append(deck);
   }
@@ -554,7 +568,6 @@ function hexCell(cx, cy, size, shape, colours, fill, rotation = 0) {
 
 function drawHexaLines(screen, choose, memory) {
   const o = screen.observation;
-  const legal = legalSet(screen);
   const size = 20, R = o.radius;
   const width = (2 * R + 1) * SQRT3 * size + 8;
   const boardHeight = (3 * R + 2) * size;
@@ -565,11 +578,9 @@ function drawHexaLines(screen, choose, memory) {
   part.classList.add("hexalines");
   part.append(svg("rect", { x: 0, y: 0, width, height, fill: "#f7f4ec" }));
   const rotations = new Map();  // field -> the sixths its legal rotations turn by
-  for (const action of legal)
-    if (action >= o.fields) {
-      const field = Math.floor((action - o.fields) / 6);
-      rotations.set(field, [...(rotations.get(field) || []), (action - o.fields) % 6].sort());
-    }
+  for (const { does } of described(screen))
+    if (does.verb === "rotate")
+      rotations.set(does.field, [...(rotations.get(does.field) || []), does.sixths].sort());
   const rotating = memory.hexRotation;
   if (rotating && !rotations.has(rotating.field)) delete memory.hexRotation;
 
@@ -587,10 +598,10 @@ function drawHexaLines(screen, choose, memory) {
 
   o.cells.forEach((cell, field) => {
     const [cx, cy] = at(cell.q, cell.r);
-    const addable = legal.has(field);
+    const add = moveWhere(screen, { verb: "add", field });
     let drawn;
     if (field === o.centre || cell.shape === undefined) {
-      drawn = svg("polygon", { points: hexPoints(cx, cy, size), fill: addable ? HEX_ADD : HEX_EMPTY,
+      drawn = svg("polygon", { points: hexPoints(cx, cy, size), fill: add ? HEX_ADD : HEX_EMPTY,
                                stroke: HEX_OUTLINE, "stroke-width": 1 });
     } else {
       const fill = cell.owner >= 0 ? tint(HEX_COLOURS[cell.owner], 0.72) : HEX_GREY;
@@ -598,10 +609,10 @@ function drawHexaLines(screen, choose, memory) {
       drawn = hexCell(cx, cy, size, cell.shape, cell.colours, fill, turn);
     }
     const group = svg("g", { class: "field", "data-field": field }, [drawn]);
-    if (addable) {
+    if (add) {
       group.append(svg("polygon", { points: hexPoints(cx, cy, size * 0.92), fill: "none",
                                     stroke: HIGHLIGHT, "stroke-width": 3, class: "target" }));
-      part.append(asButton(group, labelOf(screen, field), () => choose(field)));
+      part.append(asButton(group, add.label, () => choose(add.action)));
     } else if (rotations.has(field)) {
       const active = rotating && rotating.field === field;
       group.append(svg("polygon", { points: hexPoints(cx, cy, size * 0.9), fill: "none",
@@ -644,7 +655,7 @@ function drawHexaLines(screen, choose, memory) {
   const extra = [];
   if (memory.hexRotation) {
     const { field, sixths } = memory.hexRotation;
-    const action = o.fields + 6 * field + sixths;
+    const { action } = moveWhere(screen, { verb: "rotate", field, sixths });
     hint = `Turned ${sixths} sixth${sixths === 1 ? "" : "s"}: choose the cell again to turn it further, then Rotate.`;
     const confirm = el("button", { type: "button", class: "action primary" }, ["Rotate"]);
     confirm.addEventListener("click", () => { delete memory.hexRotation; choose(action); });

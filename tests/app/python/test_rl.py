@@ -225,10 +225,18 @@ def test_hostile_arguments():
 
 
 def test_a_game_without_a_known_bound_needs_max_outcomes(monkeypatch):
-    monkeypatch.delitem(rl._MAX_OUTCOMES, "ludo")
+    # As a plug-in game that declares no bounds (Game.max_chance_outcomes() is None).
+    monkeypatch.setattr(rl, "default_max_outcomes", lambda game: None)
     with pytest.raises(ValueError, match="max_outcomes"):
         ludo_env()
     assert ludo_env(max_outcomes=6).action_space.n == 6
+
+
+def test_default_bounds_are_the_games_declarations():
+    # K as the rules give it (what this module hard-coded before the games declared it).
+    for game, k in (("ludo", 6), ("lost-cities", 50), ("maze", 36), ("hexalines", 42)):
+        assert rl.default_max_outcomes(ddalab.Game(game)) == k
+        assert ddalab.Game(game).action_bounds()["max_chance_outcomes"] == k
 
 
 def test_default_bounds_hold_in_playouts(tmp_path):

@@ -1,4 +1,4 @@
-"""Stepping a game through the Python API plays the runner's games.
+"""Stepping a game through the Python API plays the runner's games, value for value.
 
 The CLI plays a small batch (every game of the catalog, defaults and variants, random players
 and e-random, and a few searching players and environments); each game is then stepped from
@@ -276,3 +276,25 @@ def test_a_clone_is_independent(game_id):
             state.apply_natural() if state.is_environment_node() else state.apply(
                 state.legal_actions()[0])
     assert snapshot(original) == snapshot(twin)
+
+
+@pytest.mark.parametrize("game_id", ["ludo", "maze", "lost-cities", "hexalines"])
+def test_the_declared_bounds_and_descriptions_hold_along_a_game(game_id):
+    game = ddalab.Game(game_id)
+    bounds = game.action_bounds()
+    assert bounds["distinct_actions"] == game.num_distinct_actions() > 0
+    assert 0 < bounds["max_chance_outcomes"] == game.max_chance_outcomes() <= bounds["outcome_ids"]
+    state = game.new_initial_state(4)
+    while not state.is_terminal():
+        if state.is_environment_node():
+            outcomes = state.chance_outcomes()
+            assert len(outcomes) <= bounds["max_chance_outcomes"]
+            assert all(0 <= a < bounds["outcome_ids"] for a, _ in outcomes)
+            state.apply_natural()
+            continue
+        legal = state.legal_actions()
+        assert all(0 <= a < bounds["distinct_actions"] for a in legal)
+        described = [state.action_json(a) for a in legal]
+        assert all(d.get("verb") for d in described)
+        assert len({repr(sorted(d.items())) for d in described}) == len(legal)  # one per action
+        state.apply(legal[0])

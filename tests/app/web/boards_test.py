@@ -144,6 +144,9 @@ def check_elements(driver, screen, where, fail):
         fail.check(count(driver, "button.action") == len(legal), where, "a button per action")
     if game in ("ludo", "hexalines", "lost-cities") and legal:
         fail.check(count(driver, ".move") > 0, where, "focusable moves on the seat's turn")
+    if game in ("maze", "ludo", "hexalines", "lost-cities"):
+        fail.check(all(m.get("does", {}).get("verb") for m in legal), where,
+                   "every legal move says what it does (the board picks moves by it)")
     if not legal:
         fail.check(count(driver, ".move") + count(driver, "button.action") == 0, where,
                    "no moves when the seat is not on turn")
@@ -154,28 +157,31 @@ def click(driver, css):
 
 
 def choose_first_move(driver, screen, keyboard, shot):
-    """Chooses the screen's first legal move as a person would; returns the expected id."""
+    """Chooses the screen's first legal move as a person would (read from what the move does,
+    as the board reads it); returns the expected id."""
     move = first_move(screen)
-    action, game, o = move["action"], screen["game"], screen["observation"]
+    action, game, does = move["action"], screen["game"], move.get("does", {})
     if game == "lost-cities":
-        kind, discard, source = action // 12, (action // 6) % 2 == 1, action % 6
+        kind, discard = does["card"], does["verb"] == "discard"
         click(driver, f".hand .move[data-kind='{kind}']")
         click(driver, f".pile.move[data-colour='{kind // 10}']" if discard
               else f".expedition.move[data-colour='{kind // 10}']")
         shot("choosing")  # the card chosen, where to draw from highlighted
-        click(driver, ".deck.move" if source == 0 else f".pile.move[data-colour='{source - 1}']")
-    elif game == "hexalines" and action >= o["fields"]:
-        field = (action - o["fields"]) // 6
+        click(driver, ".deck.move" if does["draw"] == "deck"
+              else f".pile.move[data-colour='{does['pile']}']")
+    elif game == "hexalines" and does["verb"] == "rotate":
+        field = does["field"]
         click(driver, f".field.move[data-field='{field}']")
         shot("rotating")
-        sixths = sorted((m["action"] - o["fields"]) % 6 for m in screen["legal"]
-                        if m["action"] >= o["fields"] and (m["action"] - o["fields"]) // 6 == field)
-        action = o["fields"] + 6 * field + sixths[0]
+        rotations = sorted((m["does"]["sixths"], m["action"]) for m in screen["legal"]
+                           if m["does"]["verb"] == "rotate" and m["does"]["field"] == field)
+        action = rotations[0][1]  # the board starts at the smallest turn
         driver.find_element(By.XPATH, "//button[text()='Rotate']").click()
     elif game == "hexalines":
-        click(driver, f".field.move[data-field='{action}']")
+        click(driver, f".field.move[data-field='{does['field']}']")
     elif game in ("maze", "ludo"):
-        label = "pass (no piece can move)" if game == "ludo" and action == 45 else move["label"]
+        passing = game == "ludo" and does["verb"] == "pass"
+        label = "pass (no piece can move)" if passing else move["label"]
         target = [e for e in driver.find_elements(By.CSS_SELECTOR, ".move")
                   if e.get_attribute("aria-label") == label][0]
         if keyboard:
@@ -197,8 +203,8 @@ def choose_lost_cities_by_keyboard(driver, screen, where, fail):
     for _ in range(3):
         ActionChains(driver).send_keys(Keys.ENTER).perform()
     chosen = driver.find_element(By.ID, "status").get_attribute("data-action")
-    legal = {m["action"] for m in screen["legal"]}
-    fail.check(chosen is not None and int(chosen) in legal and int(chosen) // 12 == kind, where,
+    cards = {m["action"]: m["does"]["card"] for m in screen["legal"]}
+    fail.check(chosen is not None and cards.get(int(chosen)) == kind, where,
                f"three Enters from the hand card {kind} choose one of its legal actions, "
                f"not {chosen}")
 

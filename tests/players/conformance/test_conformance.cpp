@@ -1,19 +1,28 @@
 // The conformance checks (players/conformance/conformance.h, also `ddalab check-game`) on every
 // registered game, a plug-in's of DDALAB_PLUGIN_PATH included; each check shown failing on a game
 // broken its way (tests/flawed_game.h); games that break the contract the match loop relies on
-// failing the checks and stopping a run instead of crashing or hanging; and a HexaLines trace
-// scored again from who was out.
+// failing the checks and stopping a run instead of crashing or hanging; a HexaLines trace
+// scored again from who was out; and every game's declared action bounds and action
+// descriptions (State::actionJson) holding in random playouts.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "core/catalog.h"
 #include "core/params.h"
 #include "experiments/runner.h"
+#include "games/ludo/ludo.h"
 #include "games/registry.h"
 #include "players/conformance/conformance.h"
 #include "players/conformance/match_checks.h"
 #include "players/conformance/trace_oracle.h"
 #include "players/registry.h"
 #include "tests/flawed_game.h"
+#include "tests/random_play.h"
 
 using namespace ddalab;
 
@@ -210,4 +219,90 @@ TEST_CASE("a trace says who was out, and its metrics are scored again from it al
   }
   CHECK(gamesWithOut > 0);
   CHECK(differWithoutOut > 0);  // the field matters
+}
+
+namespace {
+
+// Where a random playout of `game` (seed `seed`) leaves its declared bounds or describes two
+// legal actions alike (State::actionJson), or "" when it never does; `described` also asks every
+// legal action for a non-empty description (the built-in games give one).
+std::string boundsBrokenIn(const Game& game, const ActionBounds& bounds, uint64_t seed,
+                           bool described) {
+  const auto s = game.newGame(seed);
+  Rng rng(seed + 11);
+  std::vector<Action> legal;
+  std::vector<Outcome> outcomes;
+  for (int move = 0; !s->isTerminal(); ++move) {
+    const std::string where = "seed " + std::to_string(seed) + " move " + std::to_string(move);
+    if (s->isEnvironmentNode()) {
+      s->outcomes(outcomes);
+      if (static_cast<int>(outcomes.size()) > bounds.maxChanceOutcomes)
+        return where + ": " + std::to_string(outcomes.size()) + " outcomes";
+      for (const Outcome& o : outcomes)
+        if (o.action < 0 || o.action >= bounds.outcomeIds)
+          return where + ": outcome " + std::to_string(o.action);
+    } else {
+      s->legalActions(legal);
+      std::vector<Json> descriptions;  // the non-empty ones: they must tell the actions apart
+      for (Action a : legal) {
+        if (a < 0 || a >= bounds.distinctActions) return where + ": action " + std::to_string(a);
+        Json does = s->actionJson(a);
+        if (!does.is_object() || (described && does.empty()))
+          return where + ": action " + std::to_string(a) + " has no description";
+        if (!does.empty()) descriptions.push_back(std::move(does));
+      }
+      std::sort(descriptions.begin(), descriptions.end());
+      if (std::adjacent_find(descriptions.begin(), descriptions.end()) != descriptions.end())
+        return where + ": two legal actions with one description";
+    }
+    s->apply(randomMove(*s, rng));
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("conformance: every game's declared action bounds and descriptions hold in playouts",
+          "[conformance]") {
+  // Beyond the defaults, the configurations whose parameters move the bounds.
+  const std::map<std::string, std::vector<Json>> variants = {
+      {"ludo", {{{"players", 2}}, {{"start_on_board", false}}}},
+      {"lost-cities", {{{"hand_size", 5}}}},
+      {"maze", {{{"width", 11}, {"height", 21}}, {{"width", 31}, {"height", 11}}}},
+      {"hexalines", {{{"radius", 1}}, {{"radius", 5}}}}};
+  for (const GameInfo& info : gameRegistry()) {
+    const bool builtIn = catalog().gameOrigin(info.id) == kBuiltIn;
+    std::vector<Json> configurations = {Json::object()};
+    if (const auto more = variants.find(info.id); more != variants.end())
+      configurations.insert(configurations.end(), more->second.begin(), more->second.end());
+    for (const Json& params : configurations) {
+      INFO(info.id << " " << params.dump());
+      const auto game = info.make(validateParams(info.params, params, info.id));
+      const std::optional<ActionBounds> bounds = game->actionBounds();
+      if (!bounds) {
+        CHECK_FALSE(builtIn);  // a plug-in may leave them undeclared; the built-in games may not
+        continue;
+      }
+      CHECK(bounds->distinctActions > 0);
+      CHECK(bounds->maxChanceOutcomes > 0);
+      CHECK(bounds->maxChanceOutcomes <= bounds->outcomeIds);
+      for (uint64_t seed = 1; seed <= 12; ++seed)
+        CHECK(boundsBrokenIn(*game, *bounds, seed, builtIn) == "");
+    }
+  }
+}
+
+TEST_CASE("conformance: the bounds check finds an action outside the declared bounds",
+          "[conformance]") {
+  const GameInfo& info = findById<GameInfo>(gameRegistry(), "ludo", "game", "");
+  const auto game = info.make(validateParams(info.params, nullptr, "ludo"));
+  ActionBounds tight = *game->actionBounds();
+  tight.distinctActions = ludo::kEnter;  // enter and pass fall outside
+  CHECK_THAT(boundsBrokenIn(*game, tight, 3, true), Catch::Contains(": action 4"));
+  tight = *game->actionBounds();
+  tight.outcomeIds = 6;  // the six
+  CHECK_THAT(boundsBrokenIn(*game, tight, 3, true), Catch::Contains(": outcome 6"));
+  tight = *game->actionBounds();
+  tight.maxChanceOutcomes = 5;
+  CHECK_THAT(boundsBrokenIn(*game, tight, 3, true), Catch::Contains(": 6 outcomes"));
 }
