@@ -4,7 +4,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "games/lost-cities/lost_cities.h"
+#include "games/lost-cities/cards.h"
 
 namespace ddalab::lostcities::bits {
 

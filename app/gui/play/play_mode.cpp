@@ -14,6 +14,7 @@
 #include "app/gui/play/live_panel.h"
 #include "app/gui/play/replay.h"
 #include "app/gui/views/game_view.h"
+#include "app/gui/views/view_registry.h"
 #include "core/status.h"
 #include "games/registry.h"
 #include "players/registry.h"

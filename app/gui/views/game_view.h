@@ -1,6 +1,6 @@
 #pragma once
 // A game's board in the game mode and in replays: paints a state and turns a person's clicks
-// into the game's actions. One file per game in views/; makeGameView knows them all.
+// into the game's actions. One file per game in views/; makeGameView (view_registry.h) knows them all.
 #include <QPixmap>
 #include <QRectF>
 #include <QString>
@@ -84,12 +84,6 @@ class GameView : public QWidget {
 
 // Makes a game's view (its parent owns it).
 using ViewFactory = std::function<GameView*(QWidget* parent)>;
-// From now on, makeGameView(gameId) makes its views with `make` (a plug-in's view library).
-void registerGameView(const std::string& gameId, ViewFactory make);
-
-// The view of the game `gameId`: its board, or the generic view for a game without one.
-GameView* makeGameView(const std::string& gameId, QWidget* parent);
-
 // A player's colour on every view and in the live panel (seat order).
 QColor seatColour(int seat);
 // The letter of seatColour(seat): "R", "B", "G", "Y".

@@ -1,4 +1,5 @@
 #include "app/gui/views/view_plugin.h"
+#include "app/gui/views/view_registry.h"
 
 #include <mutex>
 #include <set>

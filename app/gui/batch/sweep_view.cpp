@@ -1,4 +1,4 @@
-#include "app/gui/charts/sweep_view.h"
+#include "app/gui/batch/sweep_view.h"
 
 #include <QChart>
 #include <QChartView>
@@ -11,7 +11,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/batch/queue_model.h"
-#include "app/gui/charts/chart_views.h"
+#include "app/gui/batch/chart_views.h"
 #include "app/gui/charts/charts.h"
 #include "app/gui/charts/sweep_charts.h"
 

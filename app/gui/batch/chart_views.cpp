@@ -1,4 +1,4 @@
-#include "app/gui/charts/chart_views.h"
+#include "app/gui/batch/chart_views.h"
 
 #include <QBarLegendMarker>
 #include <QBarSet>
