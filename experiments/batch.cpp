@@ -344,7 +344,10 @@ ShardRecord parseShardRecord(const Json& node) {
 Batch parseBatch(const Json& document, const std::string& source, std::span<const SweepAxis> vary) {
   try {
     checkNestingDepth(document, "$");  // before anything walks it recursively
-    return parseDocument(expandSweeps(document, vary));
+    const ExperimentCheck checkExperiment = [](const Json& experiment) {
+      parseExperiment(experiment, 0, "");
+    };
+    return parseDocument(expandSweeps(document, checkExperiment, vary));
   } catch (const InputError& e) {
     throw InputError(source + ": " + e.path(), e.message());
   }

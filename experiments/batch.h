@@ -9,12 +9,11 @@
 
 #include "core/objective.h"
 #include "core/registry.h"
+#include "experiments/formats.h"
 #include "experiments/sweep.h"
 
 namespace ddalab {
 
-inline constexpr const char* kBatchFormat = "ddalab-batch/1";
-inline constexpr const char* kExperimentFormat = "ddalab-experiment/1";
 
 // Larger batch files are refused before reading: the 41 thesis experiments take 28 KiB.
 inline constexpr size_t kMaxBatchFileBytes = 16 << 20;

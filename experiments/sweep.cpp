@@ -8,6 +8,7 @@
 #include <optional>
 #include <variant>
 
+#include "experiments/formats.h"
 #include "experiments/name_checks.h"
 
 namespace ddalab {
@@ -449,7 +450,8 @@ std::optional<size_t> axisAt(const std::string& inner, const std::vector<PlacedA
 // (every axis for the swept row, the batch's for the others), `all` the point's axes.
 Json pointExperiment(const Row& row, const std::vector<PlacedAxis>& own,
                      const std::vector<PlacedAxis>& all, const std::vector<size_t>& point,
-                     const std::string& label, const Json& values) {
+                     const std::string& label, const Json& values,
+                     const ExperimentCheck& checkExperiment) {
   const Json& experiment = row.experiment;
   Json e = experiment;
   for (size_t a = 0; a < own.size(); ++a)
@@ -459,7 +461,7 @@ Json pointExperiment(const Row& row, const std::vector<PlacedAxis>& own,
   if (experiment.contains("comparison") && experiment.at("comparison").is_string())
     e["comparison"] = experiment.at("comparison").get<std::string>() + label;
   try {
-    parseExperiment(e, 0, "");
+    checkExperiment(e);
   } catch (const InputError& error) {
     refusePoint(error, row, own, all, label);
   }
@@ -521,7 +523,8 @@ std::vector<std::vector<size_t>> checkedGrid(const std::vector<PlacedAxis>& axes
 }
 
 void emitPoints(const std::vector<Row>& rows, const std::vector<size_t>& members,
-                const std::vector<PlacedAxis>& axes, size_t batchCount, Json& out) {
+                const std::vector<PlacedAxis>& axes, size_t batchCount,
+                const ExperimentCheck& checkExperiment, Json& out) {
   if (axes.empty()) {
     for (size_t i : members) out.push_back(rows[i].experiment);
     return;
@@ -534,13 +537,13 @@ void emitPoints(const std::vector<Row>& rows, const std::vector<size_t>& members
       const std::vector<PlacedAxis> own = axesOf(rows[i], axes, batchCount);
       const std::vector<size_t> ownPoint(point.begin(),
                                          point.begin() + static_cast<std::ptrdiff_t>(own.size()));
-      out.push_back(pointExperiment(rows[i], own, axes, ownPoint, label, values));
+      out.push_back(pointExperiment(rows[i], own, axes, ownPoint, label, values, checkExperiment));
     }
   }
 }
 
 Json expandExperiments(const Json& list, const std::vector<PlacedAxis>& batchAxes,
-                       const std::string& listPath) {
+                       const std::string& listPath, const ExperimentCheck& checkExperiment) {
   std::vector<Row> rows;
   for (size_t i = 0; i < list.size(); ++i) {
     Row row{list[i], {}, listPath == "$" ? "$" : listPath + "[" + std::to_string(i) + "]"};
@@ -568,7 +571,8 @@ Json expandExperiments(const Json& list, const std::vector<PlacedAxis>& batchAxe
         !e.at("comparison").get<std::string>().empty())
       members = comparisons.at(e.at("comparison").get<std::string>());
     for (size_t m : members) done[m] = true;
-    emitPoints(rows, members, comparisonAxes(rows, members, batchAxes), batchAxes.size(), out);
+    emitPoints(rows, members, comparisonAxes(rows, members, batchAxes), batchAxes.size(),
+               checkExperiment, out);
   }
   return out;
 }
@@ -606,7 +610,8 @@ bool hasSweep(const Json& document) {
   return false;
 }
 
-Json expandSweeps(const Json& document, std::span<const SweepAxis> extra) {
+Json expandSweeps(const Json& document, const ExperimentCheck& checkExperiment,
+                  std::span<const SweepAxis> extra) {
   if (!hasSweep(document) && extra.empty()) return document;
   if (!document.is_object() || !document.contains("format"))
     return document;  // refused by the batch's validation, with its message
@@ -632,7 +637,7 @@ Json expandSweeps(const Json& document, std::span<const SweepAxis> extra) {
   for (const SweepAxis& axis : extra) batchAxes.push_back({axis, "--vary " + axis.path});
   const Json& list = batch.value("experiments", Json());
   if (!list.is_array()) return batch;  // refused by the batch's validation
-  batch["experiments"] = expandExperiments(list, batchAxes, listPath);
+  batch["experiments"] = expandExperiments(list, batchAxes, listPath, checkExperiment);
   return batch;
 }
 

@@ -14,6 +14,7 @@
 // same seeds: common random numbers stay). Points keep the experiment's salt, so every point
 // plays the same games.
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ bool hasSweep(const Json& document);
 // the axis (or its value) in `document` and whose message says what was expected, before
 // anything runs: a path the experiment does not have, a value its parameter refuses (the
 // validation of the expanded experiment, quoted), a range that is not one.
-Json expandSweeps(const Json& document, std::span<const SweepAxis> extra = {});
+// Each expanded experiment is validated by `checkExperiment` (the batch format's parser, passed
+// in by batch.cpp: sweeps are expanded before a batch exists, so this file knows no Batch).
+using ExperimentCheck = std::function<void(const Json& experiment)>;
+Json expandSweeps(const Json& document, const ExperimentCheck& checkExperiment,
+                  std::span<const SweepAxis> extra = {});
 
 }  // namespace ddalab

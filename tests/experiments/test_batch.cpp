@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSourceDir = fs::path(__FILE__).parent_path().parent_path();
+const fs::path kSourceDir = fs::path(__FILE__).parent_path().parent_path().parent_path();
 
 Json ludoExperiment(const std::string& name) {
   return {{"name", name},

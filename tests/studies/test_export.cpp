@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path shippedProtocol(const std::string& name) {
-  return fs::path(__FILE__).parent_path().parent_path() / "studies/protocols" / name;
+  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "studies/protocols" / name;
 }
 
 StudySessions simulated(const fs::path& dir, const std::string& protocol, int participants) {

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kSourceDir = fs::path(__FILE__).parent_path().parent_path();
+const fs::path kSourceDir = fs::path(__FILE__).parent_path().parent_path().parent_path();
 
 // A valid instrument of three 1-7 items, the third reverse-scored, one subscale of all three.
 Json threeItems() {

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kSource = fs::path(__FILE__).parent_path().parent_path();
+const fs::path kSource = fs::path(__FILE__).parent_path().parent_path().parent_path();
 
 Json parseJsonFile(const fs::path& file) {
   return parseJsonText(readInputFile(file, {1 << 20, "a protocol"}), file.string());

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 StudyProtocol shippedLudo() {
-  return loadStudyProtocol(fs::path(__FILE__).parent_path().parent_path() /
+  return loadStudyProtocol(fs::path(__FILE__).parent_path().parent_path().parent_path() /
                            "studies/protocols/user-study-ludo.json");
 }
 

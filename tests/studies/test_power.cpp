@@ -16,7 +16,7 @@ namespace {
 StudyProtocol shippedLudo() {
   // A path joined, not a string concatenated: g++ 12 at -O1 warns falsely about the latter
   // (-Warray-bounds, GCC bug 105651).
-  return loadStudyProtocol(std::filesystem::path(DDALAB_TEST_DATA) / ".." / ".." / "studies" /
+  return loadStudyProtocol(std::filesystem::path(DDALAB_TEST_DATA) / ".." / ".." / ".." / "studies" /
                            "protocols" / "user-study-ludo.json");
 }
 
@@ -31,7 +31,7 @@ StudyProtocol preregisteredLudo() {
 
 // The shipped Ludo protocol with its first condition only (no-dda): the format allows 1-12.
 StudyProtocol oneConditionLudo() {
-  const std::filesystem::path file = std::filesystem::path(DDALAB_TEST_DATA) / ".." / ".." /
+  const std::filesystem::path file = std::filesystem::path(DDALAB_TEST_DATA) / ".." / ".." / ".." /
                                      "studies" / "protocols" / "user-study-ludo.json";
   Json document = Json::parse(readInputFile(file, {1 << 20, "a protocol"}));
   document["conditions"] = Json::array({document["conditions"][0]});

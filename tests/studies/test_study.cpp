@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kSourceDir = fs::path(__FILE__).parent_path().parent_path();
+const fs::path kSourceDir = fs::path(__FILE__).parent_path().parent_path().parent_path();
 
 Json ludoProtocol() {
   return Json::parse(R"({
