@@ -27,7 +27,7 @@ packages_of() {
     # and matplotlib for the Python module's tests and examples; mkdocs builds the user guide as a
     # site in strict mode (scripts/docs.sh), its own theme shipped with it.
     test) echo catch2 locales xvfb xauth clang libclang-rt-14-dev python3 r-base-core \
-      r-cran-lme4 r-cran-lmertest chromium chromium-driver python3-selenium nginx openssl \
+      r-cran-lme4 r-cran-lmertest r-cran-bradleyterry2 chromium chromium-driver python3-selenium nginx openssl \
       python3-pytest python3-matplotlib mkdocs ;;
     cluster) echo slurmctld slurmd slurm-client munge ;;
     bench) echo libbenchmark-dev valgrind linux-perf jq ;;
