@@ -203,6 +203,20 @@ void parseExperimentObjective(const JsonFields& fields, Experiment& e) {
                          "\"objective\"");
 }
 
+// A rated experiment's entrant name of each seat: `seats` non-empty strings.
+std::vector<std::string> parseEntrantNames(const Json& node, const std::string& path, int seats) {
+  if (!node.is_array() || static_cast<int>(node.size()) != seats)
+    throw InputError(path, "expected an array of " + std::to_string(seats) +
+                               " entrant names (one per seat), got " + jsonExcerpt(node));
+  std::vector<std::string> names;
+  for (const Json& name : node) {
+    if (!name.is_string() || name.get<std::string>().empty())
+      throw InputError(path, "expected non-empty entrant names, got " + jsonExcerpt(name));
+    names.push_back(name);
+  }
+  return names;
+}
+
 Experiment parseExperiment(const JsonFields& fields, const std::string& path) {
   Experiment e;
   e.name = fields.string("name");
@@ -237,13 +251,15 @@ Experiment parseExperiment(const JsonFields& fields, const std::string& path) {
   e.iterations = static_cast<int>(fields.integer("iterations", 1, 100'000'000));
   e.salt = fields.has("salt") ? fields.unsignedInteger("salt") : 0;
   if (fields.has("point")) e.point = parsePoint(fields.get("point"), fields.at("point"));
+  if (fields.has("entrants"))
+    e.entrants = parseEntrantNames(fields.get("entrants"), fields.at("entrants"), n);
   (void)path;
   return e;
 }
 
 #define DDALAB_EXPERIMENT_KEYS                                                         \
   "name", "comparison", "game", "players", "environment", "coefficients", "objective", \
-      "iterations", "salt", "point"
+      "iterations", "salt", "point", "entrants"
 
 // Throws unless every plug-in `plugins` (a batch.json's record) names is loaded: the batch needs
 // its games and players.
@@ -284,9 +300,9 @@ Batch parseDocument(const Json& document) {
     throw InputError("$.format", "unsupported format " + jsonExcerpt(*format) + "; expected \"" +
                                      kBatchFormat + "\" or \"" + kExperimentFormat + "\"");
   // "plugins" records what a run used (toJson); --resume compares it with what is loaded.
-  JsonFields fields(
-      document, "$",
-      {"format", "seed", "description", "experiments", "plugins", "shard", "unreliable_fit"});
+  JsonFields fields(document, "$",
+                    {"format", "seed", "description", "experiments", "plugins", "shard",
+                     "unreliable_fit", "rating"});
   // Written by ddalab study analyze --write-unreliable-fit: a fit from noise is not run.
   if (fields.has("unreliable_fit"))
     throw InputError(fields.at("unreliable_fit"),
@@ -296,6 +312,7 @@ Batch parseDocument(const Json& document) {
   if (fields.has("plugins")) checkPluginsLoaded(fields.get("plugins"));
   if (fields.has("shard")) batch.shard = parseShardRecord(fields.get("shard")).shard;
   batch.seed = fields.unsignedInteger("seed");
+  if (fields.has("rating")) batch.rating = fields.get("rating");
   const Json& list = fields.get("experiments");
   if (!list.is_array() || list.empty())
     throw InputError("$.experiments", "expected a non-empty array of experiments");
@@ -418,9 +435,11 @@ Json toJson(const Batch& batch) {
     if (e.objective.kind != ObjectiveKind::WeightedSum) j["objective"] = objectiveJson(e.objective);
     if (e.salt) j["salt"] = e.salt;
     if (!e.point.empty()) j["point"] = e.point;
+    if (!e.entrants.empty()) j["entrants"] = e.entrants;
     experiments.push_back(j);
   }
   Json document = {{"format", kBatchFormat}, {"seed", batch.seed}, {"experiments", experiments}};
+  if (!batch.rating.is_null()) document["rating"] = batch.rating;
   // The plug-ins whose games or players the batch names, with their checksums (a batch of
   // built-ins has none, and its batch.json is as before plug-ins existed).
   if (Json plugins = pluginsUsed(idsNamed(experiments)); !plugins.empty())

@@ -47,6 +47,9 @@ struct Experiment {
   uint64_t salt = 0;  // 0: the same per-iteration seeds as every other experiment (paired rows)
   // A sweep's grid point: the values of its axes by name ({"random_prob": 0.2}); empty otherwise.
   Json point = Json::object();
+  // A tournament's or balance run's experiment: the entrant (or condition) name of each seat
+  // (experiments/tournament.h); empty otherwise.
+  std::vector<std::string> entrants;
 };
 
 // One part of a batch run on its own (--shard K/N, a cluster's array task): shard `index` of
@@ -71,6 +74,8 @@ struct Batch {
   uint64_t seed = 0;
   std::vector<Experiment> experiments;
   std::optional<Shard> shard;  // none: every iteration
+  // A tournament's or balance run's "rating" section (experiments/tournament.h); null otherwise.
+  Json rating;
 };
 
 // The iterations of `experiment` a run of `batch` plays (all of them, or its shard's).

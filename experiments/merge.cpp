@@ -10,6 +10,7 @@
 #include "experiments/journal.h"
 #include "core/json_input.h"
 #include "experiments/runner.h"
+#include "experiments/rating_results.h"
 #include "experiments/sweep_results.h"
 #include "core/sha256.h"
 #include "core/file_io.h"
@@ -255,7 +256,9 @@ void clearWorkFolder(const fs::path& work) {
 
 // Writes the merged results of `shards` into the folder `work` (locked meanwhile; a stale one a
 // killed merge left is reused, its results cleared). A refused merge leaves the folder empty.
-void writeMerge(const std::vector<ShardFolder>& shards, const Batch& batch, const fs::path& work) {
+// Returns the warning of a tournament whose ratings could not be fitted.
+std::optional<std::string> writeMerge(const std::vector<ShardFolder>& shards, const Batch& batch,
+                                      const fs::path& work) {
   OutputFolder folder(work, batch, FolderMode::Overwrite, std::nullopt, {});
   try {
     std::vector<ExperimentSummary> summaries;
@@ -265,7 +268,9 @@ void writeMerge(const std::vector<ShardFolder>& shards, const Batch& batch, cons
     const std::vector<ComparisonAnalysis> analyses = analyzeResultsDir(work, summaries);
     writeAnalysisCsvs(work, analyses);
     writeSweepResults(work, batch, summaries, analyses);
+    std::optional<std::string> warning = writeRatingResults(work, batch, summaries);
     folder.markComplete();
+    return warning;
   } catch (...) {
     clearWorkFolder(work);
     throw;
@@ -306,7 +311,8 @@ void replaceFolder(const fs::path& work, const fs::path& target) {
 
 }  // namespace
 
-void mergeShards(std::span<const fs::path> dirs, const fs::path& out, FolderMode mode) {
+std::optional<std::string> mergeShards(std::span<const fs::path> dirs, const fs::path& out,
+                                       FolderMode mode) {
   const std::vector<ShardFolder> shards = checkedShards(dirs);
   Batch batch = shards.front().batch;
   batch.shard.reset();
@@ -316,8 +322,9 @@ void mergeShards(std::span<const fs::path> dirs, const fs::path& out, FolderMode
   checkNotAnInput(shards, work, "the work folder");
   checkReplaceableFolder(target, batch, mode, "--out");
   checkReplaceableFolder(work, batch, FolderMode::Overwrite, "the work folder");
+  std::optional<std::string> warning;
   try {
-    writeMerge(shards, batch, work);
+    warning = writeMerge(shards, batch, work);
   } catch (...) {
     std::error_code ignored;
     fs::remove(work, ignored);  // empty unless another merge holds it
@@ -325,6 +332,7 @@ void mergeShards(std::span<const fs::path> dirs, const fs::path& out, FolderMode
   }
   checkReplaceableFolder(target, batch, mode, "--out");  // again: a merge can take a while
   replaceFolder(work, target);
+  return warning;
 }
 
 }  // namespace ddalab

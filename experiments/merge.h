@@ -5,7 +5,9 @@
 // files one `ddalab run BATCH --out DIR` writes: the games CSVs byte for byte, and every summary,
 // score, test, rank and detectability table computed from them as a run computes them.
 #include <filesystem>
+#include <optional>
 #include <span>
+#include <string>
 
 #include "experiments/output_folder.h"
 
@@ -19,8 +21,10 @@ namespace ddalab {
 // `out` (".NAME.ddalab-merge") and renamed to `out` once complete, so a refused or killed merge
 // leaves `out` as it was (a killed merge's work folder is reused by the next). `mode`: Fresh
 // refuses an `out` holding other results, Overwrite replaces them; an `out` holding files ddalab
-// did not write is refused either way. Throws InputError/WriteError.
-void mergeShards(std::span<const std::filesystem::path> shards, const std::filesystem::path& out,
-                 FolderMode mode);
+// did not write is refused either way. Returns the warning of a tournament whose ratings could
+// not be fitted (the games are merged; experiments/rating_results.h). Throws
+// InputError/WriteError.
+std::optional<std::string> mergeShards(std::span<const std::filesystem::path> shards,
+                                       const std::filesystem::path& out, FolderMode mode);
 
 }  // namespace ddalab

@@ -92,9 +92,11 @@ TournamentTables tournamentTables(const std::filesystem::path& dir, const Batch&
 BalanceTables balanceTables(const std::filesystem::path& dir, const Batch& batch);
 
 // Writes ratings.csv, pairwise.csv, level_curves.csv and ratings.json (tournament) or balance.csv
-// and balance_summary.csv (balance run) into `dir` when `batch` is one; nothing otherwise. A fit
-// without a maximum writes no tables and is reported by the caller (the games are kept).
-// Returns the error message of such a fit, if any.
+// and balance_summary.csv (balance run) into `dir` when `batch` is one; nothing otherwise (nor for
+// a shard: its merge is rated). A fit without a maximum writes no tables (and removes those an
+// earlier write left) and is reported by the caller (the games are kept; `ddalab rate DIR
+// --prior-sd 400` rates them with a prior).
+// Returns the message of such a fit, if any; throws InputError as tournamentTables.
 std::optional<std::string> writeRatingResults(const std::filesystem::path& dir, const Batch& batch,
                                               std::span<const ExperimentSummary> summaries);
 
@@ -104,6 +106,8 @@ struct RatingTablesRead {
   std::vector<EntrantRating> ratings;
   std::optional<double> firstSeat;
   RatingInterval firstSeatInterval;
+  std::optional<double> drawParameter;  // Davidson's ν ("(draw)" row), with its interval
+  RatingInterval drawParameterInterval;
   std::vector<RatingComparison> pairwise;  // a, b as indices into `ratings`
   std::vector<LevelCurvePoint> curves;
   std::vector<BalancePoint> balance;
@@ -111,8 +115,9 @@ struct RatingTablesRead {
 };
 RatingTablesRead readRatingTables(const std::filesystem::path& dir);
 
-// A ratings.json (kRatingsFormat), checked: its game and version must match `gameId`/`gameParams`
-// and this build (else InputError naming the file and "$.game" / "$.ddalab").
+// A ratings.json (kRatingsFormat), checked strictly: its format and ddalab version must be this
+// build's (else InputError naming the file and "$.format" / "$.ddalab"); checkRatingGame then
+// compares its game with the one it is used for.
 struct RatingFileEntrant {
   std::string name;
   Json player;  // {"id", "level", "params"}
@@ -125,5 +130,8 @@ struct RatingFile {
 };
 RatingFile readRatingFile(const std::filesystem::path& file);
 RatingFile parseRatingFile(const Json& document, const std::string& source);
+// Throws InputError naming `source` and "$.game.id" / "$.game.params" unless `file` rates the
+// game `game` ({"id", "params"}, the parameters with their defaults filled in).
+void checkRatingGame(const RatingFile& file, const Json& game, const std::string& source);
 
 }  // namespace ddalab

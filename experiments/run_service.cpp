@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "experiments/journal.h"
+#include "experiments/rating_results.h"
 #include "experiments/sweep_results.h"
 #include "results/folder_analysis.h"
 #include "results/results_reader.h"
@@ -190,9 +191,10 @@ std::optional<ExperimentSummary> exportKeptGames(const fs::path& from, const Bat
 
 }  // namespace
 
-void exportResults(const fs::path& from, const fs::path& to, FolderMode mode) {
+std::optional<std::string> exportResults(const fs::path& from, const fs::path& to,
+                                         FolderMode mode) {
   const Batch batch = loadBatch(from / "batch.json");
-  if (fs::exists(to) && fs::equivalent(from, to)) return;  // already there
+  if (fs::exists(to) && fs::equivalent(from, to)) return std::nullopt;  // already there
   OutputFolder folder(to, batch, mode, std::nullopt, {});
   // The experiments summary.csv lists are copied file for file (it checks them); a run killed
   // (not stopped) wrote no summary.csv, and its games are in the checkpoints only: those
@@ -210,9 +212,11 @@ void exportResults(const fs::path& from, const fs::path& to, FolderMode mode) {
   const std::vector<ComparisonAnalysis> analyses = analyzeResultsDir(to, summaries);
   writeAnalysisCsvs(to, analyses);
   writeSweepResults(to, batch, summaries, analyses);
+  std::optional<std::string> warning = writeRatingResults(to, batch, summaries);
   size_t games = 0;
   for (const auto& s : summaries) games += s.games;
   if (games == plannedGames(batch)) folder.markComplete();
+  return warning;
 }
 
 void exportExperiment(const fs::path& from, const std::string& name, const fs::path& to) {
@@ -285,6 +289,9 @@ RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunCo
     outcome.analyses = analyzeResultsDir(request.out, outcome.summaries);
   writeAnalysisCsvs(request.out, outcome.analyses);
   writeSweepResults(request.out, request.batch, outcome.summaries, outcome.analyses);
+  // (a failed game's run is rethrown, not rated)
+  if (!failure)
+    outcome.ratingWarning = writeRatingResults(request.out, request.batch, outcome.summaries);
   if (failure) std::rethrow_exception(failure);
   if (outcome.complete) folder.markComplete();
   return outcome;

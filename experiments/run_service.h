@@ -52,6 +52,9 @@ struct RunOutcome {
   size_t gamesResumed = 0;                   // games read back from checkpoints
   size_t gamesPlayed = 0;                    // games played by this call
   bool complete = false;                     // every game of the batch is finished
+  // A tournament whose ratings could not be fitted (experiments/rating_results.h): why, and how
+  // to rate the kept games (the run's other files are written).
+  std::optional<std::string> ratingWarning;
 };
 
 // Where a run of the batch named `name` (a file's stem) goes when no folder is given:
@@ -74,9 +77,10 @@ RunOutcome runToFolder(const RunRequest& request, const RunEvents& events, RunCo
 // `ddalab run --out` writes them, with the checks of a run into `to` (lock; a folder holding
 // other results is refused unless `mode` is Overwrite); the games of a run killed mid-experiment,
 // which only its checkpoints hold, are written as CSVs (`to` keeps what `from` would resume
-// from). Throws InputError or WriteError.
-void exportResults(const std::filesystem::path& from, const std::filesystem::path& to,
-                   FolderMode mode);
+// from). Returns the warning of a tournament whose ratings could not be fitted (as
+// RunOutcome::ratingWarning). Throws InputError or WriteError.
+std::optional<std::string> exportResults(const std::filesystem::path& from,
+                                         const std::filesystem::path& to, FolderMode mode);
 
 // Copies the CSVs of experiment `name` from the results folder `from` into the folder `to`.
 void exportExperiment(const std::filesystem::path& from, const std::string& name,

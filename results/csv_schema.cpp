@@ -80,6 +80,68 @@ const std::array<CsvColumnSchema, 9> kDetectability = {
      {"detected", ColumnType::Flag},
      {"games_to_detect", ColumnType::OptionalCount}}};
 
+// The rating tables (experiments/rating_results.h). A "(first seat)" or "(draw)" row of
+// ratings.csv has no curve, level, games, score or pairings; a table without a bootstrap has
+// empty boot_* cells; a curve's first point has no step.
+const std::array<CsvColumnSchema, 13> kRatings = {{{"entrant", ColumnType::Name},
+                                                   {"curve", ColumnType::Name},
+                                                   {"x", ColumnType::Number},
+                                                   {"rating", ColumnType::Number},
+                                                   {"se", ColumnType::Number},
+                                                   {"low", ColumnType::Number},
+                                                   {"high", ColumnType::Number},
+                                                   {"boot_se", ColumnType::Number},
+                                                   {"boot_low", ColumnType::Number},
+                                                   {"boot_high", ColumnType::Number},
+                                                   {"games", ColumnType::OptionalCount},
+                                                   {"score", ColumnType::Number},
+                                                   {"pairings", ColumnType::OptionalCount}}};
+const std::array<CsvColumnSchema, 11> kPairwise = {{{"a", ColumnType::Name},
+                                                    {"b", ColumnType::Name},
+                                                    {"difference", ColumnType::Number},
+                                                    {"se", ColumnType::Number},
+                                                    {"low", ColumnType::Number},
+                                                    {"high", ColumnType::Number},
+                                                    {"boot_low", ColumnType::Number},
+                                                    {"boot_high", ColumnType::Number},
+                                                    {"expected_score", ColumnType::Number},
+                                                    {"lr_chi2", ColumnType::Number},
+                                                    {"p", ColumnType::Number}}};
+const std::array<CsvColumnSchema, 11> kLevelCurves = {{{"curve", ColumnType::Name},
+                                                       {"x", ColumnType::Number},
+                                                       {"entrant", ColumnType::Name},
+                                                       {"rating", ColumnType::Number},
+                                                       {"low", ColumnType::Number},
+                                                       {"high", ColumnType::Number},
+                                                       {"boot_low", ColumnType::Number},
+                                                       {"boot_high", ColumnType::Number},
+                                                       {"step", ColumnType::Number},
+                                                       {"step_low", ColumnType::Number},
+                                                       {"step_high", ColumnType::Number}}};
+const std::array<CsvColumnSchema, 12> kBalance = {{{"condition", ColumnType::Name},
+                                                   {"entrant", ColumnType::Name},
+                                                   {"rating", ColumnType::Number},
+                                                   {"rating_low", ColumnType::Number},
+                                                   {"rating_high", ColumnType::Number},
+                                                   {"games", ColumnType::Count},
+                                                   {"wins", ColumnType::Count},
+                                                   {"draws", ColumnType::Count},
+                                                   {"win_rate", ColumnType::Number},
+                                                   {"win_rate_low", ColumnType::Number},
+                                                   {"win_rate_high", ColumnType::Number},
+                                                   {"even_share", ColumnType::Number}}};
+const std::array<CsvColumnSchema, 10> kBalanceSummary = {
+    {{"condition", ColumnType::Name},
+     {"band_low", ColumnType::Number},
+     {"band_high", ColumnType::Number},
+     {"balanced_from", ColumnType::Number},
+     {"balanced_to", ColumnType::Number},
+     {"points_inside", ColumnType::Count},
+     {"points", ColumnType::Count},
+     {"mean_distance", ColumnType::Number},
+     {"mean_distance_low", ColumnType::Number},
+     {"mean_distance_high", ColumnType::Number}}};
+
 // The suffixes of each score's interval in ranks.csv and of each column's in sweep.csv.
 constexpr const char* kIntervalSuffixes[] = {"", "_low", "_high"};
 // ranks.csv: the prefixes of each table's rank probabilities, then the probabilities of scoring
@@ -187,6 +249,31 @@ CsvRecord sweepColumns(const SweepTable& table) {
   return header;
 }
 
+const CsvRecord& ratingsColumns() {
+  static const CsvRecord header = namesOf(kRatings);
+  return header;
+}
+
+const CsvRecord& pairwiseColumns() {
+  static const CsvRecord header = namesOf(kPairwise);
+  return header;
+}
+
+const CsvRecord& levelCurvesColumns() {
+  static const CsvRecord header = namesOf(kLevelCurves);
+  return header;
+}
+
+const CsvRecord& balanceColumns() {
+  static const CsvRecord header = namesOf(kBalance);
+  return header;
+}
+
+const CsvRecord& balanceSummaryColumns() {
+  static const CsvRecord header = namesOf(kBalanceSummary);
+  return header;
+}
+
 std::string_view csvColumnTypeName(CsvColumnType type) {
   switch (type) {
     case ColumnType::Name:
@@ -289,12 +376,30 @@ CsvFileSchema sweepSchema() {
   return file;
 }
 
+// A file of fixed columns, recognized by all of them.
+template <size_t N>
+CsvFileSchema fixedSchema(const char* table, const char* file,
+                          const std::array<CsvColumnSchema, N>& columns) {
+  return {table, file, N, std::vector<CsvColumnSchema>(columns.begin(), columns.end())};
+}
+
 }  // namespace
 
 const std::vector<CsvFileSchema>& csvSchema() {
   static const std::vector<CsvFileSchema> schema = {
-      batchSummarySchema(), gamesSchema(), experimentSummarySchema(), scoresSchema(),
-      ranksSchema(),        testsSchema(), detectabilitySchema(),     sweepSchema()};
+      batchSummarySchema(),
+      gamesSchema(),
+      experimentSummarySchema(),
+      scoresSchema(),
+      ranksSchema(),
+      testsSchema(),
+      detectabilitySchema(),
+      sweepSchema(),
+      fixedSchema("ratings", "ratings.csv", kRatings),
+      fixedSchema("pairwise", "pairwise.csv", kPairwise),
+      fixedSchema("level_curves", "level_curves.csv", kLevelCurves),
+      fixedSchema("balance", "balance.csv", kBalance),
+      fixedSchema("balance_summary", "balance_summary.csv", kBalanceSummary)};
   return schema;
 }
 

@@ -55,6 +55,14 @@ const CsvRecord& detectabilityColumns();
 // sweep.csv of `table`: the row's names, each axis ("@<axis>"), the games, each column of the
 // table with its 95 % interval ("<column>", "<column>_low", "<column>_high").
 CsvRecord sweepColumns(const SweepTable& table);
+// The tables of a tournament and of a balance run (experiments/rating_results.h):
+// ratings.csv (one row per entrant, then "(first seat)" and "(draw)"), pairwise.csv,
+// level_curves.csv, balance.csv and balance_summary.csv.
+const CsvRecord& ratingsColumns();
+const CsvRecord& pairwiseColumns();
+const CsvRecord& levelCurvesColumns();
+const CsvRecord& balanceColumns();
+const CsvRecord& balanceSummaryColumns();
 
 // What a column holds, as its readers type it.
 enum class CsvColumnType {

@@ -1,72 +1,18 @@
 #include "results/report.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 
+#include "results/text_table.h"
+
 namespace ddalab {
 
 namespace {
 
-using Cells = std::vector<std::string>;
-
-// Fixed-point text independent of the terminal's locale (tables are compared across machines).
-std::string fixed(double value, int decimals = 3) {
-  // Unknown (a metric an earlier ddalab's files lack) or undefined: said as the ratios say it.
-  if (std::isnan(value)) return "n/a";
-  char buffer[400];  // fixed notation of the largest double needs 309 digits
-  const auto [end, error] =
-      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
-  return error == std::errc() ? std::string(buffer, end) : "?";
-}
-
-// A table with left-aligned text columns first, then right-aligned numbers; widths fit the content.
-class TextTable {
- public:
-  explicit TextTable(Cells header, size_t textColumns = 1)
-      : textColumns_(textColumns), rows_{std::move(header)} {}
-  void addRow(Cells cells) { rows_.push_back(std::move(cells)); }
-
-  void print(std::ostream& out) const {
-    const std::vector<size_t> widths = columnWidths();
-    for (size_t r = 0; r < rows_.size(); ++r) {
-      printRow(out, rows_[r], widths);
-      if (r == 0) printRule(out, widths);
-    }
-  }
-
- private:
-  std::vector<size_t> columnWidths() const {
-    std::vector<size_t> widths(rows_.front().size(), 0);
-    for (const Cells& row : rows_)
-      for (size_t c = 0; c < row.size() && c < widths.size(); ++c)
-        widths[c] = std::max(widths[c], row[c].size());
-    return widths;
-  }
-
-  void printRow(std::ostream& out, const Cells& row, const std::vector<size_t>& widths) const {
-    std::string line = "  ";
-    for (size_t c = 0; c < widths.size(); ++c) {
-      const std::string cell = c < row.size() ? row[c] : "";
-      const std::string padding(widths[c] - cell.size(), ' ');
-      line += (c == 0 ? "" : "  ") + (c < textColumns_ ? cell + padding : padding + cell);
-    }
-    line.erase(line.find_last_not_of(' ') + 1);
-    out << line << '\n';
-  }
-
-  static void printRule(std::ostream& out, const std::vector<size_t>& widths) {
-    size_t total = 0;
-    for (size_t w : widths) total += w + 2;
-    out << "  " << std::string(total - 2, '-') << '\n';
-  }
-
-  size_t textColumns_;
-  std::vector<Cells> rows_;
-};
+using Cells = TextTable::Cells;
 
 void printMetricTable(std::ostream& out, std::span<const ExperimentSummary> summaries,
                       const ComparisonGroup& group) {
@@ -82,16 +28,16 @@ void printMetricTable(std::ostream& out, std::span<const ExperimentSummary> summ
     Cells halfWidths = {"  +- 95 % CI (win_ratio: interval)", ""};
     for (const MetricInfo& info : allMetrics()) {
       const Stats& stats = s.metrics[static_cast<size_t>(info.metric)];
-      means.push_back(fixed(stats.mean));
-      halfWidths.push_back(fixed((stats.ci95High - stats.ci95Low) / 2));
+      means.push_back(fixedText(stats.mean));
+      halfWidths.push_back(fixedText((stats.ci95High - stats.ci95Low) / 2));
     }
     for (const Stats* rate : {&s.leadChangesPerRound, &s.leadingTimePerRound}) {
-      means.push_back(fixed(rate->mean, 4));
-      halfWidths.push_back(fixed((rate->ci95High - rate->ci95Low) / 2, 4));
+      means.push_back(fixedText(rate->mean, 4));
+      halfWidths.push_back(fixedText((rate->ci95High - rate->ci95Low) / 2, 4));
     }
-    means.push_back(fixed(s.winRatio));
-    halfWidths.push_back(fixed(s.winRatioLow) + ".." + fixed(s.winRatioHigh));
-    means.push_back(fixed(s.balance.p, 4));
+    means.push_back(fixedText(s.winRatio));
+    halfWidths.push_back(fixedText(s.winRatioLow) + ".." + fixedText(s.winRatioHigh));
+    means.push_back(fixedText(s.balance.p, 4));
     table.addRow(means);
     table.addRow(halfWidths);
   }
@@ -102,15 +48,16 @@ void printPlayerTable(std::ostream& out, const ExperimentSummary& summary) {
   // Without a winner a one-player game is lost, not drawn.
   const char* noWinner = summary.players.size() == 1 ? "; losses " : "; draws ";
   out << "\nPlayers of " << summary.label.name << " (environment " << summary.label.environment
-      << noWinner << fixed(100 * summary.drawRate, 1) << " %, capped "
-      << fixed(100 * summary.cappedRate, 1) << " %)\n";
+      << noWinner << fixedText(100 * summary.drawRate, 1) << " %, capped "
+      << fixedText(100 * summary.cappedRate, 1) << " %)\n";
   TextTable table(
       {"seat", "player", "win rate", "moves mean", "min", "max", "turns", "lead rounds"}, 2);
   for (size_t seat = 0; seat < summary.players.size(); ++seat) {
     const PlayerSummary& p = summary.players[seat];
     table.addRow({std::to_string(seat), p.label.id + ":" + std::to_string(p.label.level),
-                  fixed(p.winRate), fixed(p.movesMean, 1), std::to_string(p.movesMin),
-                  std::to_string(p.movesMax), fixed(p.turnsMean, 1), fixed(p.leadRoundsMean, 1)});
+                  fixedText(p.winRate), fixedText(p.movesMean, 1), std::to_string(p.movesMin),
+                  std::to_string(p.movesMax), fixedText(p.turnsMean, 1),
+                  fixedText(p.leadRoundsMean, 1)});
   }
   table.print(out);
 }
@@ -125,18 +72,19 @@ void printScoreTable(std::ostream& out, const ComparisonScores& scores,
     Cells cells = {row.experiment};
     for (size_t k = 0; k < scores.columns.size(); ++k) {
       const double ratio = row.ratios[k];
-      cells.push_back(std::isnan(ratio) ? "n/a"
-                                        : fixed(ratio) + significanceMark(analysis, row.experiment,
-                                                                          scores.columns[k]));
+      cells.push_back(std::isnan(ratio)
+                          ? "n/a"
+                          : fixedText(ratio) +
+                                significanceMark(analysis, row.experiment, scores.columns[k]));
     }
-    for (ScoreTable t : kScoreTables) cells.push_back(fixed(row.score(t)));
+    for (ScoreTable t : kScoreTables) cells.push_back(fixedText(row.score(t)));
     table.addRow(cells);
   }
   table.print(out);
 }
 
 std::string percent(double p) {
-  return fixed(100 * p, 0) + "%";
+  return fixedText(100 * p, 0) + "%";
 }
 
 // The score intervals with the probability of each rank.
@@ -150,12 +98,12 @@ void printRankTable(std::ostream& out, const ComparisonAnalysis& a) {
   TextTable table(header);
   for (const ScoreInterval& s : a.scores) {
     Cells cells = {s.experiment,
-                   fixed(s.score9, 2),
-                   fixed(s.score9Low, 2) + ".." + fixed(s.score9High, 2),
-                   fixed(s.score4, 2),
-                   fixed(s.score4Low, 2) + ".." + fixed(s.score4High, 2),
-                   fixed(s.scoreExt, 2),
-                   fixed(s.scoreExtLow, 2) + ".." + fixed(s.scoreExtHigh, 2),
+                   fixedText(s.score9, 2),
+                   fixedText(s.score9Low, 2) + ".." + fixedText(s.score9High, 2),
+                   fixedText(s.score4, 2),
+                   fixedText(s.score4Low, 2) + ".." + fixedText(s.score4High, 2),
+                   fixedText(s.scoreExt, 2),
+                   fixedText(s.scoreExtLow, 2) + ".." + fixedText(s.scoreExtHigh, 2),
                    s.experiment == a.reference ? "-" : percent(s.above9)};
     for (double p : s.rank9) cells.push_back(percent(p));
     table.addRow(cells);
@@ -172,8 +120,8 @@ void printDetectability(std::ostream& out, const ComparisonAnalysis& a) {
   for (const Detectability& d : a.detectability)
     table.addRow({d.experiment,
                   std::to_string(d.seat) + " " + d.player.id + ":" + std::to_string(d.player.level),
-                  std::to_string(d.outcomes), fixed(d.chi2, 1),
-                  std::isnan(d.p) ? "too few" : fixed(d.p, 4), d.detected() ? "yes" : "no",
+                  std::to_string(d.outcomes), fixedText(d.chi2, 1),
+                  std::isnan(d.p) ? "too few" : fixedText(d.p, 4), d.detected() ? "yes" : "no",
                   d.gamesToDetect ? std::to_string(*d.gamesToDetect) : "-"});
   table.print(out);
 }
@@ -193,8 +141,8 @@ void printCrossTable(std::ostream& out, const CrossScores& cross) {
   TextTable table(header);
   for (size_t r = 0; r < cross.rows.size(); ++r) {
     Cells cells = {cross.rows[r]};
-    for (const auto& score : cross.scores[r]) cells.push_back(score ? fixed(*score, 2) : "-");
-    cells.push_back(std::isnan(cross.means[r]) ? "-" : fixed(cross.means[r], 2));
+    for (const auto& score : cross.scores[r]) cells.push_back(score ? fixedText(*score, 2) : "-");
+    cells.push_back(std::isnan(cross.means[r]) ? "-" : fixedText(cross.means[r], 2));
     table.addRow(cells);
   }
   table.print(out);

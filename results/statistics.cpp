@@ -442,10 +442,15 @@ namespace ddalab {
 
 std::pair<double, double> wilsonInterval(size_t hits, size_t n) {
   if (n == 0) return {0, 1};
-  const double z = 1.959963984540054, nn = static_cast<double>(n);
-  const double p = static_cast<double>(hits) / nn;
-  const double centre = (p + z * z / (2 * nn)) / (1 + z * z / nn);
-  const double half = z * std::sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / (1 + z * z / nn);
+  return wilsonRateInterval(static_cast<double>(hits) / static_cast<double>(n),
+                            static_cast<double>(n));
+}
+
+std::pair<double, double> wilsonRateInterval(double rate, double n) {
+  if (n <= 0) return {0, 1};
+  const double z = 1.959963984540054, p = rate;
+  const double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
+  const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
   return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 

@@ -59,6 +59,9 @@ PairedDifference pairedDifference(std::span<const double> differences);
 
 // Wilson's 95 % interval of a proportion of `hits` in `n` ({0, 1} for n = 0).
 std::pair<double, double> wilsonInterval(size_t hits, size_t n);
+// The same for an observed share `rate` of `n` trials that may count part (a draw of three
+// seats counts a third): Wilson's score interval at p̂ = rate ({0, 1} for n = 0).
+std::pair<double, double> wilsonRateInterval(double rate, double n);
 
 // Holm's step-down adjustment of `p` (same order; adjusted values are monotone and <= 1).
 std::vector<double> holmAdjust(std::span<const double> p);

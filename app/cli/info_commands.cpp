@@ -5,6 +5,7 @@
 #include "core/catalog.h"
 #include "experiments/batch.h"
 #include "experiments/plugins.h"
+#include "experiments/rating_results.h"
 #include "experiments/sweep_results.h"
 #include "games/registry.h"
 #include "players/registry.h"
@@ -138,7 +139,8 @@ int scoreCommand(const Args& args) {
   po::options_description options("options");
   options.add_options()("dir", po::value<std::string>()->required(), "results folder of a run")(
       "write",
-      "rewrite the folder's derived CSVs (summary, scores, tests, ranks, detectability, sweep)");
+      "rewrite the folder's derived CSVs (summary, scores, tests, ranks, detectability, sweep, "
+      "ratings, balance)");
   po::positional_options_description positional;
   positional.add("dir", 1);
   po::variables_map vm;
@@ -149,12 +151,15 @@ int scoreCommand(const Args& args) {
   const auto analyses = analyzeResultsDir(dir, summaries);
   printSummaryTables(std::cout, summaries);
   printComparisonScores(std::cout, scoreAll(summaries), analyses);
+  std::optional<std::string> warning;
   if (vm.count("write")) {
     writeBatchCsvs(dir, summaries);
     writeAnalysisCsvs(dir, analyses);
-    writeSweepResults(dir, loadBatch(std::filesystem::path(dir) / "batch.json"), summaries,
-                      analyses);
+    const Batch batch = loadBatch(std::filesystem::path(dir) / "batch.json");
+    writeSweepResults(dir, batch, summaries, analyses);
+    warning = writeRatingResults(dir, batch, summaries);
   }
+  printRatingOutcome(dir, warning);
   return kOk;
 }
 

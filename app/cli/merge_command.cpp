@@ -52,8 +52,10 @@ int mergeCommand(const Args& args) {
   if (shards.empty())
     throw InputError("merge", "expected shard folders or --shard-list FILE, got none");
   const std::string out = vm["out"].as<std::string>();
-  mergeShards(shards, out, vm.count("overwrite") ? FolderMode::Overwrite : FolderMode::Fresh);
+  const std::optional<std::string> warning =
+      mergeShards(shards, out, vm.count("overwrite") ? FolderMode::Overwrite : FolderMode::Fresh);
   std::cout << "merged " << shards.size() << " shards into " << out << "\n";
+  printRatingOutcome(out, warning);
   return kOk;
 }
 

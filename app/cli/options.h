@@ -1,8 +1,10 @@
 #pragma once
 // Boost.Program_options glue shared by the subcommands.
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <iostream>
 #include <optional>
+#include <string>
 
 #include "app/cli/commands.h"
 #include "experiments/batch.h"
@@ -38,6 +40,12 @@ std::vector<SweepAxis> varyAxes(const po::variables_map& vm);
 // A whole decimal number in [min, max] given as option `name` (run_command.cpp); throws
 // InputError naming the option otherwise.
 uint64_t parseCount(const std::string& text, const std::string& name, uint64_t min, uint64_t max);
+
+// A tournament's or balance run's tables of the results folder `dir` on stdout, and `warning`
+// (a fit without a maximum: experiments/rating_results.h) on stderr with how to rate the kept
+// games (run_command.cpp). Such a run exits 0: its games are complete and written.
+void printRatingOutcome(const std::filesystem::path& dir,
+                        const std::optional<std::string>& warning);
 
 // Applies --iterations and --seed, when given, to `batch` (run_command.cpp); throws InputError.
 void applyOverrides(Batch& batch, const po::variables_map& vm);

@@ -10,6 +10,7 @@
 #include "app/cli/options.h"
 #include "app/cli/progress.h"
 #include "experiments/batch.h"
+#include "experiments/rating_report.h"
 #include "experiments/run_service.h"
 #include "results/report.h"
 
@@ -107,10 +108,19 @@ std::string overrides(const po::variables_map& vm) {
 void printOutcome(const RunOutcome& outcome, const RunRequest& request) {
   printSummaryTables(std::cout, outcome.summaries);
   printComparisonScores(std::cout, outcome.scores, outcome.analyses);
+  printRatingOutcome(request.out, outcome.ratingWarning);
   std::cout << "\nresults: " << request.out.string() << "\n";
 }
 
 }  // namespace
+
+void printRatingOutcome(const std::filesystem::path& dir,
+                        const std::optional<std::string>& warning) {
+  printRatingTables(std::cout, readRatingTables(dir));
+  if (warning)
+    std::cerr << "warning: " << *warning << "; rate them with a prior: ddalab rate " << dir.string()
+              << " --prior-sd 400\n";
+}
 
 uint64_t parseCount(const std::string& text, const std::string& name, uint64_t min, uint64_t max) {
   uint64_t value = 0;

@@ -690,6 +690,11 @@ TEST_CASE("csvSchema describes every header the writers write, with each column'
   sweep.axes = {"random_prob", "seats"};
   sweep.columns = {"tension", "win_ratio", "score9", "lead_vs_random"};
   requireDescribed("sweep", sweepColumns(sweep));
+  requireDescribed("ratings", ratingsColumns());
+  requireDescribed("pairwise", pairwiseColumns());
+  requireDescribed("level_curves", levelCurvesColumns());
+  requireDescribed("balance", balanceColumns());
+  requireDescribed("balance_summary", balanceSummaryColumns());
 
   CHECK(schemaType(schemaOf("games"), "seed") == CsvColumnType::Seed);
   CHECK(schemaType(schemaOf("games"), "winner") == CsvColumnType::OptionalCount);
@@ -702,6 +707,9 @@ TEST_CASE("csvSchema describes every header the writers write, with each column'
   CHECK(schemaType(schemaOf("ranks"), "replicates") == CsvColumnType::Count);
   CHECK(schemaType(schemaOf("detectability"), "games_to_detect") == CsvColumnType::OptionalCount);
   CHECK(schemaType(schemaOf("sweep"), "@random_prob") == CsvColumnType::SweptValue);
+  CHECK(schemaType(schemaOf("ratings"), "games") == CsvColumnType::OptionalCount);
+  CHECK(schemaType(schemaOf("balance"), "wins") == CsvColumnType::Count);
+  CHECK(schemaOf("level_curves").file == "level_curves.csv");
   CHECK(schemaOf("games").file == "<experiment>.games.csv");
   CHECK(schemaOf("summary").file == "summary.csv");
   CHECK(csvColumnTypeName(CsvColumnType::OptionalCount) == "optional count");

@@ -72,6 +72,11 @@ _GAMES, _SUMMARY, _STATS, _SCORES, _RANKS, _TESTS, _DETECTABILITY, _SWEEP = (
     _file_kind(table) for table in
     ("games", "summary", "stats", "scores", "ranks", "tests", "detectability", "sweep"))
 
+# The files one per folder: a sweep's, a tournament's (ratings, pairwise, level_curves) and a
+# balance run's (balance, balance_summary): attribute (the schema's table) -> kind.
+_RATING_TABLES = ("ratings", "pairwise", "level_curves", "balance", "balance_summary")
+_FOLDER_FILES = {"sweep": _SWEEP, **{table: _file_kind(table) for table in _RATING_TABLES}}
+
 # The per-comparison files: attribute -> file suffix and kind.
 _COMPARISON_FILES = {"scores": (_suffix("scores"), _SCORES), "ranks": (_suffix("ranks"), _RANKS),
                      "tests": (_suffix("tests"), _TESTS),
@@ -89,10 +94,15 @@ class Results:
     scores, ranks, tests, detectability: every comparison's <comparison>.*.csv, a
         ``comparison`` column first.
     sweep: sweep.csv (a sweep batch's points: the swept values in the @<axis> columns).
+    ratings, pairwise, level_curves: a tournament's ratings.csv (one row per entrant, then the
+        "(first seat)" and "(draw)" parameters), pairwise.csv and level_curves.csv.
+    balance, balance_summary: a balance run's balance.csv (each condition's win rate of each
+        rated player) and balance_summary.csv (each condition's balanced range).
     """
 
     def __init__(self, folder, batch, summary, games, stats, scores=None, ranks=None,
-                 tests=None, detectability=None, sweep=None):
+                 tests=None, detectability=None, sweep=None, ratings=None, pairwise=None,
+                 level_curves=None, balance=None, balance_summary=None):
         self.folder = folder
         self.batch = batch
         self.summary = summary
@@ -103,10 +113,15 @@ class Results:
         self.tests = tests
         self.detectability = detectability
         self.sweep = sweep
+        self.ratings = ratings
+        self.pairwise = pairwise
+        self.level_curves = level_curves
+        self.balance = balance
+        self.balance_summary = balance_summary
 
     def tables(self):
         """The names of the tables this folder holds."""
-        names = ["summary", "games", "stats", *_COMPARISON_FILES, "sweep"]
+        names = ["summary", "games", "stats", *_COMPARISON_FILES, "sweep", *_RATING_TABLES]
         return [name for name in names if getattr(self, name) is not None]
 
     def __repr__(self):
@@ -147,10 +162,11 @@ def load(folder):
         if present:
             tables[attribute] = _concat([_read(f, kind) for _, f in present], "comparison",
                                         [c for c, _ in present], kind)
-    sweep_file = folder / _file_name("sweep")
-    sweep = _read(sweep_file, _SWEEP) if sweep_file.is_file() else None
-    return Results(folder, _batch(folder / "batch.json"), summary, games, stats, sweep=sweep,
-                   **tables)
+    for table, kind in _FOLDER_FILES.items():
+        path = folder / _file_name(table)
+        if path.is_file():
+            tables[table] = _read(path, kind)
+    return Results(folder, _batch(folder / "batch.json"), summary, games, stats, **tables)
 
 
 def _file_stem(name):

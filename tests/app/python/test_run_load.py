@@ -115,7 +115,8 @@ def test_csv_schema_describes_the_files_load_reads(quick, tmp_path):
     """ddalab.csv_schema(): the C++ library's columns of each file, by which load types them."""
     schema = ddalab.csv_schema()
     assert set(schema) == {"summary", "games", "stats", "scores", "ranks", "tests",
-                           "detectability", "sweep"}
+                           "detectability", "sweep", "ratings", "pairwise", "level_curves",
+                           "balance", "balance_summary"}
     assert schema["games"]["file"] == "<experiment>.games.csv"
     assert schema["games"]["columns"][:5] == [("iteration", "count"), ("seed", "seed"),
                                               ("rounds", "count"), ("winner", "optional count"),
