@@ -45,8 +45,12 @@ void printRatings(std::ostream& out, const RatingTablesRead& t) {
     const EntrantRating& r = t.ratings[i];
     const std::string score =
         r.pairings ? fixedText(100 * r.score / static_cast<double>(r.pairings), 1) + " %" : "-";
-    table.addRow({r.name, elo(r.rating), r.se == 0 ? "(anchor)" : interval(r.interval),
-                  interval(r.bootstrap), std::to_string(r.games), score});
+    const bool anchor = r.se == 0, noBootstrap = r.bootstrapSe == 0;
+    table.addRow({r.name, elo(r.rating), anchor ? "(anchor)" : interval(r.interval),
+                  anchor        ? "(anchor)"
+                  : noBootstrap ? "-"
+                                : interval(r.bootstrap),
+                  std::to_string(r.games), score});
   }
   table.print(out);
   if (t.firstSeat)

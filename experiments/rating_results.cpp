@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/json_input.h"
 #include "experiments/batch.h"
@@ -111,6 +112,14 @@ const Json& sectionOf(const Batch& batch, const char* kind) {
   return batch.rating;
 }
 
+// An entrant line's name (added to `names`, unique) and player.
+std::pair<std::string, Json> namedPlayer(const Json& node, const std::string& path,
+                                         std::vector<std::string>& names) {
+  std::string name = nameValue(requiredField(node, "name", path), path + ".name");
+  claimName(names, name, path + ".name");
+  return {std::move(name), requiredField(node, "player", path)};
+}
+
 TournamentSection parseTournamentSection(const Batch& batch) {
   const Json& section = sectionOf(batch, "tournament");
   TournamentSection parsed;
@@ -118,9 +127,7 @@ TournamentSection parseTournamentSection(const Batch& batch) {
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string path = indexed("$.rating.entrants", i);
     SectionEntrant entrant;
-    entrant.name = nameValue(requiredField(list[i], "name", path), path + ".name");
-    claimName(parsed.names, entrant.name, path + ".name");
-    entrant.player = requiredField(list[i], "player", path);
+    std::tie(entrant.name, entrant.player) = namedPlayer(list[i], path, parsed.names);
     if (list[i].contains("curve") && !list[i].at("curve").is_null()) {
       entrant.curve = nameValue(list[i].at("curve"), path + ".curve");
       entrant.x = finiteValue(requiredField(list[i], "x", path), path + ".x");
@@ -146,9 +153,7 @@ BalanceSection parseBalanceSection(const Batch& batch) {
   for (size_t i = 0; i < ladder.size(); ++i) {
     const std::string path = indexed("$.rating.ladder", i);
     LadderEntrant entrant;
-    entrant.name = nameValue(requiredField(ladder[i], "name", path), path + ".name");
-    claimName(parsed.ladderNames, entrant.name, path + ".name");
-    entrant.player = requiredField(ladder[i], "player", path);
+    std::tie(entrant.name, entrant.player) = namedPlayer(ladder[i], path, parsed.ladderNames);
     entrant.rating = finiteValue(requiredField(ladder[i], "rating", path), path + ".rating");
     entrant.interval.low = finiteValue(requiredField(ladder[i], "low", path), path + ".low");
     entrant.interval.high = finiteValue(requiredField(ladder[i], "high", path), path + ".high");

@@ -118,7 +118,8 @@ void printRatingOutcome(const std::filesystem::path& dir,
                         const std::optional<std::string>& warning) {
   printRatingTables(std::cout, readRatingTables(dir));
   if (warning)
-    std::cerr << "warning: " << *warning << "; rate them with a prior: ddalab rate " << dir.string()
+    std::cerr << "warning: " << *warning
+              << "; a perfect record is rated under a prior: ddalab rate " << dir.string()
               << " --prior-sd 400\n";
 }
 

@@ -252,21 +252,28 @@ TEST_CASE("a tournament's tables are the same for any thread count and after a m
 
 TEST_CASE("a tournament without a maximum keeps its games and reports why", "[rating_results]") {
   TempDir dir;
-  // hc100 plays nobody: no path of games to the anchor.
-  Json document = tournamentDocument({tinyEntrants()[0], tinyEntrants()[1]}, 4, kModel);
-  document["rating"] = ratingSection(tinyEntrants(), kModel);
+  // random and hc10 play each other, hc50 and hc100 each other: no path of games from hc50 or
+  // hc100 to the anchor.
+  const Entrant hc50 = {"hc50", {{"id", "hillclimber"}, {"level", 50}}, "hillclimber", 50};
+  std::vector<Entrant> all = tinyEntrants();
+  all.push_back(hc50);
+  Json document = tournamentDocument({all[0], all[1]}, 4, kModel);
+  const Json other = tournamentDocument({all[2], all[3]}, 4, kModel);
+  for (const Json& e : other.at("experiments")) document["experiments"].push_back(e);
+  document["rating"] = ratingSection(all, kModel);
   const RunOutcome outcome = runInto(parseBatch(document, "t.json"), dir.path() / "r");
   CHECK(outcome.complete);
   REQUIRE(outcome.ratingWarning);
   CHECK_THAT(*outcome.ratingWarning, Contains("not fitted") && Contains("hc100"));
   CHECK(fs::exists(dir.path() / "r" / "random-hc10.games.csv"));
+  CHECK(fs::exists(dir.path() / "r" / "hc100-hc50.games.csv"));
   CHECK(fs::exists(dir.path() / "r" / "summary.csv"));
   CHECK_FALSE(fs::exists(dir.path() / "r" / "ratings.csv"));
   CHECK(readRatingTables(dir.path() / "r").ratings.empty());
-  // A prior gives every entrant a rating.
-  const TournamentTables t =
-      tournamentTables(dir.path() / "r", batchOf(dir.path() / "r"), {{"prior_sd", 400}});
-  CHECK(t.fit.entrants[2].rating == Approx(0).margin(1e-6));  // no games: the prior's mean
+  // A prior does not put them on the anchor's scale either (results/ratings.h refuses).
+  CHECK_THROWS_AS(
+      tournamentTables(dir.path() / "r", batchOf(dir.path() / "r"), {{"prior_sd", 400}}),
+      RatingError);
 }
 
 // ---- balance ---------------------------------------------------------------------
@@ -278,6 +285,31 @@ struct KnownPoint {
   double rating;
   int wins, draws, games;  // of the rated player, over both seats
 };
+
+// Writes a folder of the games of every experiment of `batch` with known winners (game i of
+// experiment k: winnerOf(k, i)), its summary.csv and batch.json.
+void writeKnownGames(const fs::path& dir, const Batch& batch,
+                     const std::function<int(size_t, int)>& winnerOf) {
+  std::vector<ExperimentSummary> summaries;
+  for (size_t k = 0; k < batch.experiments.size(); ++k) {
+    const Experiment& e = batch.experiments[k];
+    ExperimentResult result;
+    static_cast<ExperimentLabel&>(result) = labelOf(e);
+    SummaryBuilder summary(result);
+    for (int i = 0; i < e.iterations; ++i) {
+      GameRecord g;
+      g.iteration = static_cast<uint64_t>(i);
+      g.numPlayers = 2;
+      g.winner = winnerOf(k, i);
+      result.records.push_back(g);
+      summary.add(g);
+    }
+    summaries.push_back(summary.summary(false));
+    writeExperimentCsvs(dir, result, summaries.back());
+  }
+  writeBatchCsvs(dir, summaries);
+  writeFileAtomically(dir / "batch.json", toJson(batch).dump(2));
+}
 
 // A balance run's folder of known winners: each (condition, entrant) in two experiments (the
 // rated player in seat 0, then in seat 1) of games / 2 games each.
@@ -305,28 +337,13 @@ Batch writeBalanceFolder(const fs::path& dir, const std::vector<KnownPoint>& poi
       {"experiments", experiments},
       {"rating", {{"kind", "balance"}, {"ladder", ladder}, {"conditions", conditions}}}};
   const Batch batch = parseBatch(document, "b.json");
-  std::vector<ExperimentSummary> summaries;
-  for (size_t k = 0; k < points.size(); ++k)
-    for (int seat = 0; seat < 2; ++seat) {
-      const Experiment& e = batch.experiments[2 * k + static_cast<size_t>(seat)];
-      ExperimentResult result;
-      static_cast<ExperimentLabel&>(result) = labelOf(e);
-      SummaryBuilder summary(result);
-      // The rated player's wins and draws split over its two seats (the first takes the odd one).
-      const int wins = (points[k].wins + 1 - seat) / 2, draws = (points[k].draws + 1 - seat) / 2;
-      for (int i = 0; i < e.iterations; ++i) {
-        GameRecord g;
-        g.iteration = static_cast<uint64_t>(i);
-        g.numPlayers = 2;
-        g.winner = i < wins ? seat : i < wins + draws ? -1 : 1 - seat;
-        result.records.push_back(g);
-        summary.add(g);
-      }
-      summaries.push_back(summary.summary(false));
-      writeExperimentCsvs(dir, result, summaries.back());
-    }
-  writeBatchCsvs(dir, summaries);
-  writeFileAtomically(dir / "batch.json", toJson(batch).dump(2));
+  writeKnownGames(dir, batch, [&](size_t k, int i) {
+    // The rated player's wins and draws split over its two seats (the first takes the odd one).
+    const KnownPoint& p = points[k / 2];
+    const int seat = static_cast<int>(k % 2);
+    const int wins = (p.wins + 1 - seat) / 2, draws = (p.draws + 1 - seat) / 2;
+    return i < wins ? seat : i < wins + draws ? -1 : 1 - seat;
+  });
   return batch;
 }
 
@@ -519,4 +536,28 @@ TEST_CASE("hostile: a cut or edited rating table names the file and line", "[rat
   writeFileAtomically(dir.path() / "ratings.csv", nan);
   CHECK_THAT(inputErrorOf([&] { readRatingTables(dir.path()); }),
              Contains("ratings.csv:3: column 4"));
+}
+
+TEST_CASE("a perfect record: refused under maximum likelihood, rated under a prior",
+          "[rating_results]") {
+  TempDir dir;
+  const std::vector<Entrant> two = {tinyEntrants()[0], tinyEntrants()[2]};
+  const Batch batch = parseBatch(tournamentDocument(two, 10, kModel), "t.json");
+  writeKnownGames(dir.path(), batch, [](size_t k, int) { return k == 0 ? 1 : 0; });  // hc100
+  const std::optional<std::string> warning =
+      writeRatingResults(dir.path(), batch, std::vector<ExperimentSummary>(2));
+  REQUIRE(warning);
+  CHECK_THAT(*warning, Contains("hc100"));
+  CHECK_FALSE(fs::exists(dir.path() / "ratings.csv"));
+  Batch withPrior = batch;
+  withPrior.rating["model"]["prior_sd"] = 400;
+  CHECK_FALSE(writeRatingResults(dir.path(), withPrior, std::vector<ExperimentSummary>(2)));
+  const RatingTablesRead read = readRatingTables(dir.path());
+  REQUIRE(read.ratings.size() == 2);
+  CHECK(read.ratings[1].rating > 200);  // finite, far above the anchor
+  CHECK(std::isfinite(read.ratings[1].interval.high));
+  // A later write whose fit fails removes the tables the folder would otherwise keep.
+  CHECK(writeRatingResults(dir.path(), batch, std::vector<ExperimentSummary>(2)));
+  CHECK_FALSE(fs::exists(dir.path() / "ratings.csv"));
+  CHECK_FALSE(fs::exists(dir.path() / "ratings.json"));
 }

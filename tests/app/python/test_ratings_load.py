@@ -37,8 +37,11 @@ def test_a_tournaments_tables_load_as_typed_frames(tmp_path):
     assert pd.isna(ratings["games"].iloc[3])
     assert ratings["rating"].iloc[0] == 0  # the anchor
     assert (ratings["low"] <= ratings["rating"]).all()
-    for table, file in (("ratings", "ratings.csv"), ("pairwise", "pairwise.csv"),
-                        ("level_curves", "level_curves.csv")):
+    # an entrant of no curve has the name "" (as summary's experiments of no comparison)
+    assert list(ratings["curve"]) == ["", "hillclimber", "hillclimber", ""]
+    no_curve = ratings.assign(curve=[None if c == "" else c for c in ratings["curve"]])
+    assert_frame_equals_csv(no_curve, tmp_path / "t" / "ratings.csv")
+    for table, file in (("pairwise", "pairwise.csv"), ("level_curves", "level_curves.csv")):
         assert_frame_equals_csv(getattr(results, table), tmp_path / "t" / file)
     curve = results.level_curves
     assert list(curve["x"]) == [10, 100]
