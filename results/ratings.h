@@ -68,9 +68,10 @@ struct RatedGame {
 // a few hundred pairings are a few thousand cells, so fitting and resampling cost little).
 class RatingData {
  public:
+  // Throws std::invalid_argument on a name given twice.
   explicit RatingData(std::vector<std::string> entrantNames);
-  // Adds `game`; throws std::invalid_argument on an entrant index out of range, an entrant twice
-  // in one game, fewer than two seats or sizes that differ.
+  // Adds `game` `count` times; throws std::invalid_argument on an entrant index out of range, an
+  // entrant twice in one game, a negative place, fewer than two seats or sizes that differ.
   void add(const RatedGame& game, uint64_t count = 1);
 
   const std::vector<std::string>& entrants() const { return names_; }
@@ -126,10 +127,16 @@ struct RatingFit {
   double firstSeat = 0;                 // h (Elo); 0 when not fitted
   double firstSeatSe = 0;
   RatingInterval firstSeatInterval, firstSeatBootstrap;
-  // Davidson only: ν, and the draw rate of two equal entrants, ν / (2 + ν).
+  // Davidson only: ν with its standard error (delta method), and the draw rate of two equal
+  // entrants, ν / (2 + ν).
   double drawParameter = 0, drawParameterSe = 0;
+  double drawRate = 0;
   double logLikelihood = 0;  // at the estimate (the prior's log density included when priorSd > 0)
   int iterations = 0;        // Newton steps taken
+  // The bootstrap: replicates kept, and replicates dropped because their redraw has no maximum
+  // (under maximum likelihood an entrant with a perfect record in the redraw, or a redraw without
+  // a path to the anchor) or their fit did not converge. Intervals are of the kept ones.
+  int bootstrapKept = 0, bootstrapDropped = 0;
   // Covariance of the ratings (Elo², entrant order, the anchor's row and column 0), row-major.
   std::vector<double> covariance;
   // The bootstrap's replicates of each rating (replicate-major: replicate r, entrant i at
