@@ -342,11 +342,10 @@ RatingParameters parametersOf(size_t entrants, const RatingModel& model,
   const auto groupOf = [&](size_t e) { return tie && e == tie->second ? tie->first : e; };
   const bool tiedToAnchor = tie && (tie->first == model.anchor || tie->second == model.anchor);
   for (size_t e = 0; e < entrants; ++e) {
-    const size_t group = groupOf(e);
-    const bool fixed = group == model.anchor || (tiedToAnchor && group == tie->first);
-    if (fixed) continue;
-    p.ofEntrant[e] = group == e ? p.ratings++ : p.ofEntrant[group];
+    const bool fixed = e == model.anchor || (tiedToAnchor && e == tie->first);
+    if (groupOf(e) == e && !fixed) p.ofEntrant[e] = p.ratings++;
   }
+  for (size_t e = 0; e < entrants; ++e) p.ofEntrant[e] = p.ofEntrant[groupOf(e)];
   if (model.firstSeatAdvantage) p.firstSeat = p.ratings;
   if (model.draws == DrawRule::Davidson) p.logDraw = p.ratings + (model.firstSeatAdvantage ? 1 : 0);
   return p;

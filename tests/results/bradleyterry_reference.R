@@ -3,13 +3,18 @@
 # pairing; the counts were drawn once from ratings 0, 80, 150, -60, 220, a first-seat advantage
 # of 40 Elo and Davidson's nu = 0.5, and are fixed here) fitted
 #  - draws half a win: by BradleyTerry2's BTm with a home advantage (at.home), the draws added
-#    as half a win to each side (non-integer binomial counts, whose warning is suppressed);
+#    as half a win to each side (non-integer binomial counts, whose warning is suppressed), and
+#    the likelihood-ratio test of alpha = beta (the deviance of the fit with them as one team);
 #  - Davidson's draw parameter: by a direct maximisation of the trinomial likelihood written in
 #    the ability form pi = exp(beta) (nlminb with the analytic gradient, then Newton steps on a
 #    Richardson-extrapolated numerical Hessian of that gradient; standard errors from it).
 # Ratings and the first-seat advantage on the Elo scale (x 400 / log(10)), "random" anchored at 0.
 #   Rscript tests/results/bradleyterry_reference.R CSV             prints the reference
 #   Rscript tests/results/bradleyterry_reference.R CSV check FILE  compares with FILE (1e-7)
+if (!requireNamespace("BradleyTerry2", quietly = TRUE)) {
+  cat("SKIPPED: R has no BradleyTerry2 (Debian: r-cran-bradleyterry2)\n")
+  quit(status = 77)
+}
 suppressPackageStartupMessages(library(BradleyTerry2))
 args <- commandArgs(trailingOnly = TRUE)
 d <- read.csv(args[1], stringsAsFactors = FALSE)
@@ -34,6 +39,15 @@ se <- sqrt(diag(vcov(fit)))
 for (e in levels[-1]) emit("half", "rating", e, elo * est[[paste0("team", e)]],
                            elo * se[[paste0("team", e)]])
 emit("half", "first_seat", "-", elo * est[["at.home"]], elo * se[["at.home"]])
+# The likelihood-ratio test that alpha and beta are equal: the fit with the two as one team.
+merged <- function(x) factor(ifelse(x == "beta", "alpha", x), levels = setdiff(levels, "beta"))
+bt$first <- data.frame(team = merged(d$first), at.home = 1)
+bt$second <- data.frame(team = merged(d$second), at.home = 0)
+tied <- suppressWarnings(BTm(cbind(w1, w2), first, second, formula = ~ team + at.home, id = "team",
+                             refcat = anchor, data = bt,
+                             control = glm.control(epsilon = 1e-15, maxit = 100)))
+chi2 <- deviance(tied) - deviance(fit)
+emit("half", "lr", "alpha_beta", chi2, pchisq(chi2, 1, lower.tail = FALSE))
 
 # --- Davidson: the likelihood maximised directly ----------------------------------------------
 k <- length(levels)

@@ -392,8 +392,21 @@ void checkAgainstR(const RatingFit& fit, const std::string& model) {
 }
 
 TEST_CASE("draws half: ratings and standard errors are BradleyTerry2's to 1e-6", "[ratings]") {
-  const RatingFit fit = fitRatings(referenceData(), RatingModel{.bootstrap = 0});
+  const RatingData data = referenceData();
+  const RatingModel model{.bootstrap = 0};
+  const RatingFit fit = fitRatings(data, model);
   checkAgainstR(fit, "half");
+  // The likelihood-ratio test of alpha = beta: R's deviance difference of the two fits.
+  const auto lr = referenceOf("half").at("lr alpha_beta");
+  size_t found = 0;
+  for (const auto& c : compareRatings(data, model, fit)) {
+    const auto pair = std::minmax(fit.entrants[c.a].name, fit.entrants[c.b].name);
+    if (pair != std::minmax(std::string("alpha"), std::string("beta"))) continue;
+    ++found;
+    CHECK(c.lrChi2 == Approx(lr.first).margin(1e-6));
+    CHECK(c.p == Approx(lr.second).margin(1e-8));
+  }
+  CHECK(found == 1);
 }
 
 TEST_CASE("Davidson: ratings, standard errors and ν are R's direct maximum to 1e-6",
