@@ -138,7 +138,7 @@ double cellTotal(const Cell& cell) { return cell.aWins + cell.bWins + cell.draws
 std::string quotedEntrants(const std::vector<size_t>& entrants, const std::vector<std::string>& names) {
   std::string text;
   for (size_t k = 0; k < entrants.size(); ++k)
-    text += (k ? ", \"" : "\"") + names[entrants[k]] + "\"";
+    text.append(k ? ", \"" : "\"").append(names[entrants[k]]).append("\"");
   return text;
 }
 
@@ -241,11 +241,12 @@ std::optional<RatingError> fordViolation(const std::vector<Cell>& cells,
     if (!hasWon[e]) hopeless.push_back(e);
   }
   if (!perfect.empty() || !hopeless.empty()) {
-    std::string message = "the ratings have no maximum (maximum likelihood):";
-    if (!perfect.empty()) message += " " + quotedEntrants(perfect, names) + " won every pairwise outcome";
-    if (!perfect.empty() && !hopeless.empty()) message += ";";
-    if (!hopeless.empty())
-      message += " " + quotedEntrants(hopeless, names) + " lost every pairwise outcome";
+    std::vector<std::string> records;
+    if (!perfect.empty()) records.push_back(quotedEntrants(perfect, names) + " won");
+    if (!hopeless.empty()) records.push_back(quotedEntrants(hopeless, names) + " lost");
+    std::string message = "the ratings have no maximum (maximum likelihood): ";
+    for (size_t k = 0; k < records.size(); ++k)
+      message.append(k ? "; " : "").append(records[k]).append(" every pairwise outcome");
     std::vector<size_t> concerned = perfect;
     concerned.insert(concerned.end(), hopeless.begin(), hopeless.end());
     return RatingError(message + ": " + kRatingRemedy, concerned);
