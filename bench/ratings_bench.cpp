@@ -24,16 +24,20 @@ void simulateRoundRobin(Add add) {
       const double p = expectedScore(strength[a] + 30, strength[b]);
       for (int g = 0; g < kGamesPerOrderedPair; ++g) {
         const double u = rng.uniform();
-        if (u < 0.1) add(a, b, 0, 0);                   // a draw
-        else if (u < 0.1 + 0.9 * p) add(a, b, 0, 1);   // a won
-        else add(a, b, 1, 0);
+        if (u < 0.1)
+          add(a, b, 0, 0);  // a draw
+        else if (u < 0.1 + 0.9 * p)
+          add(a, b, 0, 1);  // a won
+        else
+          add(a, b, 1, 0);
       }
     }
 }
 
 RatingData benchData() {
   std::vector<std::string> names;
-  for (uint32_t e = 0; e < kBenchEntrants; ++e) names.push_back("e" + std::to_string(e));
+  for (uint32_t e = 0; e < kBenchEntrants; ++e)
+    names.push_back(std::string("e").append(std::to_string(e)));
   RatingData data(names);
   simulateRoundRobin([&](uint32_t a, uint32_t b, int pa, int pb) {
     const uint32_t entrants[] = {a, b};

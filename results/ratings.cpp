@@ -5,8 +5,8 @@
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <functional>
-#include <numeric>
 #include <numbers>
+#include <numeric>
 #include <random>
 #include <set>
 #include <tuple>
@@ -51,8 +51,10 @@ void RatingData::add(const RatedGame& game, uint64_t count) {
   for (int place : game.places) key.second.push_back(place);
   const auto [it, inserted] = index_.try_emplace(std::move(key), distinct_.size());
   if (inserted)
-    distinct_.push_back({game.stratum, {game.entrants.begin(), game.entrants.end()},
-                         {game.places.begin(), game.places.end()}, 0});
+    distinct_.push_back({game.stratum,
+                         {game.entrants.begin(), game.entrants.end()},
+                         {game.places.begin(), game.places.end()},
+                         0});
   distinct_[it->second].count += count;
   games_ += count;
 }
@@ -123,19 +125,28 @@ void fillCells(const PairLayout& layout, Weight weight, std::vector<Cell>& cells
     for (const auto& outcome : layout.ofGame[g]) {
       Cell& cell = cells[outcome.cell];
       switch (outcome.result) {
-        case PairResult::AWon: cell.aWins += w; break;
-        case PairResult::BWon: cell.bWins += w; break;
-        case PairResult::Drew: cell.draws += w; break;
+        case PairResult::AWon:
+          cell.aWins += w;
+          break;
+        case PairResult::BWon:
+          cell.bWins += w;
+          break;
+        case PairResult::Drew:
+          cell.draws += w;
+          break;
       }
     }
   }
 }
 
-double cellTotal(const Cell& cell) { return cell.aWins + cell.bWins + cell.draws; }
+double cellTotal(const Cell& cell) {
+  return cell.aWins + cell.bWins + cell.draws;
+}
 
 // ---- Why a fit has no maximum -------------------------------------------------------------
 
-std::string quotedEntrants(const std::vector<size_t>& entrants, const std::vector<std::string>& names) {
+std::string quotedEntrants(const std::vector<size_t>& entrants,
+                           const std::vector<std::string>& names) {
   std::string text;
   for (size_t k = 0; k < entrants.size(); ++k)
     text.append(k ? ", \"" : "\"").append(names[entrants[k]]).append("\"");
@@ -264,8 +275,7 @@ std::optional<RatingError> fordViolation(const std::vector<Cell>& cells,
     if (!beatenFromOutside[component[e]]) group.push_back(e);
   return RatingError("the ratings have no maximum (maximum likelihood): the group " +
                          quotedEntrants(group, names) +
-                         " won every pairwise outcome against the other entrants: " +
-                         kRatingRemedy,
+                         " won every pairwise outcome against the other entrants: " + kRatingRemedy,
                      group);
 }
 
@@ -288,11 +298,11 @@ std::optional<RatingError> parameterViolation(const std::vector<Cell>& cells,
                            "(model \"first_seat\": false)",
                        {});
   if (model.draws == DrawRule::Davidson && (draws == 0 || draws == outcomes))
-    return RatingError(std::string("the draw parameter has no maximum: ") +
-                           (draws == 0 ? "no pairwise outcome was a draw"
-                                       : "every pairwise outcome was a draw") +
-                           ": count draws as half a win (model \"draws\": \"half\") or add games",
-                       {});
+    return RatingError(
+        std::string("the draw parameter has no maximum: ") +
+            (draws == 0 ? "no pairwise outcome was a draw" : "every pairwise outcome was a draw") +
+            ": count draws as half a win (model \"draws\": \"half\") or add games",
+        {});
   return std::nullopt;
 }
 
@@ -313,8 +323,8 @@ std::optional<RatingError> noMaximumReason(const std::vector<Cell>& cells,
                        idle);
   const auto unreached = unreachedFromAnchor(cells, names.size(), model.anchor, played);
   if (!unreached.empty())
-    return RatingError(quotedEntrants(unreached, names) + " have no path of games to the anchor \"" +
-                           names[model.anchor] +
+    return RatingError(quotedEntrants(unreached, names) +
+                           " have no path of games to the anchor \"" + names[model.anchor] +
                            "\": their ratings are not on its scale: add games that connect them",
                        unreached);
   if (model.priorSd == 0)
@@ -403,8 +413,8 @@ RatingEvaluation evaluateRatings(const std::vector<Cell>& cells, const RatingPar
     if (cellTotal(cell) == 0) continue;
     const double h = p.firstSeat >= 0 ? theta[p.firstSeat] : 0;
     const double eta = betaOf(cell.a) - betaOf(cell.b) + h * cell.advantage;
-    const CellTerms t = davidson ? davidsonTerms(cell, scale * eta, theta[p.logDraw])
-                                 : halfTerms(cell, eta);
+    const CellTerms t =
+        davidson ? davidsonTerms(cell, scale * eta, theta[p.logDraw]) : halfTerms(cell, eta);
     ev.logLikelihood += t.logLikelihood;
     // dx/dθ: +scale at a's rating, −scale at b's, scale·s at h (a sparse vector of ≤ 3 terms).
     std::pair<int, double> u[3];
@@ -428,7 +438,8 @@ RatingEvaluation evaluateRatings(const std::vector<Cell>& cells, const RatingPar
   }
   if (model.priorSd > 0) {
     const double sd = model.priorSd / kEloPerLogOdds;
-    const double logNorm = -std::log(model.priorSd * std::sqrt(2 * std::numbers::pi));  // density in Elo
+    const double logNorm =
+        -std::log(model.priorSd * std::sqrt(2 * std::numbers::pi));  // density in Elo
     for (int k = 0; k < p.ratings; ++k) {
       const double d = theta[k] - anchorLogit;
       ev.logPrior += logNorm - d * d / (2 * sd * sd);
@@ -482,8 +493,9 @@ NewtonResult maximizeRatings(const std::vector<Cell>& cells, const RatingParamet
     // Checked at the estimate too: a parameter the data do not identify has a zero gradient.
     const Eigen::LDLT<Eigen::MatrixXd> ldlt(-ev.hessian);
     if (!isInvertible(ldlt)) {
-      result.failure = "the information matrix is singular: the parameters cannot be told apart "
-                       "(a first-seat advantage needs games in both seat orders)";
+      result.failure =
+          "the information matrix is singular: the parameters cannot be told apart "
+          "(a first-seat advantage needs games in both seat orders)";
       break;
     }
     if (ev.gradient.norm() <= tolerance) break;
@@ -553,13 +565,11 @@ void validateRatingModel(const RatingData& data, const RatingModel& model) {
 }
 
 double ratingZ(double confidence) {
-  return boost::math::quantile(boost::math::normal_distribution<double>(),
-                               0.5 + confidence / 2);
+  return boost::math::quantile(boost::math::normal_distribution<double>(), 0.5 + confidence / 2);
 }
 
 // The fit's parameter of entrant e in Elo.
-double eloOf(const NewtonResult& r, const RatingParameters& p, const RatingModel& model,
-             size_t e) {
+double eloOf(const NewtonResult& r, const RatingParameters& p, const RatingModel& model, size_t e) {
   return p.ofEntrant[e] < 0 ? model.anchorRating : r.theta[p.ofEntrant[e]] * kEloPerLogOdds;
 }
 
@@ -689,7 +699,8 @@ void bootstrapRatings(const RatingData& data, const PairLayout& layout, const Ra
   std::vector<double> firstSeats;
   for (int replicate = 0; replicate < model.bootstrap; ++replicate) {
     redrawGames(strata, games, bits, counts);
-    fillCells(layout, [&](size_t g) { return counts[g]; }, cells);
+    fillCells(
+        layout, [&](size_t g) { return counts[g]; }, cells);
     if (noMaximumReason(cells, data.entrants(), model)) {
       ++fit.bootstrapDropped;
       continue;
@@ -773,7 +784,8 @@ RatingFit fitRatings(const RatingData& data, const RatingModel& model) {
   validateRatingModel(data, model);
   const PairLayout layout = pairLayoutOf(data.distinctGames());
   std::vector<Cell> cells;
-  fillCells(layout, [&](size_t g) { return data.distinctGames()[g].count; }, cells);
+  fillCells(
+      layout, [&](size_t g) { return data.distinctGames()[g].count; }, cells);
   const auto p = parametersOf(data.entrants().size(), model);
   const NewtonResult estimate =
       solveRatings(cells, data.entrants(), p, model, startOf(cells, p, model));
@@ -874,6 +886,8 @@ SingleRating rateAgainstFixed(std::span<const FixedOpponentResult> games, double
   return result;
 }
 
-double expectedScore(double ra, double rb) { return 1 / (1 + std::pow(10.0, (rb - ra) / 400)); }
+double expectedScore(double ra, double rb) {
+  return 1 / (1 + std::pow(10.0, (rb - ra) / 400));
+}
 
 }  // namespace ddalab

@@ -31,8 +31,8 @@ enum class DrawRule {
 
 // What the fit is asked for (a tournament file's "model").
 struct RatingModel {
-  size_t anchor = 0;         // the entrant whose rating is fixed
-  double anchorRating = 0;   // ... at this value
+  size_t anchor = 0;        // the entrant whose rating is fixed
+  double anchorRating = 0;  // ... at this value
   DrawRule draws = DrawRule::Half;
   bool firstSeatAdvantage = true;  // fit h; false: h = 0
   double confidence = 0.95;        // of every interval
@@ -112,14 +112,14 @@ struct RatingInterval {
 // One entrant's rating.
 struct EntrantRating {
   std::string name;
-  double rating = 0;           // Elo
-  double se = 0;               // from the information matrix (0 for the anchor)
-  RatingInterval interval;     // rating ± z·se
-  double bootstrapSe = 0;      // standard deviation of the bootstrap replicates (0: none)
-  RatingInterval bootstrap;    // percentile interval of the replicates (= rating: none)
-  uint64_t games = 0;          // games it played
-  double score = 0;            // its pairwise points (wins + draws / 2) over its pairings
-  uint64_t pairings = 0;       // its pairwise outcomes
+  double rating = 0;         // Elo
+  double se = 0;             // from the information matrix (0 for the anchor)
+  RatingInterval interval;   // rating ± z·se
+  double bootstrapSe = 0;    // standard deviation of the bootstrap replicates (0: none)
+  RatingInterval bootstrap;  // percentile interval of the replicates (= rating: none)
+  uint64_t games = 0;        // games it played
+  double score = 0;          // its pairwise points (wins + draws / 2) over its pairings
+  uint64_t pairings = 0;     // its pairwise outcomes
 };
 
 struct RatingFit {

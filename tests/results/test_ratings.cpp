@@ -1,9 +1,9 @@
 // Bradley–Terry ratings (results/ratings.h): hand-checkable fits, refusals, the prior, the
 // bootstrap, games of more seats, R's BradleyTerry2 on pinned data
 // (tests/results/bradleyterry_reference.R) and a coverage simulation.
-#include <catch2/catch.hpp>
 #include <algorithm>
 #include <array>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -36,7 +36,9 @@ RatingModel neutralModel() {
   return model;
 }
 
-double logit(double p) { return std::log(p / (1 - p)); }
+double logit(double p) {
+  return std::log(p / (1 - p));
+}
 
 std::string refusalOf(const RatingData& data, const RatingModel& model) {
   try {
@@ -47,8 +49,7 @@ std::string refusalOf(const RatingData& data, const RatingModel& model) {
   return "";
 }
 
-TEST_CASE("two entrants: k wins of n is 400 log10(k / (n - k)) with the binomial se",
-          "[ratings]") {
+TEST_CASE("two entrants: k wins of n is 400 log10(k / (n - k)) with the binomial se", "[ratings]") {
   RatingData data({"anchor", "b"});
   addRecord(data, 0, 1, 3, 7);  // b won 7 of 10
   const RatingFit fit = fitRatings(data, neutralModel());
@@ -409,8 +410,7 @@ TEST_CASE("draws half: ratings and standard errors are BradleyTerry2's to 1e-6",
   CHECK(found == 1);
 }
 
-TEST_CASE("Davidson: ratings, standard errors and ν are R's direct maximum to 1e-6",
-          "[ratings]") {
+TEST_CASE("Davidson: ratings, standard errors and ν are R's direct maximum to 1e-6", "[ratings]") {
   const RatingFit fit =
       fitRatings(referenceData(), RatingModel{.draws = DrawRule::Davidson, .bootstrap = 0});
   checkAgainstR(fit, "davidson");
@@ -499,8 +499,8 @@ TEST_CASE("coverage: 95 % intervals of known strengths cover 93-97 %, the first 
     for (size_t a = 0; a < n; ++a)
       for (size_t b = a + 1; b < n; ++b) {
         const double d = fit.entrants[a].rating - fit.entrants[b].rating;
-        const double se = std::sqrt(fit.covarianceOf(a, a) + fit.covarianceOf(b, b) -
-                                    2 * fit.covarianceOf(a, b));
+        const double se =
+            std::sqrt(fit.covarianceOf(a, a) + fit.covarianceOf(b, b) - 2 * fit.covarianceOf(a, b));
         covered += std::abs(d - (truth[a] - truth[b])) <= 1.959963984540054 * se;
         ++intervals;
       }
