@@ -139,9 +139,10 @@ struct RatingFit {
   int bootstrapKept = 0, bootstrapDropped = 0;
   // Covariance of the ratings (Elo², entrant order, the anchor's row and column 0), row-major.
   std::vector<double> covariance;
-  // The bootstrap's replicates of each rating (replicate-major: replicate r, entrant i at
-  // r * entrants + i); empty without a bootstrap.
+  // The bootstrap's kept replicates of each rating (replicate-major: replicate r, entrant i at
+  // r * entrants + i; bootstrapKept of them); empty without a bootstrap.
   std::vector<double> replicates;
+  // covariance[i * entrants + j] (Elo²); throws std::out_of_range outside.
   double covarianceOf(size_t i, size_t j) const;
 };
 
