@@ -398,6 +398,46 @@ CellTerms davidsonTerms(const Cell& cell, double x, double logNu) {
   return t;
 }
 
+// Adds one cell's terms: x depends on the parameters through dx/dθ = +scale at a's rating,
+// −scale at b's, scale·s at h (a sparse vector of at most 3 terms), and on log ν directly.
+void addCellTerms(const Cell& cell, const CellTerms& t, double scale, const RatingParameters& p,
+                  RatingEvaluation& ev) {
+  std::pair<int, double> u[3];
+  int terms = 0;
+  if (p.ofEntrant[cell.a] >= 0) u[terms++] = {p.ofEntrant[cell.a], scale};
+  if (p.ofEntrant[cell.b] >= 0) u[terms++] = {p.ofEntrant[cell.b], -scale};
+  if (p.firstSeat >= 0 && cell.advantage != 0) u[terms++] = {p.firstSeat, scale * cell.advantage};
+  ev.logLikelihood += t.logLikelihood;
+  for (int i = 0; i < terms; ++i) {
+    ev.gradient[u[i].first] += t.gx * u[i].second;
+    for (int j = 0; j < terms; ++j)
+      ev.hessian(u[i].first, u[j].first) += t.hxx * u[i].second * u[j].second;
+    if (p.logDraw >= 0) {
+      ev.hessian(u[i].first, p.logDraw) += t.hxl * u[i].second;
+      ev.hessian(p.logDraw, u[i].first) += t.hxl * u[i].second;
+    }
+  }
+  if (p.logDraw >= 0) {
+    ev.gradient[p.logDraw] += t.gl;
+    ev.hessian(p.logDraw, p.logDraw) += t.hll;
+  }
+}
+
+// Adds the normal prior N(anchor rating, priorSd²) of every rating parameter (density in Elo).
+void addRatingPrior(const RatingParameters& p, const RatingModel& model,
+                    const Eigen::VectorXd& theta, RatingEvaluation& ev) {
+  const double anchorLogit = model.anchorRating / kEloPerLogOdds;
+  const double sd = model.priorSd / kEloPerLogOdds;
+  const double logNorm = -std::log(model.priorSd * std::sqrt(2 * std::numbers::pi));
+  for (int k = 0; k < p.ratings; ++k) {
+    const double d = theta[k] - anchorLogit;
+    ev.logPrior += logNorm - d * d / (2 * sd * sd);
+    ev.gradient[k] -= d / (sd * sd);
+    ev.hessian(k, k) -= 1 / (sd * sd);
+  }
+}
+
+// The log posterior with its gradient and Hessian at `theta`.
 RatingEvaluation evaluateRatings(const std::vector<Cell>& cells, const RatingParameters& p,
                                  const RatingModel& model, const Eigen::VectorXd& theta) {
   const double anchorLogit = model.anchorRating / kEloPerLogOdds;
@@ -409,44 +449,15 @@ RatingEvaluation evaluateRatings(const std::vector<Cell>& cells, const RatingPar
   ev.hessian = Eigen::MatrixXd::Zero(p.size(), p.size());
   const bool davidson = p.logDraw >= 0;
   const double scale = davidson ? 0.5 : 1.0;  // dx/dη
+  const double h = p.firstSeat >= 0 ? theta[p.firstSeat] : 0;
   for (const auto& cell : cells) {
     if (cellTotal(cell) == 0) continue;
-    const double h = p.firstSeat >= 0 ? theta[p.firstSeat] : 0;
     const double eta = betaOf(cell.a) - betaOf(cell.b) + h * cell.advantage;
-    const CellTerms t =
-        davidson ? davidsonTerms(cell, scale * eta, theta[p.logDraw]) : halfTerms(cell, eta);
-    ev.logLikelihood += t.logLikelihood;
-    // dx/dθ: +scale at a's rating, −scale at b's, scale·s at h (a sparse vector of ≤ 3 terms).
-    std::pair<int, double> u[3];
-    int terms = 0;
-    if (p.ofEntrant[cell.a] >= 0) u[terms++] = {p.ofEntrant[cell.a], scale};
-    if (p.ofEntrant[cell.b] >= 0) u[terms++] = {p.ofEntrant[cell.b], -scale};
-    if (p.firstSeat >= 0 && cell.advantage != 0) u[terms++] = {p.firstSeat, scale * cell.advantage};
-    for (int i = 0; i < terms; ++i) {
-      ev.gradient[u[i].first] += t.gx * u[i].second;
-      for (int j = 0; j < terms; ++j)
-        ev.hessian(u[i].first, u[j].first) += t.hxx * u[i].second * u[j].second;
-      if (davidson) {
-        ev.hessian(u[i].first, p.logDraw) += t.hxl * u[i].second;
-        ev.hessian(p.logDraw, u[i].first) += t.hxl * u[i].second;
-      }
-    }
-    if (davidson) {
-      ev.gradient[p.logDraw] += t.gl;
-      ev.hessian(p.logDraw, p.logDraw) += t.hll;
-    }
+    addCellTerms(
+        cell, davidson ? davidsonTerms(cell, scale * eta, theta[p.logDraw]) : halfTerms(cell, eta),
+        scale, p, ev);
   }
-  if (model.priorSd > 0) {
-    const double sd = model.priorSd / kEloPerLogOdds;
-    const double logNorm =
-        -std::log(model.priorSd * std::sqrt(2 * std::numbers::pi));  // density in Elo
-    for (int k = 0; k < p.ratings; ++k) {
-      const double d = theta[k] - anchorLogit;
-      ev.logPrior += logNorm - d * d / (2 * sd * sd);
-      ev.gradient[k] -= d / (sd * sd);
-      ev.hessian(k, k) -= 1 / (sd * sd);
-    }
-  }
+  if (model.priorSd > 0) addRatingPrior(p, model, theta, ev);
   return ev;
 }
 
@@ -762,6 +773,44 @@ Eigen::VectorXd tiedStart(const NewtonResult& full, const RatingParameters& full
   return start;
 }
 
+// r_a − r_b with its covariance-based se, its Wald and bootstrap intervals and the expected score.
+RatingComparison differenceOf(const RatingFit& fit, size_t a, size_t b, double confidence) {
+  const size_t n = fit.entrants.size();
+  const double z = ratingZ(confidence);
+  RatingComparison c;
+  c.a = a, c.b = b;
+  c.difference = fit.entrants[a].rating - fit.entrants[b].rating;
+  c.se = std::sqrt(
+      std::max(0.0, fit.covarianceOf(a, a) + fit.covarianceOf(b, b) - 2 * fit.covarianceOf(a, b)));
+  c.interval = {c.difference - z * c.se, c.difference + z * c.se};
+  c.bootstrap = {c.difference, c.difference};
+  const size_t kept = fit.replicates.size() / n;
+  if (kept > 0) {
+    std::vector<double> differences(kept);
+    for (size_t k = 0; k < kept; ++k)
+      differences[k] = fit.replicates[k * n + a] - fit.replicates[k * n + b];
+    const auto [low, high] = percentileInterval(differences, confidence);
+    c.bootstrap = {low, high};
+  }
+  c.expectedScore = expectedScore(fit.entrants[a].rating, fit.entrants[b].rating);
+  return c;
+}
+
+void checkFixedOpponentInput(std::span<const FixedOpponentResult> games, double priorMean,
+                             double priorSd, double confidence) {
+  if (!(priorSd > 0 && std::isfinite(priorSd)))
+    throw std::invalid_argument("rating against fixed opponents needs a prior sd > 0");
+  if (!std::isfinite(priorMean)) throw std::invalid_argument("the prior's mean is not a number");
+  if (!(confidence > 0 && confidence < 1))
+    throw std::invalid_argument("the confidence level must be in (0, 1)");
+  for (const auto& game : games) {
+    if (!(game.score >= 0 && game.score <= 1))
+      throw std::invalid_argument("a game's score must be in [0, 1]");
+    if (!std::isfinite(game.opponentRating))
+      throw std::invalid_argument("an opponent's rating is not a number");
+  }
+}
+
 }  // namespace
 
 std::vector<RatingData::Cell> RatingData::cells(const std::vector<uint64_t>* gameCounts) const {
@@ -808,25 +857,9 @@ std::vector<RatingComparison> compareRatings(const RatingData& data, const Ratin
   const auto fullP = parametersOf(n, model);
   const NewtonResult full =
       solveRatings(cells, data.entrants(), fullP, model, startOf(cells, fullP, model));
-  const double z = ratingZ(model.confidence);
-  const size_t kept = fit.replicates.size() / n;
   std::vector<RatingComparison> comparisons;
   for (const auto& [a, b] : pairsToCompare(fit, allPairsUpTo)) {
-    RatingComparison c;
-    c.a = a, c.b = b;
-    c.difference = fit.entrants[a].rating - fit.entrants[b].rating;
-    c.se = std::sqrt(std::max(
-        0.0, fit.covarianceOf(a, a) + fit.covarianceOf(b, b) - 2 * fit.covarianceOf(a, b)));
-    c.interval = {c.difference - z * c.se, c.difference + z * c.se};
-    c.bootstrap = {c.difference, c.difference};
-    if (kept > 0) {
-      std::vector<double> differences(kept);
-      for (size_t k = 0; k < kept; ++k)
-        differences[k] = fit.replicates[k * n + a] - fit.replicates[k * n + b];
-      const auto [low, high] = percentileInterval(differences, model.confidence);
-      c.bootstrap = {low, high};
-    }
-    c.expectedScore = expectedScore(fit.entrants[a].rating, fit.entrants[b].rating);
+    RatingComparison c = differenceOf(fit, a, b, model.confidence);
     const auto tiedP = parametersOf(n, model, std::pair{a, b});
     const NewtonResult tied =
         solveRatings(cells, data.entrants(), tiedP, model, tiedStart(full, fullP, tiedP));
@@ -840,19 +873,9 @@ std::vector<RatingComparison> compareRatings(const RatingData& data, const Ratin
 
 SingleRating rateAgainstFixed(std::span<const FixedOpponentResult> games, double priorMean,
                               double priorSd, double confidence) {
-  if (!(priorSd > 0 && std::isfinite(priorSd)))
-    throw std::invalid_argument("rating against fixed opponents needs a prior sd > 0");
-  if (!std::isfinite(priorMean)) throw std::invalid_argument("the prior's mean is not a number");
-  if (!(confidence > 0 && confidence < 1))
-    throw std::invalid_argument("the confidence level must be in (0, 1)");
+  checkFixedOpponentInput(games, priorMean, priorSd, confidence);
   SingleRating result;
-  for (const auto& game : games) {
-    if (!(game.score >= 0 && game.score <= 1))
-      throw std::invalid_argument("a game's score must be in [0, 1]");
-    if (!std::isfinite(game.opponentRating))
-      throw std::invalid_argument("an opponent's rating is not a number");
-    result.score += game.score;
-  }
+  for (const auto& game : games) result.score += game.score;
   result.games = games.size();
   const double precision = 1 / (priorSd * priorSd);
   // The log posterior (Elo) with its first and second derivatives at r.
@@ -868,9 +891,10 @@ SingleRating rateAgainstFixed(std::span<const FixedOpponentResult> games, double
     }
     return std::tuple{f, g, h};
   };
+  // Newton with halving: the log posterior is strictly concave, so this converges from anywhere.
   double r = priorMean;
   auto [f, g, h] = at(r);
-  for (int step = 0; step < kMaxNewtonSteps && std::abs(g) > 1e-12 * precision * priorSd; ++step) {
+  for (int step = 0; step < kMaxNewtonSteps && std::abs(g) > 1e-12 / priorSd; ++step) {
     double length = 1;
     for (; length > 1e-12; length /= 2) {
       const auto [f2, g2, h2] = at(r - length * g / h);
