@@ -392,13 +392,10 @@ void checkAgainstR(const RatingFit& fit, const std::string& model) {
   CHECK(fit.firstSeatSe == Approx(r.at("first_seat -").second).margin(1e-6));
 }
 
-TEST_CASE("draws half: ratings and standard errors are BradleyTerry2's to 1e-6", "[ratings]") {
-  const RatingData data = referenceData();
-  const RatingModel model{.bootstrap = 0};
-  const RatingFit fit = fitRatings(data, model);
-  checkAgainstR(fit, "half");
-  // The likelihood-ratio test of alpha = beta: R's deviance difference of the two fits.
-  const auto lr = referenceOf("half").at("lr alpha_beta");
+// compareRatings' test of alpha = beta against R's (the fit refitted with them as one team).
+void checkLikelihoodRatioAgainstR(const RatingData& data, const RatingModel& model,
+                                  const RatingFit& fit, const std::string& name) {
+  const auto lr = referenceOf(name).at("lr alpha_beta");
   size_t found = 0;
   for (const auto& c : compareRatings(data, model, fit)) {
     const auto pair = std::minmax(fit.entrants[c.a].name, fit.entrants[c.b].name);
@@ -410,10 +407,22 @@ TEST_CASE("draws half: ratings and standard errors are BradleyTerry2's to 1e-6",
   CHECK(found == 1);
 }
 
-TEST_CASE("Davidson: ratings, standard errors and ν are R's direct maximum to 1e-6", "[ratings]") {
-  const RatingFit fit =
-      fitRatings(referenceData(), RatingModel{.draws = DrawRule::Davidson, .bootstrap = 0});
+TEST_CASE("draws half: ratings and standard errors are BradleyTerry2's to 1e-6", "[ratings]") {
+  const RatingData data = referenceData();
+  const RatingModel model{.bootstrap = 0};
+  const RatingFit fit = fitRatings(data, model);
+  checkAgainstR(fit, "half");
+  // The likelihood-ratio test of alpha = beta: R's deviance difference of the two fits.
+  checkLikelihoodRatioAgainstR(data, model, fit, "half");
+}
+
+TEST_CASE("Davidson: ratings, standard errors, ν and the LR test are R's direct maximum to 1e-6",
+          "[ratings]") {
+  const RatingData data = referenceData();
+  const RatingModel model{.draws = DrawRule::Davidson, .bootstrap = 0};
+  const RatingFit fit = fitRatings(data, model);
   checkAgainstR(fit, "davidson");
+  checkLikelihoodRatioAgainstR(data, model, fit, "davidson");
   const auto nu = referenceOf("davidson").at("nu -");
   CHECK(fit.drawParameter == Approx(nu.first).margin(1e-6));
   CHECK(fit.drawParameterSe == Approx(nu.second).margin(1e-6));
