@@ -31,8 +31,8 @@ enum class DrawRule {
 
 // What the fit is asked for (a tournament file's "model").
 struct RatingModel {
-  size_t anchor = 0;         // the entrant whose rating is fixed
-  double anchorRating = 0;   // ... at this value
+  size_t anchor = 0;        // the entrant whose rating is fixed
+  double anchorRating = 0;  // ... at this value
   DrawRule draws = DrawRule::Half;
   bool firstSeatAdvantage = true;  // fit h; false: h = 0
   double confidence = 0.95;        // of every interval
@@ -68,9 +68,10 @@ struct RatedGame {
 // a few hundred pairings are a few thousand cells, so fitting and resampling cost little).
 class RatingData {
  public:
+  // Throws std::invalid_argument on a name given twice.
   explicit RatingData(std::vector<std::string> entrantNames);
-  // Adds `game`; throws std::invalid_argument on an entrant index out of range, an entrant twice
-  // in one game, fewer than two seats or sizes that differ.
+  // Adds `game` `count` times; throws std::invalid_argument on an entrant index out of range, an
+  // entrant twice in one game, a negative place, fewer than two seats or sizes that differ.
   void add(const RatedGame& game, uint64_t count = 1);
 
   const std::vector<std::string>& entrants() const { return names_; }
@@ -111,14 +112,14 @@ struct RatingInterval {
 // One entrant's rating.
 struct EntrantRating {
   std::string name;
-  double rating = 0;           // Elo
-  double se = 0;               // from the information matrix (0 for the anchor)
-  RatingInterval interval;     // rating ± z·se
-  double bootstrapSe = 0;      // standard deviation of the bootstrap replicates (0: none)
-  RatingInterval bootstrap;    // percentile interval of the replicates (= rating: none)
-  uint64_t games = 0;          // games it played
-  double score = 0;            // its pairwise points (wins + draws / 2) over its pairings
-  uint64_t pairings = 0;       // its pairwise outcomes
+  double rating = 0;         // Elo
+  double se = 0;             // from the information matrix (0 for the anchor)
+  RatingInterval interval;   // rating ± z·se
+  double bootstrapSe = 0;    // standard deviation of the bootstrap replicates (0: none)
+  RatingInterval bootstrap;  // percentile interval of the replicates (= rating: none)
+  uint64_t games = 0;        // games it played
+  double score = 0;          // its pairwise points (wins + draws / 2) over its pairings
+  uint64_t pairings = 0;     // its pairwise outcomes
 };
 
 struct RatingFit {
@@ -126,15 +127,22 @@ struct RatingFit {
   double firstSeat = 0;                 // h (Elo); 0 when not fitted
   double firstSeatSe = 0;
   RatingInterval firstSeatInterval, firstSeatBootstrap;
-  // Davidson only: ν, and the draw rate of two equal entrants, ν / (2 + ν).
+  // Davidson only: ν with its standard error (delta method), and the draw rate of two equal
+  // entrants, ν / (2 + ν).
   double drawParameter = 0, drawParameterSe = 0;
+  double drawRate = 0;
   double logLikelihood = 0;  // at the estimate (the prior's log density included when priorSd > 0)
   int iterations = 0;        // Newton steps taken
+  // The bootstrap: replicates kept, and replicates dropped because their redraw has no maximum
+  // (under maximum likelihood an entrant with a perfect record in the redraw, or a redraw without
+  // a path to the anchor) or their fit did not converge. Intervals are of the kept ones.
+  int bootstrapKept = 0, bootstrapDropped = 0;
   // Covariance of the ratings (Elo², entrant order, the anchor's row and column 0), row-major.
   std::vector<double> covariance;
-  // The bootstrap's replicates of each rating (replicate-major: replicate r, entrant i at
-  // r * entrants + i); empty without a bootstrap.
+  // The bootstrap's kept replicates of each rating (replicate-major: replicate r, entrant i at
+  // r * entrants + i; bootstrapKept of them); empty without a bootstrap.
   std::vector<double> replicates;
+  // covariance[i * entrants + j] (Elo²); throws std::out_of_range outside.
   double covarianceOf(size_t i, size_t j) const;
 };
 
