@@ -147,7 +147,7 @@ Json ratingsDocument(const Batch& batch, const TournamentTables& t) {
   if (t.model.draws == DrawRule::Davidson)
     document["draw"] = {{"parameter", t.fit.drawParameter},
                         {"se", t.fit.drawParameterSe},
-                        {"rate", t.fit.drawParameter / (2 + t.fit.drawParameter)}};
+                        {"rate", t.fit.drawRate}};
   return document;
 }
 
