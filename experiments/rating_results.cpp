@@ -42,12 +42,16 @@ std::string nameValue(const Json& value, const std::string& path) {
   return value;
 }
 
-double finiteValue(const Json& value, const std::string& path, double min = -1e300,
-                   double max = 1e300) {
-  if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < min ||
-      value.get<double>() > max)
-    throw InputError(path, "expected a number in [" + csvNumber(min) + ", " + csvNumber(max) +
-                               "], got " + jsonExcerpt(value));
+// A finite number in [min, max] (no bounds: any finite number).
+double finiteValue(const Json& value, const std::string& path,
+                   std::optional<std::pair<double, double>> bounds = std::nullopt) {
+  const bool number = value.is_number() && std::isfinite(value.get<double>());
+  if (!number ||
+      (bounds && (value.get<double>() < bounds->first || value.get<double>() > bounds->second)))
+    throw InputError(path, (bounds ? "expected a number in [" + csvNumber(bounds->first) + ", " +
+                                         csvNumber(bounds->second) + "]"
+                                   : std::string("expected a finite number")) +
+                               ", got " + jsonExcerpt(value));
   return value;
 }
 
@@ -141,8 +145,8 @@ TournamentSection parseTournamentSection(const Batch& batch) {
 std::pair<double, double> parseBand(const Json& band) {
   if (!band.is_array() || band.size() != 2)
     throw InputError("$.rating.band", "expected [low, high], got " + jsonExcerpt(band));
-  const double low = finiteValue(band[0], "$.rating.band[0]", 0, 1);
-  const double high = finiteValue(band[1], "$.rating.band[1]", low, 1);
+  const double low = finiteValue(band[0], "$.rating.band[0]", std::pair(0.0, 1.0));
+  const double high = finiteValue(band[1], "$.rating.band[1]", std::pair(low, 1.0));
   return {low, high};
 }
 
@@ -205,9 +209,9 @@ RatingModel parseModel(Json node, const Json& overrides, const std::vector<std::
   }
   model.bootstrap = static_cast<int>(fields.integer("bootstrap", 0, 1'000'000, model.bootstrap));
   if (const Json* v = fields.find("confidence"))
-    model.confidence = finiteValue(*v, fields.at("confidence"), 0.5, 0.999999);
+    model.confidence = finiteValue(*v, fields.at("confidence"), std::pair(0.5, 0.999999));
   if (const Json* v = fields.find("prior_sd"))
-    model.priorSd = finiteValue(*v, fields.at("prior_sd"), 0, 1e6);
+    model.priorSd = finiteValue(*v, fields.at("prior_sd"), std::pair(0.0, 1e6));
   model.bootstrapSeed = seed;
   return model;
 }
@@ -340,7 +344,8 @@ struct BalanceTally {
   int seats = 2;
 };
 
-// The rated seat (the one a ladder entrant holds) and the condition of experiment `index`.
+// Experiment `index`'s tally (condition × ladder entrant, condition-major) and its rated seat (the
+// one a ladder entrant holds; the condition's name is in every other seat).
 std::pair<size_t, size_t> ratedSeat(const Batch& batch, size_t index, int seats,
                                     const BalanceSection& section) {
   const std::vector<std::string>& names = seatNames(batch, index, seats);
