@@ -13,6 +13,17 @@
 
 namespace ddalab {
 
+// Runs `parse`; an InputError it throws (at a JSON path) is thrown again with `source` (the file)
+// in front of its path.
+template <typename Parse>
+auto withInputSource(const std::string& source, Parse parse) -> decltype(parse()) {
+  try {
+    return parse();
+  } catch (const InputError& e) {
+    throw InputError(source + ": " + e.path(), e.message());
+  }
+}
+
 // What kind of file a reader expects: how large it may be and what to call it in a message.
 struct InputFileKind {
   size_t maxBytes;

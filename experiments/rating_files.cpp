@@ -1,12 +1,15 @@
-#include "experiments/rating_files.h"
-
+// The files of experiments/rating_results.h written and read: the CSVs (the columns of
+// results/csv_schema.h) and ratings.json; apart from the tables' computation
+// (rating_results.cpp), which does not know how they are stored.
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <map>
 
 #include "core/file_io.h"
 #include "core/json_input.h"
 #include "experiments/batch.h"
+#include "experiments/rating_results.h"
 #include "experiments/tournament.h"
 #include "results/csv_format.h"
 #include "results/csv_schema.h"
@@ -73,7 +76,7 @@ std::vector<CsvRecord> ratingsRows(const TournamentTables& t) {
                     optionalCell(ifBootstrap(t.model, f.firstSeatBootstrap.low)),
                     optionalCell(ifBootstrap(t.model, f.firstSeatBootstrap.high)), "", "", ""});
   if (t.model.draws == DrawRule::Davidson) {
-    const double half = centralZ(t.model.confidence) * f.drawParameterSe;
+    const double half = normalCentralZ(t.model.confidence) * f.drawParameterSe;
     rows.push_back({kDrawRow, "", "", numberCell(f.drawParameter), numberCell(f.drawParameterSe),
                     numberCell(std::max(0.0, f.drawParameter - half)),
                     numberCell(f.drawParameter + half), "", "", "", "", "", ""});
@@ -104,6 +107,18 @@ std::vector<CsvRecord> levelCurveRows(const TournamentTables& t) {
          optionalCell(stepEnd(p.stepInterval.low)), optionalCell(stepEnd(p.stepInterval.high))});
   }
   return rows;
+}
+
+// The model as ratings.json states it: the anchor by name, every setting.
+Json modelJson(const RatingModel& model, const std::vector<std::string>& names) {
+  return {{"anchor", names[model.anchor]},
+          {"anchor_rating", model.anchorRating},
+          {"draws", model.draws == DrawRule::Half ? "half" : "davidson"},
+          {"first_seat", model.firstSeatAdvantage},
+          {"bootstrap", model.bootstrap},
+          {"bootstrap_seed", model.bootstrapSeed},
+          {"confidence", model.confidence},
+          {"prior_sd", model.priorSd}};
 }
 
 Json intervalJson(double value, double se, RatingInterval interval,
@@ -149,6 +164,42 @@ Json ratingsDocument(const Batch& batch, const TournamentTables& t) {
                         {"se", t.fit.drawParameterSe},
                         {"rate", t.fit.drawRate}};
   return document;
+}
+
+// ratings.csv, pairwise.csv, level_curves.csv and ratings.json of `tables` (each complete under
+// its final name or not at all); `batch` gives the game and environment.
+void writeTournamentFiles(const fs::path& dir, const Batch& batch, const TournamentTables& tables) {
+  writeCsv(dir / "ratings.csv", ratingsColumns(), ratingsRows(tables));
+  writeCsv(dir / "pairwise.csv", pairwiseColumns(), pairwiseRows(tables));
+  writeCsv(dir / "level_curves.csv", levelCurvesColumns(), levelCurveRows(tables));
+  writeFileAtomically(dir / "ratings.json", ratingsDocument(batch, tables).dump(2) + "\n");
+}
+
+// Removes those files (an earlier write's) where they are regular files.
+void removeTournamentFiles(const fs::path& dir) {
+  for (const char* name : kTournamentFiles) {
+    std::error_code ignored;
+    if (fs::is_regular_file(fs::symlink_status(dir / name))) fs::remove(dir / name, ignored);
+  }
+}
+
+// balance.csv and balance_summary.csv.
+void writeBalanceFiles(const fs::path& dir, const BalanceTables& tables) {
+  std::vector<CsvRecord> points, summaries;
+  for (const BalancePoint& p : tables.points)
+    points.push_back({p.condition, p.entrant, numberCell(p.rating),
+                      numberCell(p.ratingInterval.low), numberCell(p.ratingInterval.high),
+                      numberCell(p.games), numberCell(p.wins), numberCell(p.draws),
+                      numberCell(p.winRate), numberCell(p.winRateInterval.low),
+                      numberCell(p.winRateInterval.high), numberCell(p.evenShare)});
+  for (const BalanceSummary& s : tables.summaries)
+    summaries.push_back({s.condition, numberCell(s.bandLow), numberCell(s.bandHigh),
+                         optionalCell(s.balancedFrom), optionalCell(s.balancedTo),
+                         numberCell(s.pointsInside), numberCell(s.points),
+                         numberCell(s.meanDistance), numberCell(s.meanDistanceInterval.low),
+                         numberCell(s.meanDistanceInterval.high)});
+  writeCsv(dir / "balance.csv", balanceColumns(), points);
+  writeCsv(dir / "balance_summary.csv", balanceSummaryColumns(), summaries);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,57 +447,22 @@ RatingFile parseRatingDocument(const Json& document) {
 
 }  // namespace
 
-double centralZ(double confidence) {
-  const double tail = (1 - confidence) / 2;
-  double low = 0, high = 40;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = (low + high) / 2;
-    (normalUpperTail(mid) > tail ? low : high) = mid;
+std::optional<std::string> writeRatingResults(const fs::path& dir, const Batch& batch,
+                                              std::span<const ExperimentSummary> summaries) {
+  // No summary.csv yet: nothing to read. A shard holds part of every pairing: its merge is rated.
+  if (summaries.empty() || batch.shard) return std::nullopt;
+  if (isBalanceRun(batch)) {
+    writeBalanceFiles(dir, balanceTables(dir, batch));
+    return std::nullopt;
   }
-  return (low + high) / 2;
-}
-
-Json modelJson(const RatingModel& model, const std::vector<std::string>& names) {
-  return {{"anchor", names[model.anchor]},
-          {"anchor_rating", model.anchorRating},
-          {"draws", model.draws == DrawRule::Half ? "half" : "davidson"},
-          {"first_seat", model.firstSeatAdvantage},
-          {"bootstrap", model.bootstrap},
-          {"bootstrap_seed", model.bootstrapSeed},
-          {"confidence", model.confidence},
-          {"prior_sd", model.priorSd}};
-}
-
-void writeTournamentFiles(const fs::path& dir, const Batch& batch, const TournamentTables& tables) {
-  writeCsv(dir / "ratings.csv", ratingsColumns(), ratingsRows(tables));
-  writeCsv(dir / "pairwise.csv", pairwiseColumns(), pairwiseRows(tables));
-  writeCsv(dir / "level_curves.csv", levelCurvesColumns(), levelCurveRows(tables));
-  writeFileAtomically(dir / "ratings.json", ratingsDocument(batch, tables).dump(2) + "\n");
-}
-
-void removeTournamentFiles(const fs::path& dir) {
-  for (const char* name : kTournamentFiles) {
-    std::error_code ignored;
-    if (fs::is_regular_file(fs::symlink_status(dir / name))) fs::remove(dir / name, ignored);
+  if (!isTournament(batch)) return std::nullopt;
+  try {
+    writeTournamentFiles(dir, batch, tournamentTables(dir, batch));
+  } catch (const RatingError& e) {
+    removeTournamentFiles(dir);  // no tables of fewer games than the folder holds
+    return std::string("the ratings were not fitted (the games are kept): ") + e.what();
   }
-}
-
-void writeBalanceFiles(const fs::path& dir, const BalanceTables& tables) {
-  std::vector<CsvRecord> points, summaries;
-  for (const BalancePoint& p : tables.points)
-    points.push_back({p.condition, p.entrant, numberCell(p.rating),
-                      numberCell(p.ratingInterval.low), numberCell(p.ratingInterval.high),
-                      numberCell(p.games), numberCell(p.wins), numberCell(p.draws),
-                      numberCell(p.winRate), numberCell(p.winRateInterval.low),
-                      numberCell(p.winRateInterval.high), numberCell(p.evenShare)});
-  for (const BalanceSummary& s : tables.summaries)
-    summaries.push_back({s.condition, numberCell(s.bandLow), numberCell(s.bandHigh),
-                         optionalCell(s.balancedFrom), optionalCell(s.balancedTo),
-                         numberCell(s.pointsInside), numberCell(s.points),
-                         numberCell(s.meanDistance), numberCell(s.meanDistanceInterval.low),
-                         numberCell(s.meanDistanceInterval.high)});
-  writeCsv(dir / "balance.csv", balanceColumns(), points);
-  writeCsv(dir / "balance_summary.csv", balanceSummaryColumns(), summaries);
+  return std::nullopt;
 }
 
 RatingTablesRead readRatingTables(const fs::path& dir) {
@@ -463,7 +479,7 @@ RatingTablesRead readRatingTables(const fs::path& dir) {
 }
 
 RatingFile parseRatingFile(const Json& document, const std::string& source) {
-  return withSource(source, [&] { return parseRatingDocument(document); });
+  return withInputSource(source, [&] { return parseRatingDocument(document); });
 }
 
 RatingFile readRatingFile(const fs::path& file) {

@@ -9,7 +9,6 @@
 
 #include "core/json_input.h"
 #include "experiments/batch.h"
-#include "experiments/rating_files.h"
 #include "experiments/tournament.h"
 #include "results/aggregate.h"
 #include "results/csv_format.h"
@@ -289,7 +288,7 @@ RatingData tournamentData(const fs::path& dir, const Batch& batch,
   forEachGame(dir, batch, [&](size_t experiment, const GameRecord& game) {
     std::vector<uint32_t>& entrants = seats[experiment];
     if (entrants.empty())
-      entrants = withSource(batchFileOf(dir), [&] {
+      entrants = withInputSource(batchFileOf(dir), [&] {
         return seatEntrants(batch, experiment, game.numPlayers, section.names);
       });
     const std::vector<int> places = finalPlaces(game);
@@ -306,7 +305,7 @@ std::vector<LevelCurvePoint> levelCurves(const TournamentSection& section, const
   for (const SectionEntrant& e : section.entrants)
     if (!e.curve.empty() && std::find(curves.begin(), curves.end(), e.curve) == curves.end())
       curves.push_back(e.curve);
-  const double z = centralZ(confidence);
+  const double z = normalCentralZ(confidence);
   std::vector<LevelCurvePoint> points;
   for (const std::string& curve : curves) {
     std::vector<size_t> members;
@@ -421,7 +420,7 @@ BalanceSummary balanceSummary(const std::string& condition, std::span<const Bala
   if (points.empty()) return s;
   const double k = static_cast<double>(points.size());
   s.meanDistance /= k;
-  const double half = centralZ(0.95) * std::sqrt(variance) / k;
+  const double half = normalCentralZ(0.95) * std::sqrt(variance) / k;
   s.meanDistanceInterval = {std::max(0.0, s.meanDistance - half), s.meanDistance + half};
   return s;
 }
@@ -441,8 +440,8 @@ bool isBalanceRun(const Batch& batch) {
 TournamentTables tournamentTables(const fs::path& dir, const Batch& batch, const Json& overrides) {
   const std::string source = batchFileOf(dir);
   const TournamentSection section =
-      withSource(source, [&] { return parseTournamentSection(batch); });
-  const RatingModel model = withSource(
+      withInputSource(source, [&] { return parseTournamentSection(batch); });
+  const RatingModel model = withInputSource(
       source, [&] { return parseModel(section.model, overrides, section.names, batch.seed); });
   RatingData data = tournamentData(dir, batch, section);
   RatingFit fit;
@@ -461,18 +460,19 @@ TournamentTables tournamentTables(const fs::path& dir, const Batch& batch, const
 
 BalanceTables balanceTables(const fs::path& dir, const Batch& batch) {
   const std::string source = batchFileOf(dir);
-  const BalanceSection section = withSource(source, [&] { return parseBalanceSection(batch); });
+  const BalanceSection section =
+      withInputSource(source, [&] { return parseBalanceSection(batch); });
   std::vector<BalanceTally> tallies(section.conditions.size() * section.ladder.size());
   std::map<size_t, std::pair<size_t, size_t>> seatOf;  // experiment -> (tally, rated seat)
   forEachGame(dir, batch, [&](size_t experiment, const GameRecord& game) {
     auto found = seatOf.find(experiment);
     if (found == seatOf.end())
       found = seatOf
-                  .emplace(experiment, withSource(source,
-                                                  [&] {
-                                                    return ratedSeat(batch, experiment,
-                                                                     game.numPlayers, section);
-                                                  }))
+                  .emplace(experiment, withInputSource(source,
+                                                       [&] {
+                                                         return ratedSeat(batch, experiment,
+                                                                          game.numPlayers, section);
+                                                       }))
                   .first;
     const auto [tally, seat] = found->second;
     BalanceTally& t = tallies[tally];
@@ -503,24 +503,6 @@ BalanceTables balanceTables(const fs::path& dir, const Batch& batch) {
         balanceSummary(section.conditions[c], std::span(tables.points).subspan(first), band));
   }
   return tables;
-}
-
-std::optional<std::string> writeRatingResults(const fs::path& dir, const Batch& batch,
-                                              std::span<const ExperimentSummary> summaries) {
-  // No summary.csv yet: nothing to read. A shard holds part of every pairing: its merge is rated.
-  if (summaries.empty() || batch.shard) return std::nullopt;
-  if (isBalanceRun(batch)) {
-    writeBalanceFiles(dir, balanceTables(dir, batch));
-    return std::nullopt;
-  }
-  if (!isTournament(batch)) return std::nullopt;
-  try {
-    writeTournamentFiles(dir, batch, tournamentTables(dir, batch));
-  } catch (const RatingError& e) {
-    removeTournamentFiles(dir);  // no tables of fewer games than the folder holds
-    return std::string("the ratings were not fitted (the games are kept): ") + e.what();
-  }
-  return std::nullopt;
 }
 
 }  // namespace ddalab

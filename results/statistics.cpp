@@ -454,4 +454,14 @@ std::pair<double, double> wilsonRateInterval(double rate, double n) {
   return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
+double normalCentralZ(double confidence) {
+  const double tail = (1 - confidence) / 2;
+  double low = 0, high = 40;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (low + high) / 2;
+    (normalUpperTail(mid) > tail ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+
 }  // namespace ddalab

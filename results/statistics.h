@@ -19,6 +19,9 @@ double studentTwoSidedP(double t, double df);
 double chiSquareUpperTail(double x, double df);
 // P(Z >= z) for a standard normal Z.
 double normalUpperTail(double z);
+// The z of a central `confidence` interval (0 < confidence < 1) of the standard normal: 1.96 for
+// 0.95 (normalUpperTail inverted by bisection, to double precision).
+double normalCentralZ(double confidence);
 
 // The central `level` interval of `values` by percentiles (sorts a copy; linear interpolation
 // between order statistics); {0, 0} for no values.

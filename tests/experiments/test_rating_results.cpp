@@ -9,7 +9,6 @@
 #include "core/file_io.h"
 #include "core/json_input.h"
 #include "experiments/merge.h"
-#include "experiments/rating_files.h"
 #include "experiments/rating_report.h"
 #include "experiments/rating_results.h"
 #include "experiments/run_service.h"
@@ -214,8 +213,8 @@ TEST_CASE("a level curve: its points by x, each step with the interval of the di
       std::sqrt(t.fit.covarianceOf(2, 2) + t.fit.covarianceOf(1, 1) - 2 * t.fit.covarianceOf(1, 2));
   CHECK(t.curves[1].stepInterval.low == Approx(step - 1.959963984540054 * se).epsilon(1e-9));
   CHECK(t.curves[1].stepInterval.high == Approx(step + 1.959963984540054 * se).epsilon(1e-9));
-  CHECK(centralZ(0.95) == Approx(1.959963984540054).epsilon(1e-12));
-  CHECK(centralZ(0.99) == Approx(2.5758293035489).epsilon(1e-12));
+  CHECK(normalCentralZ(0.95) == Approx(1.959963984540054).epsilon(1e-12));
+  CHECK(normalCentralZ(0.99) == Approx(2.5758293035489).epsilon(1e-12));
 
   // A curve listed out of order is sorted by x; "flat" and "falls" are marked.
   RatingTablesRead read = readRatingTables(dir);
