@@ -921,9 +921,9 @@ std::vector<std::string> sectionNames(const JsonFields& fields, const char* key,
   NameClaims claims("name");
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string path = elementPath(fields.at(key), i);
-    const Json* name =
-        objects ? (list[i].is_object() && list[i].contains("name") ? &list[i].at("name") : nullptr)
-                : &list[i];
+    // Conditions may be names or {"name", ...} objects.
+    const bool named = list[i].is_object() && list[i].contains("name");
+    const Json* name = named ? &list[i].at("name") : objects ? nullptr : &list[i];
     if (!name || !name->is_string() || name->get<std::string>().empty())
       throw InputError(objects ? path + ".name" : path,
                        "expected a non-empty name, got " + jsonExcerpt(list[i]));
@@ -953,24 +953,28 @@ void checkSectionEntrant(const Json& entrant, const std::string& path, bool bala
 
 // The names a section's experiments may seat: entrants, or ladder entrants and conditions.
 std::vector<std::string> checkSectionFields(const JsonFields& f, const std::string& kind) {
-  f.string("name");
-  f.integer("games", 1, kMaxGamesPerExperiment);
+  // The expansion writes every field; a section written by hand (or by another tool) may leave
+  // out what the tables do not need: the name, the games, the design, the model's defaults.
+  if (f.has("name")) f.string("name");
+  if (f.has("games")) f.integer("games", 1, kMaxGamesPerExperiment);
   const bool balance = kind == "balance";
   const char* list = balance ? "ladder" : "entrants";
   std::vector<std::string> names = sectionNames(f, list, true);
   for (size_t i = 0; i < names.size(); ++i)
     checkSectionEntrant(f.get(list)[i], elementPath(f.at(list), i), balance);
   if (!balance) {
-    JsonFields(f.get("design"), f.at("design"), {"kind", "anchors", "tables"}).string("kind");
-    if (parseTournamentModel(&f.get("model"), f.at("model"), names) != f.get("model"))
-      throw InputError(f.at("model"), "expected every field of the model written out");
+    if (f.has("design"))
+      JsonFields(f.get("design"), f.at("design"), {"kind", "anchors", "tables"}).string("kind");
+    parseTournamentModel(f.find("model"), f.at("model"), names);
     return names;
   }
   for (const std::string& c : sectionNames(f, "conditions", false)) names.push_back(c);
-  checkedBand(f.get("band"), f.at("band"));
-  JsonFields file(f.get("ratings_file"), f.at("ratings_file"), {"name", "sha256"});
-  file.string("name");
-  file.string("sha256");
+  if (f.has("band")) checkedBand(f.get("band"), f.at("band"));
+  if (f.has("ratings_file")) {
+    JsonFields file(f.get("ratings_file"), f.at("ratings_file"), {"name", "sha256"});
+    file.string("name");
+    file.string("sha256");
+  }
   return names;
 }
 

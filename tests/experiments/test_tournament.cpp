@@ -208,6 +208,10 @@ TEST_CASE("an experiment's entrants and a batch's rating section are checked", "
   Json noKind = written;
   noKind["rating"]["kind"] = "league";
   CHECK_THAT(errorOf(noKind), Contains("$.rating.kind"));
+  Json partial = written;  // a section written by hand: the model's defaults, no design
+  partial["rating"].erase("design");
+  partial["rating"]["model"] = {{"anchor", "hillclimber@10"}};
+  CHECK(parseBatch(partial, "batch.json").rating.at("model").size() == 1);
 }
 
 TEST_CASE("an entrant given twice is refused naming both places", "[tournament]") {
