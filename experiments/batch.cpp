@@ -10,11 +10,12 @@
 #include <optional>
 #include <set>
 
-#include "core/metric_applies.h"
 #include "core/json_input.h"
+#include "core/metric_applies.h"
+#include "core/sha256.h"
 #include "experiments/name_checks.h"
 #include "experiments/plugins.h"
-#include "core/sha256.h"
+#include "experiments/tournament.h"
 #include "games/registry.h"
 #include "players/registry.h"
 #include "results/experiment_result.h"
@@ -203,6 +204,23 @@ void parseExperimentObjective(const JsonFields& fields, Experiment& e) {
                          "\"objective\"");
 }
 
+// A tournament's experiment's "entrants": a non-empty name for each of the game's `seats`.
+std::vector<std::string> parseEntrantNames(const JsonFields& fields, int seats) {
+  const Json& list = fields.get("entrants");
+  const std::string expected =
+      "expected an array of " + std::to_string(seats) + " entrant names (one per seat), got ";
+  if (!list.is_array() || static_cast<int>(list.size()) != seats)
+    throw InputError(fields.at("entrants"), expected + jsonExcerpt(list));
+  std::vector<std::string> names;
+  for (size_t k = 0; k < list.size(); ++k) {
+    if (!list[k].is_string() || list[k].get<std::string>().empty())
+      throw InputError(fields.at("entrants") + "[" + std::to_string(k) + "]",
+                       "expected a non-empty entrant name, got " + jsonExcerpt(list[k]));
+    names.push_back(list[k]);
+  }
+  return names;
+}
+
 Experiment parseExperiment(const JsonFields& fields, const std::string& path) {
   Experiment e;
   e.name = fields.string("name");
@@ -237,13 +255,14 @@ Experiment parseExperiment(const JsonFields& fields, const std::string& path) {
   e.iterations = static_cast<int>(fields.integer("iterations", 1, 100'000'000));
   e.salt = fields.has("salt") ? fields.unsignedInteger("salt") : 0;
   if (fields.has("point")) e.point = parsePoint(fields.get("point"), fields.at("point"));
+  if (fields.has("entrants")) e.entrants = parseEntrantNames(fields, n);
   (void)path;
   return e;
 }
 
 #define DDALAB_EXPERIMENT_KEYS                                                         \
   "name", "comparison", "game", "players", "environment", "coefficients", "objective", \
-      "iterations", "salt", "point"
+      "iterations", "salt", "point", "entrants"
 
 // Throws unless every plug-in `plugins` (a batch.json's record) names is loaded: the batch needs
 // its games and players.
@@ -284,9 +303,9 @@ Batch parseDocument(const Json& document) {
     throw InputError("$.format", "unsupported format " + jsonExcerpt(*format) + "; expected \"" +
                                      kBatchFormat + "\" or \"" + kExperimentFormat + "\"");
   // "plugins" records what a run used (toJson); --resume compares it with what is loaded.
-  JsonFields fields(
-      document, "$",
-      {"format", "seed", "description", "experiments", "plugins", "shard", "unreliable_fit"});
+  JsonFields fields(document, "$",
+                    {"format", "seed", "description", "experiments", "plugins", "shard",
+                     "unreliable_fit", "rating"});
   // Written by ddalab study analyze --write-unreliable-fit: a fit from noise is not run.
   if (fields.has("unreliable_fit"))
     throw InputError(fields.at("unreliable_fit"),
@@ -307,6 +326,12 @@ Batch parseDocument(const Json& document) {
     names.claim(batch.experiments.back().name, path + ".name");
     if (const std::string& comparison = batch.experiments.back().comparison; !comparison.empty())
       comparisons.claim(comparison, path + ".comparison");
+  }
+  if (fields.has("rating")) {
+    std::vector<std::vector<std::string>> entrants;
+    for (const Experiment& e : batch.experiments) entrants.push_back(e.entrants);
+    checkRatingSection(fields.get("rating"), entrants);
+    batch.rating = fields.get("rating");
   }
   // A shard record is a split like --shard's: the same games or none.
   if (batch.shard) checkShardable(batch, batch.shard->count, "$.shard");
@@ -341,12 +366,24 @@ ShardRecord parseShardRecord(const Json& node) {
   return record;
 }
 
-Batch parseBatch(const Json& document, const std::string& source, std::span<const SweepAxis> vary) {
+Batch parseBatch(const Json& document, const std::string& source, std::span<const SweepAxis> vary,
+                 const std::filesystem::path& baseDir) {
   try {
     checkNestingDepth(document, "$");  // before anything walks it recursively
     const ExperimentCheck checkExperiment = [](const Json& experiment) {
       parseExperiment(experiment, 0, "");
     };
+    if (hasRatingDesign(document)) {
+      if (!vary.empty())
+        throw InputError("--vary " + vary.front().path,
+                         "a tournament or balance run cannot be swept; expected \"levels\" or "
+                         "\"vary\" on an entrant");
+      // Paths of the probe's own parts ("$.players[0]"): the expansion moves them into place.
+      const ExperimentCheck checkProbe = [](const Json& experiment) {
+        parseExperiment(JsonFields(experiment, "$", {DDALAB_EXPERIMENT_KEYS}), "$");
+      };
+      return parseDocument(expandRatingDesign(document, baseDir, checkProbe));
+    }
     return parseDocument(expandSweeps(document, checkExperiment, vary));
   } catch (const InputError& e) {
     throw InputError(source + ": " + e.path(), e.message());
@@ -367,14 +404,15 @@ Batch parseExperiment(const Json& experiment, uint64_t seed, const std::string& 
 }
 
 Batch parseBatchText(std::string_view text, const std::string& source,
-                     std::span<const SweepAxis> vary) {
+                     std::span<const SweepAxis> vary, const std::filesystem::path& baseDir) {
   if (text.size() > kMaxBatchFileBytes)
     throw InputError(source, tooLargeMessage(std::to_string(text.size()), kBatchFileKind));
-  return parseBatch(parseJsonText(text, source), source, vary);
+  return parseBatch(parseJsonText(text, source), source, vary, baseDir);
 }
 
 Batch loadBatch(const std::filesystem::path& file, std::span<const SweepAxis> vary) {
-  return parseBatchText(readInputFile(file, kBatchFileKind), file.string(), vary);
+  return parseBatchText(readInputFile(file, kBatchFileKind), file.string(), vary,
+                        file.parent_path());
 }
 
 namespace {
@@ -418,6 +456,7 @@ Json toJson(const Batch& batch) {
     if (e.objective.kind != ObjectiveKind::WeightedSum) j["objective"] = objectiveJson(e.objective);
     if (e.salt) j["salt"] = e.salt;
     if (!e.point.empty()) j["point"] = e.point;
+    if (!e.entrants.empty()) j["entrants"] = e.entrants;
     experiments.push_back(j);
   }
   Json document = {{"format", kBatchFormat}, {"seed", batch.seed}, {"experiments", experiments}};
@@ -425,6 +464,7 @@ Json toJson(const Batch& batch) {
   // built-ins has none, and its batch.json is as before plug-ins existed).
   if (Json plugins = pluginsUsed(idsNamed(experiments)); !plugins.empty())
     document["plugins"] = std::move(plugins);
+  if (!batch.rating.is_null()) document["rating"] = batch.rating;
   if (batch.shard) {
     Batch whole = batch;
     whole.shard.reset();
@@ -444,7 +484,8 @@ std::vector<Json> playKeys(const Batch& batch) {
   std::vector<Json> keys;
   const Json document = toJson(batch);  // outlives the loop (a temporary's member would not)
   for (Json e : document.at("experiments")) {
-    for (const char* field : {"name", "comparison", "iterations", "point"}) e.erase(field);
+    for (const char* field : {"name", "comparison", "iterations", "point", "entrants"})
+      e.erase(field);
     keys.push_back(std::move(e));
   }
   return keys;

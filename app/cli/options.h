@@ -1,11 +1,13 @@
 #pragma once
 // Boost.Program_options glue shared by the subcommands.
 #include <boost/program_options.hpp>
+#include <functional>
 #include <iostream>
 #include <optional>
 
 #include "app/cli/commands.h"
 #include "experiments/batch.h"
+#include "experiments/run_service.h"
 
 namespace ddalab::cli {
 
@@ -38,6 +40,14 @@ std::vector<SweepAxis> varyAxes(const po::variables_map& vm);
 // A whole decimal number in [min, max] given as option `name` (run_command.cpp); throws
 // InputError naming the option otherwise.
 uint64_t parseCount(const std::string& text, const std::string& name, uint64_t min, uint64_t max);
+
+// Prints a finished (or stopped) run's tables.
+using PrintRun = std::function<void(const RunOutcome&, const RunRequest&)>;
+
+// Runs the batch of `vm` (options as `ddalab run` parses them: "batch", "threads", "out",
+// "resume", ...) through the run service with progress and stop signals, then `print`; a stopped
+// run says how to continue with `ddalab <command>`. Returns the exit code (run_command.cpp).
+int runBatch(const po::variables_map& vm, const std::string& command, const PrintRun& print);
 
 // Applies --iterations and --seed, when given, to `batch` (run_command.cpp); throws InputError.
 void applyOverrides(Batch& batch, const po::variables_map& vm);
