@@ -10,11 +10,12 @@
 #include <optional>
 #include <set>
 
-#include "core/metric_applies.h"
 #include "core/json_input.h"
+#include "core/metric_applies.h"
+#include "core/sha256.h"
 #include "experiments/name_checks.h"
 #include "experiments/plugins.h"
-#include "core/sha256.h"
+#include "experiments/tournament.h"
 #include "games/registry.h"
 #include "players/registry.h"
 #include "results/experiment_result.h"
@@ -203,16 +204,19 @@ void parseExperimentObjective(const JsonFields& fields, Experiment& e) {
                          "\"objective\"");
 }
 
-// A rated experiment's entrant name of each seat: `seats` non-empty strings.
-std::vector<std::string> parseEntrantNames(const Json& node, const std::string& path, int seats) {
-  if (!node.is_array() || static_cast<int>(node.size()) != seats)
-    throw InputError(path, "expected an array of " + std::to_string(seats) +
-                               " entrant names (one per seat), got " + jsonExcerpt(node));
+// A tournament's experiment's "entrants": a non-empty name for each of the game's `seats`.
+std::vector<std::string> parseEntrantNames(const JsonFields& fields, int seats) {
+  const Json& list = fields.get("entrants");
+  const std::string expected =
+      "expected an array of " + std::to_string(seats) + " entrant names (one per seat), got ";
+  if (!list.is_array() || static_cast<int>(list.size()) != seats)
+    throw InputError(fields.at("entrants"), expected + jsonExcerpt(list));
   std::vector<std::string> names;
-  for (const Json& name : node) {
-    if (!name.is_string() || name.get<std::string>().empty())
-      throw InputError(path, "expected non-empty entrant names, got " + jsonExcerpt(name));
-    names.push_back(name);
+  for (size_t k = 0; k < list.size(); ++k) {
+    if (!list[k].is_string() || list[k].get<std::string>().empty())
+      throw InputError(fields.at("entrants") + "[" + std::to_string(k) + "]",
+                       "expected a non-empty entrant name, got " + jsonExcerpt(list[k]));
+    names.push_back(list[k]);
   }
   return names;
 }
@@ -251,8 +255,7 @@ Experiment parseExperiment(const JsonFields& fields, const std::string& path) {
   e.iterations = static_cast<int>(fields.integer("iterations", 1, 100'000'000));
   e.salt = fields.has("salt") ? fields.unsignedInteger("salt") : 0;
   if (fields.has("point")) e.point = parsePoint(fields.get("point"), fields.at("point"));
-  if (fields.has("entrants"))
-    e.entrants = parseEntrantNames(fields.get("entrants"), fields.at("entrants"), n);
+  if (fields.has("entrants")) e.entrants = parseEntrantNames(fields, n);
   (void)path;
   return e;
 }
@@ -312,7 +315,6 @@ Batch parseDocument(const Json& document) {
   if (fields.has("plugins")) checkPluginsLoaded(fields.get("plugins"));
   if (fields.has("shard")) batch.shard = parseShardRecord(fields.get("shard")).shard;
   batch.seed = fields.unsignedInteger("seed");
-  if (fields.has("rating")) batch.rating = fields.get("rating");
   const Json& list = fields.get("experiments");
   if (!list.is_array() || list.empty())
     throw InputError("$.experiments", "expected a non-empty array of experiments");
@@ -324,6 +326,12 @@ Batch parseDocument(const Json& document) {
     names.claim(batch.experiments.back().name, path + ".name");
     if (const std::string& comparison = batch.experiments.back().comparison; !comparison.empty())
       comparisons.claim(comparison, path + ".comparison");
+  }
+  if (fields.has("rating")) {
+    std::vector<std::vector<std::string>> entrants;
+    for (const Experiment& e : batch.experiments) entrants.push_back(e.entrants);
+    checkRatingSection(fields.get("rating"), entrants);
+    batch.rating = fields.get("rating");
   }
   // A shard record is a split like --shard's: the same games or none.
   if (batch.shard) checkShardable(batch, batch.shard->count, "$.shard");
@@ -358,12 +366,24 @@ ShardRecord parseShardRecord(const Json& node) {
   return record;
 }
 
-Batch parseBatch(const Json& document, const std::string& source, std::span<const SweepAxis> vary) {
+Batch parseBatch(const Json& document, const std::string& source, std::span<const SweepAxis> vary,
+                 const std::filesystem::path& baseDir) {
   try {
     checkNestingDepth(document, "$");  // before anything walks it recursively
     const ExperimentCheck checkExperiment = [](const Json& experiment) {
       parseExperiment(experiment, 0, "");
     };
+    if (hasRatingDesign(document)) {
+      if (!vary.empty())
+        throw InputError("--vary " + vary.front().path,
+                         "a tournament or balance run cannot be swept; expected \"levels\" or "
+                         "\"vary\" on an entrant");
+      // Paths of the probe's own parts ("$.players[0]"): the expansion moves them into place.
+      const ExperimentCheck checkProbe = [](const Json& experiment) {
+        parseExperiment(JsonFields(experiment, "$", {DDALAB_EXPERIMENT_KEYS}), "$");
+      };
+      return parseDocument(expandRatingDesign(document, baseDir, checkProbe));
+    }
     return parseDocument(expandSweeps(document, checkExperiment, vary));
   } catch (const InputError& e) {
     throw InputError(source + ": " + e.path(), e.message());
@@ -384,14 +404,15 @@ Batch parseExperiment(const Json& experiment, uint64_t seed, const std::string& 
 }
 
 Batch parseBatchText(std::string_view text, const std::string& source,
-                     std::span<const SweepAxis> vary) {
+                     std::span<const SweepAxis> vary, const std::filesystem::path& baseDir) {
   if (text.size() > kMaxBatchFileBytes)
     throw InputError(source, tooLargeMessage(std::to_string(text.size()), kBatchFileKind));
-  return parseBatch(parseJsonText(text, source), source, vary);
+  return parseBatch(parseJsonText(text, source), source, vary, baseDir);
 }
 
 Batch loadBatch(const std::filesystem::path& file, std::span<const SweepAxis> vary) {
-  return parseBatchText(readInputFile(file, kBatchFileKind), file.string(), vary);
+  return parseBatchText(readInputFile(file, kBatchFileKind), file.string(), vary,
+                        file.parent_path());
 }
 
 namespace {
@@ -439,11 +460,11 @@ Json toJson(const Batch& batch) {
     experiments.push_back(j);
   }
   Json document = {{"format", kBatchFormat}, {"seed", batch.seed}, {"experiments", experiments}};
-  if (!batch.rating.is_null()) document["rating"] = batch.rating;
   // The plug-ins whose games or players the batch names, with their checksums (a batch of
   // built-ins has none, and its batch.json is as before plug-ins existed).
   if (Json plugins = pluginsUsed(idsNamed(experiments)); !plugins.empty())
     document["plugins"] = std::move(plugins);
+  if (!batch.rating.is_null()) document["rating"] = batch.rating;
   if (batch.shard) {
     Batch whole = batch;
     whole.shard.reset();
@@ -463,7 +484,8 @@ std::vector<Json> playKeys(const Batch& batch) {
   std::vector<Json> keys;
   const Json document = toJson(batch);  // outlives the loop (a temporary's member would not)
   for (Json e : document.at("experiments")) {
-    for (const char* field : {"name", "comparison", "iterations", "point"}) e.erase(field);
+    for (const char* field : {"name", "comparison", "iterations", "point", "entrants"})
+      e.erase(field);
     keys.push_back(std::move(e));
   }
   return keys;

@@ -14,7 +14,6 @@
 
 namespace ddalab {
 
-
 // Larger batch files are refused before reading: the 41 thesis experiments take 28 KiB.
 inline constexpr size_t kMaxBatchFileBytes = 16 << 20;
 
@@ -47,8 +46,8 @@ struct Experiment {
   uint64_t salt = 0;  // 0: the same per-iteration seeds as every other experiment (paired rows)
   // A sweep's grid point: the values of its axes by name ({"random_prob": 0.2}); empty otherwise.
   Json point = Json::object();
-  // A tournament's or balance run's experiment: the entrant (or condition) name of each seat
-  // (experiments/tournament.h); empty otherwise.
+  // A tournament's or balance run's experiment (tournament.h): the entrant (or condition) name of
+  // each seat; empty otherwise. Names do not change the games.
   std::vector<std::string> entrants;
 };
 
@@ -74,7 +73,8 @@ struct Batch {
   uint64_t seed = 0;
   std::vector<Experiment> experiments;
   std::optional<Shard> shard;  // none: every iteration
-  // A tournament's or balance run's "rating" section (experiments/tournament.h); null otherwise.
+  // A tournament's or balance run's "rating" section (tournament.h: what the fit and the balance
+  // tables need), checked; null for other batches.
   Json rating;
 };
 
@@ -98,22 +98,26 @@ Coefficients parseCoefficients(const Json& node, const std::string& path, int pl
 // Reads and validates a batch or single-experiment file; errors (InputError) start with the
 // file name and give the JSON path or line:column and what was expected. Missing, unreadable or
 // oversized files and directories are InputErrors too (with the operating system's reason).
-// A file's sweeps are expanded (sweep.h), `vary` axes (--vary) added to every experiment.
+// A file's sweeps are expanded (sweep.h), `vary` axes (--vary) added to every experiment; a
+// tournament or balance run is expanded (tournament.h; a relative "ratings" file is found next to
+// `file`).
 Batch loadBatch(const std::filesystem::path& file, std::span<const SweepAxis> vary = {});
 
 // Parses and validates the text of a batch or single-experiment file (what loadBatch does after
 // reading); `source` names it in the errors. Throws InputError only, whatever the text.
 Batch parseBatchText(std::string_view text, const std::string& source,
-                     std::span<const SweepAxis> vary = {});
+                     std::span<const SweepAxis> vary = {},
+                     const std::filesystem::path& baseDir = {});
 
 // Validates one experiment on its own (an entry of a batch's "experiments"), as a batch of it
 // with seed `seed`; errors name `source` and the path within the experiment ("$.players[1]").
 Batch parseExperiment(const Json& experiment, uint64_t seed, const std::string& source);
 
 // Validates an already parsed document (possibly built in code: any nesting depth, NaN or
-// infinity is refused, not crashed on); `source` prefixes the error messages.
+// infinity is refused, not crashed on); `source` prefixes the error messages. A balance run's
+// relative "ratings" file is found in `baseDir` (default: the working directory).
 Batch parseBatch(const Json& document, const std::string& source,
-                 std::span<const SweepAxis> vary = {});
+                 std::span<const SweepAxis> vary = {}, const std::filesystem::path& baseDir = {});
 
 // The document `batch` would be loaded from (defaults written out), for saving batches. A
 // shard's records "shard": {"index", "count", "ddalab": the version, "batch_sha256": of the

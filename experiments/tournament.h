@@ -8,7 +8,8 @@
 //                                "levels": [10, 20, 50, 100]},                 // a level curve
 //                               {"name": "mcts", "player": {"id": "mcts"},
 //                                "vary": {"param": "iterations", "values": [10, 100]}}],
-//                  "design": {"kind": "round-robin"}            // or "ladder" with "anchors"
+//                  "design": {"kind": "round-robin"}            // or "ladder" with "anchors",
+//                                                               // or "pairings" with "tables"
 //                  "games": 100,            // per table and seat order
 //                  "model": {"anchor": "random", "anchor_rating": 0, "draws": "half",
 //                            "first_seat": true, "bootstrap": 1000, "confidence": 0.95,
@@ -26,9 +27,12 @@
 // content included), so a results folder's batch.json is self-contained.
 //
 // Seats: a two-seat game plays every pairing in both seat orders; a game of n > 2 seats plays
-// every set of n entrants (round robin) or each newcomer with every set of n − 1 anchors (ladder)
-// in the n cyclic rotations of the set; balance runs put the rated player in each seat in turn,
-// the condition's opponents in the others.
+// every set of n entrants (round robin) or each newcomer with every set of n − 1 anchors and the
+// anchors' sets of n among themselves (ladder), or the given tables of n entrants (pairings), in
+// the n cyclic rotations of the set; balance runs put the rated player in each seat in turn, the
+// condition's opponents in the others. Names: "<name>/<e0>,<e1>,..." (seat order) and
+// "<name>/<condition>/<entrant>@seat<k>"; a "levels" entrant becomes "<name>@<level>", a "vary"
+// one "<name>@<param>=<value>" (a level curve named <name>).
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -45,15 +49,20 @@ bool hasRatingDesign(const Json& document);
 
 // The batch document with its "tournament" or "balance" expanded into "experiments" and a
 // "rating" section; a document without one is returned as it is. `baseDir` resolves a balance's
-// relative "ratings" file. Every generated experiment is validated by `checkExperiment`; throws
+// relative "ratings" file. `checkExperiment` (the batch format's parser, paths from "$") checks
+// each entrant's player in every seat and each condition once, before anything is generated, its
+// errors moved to where the part stands in `document` (the batch parser checks the rest); throws
 // InputError naming the JSON path in `document` and what was expected (an entrant given twice, an
 // anchor that is not an entrant, a design that leaves an entrant without a path of games to the
 // anchor, a rating file of another game or ddalab version, ...).
 Json expandRatingDesign(const Json& document, const std::filesystem::path& baseDir,
                         const ExperimentCheck& checkExperiment);
 
-// The "rating" section of a batch (what expandRatingDesign wrote), checked: throws InputError
-// naming "$.rating..." and what was expected. Kept as JSON in Batch::rating.
-void checkRatingSection(const Json& section, const std::vector<std::string>& experimentNames);
+// The "rating" section of a batch (what expandRatingDesign wrote), checked with the entrant names
+// of each experiment (each must be an entrant, ladder entrant or condition of the section): throws
+// InputError naming "$.rating..." or "$.experiments[i].entrants[k]" and what was expected. Kept as
+// JSON in Batch::rating.
+void checkRatingSection(const Json& section,
+                        const std::vector<std::vector<std::string>>& experimentEntrants);
 
 }  // namespace ddalab

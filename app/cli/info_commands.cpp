@@ -1,5 +1,6 @@
 // `ddalab list`, `ddalab validate` and `ddalab score`: commands that read and describe.
 #include <iostream>
+#include <sstream>
 
 #include "app/cli/options.h"
 #include "core/catalog.h"
@@ -22,6 +23,48 @@ namespace {
 void printParams(const std::vector<ParamSpec>& params) {
   if (params.empty()) std::cout << "    (no parameters)\n";
   for (const auto& p : params) std::cout << "    " << describe(p) << "\n";
+}
+
+// A number as a person writes it: 0 rather than 0.0.
+std::string numberText(const Json& value) {
+  std::ostringstream text;
+  text << value.get<double>();
+  return text.str();
+}
+
+// What a tournament or balance run expanded into, for `validate`: its entrants (or ladder and
+// conditions), design and size; "" for other batches.
+std::string describeRatingDesign(const Batch& batch, size_t games) {
+  const Json& rating = batch.rating;
+  if (rating.is_null()) return "";
+  const auto names = [](const Json& list) {
+    std::string text;
+    for (const Json& item : list)
+      text += (text.empty() ? "" : ", ") +
+              (item.is_object() ? item.at("name").get<std::string>() : item.get<std::string>());
+    return text;
+  };
+  const std::string size = std::to_string(batch.experiments.size()) + " experiments of " +
+                           std::to_string(rating.at("games").get<long long>()) + " games, " +
+                           std::to_string(games) + " games";
+  if (rating.at("kind") == "balance")
+    return "  balance run " + rating.at("name").get<std::string>() + ": " +
+           std::to_string(rating.at("ladder").size()) + " rated players x " +
+           std::to_string(rating.at("conditions").size()) + " conditions x " +
+           std::to_string(batch.experiments.front().players.size()) + " seats = " + size +
+           "\n  ladder: " + names(rating.at("ladder")) +
+           "\n  conditions: " + names(rating.at("conditions")) +
+           "\n  band: " + numberText(rating.at("band")[0]) + " to " +
+           numberText(rating.at("band")[1]) + " (ratings from " +
+           rating.at("ratings_file").at("name").get<std::string>() + ")\n";
+  const Json& model = rating.at("model");
+  return "  tournament " + rating.at("name").get<std::string>() + ": " +
+         std::to_string(rating.at("entrants").size()) + " entrants, design " +
+         rating.at("design").at("kind").get<std::string>() + ", " + size +
+         "\n  entrants: " + names(rating.at("entrants")) +
+         "\n  anchor: " + model.at("anchor").get<std::string>() + " at " +
+         numberText(model.at("anchor_rating")) + "; draws " + model.at("draws").get<std::string>() +
+         "; bootstrap " + model.at("bootstrap").dump() + "\n";
 }
 
 // " [plug-in NAME (FILE)]" for an entry a plug-in registered, "" for a built-in.
@@ -121,7 +164,8 @@ int validateCommand(const Args& args) {
       size_t games = 0;
       for (const auto& e : batch.experiments) games += static_cast<size_t>(e.iterations);
       std::cout << file << ": ok (" << batch.experiments.size() << " experiments, " << games
-                << " games)\n";
+                << " games)\n"
+                << describeRatingDesign(batch, games);
       continue;
     } catch (const InputError& e) {
       std::cerr << "error: " << e.what() << "\n";

@@ -2,12 +2,14 @@
 // Boost.Program_options glue shared by the subcommands.
 #include <boost/program_options.hpp>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
 
 #include "app/cli/commands.h"
 #include "experiments/batch.h"
+#include "experiments/run_service.h"
 
 namespace ddalab::cli {
 
@@ -46,6 +48,14 @@ uint64_t parseCount(const std::string& text, const std::string& name, uint64_t m
 // games (run_command.cpp). Such a run exits 0: its games are complete and written.
 void printRatingOutcome(const std::filesystem::path& dir,
                         const std::optional<std::string>& warning);
+
+// Prints a finished (or stopped) run's tables.
+using PrintRun = std::function<void(const RunOutcome&, const RunRequest&)>;
+
+// Runs the batch of `vm` (options as `ddalab run` parses them: "batch", "threads", "out",
+// "resume", ...) through the run service with progress and stop signals, then `print`; a stopped
+// run says how to continue with `ddalab <command>`. Returns the exit code (run_command.cpp).
+int runBatch(const po::variables_map& vm, const std::string& command, const PrintRun& print);
 
 // Applies --iterations and --seed, when given, to `batch` (run_command.cpp); throws InputError.
 void applyOverrides(Batch& batch, const po::variables_map& vm);

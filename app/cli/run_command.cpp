@@ -148,14 +148,6 @@ void applyOverrides(Batch& batch, const po::variables_map& vm) {
 }
 
 int runCommand(const Args& args) {
-  // From the start (a signal while the batch loads is a stop, not a kill) until the tables and
-  // the hint how to resume are printed (a second Ctrl-C right after the stop must not kill
-  // ddalab before it says how to continue).
-  control.stop.store(false);
-  control.abandon.store(false);
-  signalCount.store(0);
-  firstSignal.store(0);
-  const StopSignalsHandled handled;
   po::options_description options("options");
   options.add_options()("batch", po::value<std::string>()->required(), "batch or experiment file")(
       "threads,t", po::value<int>()->default_value(0), "worker threads 1..1024 (0 = every core)")(
@@ -177,7 +169,18 @@ int runCommand(const Args& args) {
   po::variables_map vm;
   if (auto code = parseArgs(args, "ddalab run BATCH.json [options]", options, positional, vm))
     return *code;
+  return runBatch(vm, "run", printOutcome);
+}
 
+int runBatch(const po::variables_map& vm, const std::string& command, const PrintRun& print) {
+  // From the start (a signal while the batch loads is a stop, not a kill) until the tables and
+  // the hint how to resume are printed (a second Ctrl-C right after the stop must not kill
+  // ddalab before it says how to continue).
+  control.stop.store(false);
+  control.abandon.store(false);
+  signalCount.store(0);
+  firstSignal.store(0);
+  const StopSignalsHandled handled;
   const RunRequest request = makeRequest(vm);
   ProgressPrinter printer;
   RunEvents events;
@@ -190,13 +193,13 @@ int runCommand(const Args& args) {
     throw;
   }
   printer.finish();
-  printOutcome(outcome, request);
+  print(outcome, request);
   if (outcome.complete) return kOk;
   size_t games = 0;
   for (const auto& s : outcome.summaries) games += s.games;
   const int signal = firstSignal.load();
   std::cerr << "stopped by " << signalName(signal) << ": " << games
-            << " finished games kept and saved; continue with: ddalab run "
+            << " finished games kept and saved; continue with: ddalab " << command << " "
             << vm["batch"].as<std::string>() << " --out " << request.out.string()
             << (request.traces ? " --trace " + request.traces->dir.string() : "")
             << (request.traces && request.traces->detail ? " --trace-detail" : "") << overrides(vm)
