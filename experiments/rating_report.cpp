@@ -34,11 +34,21 @@ std::string percent(double share) {
   return fixedText(100 * share, 0);
 }
 
-void printRatings(std::ostream& out, const RatingTablesRead& t) {
+// Above this many entrants the terminal shows each entrant against the next in rating order only
+// (pairwise.csv keeps every comparison).
+constexpr size_t kAllPairsShown = 8;
+
+// The entrants in rating order, highest first.
+std::vector<size_t> ratingOrder(const RatingTablesRead& t) {
   std::vector<size_t> order(t.ratings.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return t.ratings[a].rating > t.ratings[b].rating; });
+  return order;
+}
+
+void printRatings(std::ostream& out, const RatingTablesRead& t) {
+  const std::vector<size_t> order = ratingOrder(t);
   out << "\nRatings (Elo; intervals from the information matrix and the bootstrap over games)\n";
   TextTable table({"entrant", "rating", "interval", "bootstrap", "games", "score"});
   for (size_t i : order) {
@@ -64,12 +74,18 @@ void printRatings(std::ostream& out, const RatingTablesRead& t) {
 
 void printPairwise(std::ostream& out, const RatingTablesRead& t) {
   if (t.pairwise.empty()) return;
-  out << "\nPairwise (a - b; E: a's expected score on neutral seats; LR test of equal ratings)\n";
+  const bool neighbours = t.ratings.size() > kAllPairsShown;
+  out << "\nPairwise (a - b; E: a's expected score on neutral seats; LR test of equal ratings"
+      << (neighbours ? "; neighbours in rating order, pairwise.csv has more" : "") << ")\n";
+  const std::vector<size_t> order = ratingOrder(t);
+  std::vector<size_t> rank(order.size());
+  for (size_t k = 0; k < order.size(); ++k) rank[order[k]] = k;
   TextTable table({"a", "b", "difference", "interval", "bootstrap", "E", "LR chi2", "p"}, 2);
   for (const RatingComparison& c : t.pairwise)
-    table.addRow({t.ratings[c.a].name, t.ratings[c.b].name, elo(c.difference), interval(c.interval),
-                  interval(c.bootstrap), fixedText(c.expectedScore, 3), fixedText(c.lrChi2, 2),
-                  fixedText(c.p, 4)});
+    if (!neighbours || rank[c.b] == rank[c.a] + 1)
+      table.addRow({t.ratings[c.a].name, t.ratings[c.b].name, elo(c.difference),
+                    interval(c.interval), interval(c.bootstrap), fixedText(c.expectedScore, 3),
+                    fixedText(c.lrChi2, 2), fixedText(c.p, 4)});
   table.print(out);
 }
 
