@@ -13,6 +13,7 @@ inline constexpr int kRuntimeError = 1;
 inline constexpr int kBadInput = 2;
 
 int runCommand(const Args& args);
+int rateCommand(const Args& args);
 int listCommand(const Args& args);
 int validateCommand(const Args& args);
 int scoreCommand(const Args& args);

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "app/version/version.h"
 #include "app/cli/commands.h"
+#include "app/version/version.h"
 #include "core/params.h"
 #include "experiments/plugins.h"
 
@@ -19,6 +19,7 @@ usage: ddalab <command> [options]     (ddalab <command> --help for its options)
 
 commands:
   run BATCH.json     run a batch of experiments; tables on stdout, CSVs in --out
+  rate FILE|DIR      run a tournament or balance run and print its ratings (or a folder's)
   list [WHAT]        list games, players or metrics with their parameters
   validate FILE...   check experiment/batch files without running them
   score DIR          recompute the comparison tables from a results folder
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
   try {
     ddalab::loadPlugins(takePluginOptions(args));
     if (command == "run") return runCommand(args);
+    if (command == "rate") return rateCommand(args);
     if (command == "list") return listCommand(args);
     if (command == "validate") return validateCommand(args);
     if (command == "score") return scoreCommand(args);
@@ -84,10 +86,10 @@ int main(int argc, char** argv) {
     if (command == "study") return studyCommand(args);
     if (command == "check-game") return checkGameCommand(args);
     if (command == "serve") return serveCommand(args);
-    std::cerr
-        << "ddalab: unknown command '" << command
-        << "'; valid: run, list, validate, score, bench, sweep, merge, slurm, study, check-game, "
-           "serve\n";
+    std::cerr << "ddalab: unknown command '" << command
+              << "'; valid: run, rate, list, validate, score, bench, sweep, merge, slurm, study, "
+                 "check-game, "
+                 "serve\n";
     return kBadInput;
   } catch (const ddalab::InputError& e) {
     std::cerr << "ddalab " << command << ": error: " << e.what() << "\n";
