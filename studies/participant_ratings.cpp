@@ -28,11 +28,12 @@ bool samePlayer(const PlayerEntry& a, const PlayerEntry& b) {
   return a.info == b.info && a.level == b.level && a.params == b.params;
 }
 
-std::string playerText(const PlayerEntry& p) {
+// "hillclimber level 100", with the parameters the protocol gives the seat (not the defaults).
+std::string playerText(const PlayerEntry& p, const Json& seat) {
   std::string text = p.info->id + " level " + std::to_string(p.level);
-  if (!p.params.empty()) {
+  if (const Json params = seat.value("params", Json::object()); !params.empty()) {
     text += ' ';  // appended apart: GCC 12 warns of a false overlap in " " + dump()
-    text += p.params.dump();
+    text += params.dump();
   }
   return text;
 }
@@ -41,10 +42,11 @@ void checkGame(const StudyProtocol& protocol, const Experiment& study, const Rat
                const std::string& source) {
   const std::optional<Experiment> rated = studyExperimentWith(protocol, &file.game, {}, nullptr);
   if (rated && rated->gameInfo == study.gameInfo && rated->gameParams == study.gameParams) return;
-  const Json expected = {{"id", study.gameInfo->id}, {"params", study.gameParams}};
-  throw InputError(source + ": $.game", "is " + jsonExcerpt(file.game) +
-                                            "; expected the study's game " + jsonExcerpt(expected) +
-                                            " (a rating file of another game rates no one here)");
+  throw InputError(source + ": $.game",
+                   "is " + jsonExcerpt(file.game) + "; expected the study's game " +
+                       jsonExcerpt(protocol.game) +
+                       " (its parameters, defaults filled in, the same: a rating file of another "
+                       "game rates no one here)");
 }
 
 // Every AI seat of the study with the file's entrant that is it (same player, level, params).
@@ -54,7 +56,7 @@ std::vector<RatedSeat> ratedSeats(const StudyProtocol& protocol, const Experimen
   std::vector<RatedSeat> seats;
   for (size_t s = 0; s < people.size(); ++s) {
     if (people[s]) continue;
-    RatedSeat seat{s, playerText(study.players[s]), std::nullopt};
+    RatedSeat seat{s, playerText(study.players[s], protocol.seats[s]), std::nullopt};
     for (const RatingFileEntrant& entrant : file.entrants) {
       const std::optional<Experiment> e =
           studyExperimentWith(protocol, nullptr, s, &entrant.player);

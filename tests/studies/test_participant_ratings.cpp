@@ -43,20 +43,19 @@ Json protocolJson(int gamesPerCondition = 4) {
 
 // A ratings.json as `ddalab rate` writes it: random at 0 and HillClimber level 50 at `aiRating`.
 Json ratingsJson(double aiRating, const Json& game = {{"id", "ludo"}, {"params", {{"players", 2}}}}) {
-  return {{"format", "ddalab-ratings/1"},
-          {"ddalab", kVersion},
-          {"game", game},
-          {"entrants",
-           {{{"name", "random"},
-             {"player", {{"id", "random"}, {"level", 100}, {"params", Json::object()}}},
-             {"rating", 0},
-             {"low", 0},
-             {"high", 0}},
-            {{"name", "hillclimber-50"},
-             {"player", {{"id", "hillclimber"}, {"level", 50}, {"params", Json::object()}}},
-             {"rating", aiRating},
-             {"low", aiRating - 30},
-             {"high", aiRating + 30}}}}}};
+  Json file = Json::parse(R"({
+    "format": "ddalab-ratings/1",
+    "entrants": [
+      {"name": "random", "player": {"id": "random", "level": 100, "params": {}},
+       "rating": 0, "low": 0, "high": 0},
+      {"name": "hillclimber-50", "player": {"id": "hillclimber", "level": 50, "params": {}}}]})");
+  file["ddalab"] = kVersion;
+  file["game"] = game;
+  Json& ai = file["entrants"][1];
+  ai["rating"] = aiRating;
+  ai["low"] = aiRating - 30;
+  ai["high"] = aiRating + 30;
+  return file;
 }
 
 // The posterior mode of a rating r from `score` points in `n` games against an opponent rated
