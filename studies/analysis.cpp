@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "results/significance.h"
 
@@ -139,26 +140,32 @@ namespace {
 
 // The mixed model's data for item `item`: every answered game, period its position in its round.
 MixedData mixedData(const StudySessions& study, const std::vector<Observation>& all, size_t item,
-                    bool withPeriod) {
+                    bool withPeriod, const StudyCovariate* covariate) {
   const size_t n = study.protocol.conditions.size();
   MixedData d;
+  if (covariate) d.covariate = covariate->name;
   for (const StudySession& s : study.sessions) d.participants.push_back(s.participant());
   for (const StudyCondition& c : study.protocol.conditions) d.conditions.push_back(c.name);
   for (size_t k = 1; k <= (withPeriod ? n : 1); ++k) d.periods.push_back(std::to_string(k));
-  for (const Observation& o : all)
+  for (const Observation& o : all) {
+    if (covariate && !covariate->values.at(o.participant)) continue;
     d.observations.push_back({o.participant, o.condition,
                               withPeriod ? studyPeriod(study.protocol, o.game->plan) - 1 : 0,
-                              o.game->answers->values[item]});
+                              o.game->answers->values[item],
+                              covariate ? *covariate->values[o.participant] : 0.0});
+  }
   return d;
 }
 
 // The item's fit with period, or without it when period and condition are confounded.
 std::optional<MixedFit> fitItem(const StudySessions& study, const std::vector<Observation>& all,
-                                size_t item, StudyAnalysis::MixedItem& m) {
-  std::optional<MixedFit> fit = fitMixedModel(mixedData(study, all, item, true), &m.failure);
-  if (!fit && m.failure.find("confounded") != std::string::npos) {
+                                size_t item, const StudyCovariate* covariate,
+                                StudyAnalysis::MixedItem& m) {
+  std::optional<MixedFit> fit =
+      fitMixedModel(mixedData(study, all, item, true, covariate), &m.failure);
+  if (!fit && m.failure.find("condition and period are confounded") != std::string::npos) {
     m.withPeriod = false;
-    fit = fitMixedModel(mixedData(study, all, item, false), &m.failure);
+    fit = fitMixedModel(mixedData(study, all, item, false, covariate), &m.failure);
   }
   if (!fit) return fit;
   m.failure.clear();
@@ -166,18 +173,20 @@ std::optional<MixedFit> fitItem(const StudySessions& study, const std::vector<Ob
   m.residualVariance = fit->residualVariance;
   m.remlCriterion = fit->remlCriterion;
   m.singular = fit->singular;
+  m.participants = fit->participants;
+  if (covariate) m.covariate = mixedCoefficient(*fit, covariate->name);
   return fit;
 }
 
 void addMixedModels(const StudySessions& study, const std::vector<Observation>& all,
-                    StudyAnalysis& a) {
+                    const StudyCovariate* covariate, StudyAnalysis& a) {
   const StudyProtocol& protocol = study.protocol;
   std::vector<double> p;
   std::vector<bool> primary;
   for (size_t i = 0; i < protocol.items.size(); ++i) {
     StudyAnalysis::MixedItem m;
     m.item = protocol.items[i].key;
-    const std::optional<MixedFit> fit = fitItem(study, all, i, m);
+    const std::optional<MixedFit> fit = fitItem(study, all, i, covariate, m);
     if (!m.withPeriod)
       a.notes.push_back(m.item +
                         ": period and condition are confounded; the mixed model "
@@ -427,7 +436,10 @@ std::pair<double, double> cronbachAlphaInterval(const std::vector<std::vector<do
   return percentileInterval(alphas, level);
 }
 
-StudyAnalysis analyzeStudy(const StudySessions& answered, uint64_t seed, bool full) {
+StudyAnalysis analyzeStudy(const StudySessions& answered, uint64_t seed, bool full,
+                           const StudyCovariate* covariate) {
+  if (covariate && covariate->values.size() != answered.sessions.size())
+    throw std::invalid_argument("a covariate needs one value per session");
   // Subscales are analysed as items (the answers alone are what the reliability needs).
   const std::optional<StudySessions> scored = withSubscales(answered);
   const StudySessions& study = scored ? *scored : answered;
@@ -447,7 +459,12 @@ StudyAnalysis analyzeStudy(const StudySessions& answered, uint64_t seed, bool fu
   if (const std::string why = nothingToCompare(study.protocol); !why.empty()) {
     a.notes.push_back(why);
   } else {
-    addMixedModels(study, all, a);
+    if (covariate) {
+      a.covariate = covariate->name;
+      a.covariateLeftOut = static_cast<size_t>(
+          std::count(covariate->values.begin(), covariate->values.end(), std::nullopt));
+    }
+    addMixedModels(study, all, covariate, a);
     addComparisons(study, all, a);
   }
   if (!full) return a;

@@ -5,6 +5,7 @@
 // fitted to what they said they enjoyed. The sessions are read by read_sessions.h; the results
 // are written by analysis_files.h and printed by analysis_report.h.
 #include <cmath>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -41,6 +42,10 @@ struct StudyAnalysis {
     double participantVariance = NAN, residualVariance = NAN, remlCriterion = NAN;
     bool singular = false, withPeriod = true;
     std::string failure;  // why no model was fitted ("" when one was)
+    // With a covariate (StudyCovariate): its coefficient per unit, and the participants the
+    // model holds (those with a value).
+    std::optional<MixedContrast> covariate;
+    size_t participants = 0;
   };
   // Two conditions compared by the item's mixed model (first minus second, Satterthwaite df),
   // Holm over every exploratory pair and item; the pre-registered one alone and unadjusted.
@@ -86,6 +91,9 @@ struct StudyAnalysis {
   std::vector<ItemMean> means;
   std::vector<Comparison> comparisons;
   std::vector<MixedItem> mixedItems;
+  // The mixed model's covariate ("" none) and the participants left out for want of its value.
+  std::string covariate;
+  size_t covariateLeftOut = 0;
   std::vector<MixedComparison> mixedComparisons;
   StudyAnalysisPlan plan;  // the protocol's pre-registration (alpha, primary test)
   std::vector<Correlation> correlations;
@@ -109,9 +117,19 @@ struct StudyAnalysis {
 // one condition (the analysis reports descriptives and reliability only; validate warns of it).
 std::string nothingToCompare(const StudyProtocol& protocol);
 
+// A participant-level covariate of the mixed model (the skill from participant_ratings.h): one
+// value per session of the study, in session order; none leaves that participant out of the model.
+struct StudyCovariate {
+  std::string name;
+  std::vector<std::optional<double>> values;
+};
+
 // Analyzes every answered game of the sessions; `seed` drives the bootstrap and the folds. Without
 // `full`, only the means and the within-participant comparisons (what a power analysis needs).
-StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed = 0x5713ull, bool full = true);
+// With `covariate`, every item's mixed model is answer ~ condition + period + covariate +
+// (1 | participant) over the participants with a value.
+StudyAnalysis analyzeStudy(const StudySessions& study, uint64_t seed = 0x5713ull, bool full = true,
+                           const StudyCovariate* covariate = nullptr);
 
 // A batch of one comparison that plays each of the protocol's conditions with an AI in the
 // participant's seat, and a row "<protocol>/fitted": the first condition that steers (not

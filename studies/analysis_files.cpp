@@ -17,6 +17,13 @@ std::string tableNumber(double v) {
   return std::isnan(v) ? "" : csvNumber(v);
 }
 
+// Removes `file` when it is a regular file (a table of an earlier analysis this one does not
+// rewrite), so that a folder holds one analysis's tables.
+void removeStaleTable(const fs::path& file) {
+  std::error_code error;
+  if (fs::is_regular_file(fs::symlink_status(file))) fs::remove(file, error);
+}
+
 std::string roleName(bool primary) {
   return primary ? "primary" : "exploratory";
 }
@@ -106,8 +113,7 @@ bool writeFitFiles(const fs::path& dir, const StudyAnalysis& a, const StudyProto
                      "none: it is left as it is and no fitted batch is written");
   const bool write = !a.coefficients.empty() && (a.fitReliable || writeUnreliableFit);
   if (!write) {
-    std::error_code error;
-    if (fs::is_regular_file(fs::symlink_status(batch))) fs::remove(batch, error);
+    removeStaleTable(batch);
     return false;
   }
   writeFileAtomically(
@@ -116,11 +122,66 @@ bool writeFitFiles(const fs::path& dir, const StudyAnalysis& a, const StudyProto
   return true;
 }
 
+// Appends ",cell" (appended in two steps: GCC 12 warns of a false overlap in "," + cell).
+void appendCell(std::string& csv, const std::string& cell) {
+  csv += ',';
+  csv += cell;
+}
+
+std::string participantRatingsCsv(const ParticipantRatings& r) {
+  std::string csv =
+      "participant,rated,rating,se,low,high,games,score,wins,draws,losses,prior_mean,prior_sd\n";
+  for (const ParticipantRating& p : r.participants) {
+    csv += csvField(p.participant);
+    appendCell(csv, p.rating ? "1" : "0");
+    const std::optional<SingleRating>& s = p.rating;
+    for (double v : {s ? s->rating : NAN, s ? s->se : NAN, s ? s->interval.low : NAN,
+                     s ? s->interval.high : NAN})
+      appendCell(csv, tableNumber(v));
+    appendCell(csv, std::to_string(s ? s->games : 0));
+    appendCell(csv, s ? tableNumber(s->score) : "");
+    for (size_t count : {p.wins, p.draws, p.losses}) appendCell(csv, std::to_string(count));
+    appendCell(csv, tableNumber(r.priorMean));
+    appendCell(csv, tableNumber(r.priorSd));
+    csv += '\n';
+  }
+  return csv;
+}
+
+std::string covariateCsv(const StudyAnalysis& a) {
+  std::string csv = "item,covariate,estimate,se,df,t,p,ci95_low,ci95_high,participants,left_out\n";
+  for (const auto& m : a.mixedItems) {
+    if (!m.covariate) continue;
+    const MixedContrast& k = *m.covariate;
+    csv += m.item;
+    appendCell(csv, csvField(a.covariate));
+    for (double v : {k.estimate, k.se, k.df, k.t, k.p, k.low, k.high})
+      appendCell(csv, tableNumber(v));
+    appendCell(csv, std::to_string(m.participants));
+    appendCell(csv, std::to_string(a.covariateLeftOut));
+    csv += '\n';
+  }
+  return csv;
+}
+
+void writeRatingTables(const fs::path& dir, const StudyAnalysis& a,
+                       const ParticipantRatings* ratings) {
+  if (ratings)
+    writeFileAtomically(dir / "participants_ratings.csv", participantRatingsCsv(*ratings));
+  else
+    removeStaleTable(dir / "participants_ratings.csv");
+  if (!a.covariate.empty())
+    writeFileAtomically(dir / "study-covariate.csv", covariateCsv(a));
+  else
+    removeStaleTable(dir / "study-covariate.csv");
+}
+
 }  // namespace
 
 bool writeStudyAnalysis(const fs::path& dir, const StudyAnalysis& a, const StudyProtocol& protocol,
-                        bool writeUnreliableFit) {
+                        bool writeUnreliableFit, const ParticipantRatings* ratings) {
   fs::create_directories(dir);
+  writeRatingTables(dir, a, ratings);
   std::string means = "condition,item,mean,ci95_low,ci95_high,games,participants\n";
   for (const auto& m : a.means)
     means += csvField(m.condition) + "," + m.item + "," + tableNumber(m.mean) + "," +

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "studies/analysis.h"
+#include "studies/participant_ratings.h"
 
 namespace ddalab {
 
@@ -13,8 +14,14 @@ namespace ddalab {
 // (fittedBatch at 500 games a row) when the fit is reliable, or when `writeUnreliableFit` and there
 // is a fit: then marked "unreliable_fit", which ddalab run refuses. A fitted-batch.json of an
 // earlier analysis that is not rewritten is removed (a runnable file must be this analysis's).
-// Returns whether it wrote one.
+// With `ratings` (`--ratings`), participants_ratings.csv (a row per participant: participant,
+// rated, rating, se, low, high, games, score, wins, draws, losses, prior_mean, prior_sd; the
+// rating's cells empty when rated is 0); with a covariate in the analysis, study-covariate.csv
+// (a row per item: item, covariate, estimate, se, df, t, p, ci95_low, ci95_high, participants,
+// left_out). Either file of an earlier analysis that is not rewritten is removed.
+// Returns whether it wrote fitted-batch.json.
 bool writeStudyAnalysis(const std::filesystem::path& dir, const StudyAnalysis& analysis,
-                        const StudyProtocol& protocol, bool writeUnreliableFit = false);
+                        const StudyProtocol& protocol, bool writeUnreliableFit = false,
+                        const ParticipantRatings* ratings = nullptr);
 
 }  // namespace ddalab

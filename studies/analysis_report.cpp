@@ -22,6 +22,21 @@ void printMixedRow(std::ostream& out, const StudyAnalysis::MixedComparison& c, d
       << (c.holmP < alpha ? "  *" : "") << "\n";
 }
 
+// The covariate's coefficient in each item's model, and who the models leave out.
+void printCovariate(std::ostream& out, const StudyAnalysis& a) {
+  if (a.covariate.empty()) return;
+  out << "  " << a.covariate << " (the participant's rating, centred, per 100 Elo): "
+      << a.covariateLeftOut << " participant" << (a.covariateLeftOut == 1 ? "" : "s")
+      << " without a rated game left out of these models\n";
+  for (const auto& m : a.mixedItems)
+    if (m.covariate)
+      out << "  " << std::left << std::setw(14) << m.item << std::right << a.covariate << " "
+          << analysisDecimals(m.covariate->estimate, 3) << " ["
+          << analysisDecimals(m.covariate->low, 3) << ", " << analysisDecimals(m.covariate->high, 3)
+          << "] points per 100 Elo, p " << analysisDecimals(m.covariate->p, 4) << ", "
+          << m.participants << " participants\n";
+}
+
 // The primary analysis: the pre-registered test alone, then every other contrast (exploratory).
 void printMixed(std::ostream& out, const StudyAnalysis& a) {
   const auto primary = std::find_if(a.mixedComparisons.begin(), a.mixedComparisons.end(),
@@ -34,6 +49,7 @@ void printMixed(std::ostream& out, const StudyAnalysis& a) {
     out << "\nPrimary test (" << a.plan.primaryItem << "): no mixed model, see the notes\n";
   }
   out << "\nConditions compared: linear mixed model answer ~ condition + period + "
+      << (a.covariate.empty() ? "" : a.covariate + " + ")
       << "(1 | participant), REML, Satterthwaite df, 95 % CI"
       << (primary != a.mixedComparisons.end() ? "; the rest exploratory, Holm"
                                               : "; exploratory, Holm")
@@ -44,6 +60,7 @@ void printMixed(std::ostream& out, const StudyAnalysis& a) {
           << analysisDecimals(m.participantVariance, 3) << (m.singular ? " (singular fit)" : "")
           << ", residual " << analysisDecimals(m.residualVariance, 3)
           << (m.withPeriod ? "" : ", no period") << "\n";
+  printCovariate(out, a);
   for (const auto& c : a.mixedComparisons)
     if (!c.primary) printMixedRow(out, c, a.plan.alpha);
 }
@@ -108,4 +125,36 @@ void printStudyAnalysis(std::ostream& out, const StudyAnalysis& a) {
         << "\"coefficients\": " << a.coefficients.dump() << "\n";
   }
 }
+void printParticipantRatings(std::ostream& out, const ParticipantRatings& r) {
+  out << "\nParticipants on the AI's scale (" << r.file << "; Elo, posterior mode under the prior N("
+      << analysisDecimals(r.priorMean, 0) << ", " << analysisDecimals(r.priorSd, 0) << "^2)"
+      << (r.priorMeanGiven ? "" : ": the mean rating of the rated AI seats") << ", "
+      << analysisDecimals(100 * r.confidence, 0) << " % interval)\n";
+  for (const RatedSeat& seat : r.seats)
+    out << "  seat " << seat.seat << " " << seat.player << ": "
+        << (seat.entrant ? "entrant '" + seat.entrant->name + "' rated " +
+                               analysisDecimals(seat.entrant->rating, 0)
+                         : std::string("not in the file, left out"))
+        << "\n";
+  std::string rated;
+  for (const std::string& c : r.rated) rated += (rated.empty() ? "" : ", ") + c;
+  out << "  rated from the games of: " << rated << " (--rating-conditions "
+      << ratedConditionsName(r.used) << ")\n";
+  for (const std::string& c : r.leftOut) out << "  left out: " << c << "\n";
+  for (const ParticipantRating& p : r.participants) {
+    out << "  " << std::left << std::setw(16) << p.participant << std::right;
+    if (!p.rating) {
+      out << "no rated game\n";
+      continue;
+    }
+    out << std::setw(6) << analysisDecimals(p.rating->rating, 0) << "  ["
+        << analysisDecimals(p.rating->interval.low, 0) << ", "
+        << analysisDecimals(p.rating->interval.high, 0) << "]  " << p.wins << " won, " << p.draws
+        << " drawn, " << p.losses << " lost\n";
+  }
+  if (r.unrated() > 0)
+    out << "  " << r.unrated() << " participant" << (r.unrated() == 1 ? "" : "s")
+        << " without a rated game\n";
+}
+
 }  // namespace ddalab

@@ -55,6 +55,17 @@ Columns columnsOf(const std::vector<std::string>& header, const std::string& fil
   return c;
 }
 
+// The column of the covariate `name` (npos for none asked).
+size_t covariateColumnOf(const std::vector<std::string>& header, const std::string& name,
+                         const std::string& file) {
+  if (name.empty()) return std::string::npos;
+  const auto at = std::find(header.begin(), header.end(), name);
+  if (at == header.end())
+    throw InputError(file + ":1", "no column '" + textExcerpt(name) +
+                                      "' in the header; expected the covariate's column");
+  return static_cast<size_t>(at - header.begin());
+}
+
 // The periods' levels sorted as numbers (R orders a numeric factor so), observations remapped.
 void sortPeriods(MixedData& data, const std::vector<double>& values) {
   std::vector<size_t> order(data.periods.size());
@@ -72,8 +83,11 @@ void sortPeriods(MixedData& data, const std::vector<double>& values) {
 
 }  // namespace
 
-MixedData readMixedCsv(const std::string& file, const std::string& item) {
+MixedData readMixedCsv(const std::string& file, const std::string& item,
+                       const std::string& covariate) {
   MixedData data;
+  data.covariate = covariate;
+  size_t covariateColumn = std::string::npos;
   std::vector<double> periodValues;
   std::map<std::string, size_t> items;
   std::optional<Columns> columns;
@@ -87,6 +101,7 @@ MixedData readMixedCsv(const std::string& file, const std::string& item) {
     const std::string where = file + ":" + std::to_string(reader.line());
     if (!columns) {
       columns = columnsOf(fields, file);
+      covariateColumn = covariateColumnOf(fields, covariate, file);
       continue;
     }
     const auto field = [&](size_t index, const char* name) -> const std::string& {
@@ -113,6 +128,9 @@ MixedData readMixedCsv(const std::string& file, const std::string& item) {
     o.period = level(data.periods, period);
     if (o.period == periodValues.size()) periodValues.push_back(value);
     o.answer = parseNumber(field(columns->answer, "answer"), where + ": column answer");
+    if (!covariate.empty())
+      o.covariate = parseNumber(field(covariateColumn, covariate.c_str()),
+                                where + ": column " + textExcerpt(covariate));
     data.observations.push_back(o);
   }
   if (!columns) throw InputError(file, "is empty; expected a header and one row per answer");
@@ -130,9 +148,7 @@ MixedData readMixedCsv(const std::string& file, const std::string& item) {
 std::string mixedFitTable(const MixedFit& fit) {
   std::string table = "term,estimate,se,df,t,p,ci95_low,ci95_high\n";
   for (size_t k = 0; k < fit.coefficients.size(); ++k) {
-    std::vector<double> weights(fit.coefficients.size(), 0.0);
-    weights[k] = 1;
-    const MixedContrast c = mixedContrast(fit, weights, fit.coefficientNames[k]);
+    const MixedContrast c = *mixedCoefficient(fit, fit.coefficientNames[k]);
     table += csvField(c.name);
     for (double v : {c.estimate, c.se, c.df, c.t, c.p, c.low, c.high}) {
       table += ',';

@@ -254,6 +254,8 @@ std::optional<Design> design(const MixedData& data, std::string& why) {
     d.names.push_back("condition" + data.conditions[c]);
   for (size_t k = 1; k < periods.size(); ++k)
     d.names.push_back("period" + data.periods[periods[k]]);
+  const bool covariate = !data.covariate.empty();
+  if (covariate) d.names.push_back(data.covariate);
   std::vector<size_t> column(std::max<size_t>(1, data.periods.size()), 0);
   for (size_t k = 1; k < periods.size(); ++k) column[periods[k]] = d.conditions - 1 + k;
   std::vector<const MixedObservation*> rows;
@@ -268,6 +270,7 @@ std::optional<Design> design(const MixedData& data, std::string& why) {
     d.x(r, 0) = 1;
     if (rows[i]->condition > 0) d.x(r, static_cast<Eigen::Index>(rows[i]->condition)) = 1;
     if (column[rows[i]->period] > 0) d.x(r, static_cast<Eigen::Index>(column[rows[i]->period])) = 1;
+    if (covariate) d.x(r, p - 1) = rows[i]->covariate;
     d.y(r) = rows[i]->answer;
     if (i == 0 || rows[i]->participant != rows[i - 1]->participant) {
       d.begin.push_back(i);
@@ -285,6 +288,12 @@ std::optional<Design> design(const MixedData& data, std::string& why) {
   }
   if (d.x.rows() <= p) {
     why = std::to_string(d.x.rows()) + " answers for " + std::to_string(p) + " coefficients";
+    return std::nullopt;
+  }
+  if (covariate && Eigen::ColPivHouseholderQR<MatrixXd>(d.x.leftCols(p - 1)).rank() == p - 1 &&
+      Eigen::ColPivHouseholderQR<MatrixXd>(d.x).rank() < p) {
+    why = "the covariate " + data.covariate +
+          " does not vary, or is a combination of condition and period: it cannot be estimated";
     return std::nullopt;
   }
   if (Eigen::ColPivHouseholderQR<MatrixXd>(d.x).rank() < p) {
@@ -385,6 +394,14 @@ MixedContrast mixedContrast(const MixedFit& fit, std::span<const double> weights
   out.low = out.estimate - half;
   out.high = out.estimate + half;
   return out;
+}
+
+std::optional<MixedContrast> mixedCoefficient(const MixedFit& fit, const std::string& name) {
+  const auto at = std::find(fit.coefficientNames.begin(), fit.coefficientNames.end(), name);
+  if (at == fit.coefficientNames.end()) return std::nullopt;
+  std::vector<double> weights(fit.coefficients.size(), 0.0);
+  weights[static_cast<size_t>(at - fit.coefficientNames.begin())] = 1;
+  return mixedContrast(fit, weights, name);
 }
 
 MixedContrast conditionDifference(const MixedFit& fit, size_t first, size_t second,

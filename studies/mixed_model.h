@@ -2,6 +2,8 @@
 // The primary analysis of a user study's condition comparison: a linear mixed model with
 // one random intercept per participant,
 //     answer ~ condition + period + (1 | participant),
+// optionally with one numeric covariate as a fixed effect (answer ~ condition + period + skill +
+// (1 | participant): a participant's rating, studies/participant_ratings.h),
 // fitted by REML, with Satterthwaite's degrees of freedom for each contrast as lmerTest computes
 // them. Checked against R's lme4 + lmerTest on the data sets in tests/studies/data/
 // (tests/studies/lme4_reference.R).
@@ -21,12 +23,14 @@ struct MixedObservation {
   size_t condition = 0;
   size_t period = 0;
   double answer = 0;
+  double covariate = 0;  // the covariate's value (used when MixedData::covariate is named)
 };
 
 // A study's answers in long form with the names of the factors' levels (first = reference).
 struct MixedData {
   std::vector<std::string> participants, conditions, periods;
   std::vector<MixedObservation> observations;
+  std::string covariate = "";  // "" none; else the covariate's name, its column after the periods'
 };
 
 // A linear combination of the fixed effects tested against 0 (t with Satterthwaite's df).
@@ -36,7 +40,8 @@ struct MixedContrast {
 };
 
 struct MixedFit {
-  std::vector<std::string> coefficientNames;  // "(Intercept)", "condition<level>", "period<level>"
+  // "(Intercept)", "condition<level>", "period<level>", then the covariate's name (if any)
+  std::vector<std::string> coefficientNames;
   std::vector<double> coefficients, standardErrors;
   double participantVariance = 0, residualVariance = 0;
   double remlCriterion = 0;  // -2 REML log-likelihood, as lme4's "REML criterion at convergence"
@@ -52,7 +57,8 @@ struct MixedFit {
 
 // The REML fit of answer ~ condition + period + (1 | participant); nullopt with `why` set when the
 // model cannot be fitted (fewer observations than coefficients, condition and period confounded,
-// no variation). Periods with one level or none are left out of the model.
+// a covariate that does not vary or is confounded with them, no variation). Periods with one
+// level or none are left out of the model.
 std::optional<MixedFit> fitMixedModel(const MixedData& data, std::string* why = nullptr);
 
 // answer ~ condition + period by least squares with every answer independent (the participant
@@ -63,15 +69,22 @@ std::optional<MixedFit> fitGameLevelModel(const MixedData& data, std::string* wh
 MixedContrast mixedContrast(const MixedFit& fit, std::span<const double> weights,
                             const std::string& name);
 
+// The coefficient `name` (one of fit.coefficientNames) tested against 0; none when the fit has
+// no such coefficient.
+std::optional<MixedContrast> mixedCoefficient(const MixedFit& fit, const std::string& name);
+
 // Condition `first` minus condition `second` (indices into data.conditions) of a fit of `data`.
 MixedContrast conditionDifference(const MixedFit& fit, size_t first, size_t second,
                                   const std::string& name);
 
 // Reads a long table with the columns participant, condition, period, answer (any order, others
 // ignored, a header row, RFC 4180 quoting); levels in order of first appearance, periods sorted as
-// numbers. With a column item, only the rows of `item` (required when it holds several). Throws
-// InputError naming the file, line and column of anything unreadable.
-MixedData readMixedCsv(const std::string& file, const std::string& item = "");
+// numbers. With a column item, only the rows of `item` (required when it holds several). A
+// non-empty `covariate` names a numeric column taken as the model's covariate, as it is (no
+// centring: R's lmer sees the same column). Throws InputError naming the file, line and column of
+// anything unreadable.
+MixedData readMixedCsv(const std::string& file, const std::string& item = "",
+                       const std::string& covariate = "");
 
 // The fit as CSV (what `ddalab study mixed-model` prints, full precision): a row per coefficient
 // (term,estimate,se,df,t,p,ci95_low,ci95_high; Satterthwaite df as lmerTest's summary gives them),

@@ -13,6 +13,7 @@
 #include "studies/analysis_report.h"
 #include "studies/export.h"
 #include "studies/mixed_model.h"
+#include "studies/participant_ratings.h"
 #include "studies/power.h"
 #include "studies/simulate.h"
 
@@ -23,12 +24,15 @@ namespace {
 constexpr const char* kStudyUsage =
     "ddalab study validate PROTOCOL... [--participants N]\n"
     "       ddalab study analyze SESSION_DIR... [--out DIR [--write-unreliable-fit]]\n"
+    "                            [--ratings RATINGS.json [--rating-prior-sd SD]\n"
+    "                             [--rating-prior-mean ELO] [--rating-conditions no-dda|all]\n"
+    "                             [--covariate skill]]\n"
     "       ddalab study simulate PROTOCOL --participants N --out DIR [--effect SPEC] [--seed S]\n"
     "                            [--threads N]\n"
     "       ddalab study simulate PROTOCOL --participants N --power R [--effect SPEC] [--seed S]\n"
     "                            [--participant-sd SD] [--residual-sd SD] [--period-effect P]\n"
     "                            [--power-games] [--threads N]\n"
-    "       ddalab study mixed-model TABLE.csv [--item KEY]\n"
+    "       ddalab study mixed-model TABLE.csv [--item KEY] [--covariate COLUMN]\n"
     "       ddalab study export SESSION_DIR... --out TIDY.csv [--hash-ids]";
 
 // The one-line warning of a design whose tests cannot be significant at its size, or (without a
@@ -77,20 +81,70 @@ int validate(const std::vector<std::string>& files, const po::variables_map& vm)
   return kOk;
 }
 
+// An option's number, `otherwise` when it is not given; refuses a given NaN or infinity (NaN
+// would silently mean the default).
+double optionalNumber(const po::variables_map& vm, const char* option, double otherwise,
+                      const char* unit = "scale points") {
+  if (!vm.count(option)) return otherwise;
+  const double x = vm[option].as<double>();
+  if (!std::isfinite(x))
+    throw InputError(std::string("--") + option, std::string("expected a finite number of ") + unit);
+  return x;
+}
+
+// The options of --ratings, refused without it (they would silently mean nothing) or out of range.
+void checkRatingOptions(const po::variables_map& vm) {
+  const bool ratings = vm.count("ratings") > 0;
+  for (const char* option : {"rating-prior-sd", "rating-prior-mean", "rating-conditions"})
+    if (vm.count(option) && !ratings)
+      throw InputError(std::string("--") + option, "expected --ratings RATINGS.json with it");
+  if (!vm.count("covariate")) return;
+  const std::string covariate = vm["covariate"].as<std::string>();
+  if (covariate != "skill")
+    throw InputError("--covariate", "expected skill (the participants' ratings), got '" +
+                                        textExcerpt(covariate) + "'");
+  if (!ratings)
+    throw InputError("--covariate",
+                     "skill needs --ratings RATINGS.json: the participants are rated against "
+                     "the study's AI from the rating file of `ddalab rate`");
+}
+
+// The participants' ratings from --ratings (none without it).
+std::optional<ParticipantRatings> participantRatings(const StudySessions& study,
+                                                     const po::variables_map& vm) {
+  if (!vm.count("ratings")) return std::nullopt;
+  ParticipantRatingOptions options;
+  options.priorSd = optionalNumber(vm, "rating-prior-sd", kDefaultParticipantPriorSd, "Elo");
+  if (!(options.priorSd > 0)) throw InputError("--rating-prior-sd", "expected an SD > 0 (Elo)");
+  if (vm.count("rating-prior-mean"))
+    options.priorMean = optionalNumber(vm, "rating-prior-mean", 0, "Elo");
+  if (vm.count("rating-conditions"))
+    options.conditions =
+        parseRatedConditions(vm["rating-conditions"].as<std::string>(), "--rating-conditions");
+  const std::string file = vm["ratings"].as<std::string>();
+  return rateParticipants(study, readRatingFile(file), file, options);
+}
+
 int analyze(const std::vector<std::string>& folders, const po::variables_map& vm) {
   std::vector<std::filesystem::path> paths(folders.begin(), folders.end());
   const bool unreliable = vm.count("write-unreliable-fit") > 0;
   if (unreliable && !vm.count("out"))
     throw InputError("--write-unreliable-fit",
                      "expected --out DIR: it says where to write the fit");
+  checkRatingOptions(vm);
   const StudySessions study = readStudySessions(paths);
   if (vm.count("out")) checkAnalysisTarget(vm["out"].as<std::string>(), paths, study, "--out");
-  const StudyAnalysis analysis = analyzeStudy(study);
+  const std::optional<ParticipantRatings> ratings = participantRatings(study, vm);
+  std::optional<StudyCovariate> skill;
+  if (vm.count("covariate")) skill = StudyCovariate{"skill", skillCovariate(*ratings)};
+  const StudyAnalysis analysis = analyzeStudy(study, 0x5713ull, true, skill ? &*skill : nullptr);
   printStudyAnalysis(std::cout, analysis);
+  if (ratings) printParticipantRatings(std::cout, *ratings);
   printDesignWarning(study.protocol, static_cast<int>(study.sessions.size()));
   if (!vm.count("out")) return kOk;
   const std::string out = vm["out"].as<std::string>();
-  const bool batch = writeStudyAnalysis(out, analysis, study.protocol, unreliable);
+  const bool batch = writeStudyAnalysis(out, analysis, study.protocol, unreliable,
+                                        ratings ? &*ratings : nullptr);
   std::cout << "\nwrote " << out << (batch ? "" : " (no fitted-batch.json: see the fit's verdict)")
             << "\n";
   // Refused after the analysis is written: nothing computed is lost.
@@ -115,7 +169,8 @@ int exportTidy(const std::vector<std::string>& folders, const po::variables_map&
 
 // The mixed model of one long table, as CSV on stdout (what tests/studies/lme4_reference.R compares).
 int mixedModel(const std::string& file, const po::variables_map& vm) {
-  const MixedData data = readMixedCsv(file, vm.count("item") ? vm["item"].as<std::string>() : "");
+  const MixedData data = readMixedCsv(file, vm.count("item") ? vm["item"].as<std::string>() : "",
+                                      vm.count("covariate") ? vm["covariate"].as<std::string>() : "");
   std::string why;
   const std::optional<MixedFit> fit = fitMixedModel(data, &why);
   if (!fit) throw InputError(file, "the mixed model cannot be fitted: " + why);
@@ -137,15 +192,6 @@ int gamePower(const StudyProtocol& protocol, const StudySimulation& simulation, 
   return kOk;
 }
 
-// An option's number, `otherwise` when it is not given; refuses a given NaN or infinity (NaN
-// would silently mean the default).
-double optionalNumber(const po::variables_map& vm, const char* option, double otherwise) {
-  if (!vm.count(option)) return otherwise;
-  const double x = vm[option].as<double>();
-  if (!std::isfinite(x))
-    throw InputError(std::string("--") + option, "expected a finite number of scale points");
-  return x;
-}
 
 // The power from the mixed model (studies/power.h) and the minimum detectable effect.
 int modelPowerReport(const StudyProtocol& protocol, const StudySimulation& simulation,
@@ -249,6 +295,19 @@ int studyCommand(const Args& args) {
       "simulate --power: points added per period (default 0)")(
       "threads", po::value<int>()->default_value(0), "simulate: worker threads (0: every core)")(
       "item", po::value<std::string>(), "mixed-model: the item of a table with several")(
+      "covariate", po::value<std::string>(),
+      "analyze: skill, the participants' ratings (centred, per 100 Elo) as a fixed effect of the "
+      "mixed model (needs --ratings); mixed-model: a numeric column as a fixed effect")(
+      "ratings", po::value<std::string>(),
+      "analyze: a ratings.json of `ddalab rate` that rates the study's AI: each participant is "
+      "rated against it (participants_ratings.csv)")(
+      "rating-prior-sd", po::value<double>(),
+      "analyze --ratings: the SD of the participants' normal prior in Elo (default 400)")(
+      "rating-prior-mean", po::value<double>(),
+      "analyze --ratings: the prior's mean in Elo (default: the mean rating of the rated AI seats)")(
+      "rating-conditions", po::value<std::string>(),
+      "analyze --ratings: no-dda (default: the conditions with environment e-random) or all (the "
+      "DDA conditions too: the rating then includes what the DDA did)")(
       "hash-ids", "export: participant ids as SHA-256 pseudonyms (docs/user-study.md)");
   po::positional_options_description positional;
   positional.add("action", 1).add("files", -1);

@@ -1,6 +1,9 @@
 # The reference for ddalab's mixed model (studies/mixed_model.h): R's lme4 + lmerTest fit
 #   lmer(answer ~ condition + period + (1 | participant), d, REML = TRUE)
-# with Satterthwaite's degrees of freedom (summary() of lmerTest).
+# with Satterthwaite's degrees of freedom (summary() of lmerTest); a table with a column skill
+# (a participant's rating, centred, per 100 Elo) is fitted with it as a fixed effect,
+#   lmer(answer ~ condition + period + skill + (1 | participant)),
+# and ddalab is run with --covariate skill.
 #
 #   Rscript tests/studies/lme4_reference.R generate DIR        writes the data sets of tests/studies/data/
 #   Rscript tests/studies/lme4_reference.R print FILE.csv...   lmerTest's numbers (what test_mixed_model pins)
@@ -23,12 +26,16 @@ read_table <- function(file) {
   d
 }
 
+has_skill <- function(d) "skill" %in% names(d)
+
 fit_table <- function(file) {
   d <- read_table(file)
   control <- lmerControl(optimizer = "nloptwrap",
                          optCtrl = list(xtol_abs = 1e-14, ftol_abs = 1e-15, xtol_rel = 1e-14,
                                         maxeval = 100000))
-  m <- lmer(answer ~ condition + period + (1 | participant), d, REML = TRUE, control = control)
+  model <- if (has_skill(d)) answer ~ condition + period + skill + (1 | participant) else
+    answer ~ condition + period + (1 | participant)
+  m <- lmer(model, d, REML = TRUE, control = control)
   co <- summary(m, ddf = "Satterthwaite")$coefficients
   ci <- cbind(co[, "Estimate"] - qt(0.975, co[, "df"]) * co[, "Std. Error"],
               co[, "Estimate"] + qt(0.975, co[, "df"]) * co[, "Std. Error"])
@@ -97,6 +104,20 @@ generate <- function(dir) {
                                       1.5 * k + rnorm(2, 0, 15))), 1))))
   }))
   write(d, "mixed_large.csv")
+  # 5. Skill as a covariate: 30 participants in a crossover, 2 games a condition, each with a
+  # rating (centred, per 100 Elo) that raises the answer by 0.4 points per 100 Elo.
+  set.seed(38005)
+  skills <- round(rnorm(30, 0, 1.5), 3)
+  skills <- round(skills - mean(skills), 3)
+  d <- do.call(rbind, lapply(1:30, function(i) {
+    order <- if (i %% 2 == 1) c("no-dda", "e-hillclimber") else c("e-hillclimber", "no-dda")
+    bias <- rnorm(1, 0, 0.7)
+    do.call(rbind, lapply(1:2, function(k) data.frame(
+      participant = sprintf("k%02d", i), condition = order[k], period = k, skill = skills[i],
+      answer = likert(4 + bias + 0.4 * skills[i] + 0.7 * (order[k] == "e-hillclimber") +
+                        0.2 * (k == 2) + rnorm(2, 0, 1)))))
+  }))
+  write(d, "mixed_skill.csv")
 }
 
 print_tables <- function(files) {
@@ -114,7 +135,8 @@ differs <- function(a, b, tolerance, floor = 1e-8) abs(a - b) > tolerance * max(
 compare <- function(ddalab, files) {
   failures <- 0
   for (file in files) {
-    out <- system2(ddalab, c("study", "mixed-model", file), stdout = TRUE)
+    covariate <- if (has_skill(read_table(file))) c("--covariate", "skill") else character()
+    out <- system2(ddalab, c("study", "mixed-model", file, covariate), stdout = TRUE)
     status <- attr(out, "status")
     if (!is.null(status)) stop(ddalab, " failed on ", file, " (exit ", status, ")")
     ours <- read.csv(text = out, stringsAsFactors = FALSE)

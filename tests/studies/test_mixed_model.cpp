@@ -1,6 +1,7 @@
 // The mixed model of a study's condition comparison (studies/mixed_model.h) against R's lme4 +
 // lmerTest: the numbers below are what tests/studies/lme4_reference.R prints for the data sets in
-// tests/studies/data/ (lmer(answer ~ condition + period + (1 | participant), REML), Satterthwaite).
+// tests/studies/data/ (lmer(answer ~ condition + period + (1 | participant), REML), Satterthwaite;
+// mixed_skill.csv with its skill column as a fixed effect).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -27,6 +28,7 @@ struct Reference {
   std::string file;
   std::vector<Coefficient> coefficients;
   double participantVariance, residualVariance, reml;
+  std::string covariate = "";  // a column fitted as a fixed effect (lme4_reference.R: skill)
 };
 
 // lmerTest 3.1 / lme4 1.1 on R 4.2 (Rscript tests/studies/lme4_reference.R print tests/studies/data/mixed_*.csv).
@@ -63,6 +65,15 @@ const std::vector<Reference> kReferences = {
      0,
      144.2458716216216,
      297.24171465598158},
+    {"mixed_skill.csv",
+     {{"(Intercept)", 4.0248907492316777, 0.19378325937007909, 90.843665679100098},
+      {"conditione-hillclimber", 0.55000000000000071, 0.20015776603927821, 88.000000020803085},
+      {"period2", 0.21666666666666731, 0.20015776603927821, 88.000000020803085},
+      {"skill", 0.46821757851723211, 0.098121474363356692, 27.999999989911252}},
+     0.22513807825602053,
+     1.2018939391750336,
+     383.15974557432236,
+     "skill"},
 };
 
 bool close(double a, double b, double relative, double floor = 1e-12) {
@@ -88,7 +99,7 @@ std::string writeTemporary(const std::string& name, const std::string& text) {
 TEST_CASE("The mixed model equals lme4 and lmerTest on the shipped data sets", "[mixed_model]") {
   for (const Reference& ref : kReferences) {
     INFO(ref.file);
-    const MixedFit fit = fitted(readMixedCsv(kData + "/" + ref.file));
+    const MixedFit fit = fitted(readMixedCsv(kData + "/" + ref.file, "", ref.covariate));
     REQUIRE(fit.coefficientNames.size() == ref.coefficients.size());
     for (size_t k = 0; k < ref.coefficients.size(); ++k) {
       const Coefficient& c = ref.coefficients[k];

@@ -270,6 +270,31 @@ expect 0 "simulated 4 participants" "$ddalab" study simulate "$study" -n 4 --out
 expect 0 "better than a constant" "$ddalab" study analyze "$work/pilot" --out "$work/pilot-analysis"
 expect 0 "user-study-ludo/fitted" "$ddalab" run "$work/pilot-analysis/fitted-batch.json" --iterations 2 \
   --threads 2 --out "$work/fitted-run"
+# People on the AI's scale: a ratings.json that rates the study's HillClimber level 100 rates each
+# participant (participants_ratings.csv), skill enters the mixed model; a rating file of another
+# game, a broken one and skill without ratings are refused.
+version=$("$ddalab" --version | head -1 | awk '{print $2}')
+cat >"$work/ludo-ratings.json" <<EOF_RATINGS
+{"format": "ddalab-ratings/1", "ddalab": "$version", "game": {"id": "ludo", "params": {"players": 2}},
+ "entrants": [{"name": "random", "player": {"id": "random", "level": 100, "params": {}}, "rating": 0, "low": 0, "high": 0},
+              {"name": "hillclimber-100", "player": {"id": "hillclimber", "level": 100, "params": {}},
+               "rating": 400, "low": 350, "high": 450}]}
+EOF_RATINGS
+expect 0 "Participants on the AI's scale" "$ddalab" study analyze "$work/pilot" --ratings "$work/ludo-ratings.json" \
+  --covariate skill --out "$work/rated-analysis"
+head -1 "$work/rated-analysis/participants_ratings.csv" | grep -qx \
+  "participant,rated,rating,se,low,high,games,score,wins,draws,losses,prior_mean,prior_sd" ||
+  fail "participants_ratings.csv has another header"
+[ -s "$work/rated-analysis/study-covariate.csv" ] || fail "study analyze --covariate skill wrote no study-covariate.csv"
+expect 0 "left out: e-hillclimber" "$ddalab" study analyze "$work/pilot" --ratings "$work/ludo-ratings.json"
+sed 's/"players": 2/"players": 4/' "$work/ludo-ratings.json" >"$work/ludo4-ratings.json"
+expect 2 "ludo4-ratings.json: \$.game: is" "$ddalab" study analyze "$work/pilot" --ratings "$work/ludo4-ratings.json"
+printf '{"format": ' >"$work/broken-ratings.json"
+expect 2 "broken-ratings.json" "$ddalab" study analyze "$work/pilot" --ratings "$work/broken-ratings.json"
+expect 2 "--covariate: skill needs --ratings" "$ddalab" study analyze "$work/pilot" --covariate skill
+expect 2 "--rating-prior-sd: expected --ratings" "$ddalab" study analyze "$work/pilot" --rating-prior-sd 200
+expect 2 "--rating-conditions: expected no-dda or all" "$ddalab" study analyze "$work/pilot" \
+  --ratings "$work/ludo-ratings.json" --rating-conditions some
 # Six participants without a planted effect: the fit does not beat the constant model, so
 # nothing runnable is written unless asked for, and then ddalab run refuses it.
 expect 0 "simulated 6 participants" "$ddalab" study simulate "$study" -n 6 --out "$work/pilot-noise" \
