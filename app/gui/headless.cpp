@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QLabel>
 #include <QTabWidget>
 #include <QTimer>
 #include <algorithm>
@@ -14,19 +15,21 @@
 
 #include "app/gui/batch/analysis_views.h"
 #include "app/gui/batch/batch_mode.h"
+#include "app/gui/batch/chart_views.h"
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
+#include "app/gui/batch/ratings_view.h"
 #include "app/gui/batch/run_controller.h"
-#include "app/gui/batch/chart_views.h"
-#include "app/gui/charts/charts.h"
-#include "app/gui/charts/sweep_charts.h"
 #include "app/gui/batch/sweep_view.h"
+#include "app/gui/charts/charts.h"
+#include "app/gui/charts/rating_charts.h"
+#include "app/gui/charts/sweep_charts.h"
 #include "app/gui/image_file.h"
 #include "app/gui/main_window.h"
 #include "app/gui/play/play_mode.h"
+#include "core/file_io.h"
 #include "experiments/batch.h"
 #include "games/registry.h"
-#include "core/file_io.h"
 #include "results/folder_analysis.h"
 #include "results/results_reader.h"
 
@@ -65,6 +68,23 @@ QString fileName(const std::string& stem) {
 void saveChecked(const QString& file, const std::function<bool()>& save) {
   checkReplaceable(file.toStdString());
   if (!save()) throw std::runtime_error("cannot write " + file.toStdString());
+}
+
+// Where exported charts go: the folder, their size, and whether an SVG joins each PNG.
+struct ChartFiles {
+  const QString& out;
+  QSize size;
+  bool svg;
+};
+
+// Writes the chart `make` builds as <out>/<stem>.png (and .svg), adding the files to `written`.
+void writeChart(const std::function<QChart*()>& make, const ChartFiles& files, const QString& stem,
+                QStringList& written) {
+  for (const QString& suffix : files.svg ? QStringList{"png", "svg"} : QStringList{"png"}) {
+    const QString file = QDir(files.out).filePath(stem + "." + suffix);
+    saveChecked(file, [&] { return saveChart(make(), file, files.size); });
+    written << file;
+  }
 }
 
 // A swept batch's charts of each of `columns` (of sweep.csv): the column against each axis, and
@@ -142,12 +162,7 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
       found->second.push_back(i);
   }
   const auto write = [&](const std::function<QChart*()>& make, const QString& stem) {
-    const QStringList suffixes = svg ? QStringList{"png", "svg"} : QStringList{"png"};
-    for (const QString& suffix : suffixes) {
-      const QString file = QDir(out).filePath(stem + "." + suffix);
-      saveChecked(file, [&] { return saveChart(make(), file, size); });
-      written << file;
-    }
+    writeChart(make, {out, size, svg}, stem, written);
   };
   for (const auto& [name, members] : groups) {
     for (const auto& info : allMetrics()) {
@@ -187,10 +202,29 @@ void settle(int ms) {
 
 namespace {
 
-const QStringList kViews = {"queue",     "histogram",     "compare",     "scores",
-                            "tests",     "detectability", "sweep-line",  "sweep-heatmap",
-                            "settings",  "ludo",          "lost-cities", "maze",
-                            "hexalines", "game-settings", "replay"};
+const QStringList kViews = {
+    "queue",           "histogram",     "compare",       "scores",         "tests",
+    "detectability",   "sweep-line",    "sweep-heatmap", "ratings-ladder", "ratings-levels",
+    "ratings-balance", "settings",      "ludo",          "lost-cities",    "maze",
+    "hexalines",       "game-settings", "replay"};
+
+// Shows the Ratings tab's chart `view` ("ratings-ladder", "-levels", "-balance"); refused when
+// the folder opened has no rows for it.
+void showRatingsView(BatchMode& batch, const QString& view) {
+  using Kind = RatingsView::Kind;
+  const Kind kind = view == "ratings-ladder"   ? Kind::Ladder
+                    : view == "ratings-levels" ? Kind::LevelCurves
+                                               : Kind::Balance;
+  RatingsView& ratings = *batch.ratings();
+  if (!ratings.showKind(kind)) {
+    const QString why = ratings.note()->text();
+    throw InputError("--view " + view.toStdString(),
+                     "needs --open with a results folder whose rating tables have rows for this "
+                     "chart" +
+                         (why.isEmpty() ? std::string() : " (" + why.toStdString() + ")"));
+  }
+  batch.tabs()->setCurrentWidget(&ratings);
+}
 
 // Saves `widget` as the PNG `file` through the checked file layer; throws InputError for a path
 // that is not a regular file (a FIFO once blocked forever, a symbolic link had its target
@@ -261,6 +295,7 @@ void screenshot(const QString& file, const QString& view, const QString& open, Q
     batch.tabs()->setCurrentWidget(batch.sweep());
     batch.sweep()->kindBox()->setCurrentIndex(view == "sweep-heatmap" ? 1 : 0);
   }
+  if (view.startsWith("ratings-")) showRatingsView(batch, view);
   batch.selectRows(rows.empty() ? std::vector<int>{0} : rows);
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   if (view == "settings") {  // the settings dialog of the first experiment

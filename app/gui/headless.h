@@ -18,13 +18,13 @@ namespace ddalab::gui {
 QStringList exportCharts(const QString& results, const QString& out, QSize size, bool svg,
                          const QStringList& sweepColumns = {"score9"});
 
-// Saves the window as PNG showing `view`: a batch view (queue, histogram, compare, scores, or the
-// settings dialog of the first selected row) on `open` (a batch file or results folder) with
-// `rows` selected; a game (ludo, lost-cities, maze, hexalines) of `seed` after `rounds` rounds, a
-// person on seat 0; or a replay of the first game of the trace `open` at round `rounds`.
-// Throws InputError for an unknown view or input that cannot be opened (saying which file and
-// line) or a `file` that is not a regular file (written through core/file_io.h, as the CLI
-// writes), WriteError when the image cannot be written.
+// Saves the window as PNG showing `view`: a batch view (queue, histogram, compare, scores, a
+// chart of the Ratings tab, or the settings dialog of the first selected row) on `open` (a batch
+// file or results folder) with `rows` selected; a game (ludo, lost-cities, maze, hexalines) of
+// `seed` after `rounds` rounds, a person on seat 0; or a replay of the first game of the trace
+// `open` at round `rounds`. Throws InputError for an unknown view or input that cannot be opened
+// (saying which file and line) or a `file` that is not a regular file (written through
+// core/file_io.h, as the CLI writes), WriteError when the image cannot be written.
 void screenshot(const QString& file, const QString& view, const QString& open, QSize size,
                 const std::vector<int>& rows, uint64_t seed, int rounds);
 // The views --screenshot knows.

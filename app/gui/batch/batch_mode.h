@@ -49,6 +49,7 @@ class TestsView;
 class HistogramView;
 class RunController;
 class StartPage;
+class RatingsView;
 class ScoresView;
 class SweepView;
 
@@ -104,6 +105,7 @@ class BatchMode : public QWidget {
   CompareView* compare() const { return compare_; }
   ScoresView* scores() const { return scoresView_; }
   SweepView* sweep() const { return sweep_; }
+  RatingsView* ratings() const { return ratings_; }
   TestsView* tests() const { return tests_; }
   DetectabilityView* detectability() const { return detectability_; }
   RunController* runner() const { return runner_; }
@@ -213,6 +215,7 @@ class BatchMode : public QWidget {
   CompareView* compare_;
   ScoresView* scoresView_;
   SweepView* sweep_;
+  RatingsView* ratings_;
   TestsView* tests_;
   DetectabilityView* detectability_;
   QPlainTextEdit* log_;
