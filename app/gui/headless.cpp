@@ -202,27 +202,31 @@ void settle(int ms) {
 
 namespace {
 
-const QStringList kViews = {
-    "queue",           "histogram",     "compare",       "scores",         "tests",
-    "detectability",   "sweep-line",    "sweep-heatmap", "ratings-ladder", "ratings-levels",
-    "ratings-balance", "settings",      "ludo",          "lost-cities",    "maze",
-    "hexalines",       "game-settings", "replay"};
+const QStringList kViews = {"queue",     "histogram",      "compare",        "scores",
+                            "tests",     "detectability",  "sweep-line",     "sweep-heatmap",
+                            "ratings",   "ratings-ladder", "ratings-levels", "ratings-balance",
+                            "settings",  "ludo",           "lost-cities",    "maze",
+                            "hexalines", "game-settings",  "replay"};
 
-// Shows the Ratings tab's chart `view` ("ratings-ladder", "-levels", "-balance"); refused when
-// the folder opened has no rows for it.
+// Shows the Ratings tab: as the folder left it ("ratings": its first chart, or why a table was
+// refused), or the chart `view` names ("ratings-ladder", "-levels", "-balance"). Refused when
+// the folder opened has no rating tables, or no rows for the chart.
 void showRatingsView(BatchMode& batch, const QString& view) {
   using Kind = RatingsView::Kind;
+  RatingsView& ratings = *batch.ratings();
+  const QString why = ratings.note()->text();
+  const auto refuse = [&](const std::string& expected) {
+    throw InputError("--view " + view.toStdString(),
+                     "needs --open with a results folder " + expected +
+                         (why.isEmpty() ? std::string() : " (" + why.toStdString() + ")"));
+  };
+  if (!batch.tabs()->isTabVisible(batch.tabs()->indexOf(&ratings)))
+    refuse("that holds rating tables (ratings.csv, level_curves.csv, balance.csv)");
   const Kind kind = view == "ratings-ladder"   ? Kind::Ladder
                     : view == "ratings-levels" ? Kind::LevelCurves
                                                : Kind::Balance;
-  RatingsView& ratings = *batch.ratings();
-  if (!ratings.showKind(kind)) {
-    const QString why = ratings.note()->text();
-    throw InputError("--view " + view.toStdString(),
-                     "needs --open with a results folder whose rating tables have rows for this "
-                     "chart" +
-                         (why.isEmpty() ? std::string() : " (" + why.toStdString() + ")"));
-  }
+  if (view != "ratings" && !ratings.showKind(kind))
+    refuse("whose rating tables have rows for this chart");
   batch.tabs()->setCurrentWidget(&ratings);
 }
 
@@ -295,7 +299,7 @@ void screenshot(const QString& file, const QString& view, const QString& open, Q
     batch.tabs()->setCurrentWidget(batch.sweep());
     batch.sweep()->kindBox()->setCurrentIndex(view == "sweep-heatmap" ? 1 : 0);
   }
-  if (view.startsWith("ratings-")) showRatingsView(batch, view);
+  if (view.startsWith("ratings")) showRatingsView(batch, view);
   batch.selectRows(rows.empty() ? std::vector<int>{0} : rows);
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   if (view == "settings") {  // the settings dialog of the first experiment

@@ -92,6 +92,7 @@ void RatingsView::showMessage(const QString& message) {
   tables_ = {};
   fillChoices();
   note_->setText(message);
+  curve_->setVisible(false);
   setChart(messageChart(message));
 }
 

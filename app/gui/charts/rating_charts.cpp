@@ -208,6 +208,8 @@ QChart* ratingLadderChart(const RatingTablesRead& tables) {
   attach(chart, anchorMark, x, y);
   if (anchorMark->count() == 0) hideFromLegend(chart, anchorMark);
   y->setRange(-0.7, std::max(0.7, static_cast<double>(order.size()) - 0.4));
+  y->setGridLinePen(QPen(QColor(232, 232, 232), 1));  // a row's line, fainter than its bars
+  y->setGridLineVisible(!crowded);
   if (order.size() > 10) {  // a label that would overlap its neighbour is not drawn at all
     QFont font = y->labelsFont();
     font.setPointSizeF(font.pointSizeF() * (crowded ? 0.65 : 0.8));
@@ -306,9 +308,10 @@ QChart* levelCurvesChart(std::span<const LevelCurvePoint> points,
   auto* y = valueAxis("rating (Elo)");
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
+  // Rings around the points, faintly filled so that the legend's swatches tell them apart.
   StepMarks marks{
-      markers(kFlatSeries, QScatterSeries::MarkerShapeCircle, 16, Qt::transparent, Qt::black),
-      markers(kFallsSeries, QScatterSeries::MarkerShapeTriangle, 16, Qt::transparent,
+      markers(kFlatSeries, QScatterSeries::MarkerShapeCircle, 16, QColor(0, 0, 0, 30), Qt::black),
+      markers(kFallsSeries, QScatterSeries::MarkerShapeTriangle, 16, QColor(213, 94, 0, 70),
               QColor("#D55E00"))};
   marks.falls->setPen(QPen(QColor("#D55E00"), 2.5));
   const double cap = log ? 0 : 0.008 * (xs.high - xs.low);
