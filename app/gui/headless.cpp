@@ -137,6 +137,24 @@ QStringList exportSweepCharts(const fs::path& dir, std::span<const ExperimentSum
   return written;
 }
 
+// The charts of the rating tables `dir` holds (none: nothing written): ratings.ladder,
+// ratings.levels (all curves on one chart) and ratings.balance, each when its table has rows.
+// A table the reader refuses throws its InputError.
+QStringList exportRatingCharts(const fs::path& dir, const QString& out, QSize size, bool svg) {
+  QStringList written;
+  if (!holdsRatingTables(dir)) return written;
+  const RatingTablesRead tables = readRatingTables(dir);
+  const ChartFiles files{out, size, svg};
+  if (!tables.ratings.empty())
+    writeChart([&] { return ratingLadderChart(tables); }, files, "ratings.ladder", written);
+  if (!tables.curves.empty())
+    writeChart([&] { return levelCurvesChart(tables.curves); }, files, "ratings.levels", written);
+  if (!tables.balance.empty())
+    writeChart([&] { return balanceChart(tables.balance, tables.balanceSummaries); }, files,
+               "ratings.balance", written);
+  return written;
+}
+
 // The file names of the scores charts, in ScoreTable order.
 constexpr const char* kScoresChartNames[] = {"scores.table8", "scores.table9", "scores.ext"};
 
@@ -190,6 +208,7 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
             kScoresChartNames[static_cast<size_t>(table)]);
   }
   written << exportSweepCharts(dir, summaries, analyses, out, size, svg, sweepColumns);
+  written << exportRatingCharts(dir, out, size, svg);
   return written;
 }
 

@@ -12,9 +12,10 @@ namespace ddalab::gui {
 // Writes, for each comparison of the results folder `results` (an experiment without one counts
 // as its own), one histogram per metric with its rows overlaid and, for comparisons of two or
 // more rows, the ratio-to-best chart; plus the score charts of tables 8 and 9; for a sweep's
-// results, each of `sweepColumns` (sweep.csv's) against each axis and as heat maps. PNG files of
-// `size` (and SVG when `svg`). Returns the files written; throws on bad input (InputError for a
-// column sweep.csv does not have).
+// results, each of `sweepColumns` (sweep.csv's) against each axis and as heat maps; for a folder
+// with rating tables, ratings.ladder, ratings.levels and ratings.balance (each when its table has
+// rows). PNG files of `size` (and SVG when `svg`). Returns the files written; throws on bad input
+// (InputError for a column sweep.csv does not have, a rating table the reader refuses).
 QStringList exportCharts(const QString& results, const QString& out, QSize size, bool svg,
                          const QStringList& sweepColumns = {"score9"});
 

@@ -541,6 +541,7 @@ void BatchMode::showQueueState() {
 void BatchMode::newQueue() {
   if (runner_->running() || !confirmReplace("New queue")) return;
   document_->clear();
+  showRatings(std::nullopt);
   setTitle("ddalab — batch experiments");
   showQueueState();
   refreshSelection();
@@ -834,6 +835,7 @@ void BatchMode::runEnded(bool complete, const QString& error) {
     log((complete ? "run complete: " : "run stopped: ") + kept);
   }
   showProgressOfQueue();
+  showRatings(runFolder());  // a tournament's tables are written after each run
   document_->persist();
   refreshSelection();
   updateActions();

@@ -46,6 +46,19 @@ bool holdsRatingTables(const std::filesystem::path& dir) {
   return false;
 }
 
+bool RatingsView::showFolder(const std::filesystem::path& dir) {
+  if (!holdsRatingTables(dir)) {
+    showMessage("No rating tables in " + QString::fromStdString(dir.string()));
+    return false;
+  }
+  try {
+    showTables(readRatingTables(dir));
+  } catch (const std::exception& e) {
+    showMessage("The rating tables cannot be shown: " + QString::fromStdString(e.what()));
+  }
+  return true;
+}
+
 RatingsView::RatingsView(QWidget* parent)
     : ChartPanel(parent),
       kind_(new QComboBox(this)),

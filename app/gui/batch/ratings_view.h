@@ -27,6 +27,9 @@ class RatingsView : public ChartPanel {
   explicit RatingsView(QWidget* parent = nullptr);
   // Shows `tables` (the charts they have rows for; the others are greyed out in the kind box).
   void showTables(RatingTablesRead tables);
+  // Reads and shows the tables of `dir` (readRatingTables); a refusal is shown as its message
+  // instead of a chart. Returns whether the folder holds rating tables (the tab's visibility).
+  bool showFolder(const std::filesystem::path& dir);
   // Shows `message` instead of a chart (a table refused, nothing to show).
   void showMessage(const QString& message);
   // Draws `kind` if the tables have rows for it; false (nothing changed) otherwise.

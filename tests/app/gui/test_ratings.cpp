@@ -1,11 +1,14 @@
 // ddalab-gui, the Ratings tab: the rating ladder, the level curves and the balance curves drawn
 // from tables made by hand, checked for what a person sees (the order, the anchor, the intervals,
-// the marks, the band, the legend's words, the axes).
+// the marks, the band, the legend's words, the axes); and the careless paths: a folder with only
+// ratings.csv, an empty table, a cell that is not a finite number (said, never a crash), a folder
+// without tables (no tab).
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDir>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -14,12 +17,18 @@
 #include <QSettings>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
 
+#include "app/gui/batch/batch_mode.h"
 #include "app/gui/batch/ratings_view.h"
 #include "app/gui/charts/charts.h"
 #include "app/gui/charts/rating_charts.h"
+#include "app/gui/headless.h"
+#include "app/gui/main_window.h"
+#include "experiments/run_service.h"
 #include "tests/app/gui/gui_support.h"
 #include "tests/app/gui/rating_tables_support.h"
 
@@ -68,6 +77,25 @@ QStringList legendNames(QChart* chart) {
   for (QLegendMarker* m : chart->legend()->markers())
     if (m->isVisible()) names << m->label();
   return names;
+}
+
+// A results folder of two games per row (a run of quick.json) with the tables `files` added.
+QString resultsFolder(const QTemporaryDir& dir,
+                      const std::vector<std::pair<QString, std::string>>& files) {
+  const QString folder = dir.filePath("r");
+  RunRequest request;
+  request.batch = loadBatch(smallBatch(dir, 2).toStdString());
+  request.out = folder.toStdString();
+  request.threads = 1;
+  RunControl control;
+  if (!runToFolder(request, {}, control).complete) qFatal("the small batch did not run");
+  for (const auto& [name, text] : files) writeTable(folder, name, text);
+  return folder;
+}
+
+bool ratingsTabShown(MainWindow& window) {
+  QTabWidget& tabs = *window.batch()->tabs();
+  return tabs.isTabVisible(tabs.indexOf(window.batch()->ratings()));
 }
 
 }  // namespace
@@ -206,6 +234,81 @@ class RatingsTest : public QObject {
     QVERIFY(!named(chart, "mcts").isEmpty() && named(chart, "hillclimber").isEmpty());
     QVERIFY(view.showKind(RatingsView::Kind::Balance));
     QVERIFY(view.view()->chart()->title().startsWith("Balance curves"));
+  }
+
+  // A folder with only ratings.csv: the tab shows the ladder; a folder without tables has no
+  // tab; an empty table and a cell that is not a finite number are said in the tab, naming the
+  // file, and the window goes on.
+  void ratingsTabFollowsTheFolder() {
+    QTemporaryDir dir;
+    MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    BatchMode& batch = *window.batch();
+    QVERIFY(!ratingsTabShown(window));
+    QVERIFY(batch.openResults(resultsFolder(dir, {{"ratings.csv", kRatingsCsv}}), true));
+    QVERIFY(ratingsTabShown(window));
+    RatingsView& view = *batch.ratings();
+    QCOMPARE(view.tables().ratings.size(), size_t(3));
+    QVERIFY(view.tables().firstSeat.has_value());
+    QVERIFY(view.view()->chart()->title().contains("first-seat advantage +35 Elo"));
+
+    QTemporaryDir none;
+    QVERIFY(batch.openResults(resultsFolder(none, {}), true));
+    QVERIFY(!ratingsTabShown(window));
+
+    QTemporaryDir empty;
+    const std::string header = kRatingsCsv.substr(0, kRatingsCsv.find('\n') + 1);
+    QVERIFY(batch.openResults(resultsFolder(empty, {{"ratings.csv", header}}), true));
+    QVERIFY(ratingsTabShown(window));
+    QVERIFY(view.tables().ratings.empty());
+    // Said, whether the reader returns no rows (nothing to draw) or refuses the table.
+    QVERIFY(!view.note()->text().isEmpty());
+
+    for (const char* bad : {"nan", "inf"}) {
+      QTemporaryDir hostile;
+      std::string text = kRatingsCsv;
+      text.replace(text.find("240"), 3, bad);
+      QVERIFY(batch.openResults(resultsFolder(hostile, {{"ratings.csv", text}}), true));
+      QVERIFY(ratingsTabShown(window));
+      QVERIFY(view.tables().ratings.empty());
+      QVERIFY2(view.note()->text().contains("ratings.csv"), qPrintable(view.note()->text()));
+      QVERIFY(batch.queue()->rowCount() > 0);  // the rest of the folder is shown
+    }
+  }
+
+  // --export-charts writes the rating charts of a folder that has their tables, and refuses a
+  // folder whose table has a cell that is not a number, naming the file; --screenshot shows a
+  // chart the folder has rows for and refuses one it has none for, saying what is missing.
+  void exportChartsWritesTheRatingCharts() {
+    QTemporaryDir dir;
+    const QString folder = resultsFolder(dir, {{"ratings.csv", kRatingsCsv}});
+    const QStringList written =
+        exportCharts(folder, dir.filePath("charts"), QSize(800, 500), false, {});
+    QVERIFY(written.contains(dir.filePath("charts/ratings.ladder.png")));
+    QVERIFY(!written.contains(dir.filePath("charts/ratings.levels.png")));  // no curve rows
+    QCOMPARE(QImage(dir.filePath("charts/ratings.ladder.png")).size(), QSize(800, 500));
+    // --screenshot: the ladder of this folder, and a refusal of the chart it has no rows for.
+    screenshot(dir.filePath("ladder.png"), "ratings-ladder", folder, QSize(1024, 700), {}, 1, 0);
+    QCOMPARE(QImage(dir.filePath("ladder.png")).size(), QSize(1024, 700));
+    try {
+      screenshot(dir.filePath("balance.png"), "ratings-balance", folder, QSize(1024, 700), {}, 1,
+                 0);
+      QFAIL("a balance chart without balance rows");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("no rows in level_curves.csv, balance.csv"), e.what());
+    }
+
+    QTemporaryDir hostile;
+    std::string text = kRatingsCsv;
+    text.replace(text.find("240"), 3, "nan");
+    const QString bad = resultsFolder(hostile, {{"ratings.csv", text}});
+    try {
+      exportCharts(bad, hostile.filePath("charts"), QSize(800, 500), false, {});
+      QFAIL("a NaN cell was drawn");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("ratings.csv"), e.what());
+    }
   }
 };
 
