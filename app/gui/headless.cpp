@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QLabel>
 #include <QTabWidget>
 #include <QTimer>
 #include <algorithm>
@@ -14,19 +15,21 @@
 
 #include "app/gui/batch/analysis_views.h"
 #include "app/gui/batch/batch_mode.h"
+#include "app/gui/batch/chart_views.h"
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
+#include "app/gui/batch/ratings_view.h"
 #include "app/gui/batch/run_controller.h"
-#include "app/gui/batch/chart_views.h"
-#include "app/gui/charts/charts.h"
-#include "app/gui/charts/sweep_charts.h"
 #include "app/gui/batch/sweep_view.h"
+#include "app/gui/charts/charts.h"
+#include "app/gui/charts/rating_charts.h"
+#include "app/gui/charts/sweep_charts.h"
 #include "app/gui/image_file.h"
 #include "app/gui/main_window.h"
 #include "app/gui/play/play_mode.h"
+#include "core/file_io.h"
 #include "experiments/batch.h"
 #include "games/registry.h"
-#include "core/file_io.h"
 #include "results/folder_analysis.h"
 #include "results/results_reader.h"
 
@@ -65,6 +68,23 @@ QString fileName(const std::string& stem) {
 void saveChecked(const QString& file, const std::function<bool()>& save) {
   checkReplaceable(file.toStdString());
   if (!save()) throw std::runtime_error("cannot write " + file.toStdString());
+}
+
+// Where exported charts go: the folder, their size, and whether an SVG joins each PNG.
+struct ChartFiles {
+  const QString& out;
+  QSize size;
+  bool svg;
+};
+
+// Writes the chart `make` builds as <out>/<stem>.png (and .svg), adding the files to `written`.
+void writeChart(const std::function<QChart*()>& make, const ChartFiles& files, const QString& stem,
+                QStringList& written) {
+  for (const QString& suffix : files.svg ? QStringList{"png", "svg"} : QStringList{"png"}) {
+    const QString file = QDir(files.out).filePath(stem + "." + suffix);
+    saveChecked(file, [&] { return saveChart(make(), file, files.size); });
+    written << file;
+  }
 }
 
 // A swept batch's charts of each of `columns` (of sweep.csv): the column against each axis, and
@@ -117,6 +137,24 @@ QStringList exportSweepCharts(const fs::path& dir, std::span<const ExperimentSum
   return written;
 }
 
+// The charts of the rating tables `dir` holds (none: nothing written): ratings.ladder,
+// ratings.levels (all curves on one chart) and ratings.balance, each when its table has rows.
+// A table the reader refuses throws its InputError.
+QStringList exportRatingCharts(const fs::path& dir, const QString& out, QSize size, bool svg) {
+  QStringList written;
+  if (!holdsRatingTables(dir)) return written;
+  const RatingTablesRead tables = readRatingTables(dir);
+  const ChartFiles files{out, size, svg};
+  if (!tables.ratings.empty())
+    writeChart([&] { return ratingLadderChart(tables); }, files, "ratings.ladder", written);
+  if (!tables.curves.empty())
+    writeChart([&] { return levelCurvesChart(tables.curves); }, files, "ratings.levels", written);
+  if (!tables.balance.empty())
+    writeChart([&] { return balanceChart(tables.balance, tables.balanceSummaries); }, files,
+               "ratings.balance", written);
+  return written;
+}
+
 // The file names of the scores charts, in ScoreTable order.
 constexpr const char* kScoresChartNames[] = {"scores.table8", "scores.table9", "scores.ext"};
 
@@ -142,12 +180,7 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
       found->second.push_back(i);
   }
   const auto write = [&](const std::function<QChart*()>& make, const QString& stem) {
-    const QStringList suffixes = svg ? QStringList{"png", "svg"} : QStringList{"png"};
-    for (const QString& suffix : suffixes) {
-      const QString file = QDir(out).filePath(stem + "." + suffix);
-      saveChecked(file, [&] { return saveChart(make(), file, size); });
-      written << file;
-    }
+    writeChart(make, {out, size, svg}, stem, written);
   };
   for (const auto& [name, members] : groups) {
     for (const auto& info : allMetrics()) {
@@ -175,6 +208,7 @@ QStringList exportCharts(const QString& results, const QString& out, QSize size,
             kScoresChartNames[static_cast<size_t>(table)]);
   }
   written << exportSweepCharts(dir, summaries, analyses, out, size, svg, sweepColumns);
+  written << exportRatingCharts(dir, out, size, svg);
   return written;
 }
 
@@ -187,10 +221,33 @@ void settle(int ms) {
 
 namespace {
 
-const QStringList kViews = {"queue",     "histogram",     "compare",     "scores",
-                            "tests",     "detectability", "sweep-line",  "sweep-heatmap",
-                            "settings",  "ludo",          "lost-cities", "maze",
-                            "hexalines", "game-settings", "replay"};
+const QStringList kViews = {"queue",     "histogram",      "compare",        "scores",
+                            "tests",     "detectability",  "sweep-line",     "sweep-heatmap",
+                            "ratings",   "ratings-ladder", "ratings-levels", "ratings-balance",
+                            "settings",  "ludo",           "lost-cities",    "maze",
+                            "hexalines", "game-settings",  "replay"};
+
+// Shows the Ratings tab: as the folder left it ("ratings": its first chart, or why a table was
+// refused), or the chart `view` names ("ratings-ladder", "-levels", "-balance"). Refused when
+// the folder opened has no rating tables, or no rows for the chart.
+void showRatingsView(BatchMode& batch, const QString& view) {
+  using Kind = RatingsView::Kind;
+  RatingsView& ratings = *batch.ratings();
+  const QString why = ratings.note()->text();
+  const auto refuse = [&](const std::string& expected) {
+    throw InputError("--view " + view.toStdString(),
+                     "needs --open with a results folder " + expected +
+                         (why.isEmpty() ? std::string() : " (" + why.toStdString() + ")"));
+  };
+  if (!batch.tabs()->isTabVisible(batch.tabs()->indexOf(&ratings)))
+    refuse("that holds rating tables (ratings.csv, level_curves.csv, balance.csv)");
+  const Kind kind = view == "ratings-ladder"   ? Kind::Ladder
+                    : view == "ratings-levels" ? Kind::LevelCurves
+                                               : Kind::Balance;
+  if (view != "ratings" && !ratings.showKind(kind))
+    refuse("whose rating tables have rows for this chart");
+  batch.tabs()->setCurrentWidget(&ratings);
+}
 
 // Saves `widget` as the PNG `file` through the checked file layer; throws InputError for a path
 // that is not a regular file (a FIFO once blocked forever, a symbolic link had its target
@@ -261,6 +318,7 @@ void screenshot(const QString& file, const QString& view, const QString& open, Q
     batch.tabs()->setCurrentWidget(batch.sweep());
     batch.sweep()->kindBox()->setCurrentIndex(view == "sweep-heatmap" ? 1 : 0);
   }
+  if (view.startsWith("ratings")) showRatingsView(batch, view);
   batch.selectRows(rows.empty() ? std::vector<int>{0} : rows);
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   if (view == "settings") {  // the settings dialog of the first experiment

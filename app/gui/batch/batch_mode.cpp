@@ -35,11 +35,12 @@
 
 #include "app/gui/batch/analysis_views.h"
 #include "app/gui/batch/batch_files.h"
+#include "app/gui/batch/chart_views.h"
 #include "app/gui/batch/experiment_dialog.h"
 #include "app/gui/batch/queue_model.h"
+#include "app/gui/batch/ratings_view.h"
 #include "app/gui/batch/run_controller.h"
 #include "app/gui/batch/start_page.h"
-#include "app/gui/batch/chart_views.h"
 #include "app/gui/batch/sweep_view.h"
 #include "app/gui/status_label.h"
 #include "experiments/folder_lock.h"
@@ -376,6 +377,7 @@ void BatchMode::buildTabs() {
   compare_ = new CompareView(model_, this);
   scoresView_ = new ScoresView(model_, this);
   sweep_ = new SweepView(model_, this);
+  ratings_ = new RatingsView(this);
   tests_ = new TestsView(this);
   detectability_ = new DetectabilityView(this);
   log_ = new QPlainTextEdit(this);
@@ -386,6 +388,8 @@ void BatchMode::buildTabs() {
   tabs_->addTab(compare_, "Compare");
   tabs_->addTab(scoresView_, "Scores");
   tabs_->addTab(sweep_, "Sweep");
+  tabs_->addTab(ratings_, "Ratings");
+  tabs_->setTabVisible(tabs_->indexOf(ratings_), false);  // until a folder has rating tables
   tabs_->addTab(tests_, "Tests");
   tabs_->addTab(detectability_, "Detectability");
   tabs_->addTab(log_, "Log");
@@ -537,6 +541,7 @@ void BatchMode::showQueueState() {
 void BatchMode::newQueue() {
   if (runner_->running() || !confirmReplace("New queue")) return;
   document_->clear();
+  showRatings(std::nullopt);
   setTitle("ddalab — batch experiments");
   showQueueState();
   refreshSelection();
@@ -830,6 +835,7 @@ void BatchMode::runEnded(bool complete, const QString& error) {
     log((complete ? "run complete: " : "run stopped: ") + kept);
   }
   showProgressOfQueue();
+  showRatings(runFolder());  // a tournament's tables are written after each run
   document_->persist();
   refreshSelection();
   updateActions();

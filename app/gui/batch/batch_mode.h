@@ -49,6 +49,7 @@ class TestsView;
 class HistogramView;
 class RunController;
 class StartPage;
+class RatingsView;
 class ScoresView;
 class SweepView;
 
@@ -104,6 +105,7 @@ class BatchMode : public QWidget {
   CompareView* compare() const { return compare_; }
   ScoresView* scores() const { return scoresView_; }
   SweepView* sweep() const { return sweep_; }
+  RatingsView* ratings() const { return ratings_; }
   TestsView* tests() const { return tests_; }
   DetectabilityView* detectability() const { return detectability_; }
   RunController* runner() const { return runner_; }
@@ -196,6 +198,9 @@ class BatchMode : public QWidget {
   // `goOn` (shown as a discard when `discards`) or once nothing is unsaved; false for Cancel and
   // for a save cancelled or failed (nothing is discarded but by `goOn`).
   bool askToSave(const QString& title, const QString& question, const QString& goOn, bool discards);
+  // Shows the rating tables of `dir` in the Ratings tab, shown only when `dir` holds some (none:
+  // hidden, as after New queue or a batch file opened).
+  void showRatings(const std::optional<std::filesystem::path>& dir);
   // Says why `title` failed (a message box unless quiet, `error`, the log); returns false.
   bool refuse(const QString& title, const std::exception& e, bool quiet, QString* error);
   // Saves the queue to its batch file (asking for one if it has none); true when saved.
@@ -213,6 +218,7 @@ class BatchMode : public QWidget {
   CompareView* compare_;
   ScoresView* scoresView_;
   SweepView* sweep_;
+  RatingsView* ratings_;
   TestsView* tests_;
   DetectabilityView* detectability_;
   QPlainTextEdit* log_;

@@ -10,9 +10,11 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
+#include <QTabWidget>
 
 #include "app/gui/batch/batch_files.h"
 #include "app/gui/batch/batch_mode.h"
+#include "app/gui/batch/ratings_view.h"
 #include "app/gui/batch/run_controller.h"
 #include "app/gui/batch/start_page.h"
 #include "experiments/run_service.h"
@@ -50,6 +52,7 @@ bool BatchMode::openBatch(const QString& file, bool quiet, QString* error) {
   if (runner_->running() || (!quiet && !confirmReplace("Open batch"))) return false;
   try {
     const Batch batch = document_->openBatch(file);
+    showRatings(std::nullopt);
     const bool shipped = isShippedExample(file);  // an untitled copy: Save asks where
     if (!shipped) {
       rememberRecent(file);
@@ -77,6 +80,7 @@ bool BatchMode::openResults(const QString& dir, bool quiet, QString* error) {
   clock.start();
   try {
     const Batch batch = document_->openResults(dir.toStdString());
+    showRatings(dir.toStdString());  // the folder's own tables (its copy may lack them)
     const size_t planned = plannedGames(batch);
     QSettings().setValue("folders/results", QFileInfo(dir).absolutePath());
     setTitle("ddalab — results " + QFileInfo(dir).fileName());
@@ -93,6 +97,13 @@ bool BatchMode::openResults(const QString& dir, bool quiet, QString* error) {
   } catch (const std::exception& e) {
     return refuse("Open results", e, quiet, error);
   }
+}
+
+void BatchMode::showRatings(const std::optional<fs::path>& dir) {
+  const bool shown = dir && ratings_->showFolder(*dir);
+  if (!dir) ratings_->showMessage("No rating tables: no results folder opened");
+  tabs_->setTabVisible(tabs_->indexOf(ratings_), shown);
+  if (shown) log("rating tables shown from " + QString::fromStdString(dir->string()));
 }
 
 bool BatchMode::refuse(const QString& title, const std::exception& e, bool quiet, QString* error) {
