@@ -10,6 +10,7 @@
 #include "core/objective.h"
 #include "core/registry.h"
 #include "experiments/formats.h"
+#include "experiments/name_checks.h"
 #include "experiments/sweep.h"
 
 namespace ddalab {
@@ -17,10 +18,6 @@ namespace ddalab {
 // Larger batch files are refused before reading: the 41 thesis experiments take 28 KiB.
 inline constexpr size_t kMaxBatchFileBytes = 16 << 20;
 
-// Longest file stem (the name with '/' -> "__") of an experiment or comparison name. The longest
-// file written is "<stem>.summary.csv" or "<stem>.trace.jsonl" (12 bytes more), first under a
-// temporary name of up to 24 bytes more, and file names must fit in 255 bytes: 200 leaves room.
-inline constexpr size_t kMaxNameStemBytes = 200;
 
 // Largest magnitude of a fun-score coefficient (the shipped files use up to 1000); keeps F finite.
 inline constexpr double kMaxCoefficient = 1e6;

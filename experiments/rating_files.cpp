@@ -136,8 +136,15 @@ Json ratingsDocument(const Batch& batch, const TournamentTables& t) {
   const auto curveOf = curvePointsByEntrant(t);
   const bool boot = t.model.bootstrap > 0;
   Json entrants = Json::array();
+  Json gameRating;  // a one-seat game's own rating (the entrant after the players)
   for (size_t i = 0; i < t.fit.entrants.size(); ++i) {
     const EntrantRating& r = t.fit.entrants[i];
+    if (i >= t.entrantPlayers.size()) {
+      gameRating = {{"name", r.name}};
+      gameRating.update(intervalJson(r.rating, r.se, r.interval,
+                                     boot ? std::optional(r.bootstrap) : std::nullopt));
+      continue;
+    }
     Json e = {{"name", r.name}, {"player", t.entrantPlayers.at(i)}};
     if (const auto point = curveOf.find(r.name); point != curveOf.end()) {
       e["curve"] = point->second->curve;
@@ -155,6 +162,7 @@ Json ratingsDocument(const Batch& batch, const TournamentTables& t) {
       {"environment", {{"id", first.environment.info->id}, {"params", first.environment.params}}},
       {"model", modelJson(t.model, t.data.entrants())},
       {"entrants", entrants}};
+  if (!gameRating.is_null()) document["game_rating"] = std::move(gameRating);
   if (t.model.firstSeatAdvantage)
     document["first_seat"] =
         intervalJson(t.fit.firstSeat, t.fit.firstSeatSe, t.fit.firstSeatInterval,
@@ -418,7 +426,8 @@ RatingFileEntrant parseFileEntrant(const Json& node, const std::string& path) {
 RatingFile parseRatingDocument(const Json& document) {
   JsonFields fields(
       document, "$",
-      {"format", "ddalab", "game", "environment", "model", "entrants", "first_seat", "draw"});
+      {"format", "ddalab", "game", "environment", "model", "entrants", "first_seat", "draw",
+       "game_rating"});
   if (fields.string("format") != kRatingsFormat)
     throw InputError(fields.at("format"), "expected \"" + std::string(kRatingsFormat) + "\", got " +
                                               jsonExcerpt(fields.get("format")));
@@ -429,7 +438,8 @@ RatingFile parseRatingDocument(const Json& document) {
   JsonFields game(fields.get("game"), fields.at("game"), {"id", "params"});
   game.string("id");
   checkObject(game, "params");
-  for (const char* key : {"environment", "model", "first_seat", "draw"}) checkObject(fields, key);
+  for (const char* key : {"environment", "model", "first_seat", "draw", "game_rating"})
+    checkObject(fields, key);
   RatingFile file{fields.get("game"), {}};
   const Json& list = fields.get("entrants");
   if (!list.is_array() || list.empty())

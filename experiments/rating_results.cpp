@@ -1,5 +1,7 @@
 #include "experiments/rating_results.h"
 
+#include <array>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -281,9 +283,22 @@ std::vector<uint32_t> seatEntrants(const Batch& batch, size_t index, int seats,
   return entrants;
 }
 
+// A game of one seat (the Maze) is rated as its player against the game itself: a virtual
+// entrant "(<game id>)" in seat 1 that wins when the player does not.
+bool playedAlone(const Batch& batch) {
+  return !batch.experiments.empty() && batch.experiments.front().game->numPlayers() == 1;
+}
+std::string gameEntrantName(const Batch& batch) {
+  return "(" + batch.experiments.front().gameInfo->id + ")";
+}
+
 RatingData tournamentData(const fs::path& dir, const Batch& batch,
                           const TournamentSection& section) {
-  RatingData data(section.names);
+  const bool alone = playedAlone(batch);
+  std::vector<std::string> names = section.names;
+  if (alone) names.push_back(gameEntrantName(batch));
+  RatingData data(names);
+  const auto gameEntrant = static_cast<uint32_t>(section.names.size());
   std::vector<std::vector<uint32_t>> seats(batch.experiments.size());
   forEachGame(dir, batch, [&](size_t experiment, const GameRecord& game) {
     std::vector<uint32_t>& entrants = seats[experiment];
@@ -291,6 +306,12 @@ RatingData tournamentData(const fs::path& dir, const Batch& batch,
       entrants = withInputSource(batchFileOf(dir), [&] {
         return seatEntrants(batch, experiment, game.numPlayers, section.names);
       });
+    if (alone) {
+      const std::array<uint32_t, 2> pair = {entrants.front(), gameEntrant};
+      const std::array<int, 2> places = {game.winner == 0 ? 0 : 1, game.winner == 0 ? 1 : 0};
+      data.add({static_cast<uint32_t>(experiment), pair, places});
+      return;
+    }
     const std::vector<int> places = finalPlaces(game);
     data.add({static_cast<uint32_t>(experiment), entrants, places});
   });
@@ -442,7 +463,12 @@ TournamentTables tournamentTables(const fs::path& dir, const Batch& batch, const
   const TournamentSection section =
       withInputSource(source, [&] { return parseTournamentSection(batch); });
   const RatingModel model = withInputSource(
-      source, [&] { return parseModel(section.model, overrides, section.names, batch.seed); });
+      source, [&] {
+        RatingModel parsed = parseModel(section.model, overrides, section.names, batch.seed);
+        // Alone, the player always holds the first seat: an advantage would be the game's rating.
+        if (playedAlone(batch)) parsed.firstSeatAdvantage = false;
+        return parsed;
+      });
   RatingData data = tournamentData(dir, batch, section);
   RatingFit fit;
   try {

@@ -9,7 +9,6 @@
 
 #include "core/json_input.h"
 #include "core/sha256.h"
-#include "experiments/batch.h"
 #include "experiments/formats.h"
 #include "experiments/name_checks.h"
 #include "games/registry.h"
@@ -554,7 +553,7 @@ Json parseTournamentModel(const Json* node, const std::string& path,
           {"draws", draws},
           {"first_seat", firstSeat ? firstSeat->get<bool>() : true},
           {"bootstrap", fields.integer("bootstrap", 0, kMaxBootstrap, 1000)},
-          {"confidence", finiteNumber(fields, "confidence", 0.95, 0, 1, true, true)},
+          {"confidence", finiteNumber(fields, "confidence", 0.95, 0.5, 0.999999, false, false)},
           {"prior_sd", finiteNumber(fields, "prior_sd", 0, 0, kMaxAnchorRating, false, false)}};
 }
 
@@ -641,7 +640,8 @@ std::pair<Json, Json> expandTournament(const Json& node, const ExperimentCheck& 
   const Json model = parseTournamentModel(fields.find("model"), fields.at("model"), names);
   const size_t anchor = static_cast<size_t>(
       std::find(names.begin(), names.end(), model.at("anchor").get<std::string>()) - names.begin());
-  checkConnected(design, entrants, anchor, fields.at("design"));
+  // Alone (one seat) every entrant plays the game itself, which connects them all.
+  if (setting.seats > 1) checkConnected(design, entrants, anchor, fields.at("design"));
   const long long games = gamesOf(fields);
   Json section = {
       {"kind", "tournament"},  {"name", name},   {"entrants", entrantsSection(entrants)},

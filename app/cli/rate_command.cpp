@@ -57,7 +57,7 @@ Json modelOverrides(const po::variables_map& vm) {
   if (vm.count("bootstrap"))
     overrides["bootstrap"] =
         parseCount(vm["bootstrap"].as<std::string>(), "--bootstrap", 0, 100000);
-  if (vm.count("confidence")) overrides["confidence"] = numberOption(vm, "confidence", 0, 1, true);
+  if (vm.count("confidence")) overrides["confidence"] = numberOption(vm, "confidence", 0.5, 0.999999, false);
   return overrides;
 }
 
@@ -156,7 +156,7 @@ int rateCommand(const Args& args) {
       "overwrite", "FILE: replace the results --out holds")("quiet,q", "FILE: no progress output")(
       "prior-sd", po::value<std::string>(), "DIR: refit with this prior standard deviation (Elo)")(
       "bootstrap", po::value<std::string>(), "DIR: refit with this many bootstrap replicates")(
-      "confidence", po::value<std::string>(), "DIR: refit with intervals of this level in (0, 1)")(
+      "confidence", po::value<std::string>(), "DIR: refit with intervals of this level in [0.5, 0.999999]")(
       "write", "DIR: rewrite the folder's rating CSVs and ratings.json (with the overrides)");
   po::positional_options_description positional;
   positional.add("batch", 1);

@@ -163,7 +163,7 @@ TEST_CASE("a vary entrant names its points by value and makes a curve of numbers
   CHECK(batch.rating.at("entrants")[2].at("player").at("params").at("sigma") == 0.5);
 }
 
-TEST_CASE("a tournament's batch.json loads back as the same batch; its games ignore the rating",
+TEST_CASE("a tournament's batch.json loads back as the same batch, its games ignoring the rating",
           "[tournament]") {
   const Batch batch = parseBatch(tournamentOf(ludo(2), ladderEntrants({10, 50})), "t.json");
   const Json written = toJson(batch);
@@ -204,7 +204,7 @@ TEST_CASE("an experiment's entrants and a batch's rating section are checked", "
              Contains("$.experiments[1].entrants[0]") && Contains("is not named in $.rating"));
   Json badModel = written;
   badModel["rating"]["model"]["confidence"] = 1.5;
-  CHECK_THAT(errorOf(badModel), Contains("$.rating.model.confidence") && Contains("(0, 1)"));
+  CHECK_THAT(errorOf(badModel), Contains("$.rating.model.confidence") && Contains("[0.5, 0.999999]"));
   Json noKind = written;
   noKind["rating"]["kind"] = "league";
   CHECK_THAT(errorOf(noKind), Contains("$.rating.kind"));

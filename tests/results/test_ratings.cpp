@@ -280,7 +280,7 @@ TEST_CASE("the bootstrap redraws each stratum on its own", "[ratings]") {
   for (int r = 0; r < 50; ++r) CHECK(fit.replicates[2 * r + 1] == Approx(0).margin(1e-9));
 }
 
-TEST_CASE("a game of four seats becomes its pairwise outcomes; only seat 0 is the first seat",
+TEST_CASE("a game of four seats becomes its pairwise outcomes, only seat 0 being the first seat",
           "[ratings]") {
   RatingData data({"a", "b", "c", "d"});
   const uint32_t entrants[] = {2, 0, 3, 1};

@@ -38,6 +38,20 @@ for f in ratings.csv pairwise.csv level_curves.csv ratings.json batch.json; do
   [ -s "$work/t1/$f" ] || fail "rate wrote no $f"
 done
 same_files "$work/t1" "$work/t2"
+
+# A game of one seat (the Maze): each player is rated against the game itself, "(maze)", and
+# the first seat has no advantage of its own to fit.
+cat >"$work/maze.json" <<JSON
+{"format": "ddalab-batch/1", "seed": 5, "tournament": {
+  "name": "alone", "game": {"id": "maze", "params": {"width": 21, "height": 21, "max_steps": 777}},
+  "entrants": [{"name": "random", "player": {"id": "random"}},
+               {"name": "hc", "player": {"id": "hillclimber"}, "levels": [10, 100]}],
+  "design": {"kind": "round-robin"}, "games": 8, "model": {"bootstrap": 20, "prior_sd": 400}}}
+JSON
+expect 0 "(maze)" "$ddalab" rate "$work/maze.json" --out "$work/maze"
+grep -q '^"(maze)",\|^(maze),' "$work/maze/ratings.csv" || fail "ratings.csv has no row of the game"
+grep -q '"game_rating"' "$work/maze/ratings.json" || fail "ratings.json has no game_rating"
+if grep -q '(first seat)' "$work/maze/ratings.csv"; then fail "a one-seat game fitted a first seat"; fi
 grep -q '"rating"' "$work/t1/batch.json" || fail "batch.json has no rating section"
 
 # A folder rated again: the same tables; overrides refit them, --write rewrites the CSVs.
@@ -87,7 +101,7 @@ mkdir -p "$work/empty"
 expect 2 "empty/batch.json" "$ddalab" rate "$work/empty"
 expect 2 "--prior-sd: expected a number in [0, 1000000]" "$ddalab" rate "$work/t1" --prior-sd -3
 expect 2 "--prior-sd: expected a number" "$ddalab" rate "$work/t1" --prior-sd abc
-expect 2 "--confidence: expected a number in (0, 1)" "$ddalab" rate "$work/t1" --confidence 1
+expect 2 "--confidence: expected a number in [0.5, 0.999999]" "$ddalab" rate "$work/t1" --confidence 1
 expect 2 "--bootstrap: expected a whole number in [0, 100000]" "$ddalab" rate "$work/t1" --bootstrap 100001
 expect 2 "--prior-sd: applies to a results folder" "$ddalab" rate "$work/tiny.json" --prior-sd 10 --out "$work/t3"
 expect 2 "--threads: applies to a batch file" "$ddalab" rate "$work/t1" --threads 2
