@@ -374,7 +374,15 @@ std::pair<size_t, size_t> ratedSeat(const Batch& batch, size_t index, int seats,
            section.ladderNames.end();
   };
   const auto rated = std::find_if(names.begin(), names.end(), isLadder);
-  const std::string condition = rated == names.begin() ? names.back() : names.front();
+  // Alone (one seat) no seat holds the condition: its name is the experiment name's middle part
+  // ("<run>/<condition>/<entrant>@seat0"; names hold no '/').
+  const std::string& experimentName = batch.experiments[index].name;
+  const size_t slash = experimentName.find('/'), next = experimentName.find('/', slash + 1);
+  const std::string condition =
+      seats == 1 ? (next == std::string::npos ? std::string()
+                                              : experimentName.substr(slash + 1, next - slash - 1))
+      : rated == names.begin() ? names.back()
+                               : names.front();
   const bool valid = rated != names.end() &&
                      std::count_if(names.begin(), names.end(), isLadder) == 1 &&
                      std::count(names.begin(), names.end(), condition) == seats - 1;
@@ -398,7 +406,7 @@ BalancePoint balancePoint(const std::string& condition, const LadderEntrant& ent
   point.wins = tally.wins;
   point.draws = tally.draws;
   const double n = static_cast<double>(tally.games);
-  point.evenShare = 1.0 / tally.seats;
+  point.evenShare = evenShare(tally.seats);
   point.winRate =
       (static_cast<double>(tally.wins) + static_cast<double>(tally.draws) / tally.seats) / n;
   const auto [low, high] = wilsonRateInterval(point.winRate, n);
@@ -505,7 +513,7 @@ BalanceTables balanceTables(const fs::path& dir, const Batch& batch) {
     t.seats = game.numPlayers;
     ++t.games;
     t.wins += game.winner == static_cast<int>(seat);
-    t.draws += game.winner < 0;
+    t.draws += game.winner < 0 && game.numPlayers > 1;  // alone, no winner is a loss
   });
   std::vector<size_t> order(section.ladder.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -522,9 +530,8 @@ BalanceTables balanceTables(const fs::path& dir, const Batch& batch) {
       seats = tally.seats;
       tables.points.push_back(balancePoint(section.conditions[c], section.ladder[i], tally));
     }
-    const double even = 1.0 / seats;
-    const auto band =
-        section.band.value_or(seats == 2 ? std::pair{0.4, 0.6} : std::pair{even - 0.1, even + 0.1});
+    const double even = evenShare(seats);
+    const auto band = section.band.value_or(std::pair{even - 0.1, even + 0.1});
     tables.summaries.push_back(
         balanceSummary(section.conditions[c], std::span(tables.points).subspan(first), band));
   }

@@ -852,10 +852,11 @@ Json checkedBand(const Json& band, const std::string& path) {
   return band;
 }
 
-// The band a balance run states, by default the even share ± 0.1 (0.4 to 0.6 for two seats).
+// The band a balance run states, by default the even share ± 0.1 (0.4 to 0.6 for one or two
+// seats).
 Json balanceBand(const JsonFields& fields, int seats) {
   if (fields.has("band")) return checkedBand(fields.get("band"), fields.at("band"));
-  const double even = 1.0 / seats;
+  const double even = evenShare(seats);
   return Json::array({std::max(0.0, even - 0.1), std::min(1.0, even + 0.1)});
 }
 

@@ -44,6 +44,10 @@ namespace ddalab {
 
 inline constexpr const char* kRatingsFormat = "ddalab-ratings/1";  // ratings.json
 
+// The win rate that is even for a rated player in a game of `seats` seats: 1/seats, and for a game
+// of one seat (the player against the game: the Maze) one half.
+inline double evenShare(int seats) { return seats == 1 ? 0.5 : 1.0 / seats; }
+
 // Whether `document` (a batch file) is a tournament or a balance run.
 bool hasRatingDesign(const Json& document);
 

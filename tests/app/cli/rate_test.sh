@@ -52,6 +52,17 @@ expect 0 "(maze)" "$ddalab" rate "$work/maze.json" --out "$work/maze"
 grep -q '^"(maze)",\|^(maze),' "$work/maze/ratings.csv" || fail "ratings.csv has no row of the game"
 grep -q '"game_rating"' "$work/maze/ratings.json" || fail "ratings.json has no game_rating"
 if grep -q '(first seat)' "$work/maze/ratings.csv"; then fail "a one-seat game fitted a first seat"; fi
+# Its balance run: no opponents; a game without a winner is lost, the even share is one half.
+cat >"$work/maze-balance.json" <<JSON
+{"format": "ddalab-batch/1", "seed": 5, "balance": {"name": "alone-balance",
+  "game": {"id": "maze", "params": {"width": 21, "height": 21, "max_steps": 777}},
+  "ratings": "maze/ratings.json", "conditions": [{"name": "none", "opponents": []}], "games": 8}}
+JSON
+expect 0 "results" "$ddalab" rate "$work/maze-balance.json" --out "$work/maze-balance"
+grep -q '^none,0.4,0.6,' "$work/maze-balance/balance_summary.csv" ||
+  fail "a one-seat balance run's band is not 0.4 to 0.6"
+awk -F, 'NR > 1 && ($8 != 0 || $12 != 0.5) { bad = 1 } END { exit bad }' \
+  "$work/maze-balance/balance.csv" || fail "a one-seat game counted a draw or another even share"
 grep -q '"rating"' "$work/t1/batch.json" || fail "batch.json has no rating section"
 
 # A folder rated again: the same tables; overrides refit them, --write rewrites the CSVs.
