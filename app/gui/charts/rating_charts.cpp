@@ -356,7 +356,7 @@ QString balanceLegendText(const BalanceSummary& summary) {
 
 namespace {
 
-QString percent(double share) {
+QString sharePercent(double share) {
   return QString::number(share * 100, 'g', 3) + " %";
 }
 
@@ -410,7 +410,7 @@ QChart* balanceChart(std::span<const BalancePoint> points,
     auto* band = new QAreaSeries(across(wide, s.bandHigh), across(wide, s.bandLow));
     band->upperSeries()->setParent(band);
     band->lowerSeries()->setParent(band);
-    band->setName("band " + percent(s.bandLow) + " to " + percent(s.bandHigh));
+    band->setName("band " + sharePercent(s.bandLow) + " to " + sharePercent(s.bandHigh));
     band->setBrush(QColor(0, 0, 0, 28));
     band->setPen(Qt::NoPen);
     attach(chart, band, x, y);
@@ -418,7 +418,7 @@ QChart* balanceChart(std::span<const BalancePoint> points,
   }
   if (!points.empty()) {
     auto* even = across(wide, points.front().evenShare);
-    even->setName(QString(kEvenShareSeries) + " " + percent(points.front().evenShare));
+    even->setName(QString(kEvenShareSeries) + " " + sharePercent(points.front().evenShare));
     even->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
     attach(chart, even, x, y);
   }
